@@ -1,0 +1,11 @@
+// Package engine is pure Sudoku: grids and their parsing, peer-conflict checks,
+// a fast bitboard solver that counts solutions, a human-style logical solver
+// that grades puzzles and explains hints, and a seeded puzzle generator.
+//
+// It imports only the standard library and does no I/O, so every other
+// package (rooms, the server, the command line) can trust it and test it as
+// plain function calls.
+//
+// Cells are numbered 0..80 row by row; rows, columns and boxes are numbered
+// 0..8 in code and 1..9 in anything a player reads ("r4c7", "box 6").
+package engine

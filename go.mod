@@ -1,0 +1,3 @@
+module github.com/sudoku-arena/arena
+
+go 1.26
