@@ -1,0 +1,50 @@
+# Sudoku Arena. `make run` serves with the embedded store; `make test` runs
+# the whole suite. See README.md.
+
+GO            ?= go
+STATICCHECK   ?= honnef.co/go/tools/cmd/staticcheck@2026.2.2
+BIN           := bin/arena
+PKGS          := ./...
+# The whole suite must stay under ten minutes on a 2-core machine.
+TEST_TIMEOUT  ?= 15m
+BENCH_TIME    ?= 1s
+
+.PHONY: all build run test test-short bench fuzz lint fmt vet staticcheck clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/arena
+
+run: build
+	./$(BIN) serve
+
+test:
+	$(GO) test -race -timeout $(TEST_TIMEOUT) -count=1 $(PKGS)
+
+test-short:
+	$(GO) test -short -count=1 $(PKGS)
+
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCH_TIME) -cpu 1 ./engine
+	./$(BIN) bench -t 3 ../shared/data/17-clue.txt ../shared/data/magictour-top1465.txt ../shared/data/serg-benchmark.txt
+
+# Each fuzz target for FUZZTIME (go test runs one -fuzz target at a time).
+FUZZTIME ?= 30s
+fuzz:
+	$(GO) test ./engine -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./engine -run '^$$' -fuzz '^FuzzSolve$$' -fuzztime $(FUZZTIME)
+
+lint: fmt vet staticcheck
+
+fmt:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "not gofmt-formatted:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet $(PKGS)
+
+staticcheck:
+	$(GO) run $(STATICCHECK) $(PKGS)
+
+clean:
+	rm -rf bin
