@@ -49,21 +49,27 @@ func fuzzSeeds(tb testing.TB, n int) []string {
 	tb.Helper()
 	var out []string
 	for _, name := range []string{"17-clue.txt", "magictour-top1465.txt", "serg-benchmark.txt"} {
-		f, err := os.Open(dataPath(name))
-		if err != nil {
-			tb.Fatalf("puzzle collection: %v", err)
+		out = append(out, fuzzSeedsFrom(tb, name, n)...)
+	}
+	return out
+}
+
+// fuzzSeedsFrom returns the first n puzzle lines of one shared collection.
+func fuzzSeedsFrom(tb testing.TB, name string, n int) []string {
+	tb.Helper()
+	f, err := os.Open(dataPath(name))
+	if err != nil {
+		tb.Fatalf("puzzle collection: %v", err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() && len(out) < n {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
 		}
-		sc := bufio.NewScanner(f)
-		k := 0
-		for sc.Scan() && k < n {
-			line := strings.TrimSpace(sc.Text())
-			if line == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			out = append(out, line)
-			k++
-		}
-		f.Close()
+		out = append(out, line)
 	}
 	return out
 }
