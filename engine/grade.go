@@ -1,0 +1,149 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors of GradePuzzle and NextHint: the puzzle does not have exactly one
+// solution. Test for them with errors.Is; ErrConflict's message names the
+// clashing cells.
+var (
+	ErrConflict          = errors.New("engine: two givens in the same row, column or box hold the same digit")
+	ErrNoSolution        = errors.New("engine: the puzzle has no solution")
+	ErrMultipleSolutions = errors.New("engine: the puzzle has more than one solution")
+)
+
+// maxSteps bounds the logical solver's loop: every step removes at least
+// one of the 729 (cell, digit) candidates, so a correct solver never
+// reaches it; it only guards against a technique that reports a step that
+// changes nothing.
+const maxSteps = NumCells * 9
+
+// Grade is what the logical solver made of a puzzle.
+type Grade struct {
+	// Level is the tier of the hardest technique used, or LevelBeyond when
+	// the techniques could not finish the puzzle.
+	Level Level `json:"level"`
+	// Score is the sum of the scores of all steps taken (see Technique).
+	Score int `json:"score"`
+	// Hardest is the highest-scoring technique used (TechniqueNone when the
+	// puzzle was already full).
+	Hardest Technique `json:"hardest"`
+	// Counts is how many steps used each technique.
+	Counts map[Technique]int `json:"counts"`
+	// Steps are the steps taken, in order.
+	Steps []Step `json:"steps"`
+	// Solved is false when the techniques got stuck (Level is LevelBeyond).
+	Solved bool `json:"solved"`
+	// Board is the digits placed when the solver stopped: the solution when
+	// Solved, otherwise where it got stuck.
+	Board Grid `json:"board"`
+	// Candidates is the candidate grid when the solver stopped.
+	Candidates Candidates `json:"-"`
+}
+
+// checkUnique returns the unique solution of g, or ErrConflict,
+// ErrNoSolution or ErrMultipleSolutions.
+func checkUnique(g Grid) (Grid, error) {
+	for i, v := range g {
+		if v > 9 {
+			return Grid{}, fmt.Errorf("%w: %s holds %d", ErrNoSolution, CellName(i), v)
+		}
+	}
+	if cs := g.AllConflicts(); len(cs) > 0 {
+		k := cs[0]
+		return Grid{}, fmt.Errorf("%w: %s and %s both hold %d", ErrConflict, CellName(k.A), CellName(k.B), k.Digit)
+	}
+	res := Solve(g, 2)
+	switch res.Count {
+	case 0:
+		return Grid{}, ErrNoSolution
+	case 1:
+		return res.Solution, nil
+	default:
+		return Grid{}, ErrMultipleSolutions
+	}
+}
+
+// GradePuzzle solves g with the human techniques, always taking the easiest
+// step available and starting again from the easiest after each one, and
+// rates it by the hardest technique needed. It first checks with Solve that
+// g has exactly one solution (the uniqueness techniques rely on it) and
+// returns ErrConflict, ErrNoSolution or ErrMultipleSolutions when it has not.
+func GradePuzzle(g Grid) (Grade, error) {
+	if _, err := checkUnique(g); err != nil {
+		return Grade{}, err
+	}
+	gr := Grade{Counts: map[Technique]int{}}
+	c := NewCandidates(g)
+	var buf stepBuf
+	st := buf.init()
+	for n := 0; n < maxSteps && !c.Solved(); n++ {
+		if !nextStep(&c, st, LevelExpert) {
+			break
+		}
+		if !c.Apply(st) {
+			break
+		}
+		gr.Steps = append(gr.Steps, st.clone())
+		gr.Counts[st.Technique]++
+		gr.Score += st.Technique.Score()
+		if t, h := st.Technique, gr.Hardest; t.Score() > h.Score() || (t.Score() == h.Score() && t > h) {
+			gr.Hardest = st.Technique
+		}
+	}
+	gr.Solved = c.Solved()
+	gr.Board = c.Grid()
+	gr.Candidates = c
+	if gr.Solved {
+		gr.Level = gr.Hardest.Level()
+	} else {
+		gr.Level = LevelBeyond
+	}
+	return gr, nil
+}
+
+// SolvableWithin reports whether the techniques of level max and below
+// solve g, and the level of the hardest technique used (so far, when they
+// do not). It is the generator's fast path: it builds no explanations, keeps
+// no steps and allocates nothing, places all singles at once, and stops as
+// soon as it would need a technique above max. For a puzzle with one
+// solution it agrees with GradePuzzle: solved exactly when GradePuzzle's
+// Level is at most max, with hardest equal to that Level.
+//
+// It does not check that g has one solution: a puzzle with several gets
+// stuck (or, through the uniqueness techniques, may reach one of its
+// solutions), and one with none gets stuck on a contradiction.
+func SolvableWithin(g Grid, max Level) (solved bool, hardest Level) {
+	if g.HasConflict() {
+		return false, LevelEasy
+	}
+	c := NewCandidates(g)
+	buf := stepBufs.Get().(*stepBuf)
+	defer stepBufs.Put(buf)
+	st := buf.init()
+	for n := 0; n < maxSteps; n++ {
+		if !c.propagateSingles() {
+			return false, hardest
+		}
+		if c.Solved() {
+			return true, hardest
+		}
+		if max < LevelMedium || !nextStepFrom(TechniquePointing, &c, st, max) {
+			return false, hardest
+		}
+		hardest = maxLevel(hardest, st.Technique.Level())
+		if !c.Apply(st) {
+			return false, hardest
+		}
+	}
+	return false, hardest
+}
+
+func maxLevel(a, b Level) Level {
+	if a > b {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,213 @@
+package engine
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// checkGrade replays a grade's steps from the puzzle and checks each one
+// against the solution, the bookkeeping (counts, score, hardest, level)
+// against the steps, and SolvableWithin against the level.
+func checkGrade(t *testing.T, p Grid, gr Grade) {
+	t.Helper()
+	sol := uniqueSolution(t, p)
+	c := NewCandidates(p)
+	counts := map[Technique]int{}
+	score := 0
+	hardest := TechniqueNone
+	for i, st := range gr.Steps {
+		checkStep(t, sol, st, p.String())
+		// The step was the easiest available: no easier technique finds
+		// anything on the board it was taken from.
+		var buf stepBuf
+		for e := TechniqueFullHouse; e < st.Technique; e++ {
+			if findStep(e, &c, buf.init()) {
+				t.Fatalf("%s step %d: %s was taken while %s was available", p, i, st.Technique, e)
+			}
+		}
+		require.True(t, c.Apply(&st), "step %d changes nothing", i)
+		counts[st.Technique]++
+		score += st.Technique.Score()
+		if st.Technique.Score() > hardest.Score() || (st.Technique.Score() == hardest.Score() && st.Technique > hardest) {
+			hardest = st.Technique
+		}
+		_ = st.Explanation()
+	}
+	assert.Equal(t, counts, gr.Counts)
+	assert.Equal(t, score, gr.Score)
+	assert.Equal(t, hardest, gr.Hardest)
+	assert.Equal(t, c.Grid(), gr.Board)
+	assert.Equal(t, c, gr.Candidates)
+	assert.Equal(t, c.Solved(), gr.Solved)
+	if gr.Solved {
+		assert.Equal(t, sol, gr.Board)
+		assert.Equal(t, hardest.Level(), gr.Level)
+	} else {
+		assert.Equal(t, LevelBeyond, gr.Level)
+		var buf stepBuf
+		assert.False(t, nextStep(&c, buf.init(), LevelExpert), "stuck means no technique applies")
+	}
+	// The fast path agrees at every level.
+	for max := LevelEasy; max <= LevelBeyond; max++ {
+		solved, lvl := SolvableWithin(p, max)
+		if gr.Solved && gr.Level <= max {
+			assert.True(t, solved, "%s: level %s, SolvableWithin(%s)", p, gr.Level, max)
+			assert.Equal(t, gr.Level, lvl, "%s: SolvableWithin(%s)", p, max)
+		} else {
+			assert.False(t, solved, "%s: level %s, SolvableWithin(%s)", p, gr.Level, max)
+			assert.LessOrEqual(t, lvl, max)
+		}
+	}
+}
+
+func TestGradeKnownPuzzles(t *testing.T) {
+	tests := []struct {
+		name    string
+		puzzle  string
+		level   Level
+		solved  bool
+		hardest Technique
+	}{
+		{"wikipedia example: singles only", easyPuzzle, LevelEasy, true, TechniqueNakedSingle},
+		{"easter monster", easterMonster, LevelBeyond, false, TechniqueNone},
+		{"top1465 #4: hidden pairs", "3.7.4...........918........4.....7.....16.......25..........38..9....5...2.6.....", LevelMedium, true, TechniqueHiddenPair},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := MustParse(tt.puzzle)
+			gr, err := GradePuzzle(p)
+			require.NoError(t, err)
+			assert.Equal(t, tt.level, gr.Level)
+			assert.Equal(t, tt.solved, gr.Solved)
+			if tt.hardest != TechniqueNone {
+				assert.Equal(t, tt.hardest, gr.Hardest)
+			}
+			checkGrade(t, p, gr)
+		})
+	}
+}
+
+func TestGradeEasyCounts(t *testing.T) {
+	p := MustParse(easyPuzzle)
+	gr, err := GradePuzzle(p)
+	require.NoError(t, err)
+	empty := NumCells - p.Filled()
+	assert.Len(t, gr.Steps, empty, "a singles-only puzzle takes one step per empty cell")
+	total := 0
+	for tech, n := range gr.Counts {
+		assert.Equal(t, LevelEasy, tech.Level(), tech.String())
+		total += n
+	}
+	assert.Equal(t, empty, total)
+	assert.Equal(t, MustParse(easySolution), gr.Board)
+}
+
+func TestGradeErrors(t *testing.T) {
+	noSolution := []byte(easyPuzzle)
+	noSolution[2] = '1' // r1c3 is 4 in the only solution; 1 clashes with no given
+	tests := []struct {
+		name   string
+		puzzle string
+		want   error
+		msg    string
+	}{
+		{"conflict", "55" + easyPuzzle[2:], ErrConflict, "r1c1 and r1c2 both hold 5"},
+		{"no solution", string(noSolution), ErrNoSolution, ""},
+		{"empty grid", strings.Repeat(".", 81), ErrMultipleSolutions, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := GradePuzzle(MustParse(tt.puzzle))
+			require.ErrorIs(t, err, tt.want)
+			assert.Contains(t, err.Error(), tt.msg)
+		})
+	}
+}
+
+func TestGradeStable(t *testing.T) {
+	for _, p := range logicCollection(t, "magictour-top1465.txt", 20) {
+		a, err := GradePuzzle(p)
+		require.NoError(t, err)
+		b, err := GradePuzzle(p)
+		require.NoError(t, err)
+		require.Equal(t, a, b, "%s", p)
+		ja, err := json.Marshal(a)
+		require.NoError(t, err)
+		jb, err := json.Marshal(b)
+		require.NoError(t, err)
+		require.JSONEq(t, string(ja), string(jb))
+	}
+}
+
+func TestGradeJSON(t *testing.T) {
+	gr, err := GradePuzzle(MustParse(easyPuzzle))
+	require.NoError(t, err)
+	b, err := json.Marshal(gr)
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(b, &m))
+	assert.Equal(t, "easy", m["level"])
+	assert.Equal(t, "naked-single", m["hardest"])
+	assert.Contains(t, m["counts"], "full-house")
+	assert.Equal(t, true, m["solved"])
+}
+
+// TestGradeTop1465 grades the hard collection: no step may contradict the
+// solution, and the fast path must agree with the grade. Under -short it
+// takes every 10th puzzle.
+func TestGradeTop1465(t *testing.T) {
+	puzzles := logicCollection(t, "magictour-top1465.txt", 0)
+	require.Len(t, puzzles, 1465)
+	stride := 1
+	if testing.Short() {
+		stride = 10
+	}
+	levels := map[Level]int{}
+	for i := 0; i < len(puzzles); i += stride {
+		p := puzzles[i]
+		gr, err := GradePuzzle(p)
+		require.NoError(t, err, "puzzle %d", i+1)
+		checkGrade(t, p, gr)
+		levels[gr.Level]++
+		if t.Failed() {
+			t.Fatalf("puzzle %d: %s", i+1, p)
+		}
+	}
+	t.Logf("levels: %v", levels)
+}
+
+func TestSolvableWithinDoesNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items at random under the race detector")
+	}
+	tests := []struct {
+		name   string
+		puzzle string
+		max    Level
+	}{
+		{"singles", easyPuzzle, LevelEasy},
+		{"medium", "3.7.4...........918........4.....7.....16.......25..........38..9....5...2.6.....", LevelMedium},
+		{"stuck at expert", easterMonster, LevelExpert},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := MustParse(tt.puzzle)
+			allocs := testing.AllocsPerRun(20, func() { SolvableWithin(p, tt.max) })
+			assert.Zero(t, allocs)
+		})
+	}
+}
+
+func TestSolvableWithinConflict(t *testing.T) {
+	solved, lvl := SolvableWithin(MustParse("55"+easyPuzzle[2:]), LevelExpert)
+	assert.False(t, solved)
+	assert.Equal(t, LevelEasy, lvl)
+	// A full, valid grid needs nothing.
+	solved, lvl = SolvableWithin(MustParse(easySolution), LevelEasy)
+	assert.True(t, solved)
+	assert.Equal(t, LevelEasy, lvl)
+}

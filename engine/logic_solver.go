@@ -1,0 +1,87 @@
+package engine
+
+import "sync"
+
+// findStep runs technique t's search on c and, when it finds a deduction
+// that changes the board, fills st (which it resets first) and returns
+// true. A direct switch rather than a table of funcs keeps st on the
+// caller's stack.
+func findStep(t Technique, c *Candidates, st *Step) bool {
+	st.reset(t)
+	switch t {
+	case TechniqueFullHouse:
+		return findFullHouse(c, st)
+	case TechniqueNakedSingle:
+		return findNakedSingle(c, st)
+	case TechniqueHiddenSingle:
+		return findHiddenSingle(c, st)
+	case TechniquePointing:
+		return findPointing(c, st)
+	case TechniqueClaiming:
+		return findClaiming(c, st)
+	case TechniqueNakedPair:
+		return findNakedSubset(c, st, 2)
+	case TechniqueHiddenPair:
+		return findHiddenSubset(c, st, 2)
+	case TechniqueNakedTriple:
+		return findNakedSubset(c, st, 3)
+	case TechniqueHiddenTriple:
+		return findHiddenSubset(c, st, 3)
+	case TechniqueNakedQuad:
+		return findNakedSubset(c, st, 4)
+	case TechniqueHiddenQuad:
+		return findHiddenSubset(c, st, 4)
+	}
+	return false
+}
+
+// nextStep finds the easiest step whose technique is at most max, trying
+// the techniques in order, and fills st with it.
+func nextStep(c *Candidates, st *Step, max Level) bool {
+	return nextStepFrom(TechniqueFullHouse, c, st, max)
+}
+
+// nextStepFrom is nextStep starting the search at technique first, for
+// callers that know the easier ones have nothing to find.
+func nextStepFrom(first Technique, c *Candidates, st *Step, max Level) bool {
+	for t := first; t < TechniqueTrial; t++ {
+		if t.Level() > max {
+			return false
+		}
+		if findStep(t, c, st) {
+			return true
+		}
+	}
+	return false
+}
+
+// stepBuf is a scratch Step with room for any step's slices, so that the
+// search can fill and reuse one step without allocating.
+type stepBuf struct {
+	st       Step
+	place    [4]Candidate
+	elim     [128]Candidate
+	cells    [48]int
+	digits   [12]uint8
+	units    [12]int
+	chain    [96]Candidate
+	opposite [48]int
+}
+
+func (b *stepBuf) init() *Step {
+	b.st = Step{
+		Place:     b.place[:0],
+		Eliminate: b.elim[:0],
+		Cells:     b.cells[:0],
+		Digits:    b.digits[:0],
+		Units:     b.units[:0],
+		Chain:     b.chain[:0],
+		Opposite:  b.opposite[:0],
+	}
+	return &b.st
+}
+
+// stepBufs recycles scratch steps for SolvableWithin, which would otherwise
+// allocate one per call: the finders append to the step, so escape analysis
+// cannot keep it on the stack.
+var stepBufs = sync.Pool{New: func() any { return new(stepBuf) }}
