@@ -1,0 +1,55 @@
+package store
+
+import (
+	"fmt"
+	"time"
+)
+
+// DayLayout is how days are written: YYYY-MM-DD, UTC.
+const DayLayout = "2006-01-02"
+
+// Day is the UTC day of t in DayLayout.
+func Day(t time.Time) string { return t.UTC().Format(DayLayout) }
+
+// ValidDay checks that day is a real date in DayLayout; the empty string
+// passes only when emptyOK.
+func ValidDay(day string, emptyOK bool) error {
+	if day == "" && emptyOK {
+		return nil
+	}
+	t, err := time.Parse(DayLayout, day)
+	if err != nil || t.Format(DayLayout) != day {
+		return fmt.Errorf("%w: day %q is not a YYYY-MM-DD date", ErrInvalid, day)
+	}
+	return nil
+}
+
+// StreakOf computes a streak from the distinct days a player has a daily
+// result on, in ascending order, none after today.
+func StreakOf(days []string, today string) Streak {
+	var s Streak
+	run := 0
+	var prev time.Time
+	for _, d := range days {
+		t, err := time.Parse(DayLayout, d)
+		if err != nil {
+			continue
+		}
+		if run > 0 && t.Sub(prev) == 24*time.Hour {
+			run++
+		} else {
+			run = 1
+		}
+		prev = t
+		s.Longest = max(s.Longest, run)
+		s.LastDay = d
+	}
+	if s.LastDay == "" {
+		return s
+	}
+	now, err := time.Parse(DayLayout, today)
+	if err == nil && (s.LastDay == today || now.Sub(prev) == 24*time.Hour) {
+		s.Current = run
+	}
+	return s
+}

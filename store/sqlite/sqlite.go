@@ -1,0 +1,583 @@
+// Package sqlite is the embedded store: SQLite through modernc.org/sqlite
+// (pure Go, no cgo), the zero-setup default. It keeps its data in one file
+// (./data/arena.db unless told otherwise) and passes the same contract suite
+// as the PostgreSQL store.
+//
+// SQLite allows one writer at a time, so writes go through a pool of one
+// connection whose transactions begin IMMEDIATE (no upgrade deadlocks) while
+// reads use a pool of their own; WAL mode lets the readers run beside the
+// writer.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	sqlitemigrate "github.com/golang-migrate/migrate/v4/database/sqlite"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/sudoku-arena/arena/migrations"
+	"github.com/sudoku-arena/arena/store"
+)
+
+// Store is the SQLite store.
+type Store struct {
+	w, r *sql.DB
+	path string
+}
+
+var _ store.Store = (*Store)(nil)
+
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Add("_txlock", "immediate")
+	}
+	return "file:" + path + "?" + q.Encode()
+}
+
+// Open opens (creating it and its directory if need be) the database file at
+// path and applies pending migrations.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if path == "" {
+		return nil, fmt.Errorf("sqlite: %w: empty database path", store.ErrInvalid)
+	}
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("sqlite: create directory for %s: %w", path, err)
+		}
+	}
+	if _, _, err := Migrate(ctx, path, store.MigrateUp); err != nil {
+		return nil, err
+	}
+	w, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	r, err := sql.Open("sqlite", dsn(path, true))
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	r.SetMaxOpenConns(4)
+	s := &Store{w: w, r: r, path: path}
+	if err := s.Ping(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Migrate runs a migration action (store.MigrateUp, MigrateDown,
+// MigrateVersion) on the database file at path.
+func Migrate(ctx context.Context, path, action string) (version uint, dirty bool, err error) {
+	db, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		return 0, false, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	drv, err := sqlitemigrate.WithInstance(db, &sqlitemigrate.Config{})
+	if err != nil {
+		db.Close()
+		return 0, false, fmt.Errorf("sqlite: migrations on %s: %w", path, err)
+	}
+	return store.Migrate(migrations.SQLite(), "sqlite", drv, action)
+}
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.r.PingContext(ctx); err != nil {
+		return fmt.Errorf("sqlite: ping %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Close closes both pools.
+func (s *Store) Close() error {
+	return errors.Join(s.w.Close(), s.r.Close())
+}
+
+// micros and fromMicros convert times to and from the stored form: Unix
+// microseconds, UTC. The zero time is stored as NULL.
+func micros(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UnixMicro()
+}
+
+func fromMicros(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return time.UnixMicro(v.Int64).UTC()
+}
+
+// mapErr turns driver errors into the store's kinds.
+func mapErr(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("sqlite: %s: %w", what, store.ErrNotFound)
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			return fmt.Errorf("sqlite: %s: %w: %v", what, store.ErrConflict, err)
+		case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY, sqlite3.SQLITE_CONSTRAINT_CHECK, sqlite3.SQLITE_CONSTRAINT_NOTNULL:
+			return fmt.Errorf("sqlite: %s: %w: %v", what, store.ErrInvalid, err)
+		}
+	}
+	return fmt.Errorf("sqlite: %s: %w", what, err)
+}
+
+// CreatePlayer stores a new player.
+func (s *Store) CreatePlayer(ctx context.Context, p store.Player) error {
+	_, err := s.w.ExecContext(ctx,
+		`INSERT INTO players (id, name, token_hash, created_at, last_seen) VALUES (?, ?, ?, ?, ?)`,
+		p.ID, p.Name, p.TokenHash, micros(p.CreatedAt), micros(p.LastSeen))
+	return mapErr(err, "create player "+p.ID)
+}
+
+const playerCols = `id, name, token_hash, created_at, last_seen`
+
+func scanPlayer(row *sql.Row, what string) (store.Player, error) {
+	var p store.Player
+	var created, seen sql.NullInt64
+	if err := row.Scan(&p.ID, &p.Name, &p.TokenHash, &created, &seen); err != nil {
+		return store.Player{}, mapErr(err, what)
+	}
+	p.CreatedAt, p.LastSeen = fromMicros(created), fromMicros(seen)
+	return p, nil
+}
+
+// Player finds a player by id.
+func (s *Store) Player(ctx context.Context, id string) (store.Player, error) {
+	return scanPlayer(s.r.QueryRowContext(ctx, `SELECT `+playerCols+` FROM players WHERE id = ?`, id), "player "+id)
+}
+
+// PlayerByToken finds a player by the hash of their token.
+func (s *Store) PlayerByToken(ctx context.Context, tokenHash []byte) (store.Player, error) {
+	return scanPlayer(s.r.QueryRowContext(ctx, `SELECT `+playerCols+` FROM players WHERE token_hash = ?`, tokenHash), "player by token")
+}
+
+func (s *Store) execOne(ctx context.Context, what, query string, args ...any) error {
+	res, err := s.w.ExecContext(ctx, query, args...)
+	if err != nil {
+		return mapErr(err, what)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return mapErr(err, what)
+	} else if n == 0 {
+		return fmt.Errorf("sqlite: %s: %w", what, store.ErrNotFound)
+	}
+	return nil
+}
+
+// TouchPlayer records when the player was last seen.
+func (s *Store) TouchPlayer(ctx context.Context, id string, at time.Time) error {
+	return s.execOne(ctx, "touch player "+id, `UPDATE players SET last_seen = ? WHERE id = ?`, micros(at), id)
+}
+
+// RenamePlayer changes a player's display name.
+func (s *Store) RenamePlayer(ctx context.Context, id, name string) error {
+	return s.execOne(ctx, "rename player "+id, `UPDATE players SET name = ? WHERE id = ?`, name, id)
+}
+
+// SavePuzzle stores a puzzle unless its givens are stored already.
+func (s *Store) SavePuzzle(ctx context.Context, p store.Puzzle) (store.Puzzle, error) {
+	tech, err := json.Marshal(p.Techniques)
+	if err != nil {
+		return store.Puzzle{}, fmt.Errorf("sqlite: save puzzle: techniques: %w", err)
+	}
+	if p.Techniques == nil {
+		tech = []byte("{}")
+	}
+	_, err = s.w.ExecContext(ctx,
+		`INSERT INTO puzzles (givens, solution, level, score, techniques, seed, created_at)
+		 VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (givens) DO NOTHING`,
+		p.Givens, p.Solution, p.Level, p.Score, string(tech), int64(p.Seed), micros(p.CreatedAt))
+	if err != nil {
+		return store.Puzzle{}, mapErr(err, "save puzzle")
+	}
+	return scanPuzzle(s.w.QueryRowContext(ctx, `SELECT `+puzzleCols+` FROM puzzles WHERE givens = ?`, p.Givens), "saved puzzle")
+}
+
+const puzzleCols = `id, givens, solution, level, score, techniques, seed, created_at`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanPuzzle(row scanner, what string) (store.Puzzle, error) {
+	var p store.Puzzle
+	var tech string
+	var seed int64
+	var created sql.NullInt64
+	if err := row.Scan(&p.ID, &p.Givens, &p.Solution, &p.Level, &p.Score, &tech, &seed, &created); err != nil {
+		return store.Puzzle{}, mapErr(err, what)
+	}
+	if err := json.Unmarshal([]byte(tech), &p.Techniques); err != nil {
+		return store.Puzzle{}, fmt.Errorf("sqlite: %s: techniques: %w", what, err)
+	}
+	p.Seed, p.CreatedAt = uint64(seed), fromMicros(created)
+	return p, nil
+}
+
+// Puzzle finds a puzzle by id.
+func (s *Store) Puzzle(ctx context.Context, id int64) (store.Puzzle, error) {
+	return scanPuzzle(s.r.QueryRowContext(ctx, `SELECT `+puzzleCols+` FROM puzzles WHERE id = ?`, id), fmt.Sprintf("puzzle %d", id))
+}
+
+// AddToPool puts puzzles in the pool of their level, once ever.
+func (s *Store) AddToPool(ctx context.Context, puzzleIDs ...int64) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return mapErr(err, "add to pool")
+	}
+	defer tx.Rollback()
+	now := micros(time.Now())
+	for _, id := range puzzleIDs {
+		res, err := tx.ExecContext(ctx,
+			`INSERT INTO puzzle_pool (puzzle_id, level, added_at)
+			 SELECT id, level, ? FROM puzzles WHERE id = ? ON CONFLICT (puzzle_id) DO NOTHING`, now, id)
+		if err != nil {
+			return mapErr(err, fmt.Sprintf("add puzzle %d to pool", id))
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			var exists int
+			if err := tx.QueryRowContext(ctx, `SELECT 1 FROM puzzles WHERE id = ?`, id).Scan(&exists); err != nil {
+				return mapErr(err, fmt.Sprintf("add puzzle %d to pool", id))
+			}
+		}
+	}
+	return mapErr(tx.Commit(), "add to pool")
+}
+
+// TakeFromPool hands out the oldest pooled puzzle of the level. The write
+// pool's single connection and IMMEDIATE transactions serialize takers.
+func (s *Store) TakeFromPool(ctx context.Context, level string) (store.Puzzle, error) {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return store.Puzzle{}, mapErr(err, "take from pool")
+	}
+	defer tx.Rollback()
+	var id int64
+	err = tx.QueryRowContext(ctx,
+		`UPDATE puzzle_pool SET taken_at = ?
+		 WHERE puzzle_id = (SELECT puzzle_id FROM puzzle_pool WHERE level = ? AND taken_at IS NULL ORDER BY puzzle_id LIMIT 1)
+		 RETURNING puzzle_id`, micros(time.Now()), level).Scan(&id)
+	if err != nil {
+		return store.Puzzle{}, mapErr(err, "take "+level+" puzzle from pool")
+	}
+	p, err := scanPuzzle(tx.QueryRowContext(ctx, `SELECT `+puzzleCols+` FROM puzzles WHERE id = ?`, id), "pooled puzzle")
+	if err != nil {
+		return store.Puzzle{}, err
+	}
+	return p, mapErr(tx.Commit(), "take from pool")
+}
+
+// PoolSize counts the puzzles of the level waiting in the pool.
+func (s *Store) PoolSize(ctx context.Context, level string) (int, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM puzzle_pool WHERE level = ? AND taken_at IS NULL`, level).Scan(&n)
+	return n, mapErr(err, "pool size")
+}
+
+func settingsText(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "{}"
+	}
+	return string(raw)
+}
+
+// CreateRoom stores a new room.
+func (s *Store) CreateRoom(ctx context.Context, r store.Room) error {
+	_, err := s.w.ExecContext(ctx,
+		`INSERT INTO rooms (id, mode, puzzle_id, host_id, state, created_at, started_at, finished_at, settings)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.ID, r.Mode, r.PuzzleID, r.HostID, r.State, micros(r.CreatedAt), micros(r.StartedAt), micros(r.FinishedAt), settingsText(r.Settings))
+	return mapErr(err, "create room "+r.ID)
+}
+
+const roomCols = `id, mode, puzzle_id, host_id, state, created_at, started_at, finished_at, settings`
+
+func scanRoom(row scanner, what string) (store.Room, error) {
+	var r store.Room
+	var created, started, finished sql.NullInt64
+	var settings string
+	if err := row.Scan(&r.ID, &r.Mode, &r.PuzzleID, &r.HostID, &r.State, &created, &started, &finished, &settings); err != nil {
+		return store.Room{}, mapErr(err, what)
+	}
+	r.CreatedAt, r.StartedAt, r.FinishedAt = fromMicros(created), fromMicros(started), fromMicros(finished)
+	r.Settings = json.RawMessage(settings)
+	return r, nil
+}
+
+// Room finds a room by id.
+func (s *Store) Room(ctx context.Context, id string) (store.Room, error) {
+	return scanRoom(s.r.QueryRowContext(ctx, `SELECT `+roomCols+` FROM rooms WHERE id = ?`, id), "room "+id)
+}
+
+// UpdateRoom stores a room's changing fields.
+func (s *Store) UpdateRoom(ctx context.Context, r store.Room) error {
+	return s.execOne(ctx, "update room "+r.ID,
+		`UPDATE rooms SET puzzle_id = ?, host_id = ?, state = ?, started_at = ?, finished_at = ?, settings = ? WHERE id = ?`,
+		r.PuzzleID, r.HostID, r.State, micros(r.StartedAt), micros(r.FinishedAt), settingsText(r.Settings), r.ID)
+}
+
+// LiveRooms lists the rooms not finished, oldest first.
+func (s *Store) LiveRooms(ctx context.Context) ([]store.Room, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+roomCols+` FROM rooms WHERE state <> 'finished' ORDER BY created_at, id`)
+	if err != nil {
+		return nil, mapErr(err, "live rooms")
+	}
+	defer rows.Close()
+	var out []store.Room
+	for rows.Next() {
+		r, err := scanRoom(rows, "live rooms")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, mapErr(rows.Err(), "live rooms")
+}
+
+// AppendEvents stores a batch of events in one transaction, skipping any
+// already stored.
+func (s *Store) AppendEvents(ctx context.Context, events []store.Event) error {
+	if len(events) == 0 {
+		return nil
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return mapErr(err, "append events")
+	}
+	defer tx.Rollback()
+	stmt, err := tx.PrepareContext(ctx,
+		`INSERT INTO room_events (room_id, seq, type, player_id, data, at) VALUES (?, ?, ?, ?, ?, ?)
+		 ON CONFLICT (room_id, seq) DO NOTHING`)
+	if err != nil {
+		return mapErr(err, "append events")
+	}
+	defer stmt.Close()
+	for _, e := range events {
+		if _, err := stmt.ExecContext(ctx, e.RoomID, e.Seq, e.Type, e.PlayerID, settingsText(e.Data), micros(e.At)); err != nil {
+			return mapErr(err, fmt.Sprintf("append event %s/%d", e.RoomID, e.Seq))
+		}
+	}
+	return mapErr(tx.Commit(), "append events")
+}
+
+// Events returns a room's events after a sequence number, in order.
+func (s *Store) Events(ctx context.Context, roomID string, afterSeq int64, limit int) ([]store.Event, error) {
+	if limit <= 0 {
+		limit = -1 // SQLite: no limit
+	}
+	rows, err := s.r.QueryContext(ctx,
+		`SELECT room_id, seq, type, player_id, data, at FROM room_events WHERE room_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+		roomID, afterSeq, limit)
+	if err != nil {
+		return nil, mapErr(err, "events of room "+roomID)
+	}
+	defer rows.Close()
+	var out []store.Event
+	for rows.Next() {
+		var e store.Event
+		var data string
+		var at sql.NullInt64
+		if err := rows.Scan(&e.RoomID, &e.Seq, &e.Type, &e.PlayerID, &data, &at); err != nil {
+			return nil, mapErr(err, "events of room "+roomID)
+		}
+		e.Data, e.At = json.RawMessage(data), fromMicros(at)
+		out = append(out, e)
+	}
+	return out, mapErr(rows.Err(), "events of room "+roomID)
+}
+
+func nullDay(day string) any {
+	if day == "" {
+		return nil
+	}
+	return day
+}
+
+// SaveResult stores a result.
+func (s *Store) SaveResult(ctx context.Context, r store.Result) (store.Result, error) {
+	if err := store.ValidDay(r.Day, true); err != nil {
+		return store.Result{}, fmt.Errorf("sqlite: save result: %w", err)
+	}
+	err := s.w.QueryRowContext(ctx,
+		`INSERT INTO results (room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, day)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		r.RoomID, r.PlayerID, r.PuzzleID, r.Mode, r.Level, r.Elapsed.Milliseconds(), r.Mistakes, r.Hints, r.Score,
+		micros(r.FinishedAt), nullDay(r.Day)).Scan(&r.ID)
+	if err != nil {
+		return store.Result{}, mapErr(err, "save result of "+r.PlayerID+" in room "+r.RoomID)
+	}
+	r.Elapsed = r.Elapsed.Truncate(time.Millisecond)
+	r.FinishedAt = r.FinishedAt.Truncate(time.Microsecond).UTC()
+	return r, nil
+}
+
+// PlayerHistory is the player's results, newest first.
+func (s *Store) PlayerHistory(ctx context.Context, playerID string, limit int) ([]store.Result, error) {
+	if limit <= 0 {
+		limit = -1
+	}
+	rows, err := s.r.QueryContext(ctx,
+		`SELECT id, room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, coalesce(day, '')
+		 FROM results WHERE player_id = ? ORDER BY finished_at DESC, id DESC LIMIT ?`, playerID, limit)
+	if err != nil {
+		return nil, mapErr(err, "history of "+playerID)
+	}
+	defer rows.Close()
+	var out []store.Result
+	for rows.Next() {
+		var r store.Result
+		var ms int64
+		var fin sql.NullInt64
+		if err := rows.Scan(&r.ID, &r.RoomID, &r.PlayerID, &r.PuzzleID, &r.Mode, &r.Level, &ms, &r.Mistakes, &r.Hints, &r.Score, &fin, &r.Day); err != nil {
+			return nil, mapErr(err, "history of "+playerID)
+		}
+		r.Elapsed, r.FinishedAt = time.Duration(ms)*time.Millisecond, fromMicros(fin)
+		out = append(out, r)
+	}
+	return out, mapErr(rows.Err(), "history of "+playerID)
+}
+
+// PlayerStreak counts consecutive days with a daily result.
+func (s *Store) PlayerStreak(ctx context.Context, playerID, today string) (store.Streak, error) {
+	if err := store.ValidDay(today, false); err != nil {
+		return store.Streak{}, fmt.Errorf("sqlite: streak: %w", err)
+	}
+	rows, err := s.r.QueryContext(ctx,
+		`SELECT DISTINCT day FROM results WHERE player_id = ? AND day IS NOT NULL AND day <= ? ORDER BY day`, playerID, today)
+	if err != nil {
+		return store.Streak{}, mapErr(err, "streak of "+playerID)
+	}
+	defer rows.Close()
+	var days []string
+	for rows.Next() {
+		var d string
+		if err := rows.Scan(&d); err != nil {
+			return store.Streak{}, mapErr(err, "streak of "+playerID)
+		}
+		days = append(days, d)
+	}
+	if err := rows.Err(); err != nil {
+		return store.Streak{}, mapErr(err, "streak of "+playerID)
+	}
+	return store.StreakOf(days, today), nil
+}
+
+// SetDaily records the puzzle of a day and level unless one is recorded.
+func (s *Store) SetDaily(ctx context.Context, d store.Daily) (store.Daily, error) {
+	if err := store.ValidDay(d.Day, false); err != nil {
+		return store.Daily{}, fmt.Errorf("sqlite: set daily: %w", err)
+	}
+	if _, err := s.w.ExecContext(ctx,
+		`INSERT INTO daily_puzzles (day, level, puzzle_id) VALUES (?, ?, ?) ON CONFLICT (day, level) DO NOTHING`,
+		d.Day, d.Level, d.PuzzleID); err != nil {
+		return store.Daily{}, mapErr(err, "set daily "+d.Day)
+	}
+	return s.daily(ctx, s.w, d.Day, d.Level)
+}
+
+// Daily finds the puzzle of a day and level.
+func (s *Store) Daily(ctx context.Context, day, level string) (store.Daily, error) {
+	return s.daily(ctx, s.r, day, level)
+}
+
+func (s *Store) daily(ctx context.Context, db *sql.DB, day, level string) (store.Daily, error) {
+	d := store.Daily{Day: day, Level: level}
+	err := db.QueryRowContext(ctx, `SELECT puzzle_id FROM daily_puzzles WHERE day = ? AND level = ?`, day, level).Scan(&d.PuzzleID)
+	return d, mapErr(err, "daily "+day+" "+level)
+}
+
+const entryCols = `r.player_id, p.name, r.score, r.elapsed_ms, r.mistakes, r.hints, r.finished_at`
+
+func scanEntries(rows *sql.Rows, firstRank int, what string) ([]store.Entry, error) {
+	defer rows.Close()
+	var out []store.Entry
+	for rows.Next() {
+		var e store.Entry
+		var ms int64
+		var fin sql.NullInt64
+		if err := rows.Scan(&e.PlayerID, &e.Name, &e.Score, &ms, &e.Mistakes, &e.Hints, &fin); err != nil {
+			return nil, mapErr(err, what)
+		}
+		e.Elapsed, e.FinishedAt = time.Duration(ms)*time.Millisecond, fromMicros(fin)
+		e.Rank = firstRank + len(out)
+		out = append(out, e)
+	}
+	return out, mapErr(rows.Err(), what)
+}
+
+// DailyTop is the head of a day's leaderboard.
+func (s *Store) DailyTop(ctx context.Context, day, level string, limit int) ([]store.Entry, error) {
+	rows, err := s.r.QueryContext(ctx,
+		`SELECT `+entryCols+` FROM results r JOIN players p ON p.id = r.player_id
+		 WHERE r.day = ? AND r.level = ? ORDER BY r.score DESC, r.finished_at, r.player_id LIMIT ?`, day, level, limit)
+	if err != nil {
+		return nil, mapErr(err, "daily top "+day)
+	}
+	return scanEntries(rows, 1, "daily top "+day)
+}
+
+// DailyAround is the player's row with n rows on either side.
+func (s *Store) DailyAround(ctx context.Context, day, level, playerID string, n int) ([]store.Entry, error) {
+	var score int
+	var fin int64
+	err := s.r.QueryRowContext(ctx,
+		`SELECT score, finished_at FROM results WHERE day = ? AND level = ? AND player_id = ?`, day, level, playerID).Scan(&score, &fin)
+	if err != nil {
+		return nil, mapErr(err, "daily rank of "+playerID)
+	}
+	var ahead int
+	if err := s.r.QueryRowContext(ctx,
+		`SELECT count(*) FROM results WHERE day = ? AND level = ?
+		 AND (score > ? OR (score = ? AND (finished_at < ? OR (finished_at = ? AND player_id < ?))))`,
+		day, level, score, score, fin, fin, playerID).Scan(&ahead); err != nil {
+		return nil, mapErr(err, "daily rank of "+playerID)
+	}
+	first := max(ahead-n, 0)
+	rows, err := s.r.QueryContext(ctx,
+		`SELECT `+entryCols+` FROM results r JOIN players p ON p.id = r.player_id
+		 WHERE r.day = ? AND r.level = ? ORDER BY r.score DESC, r.finished_at, r.player_id LIMIT ? OFFSET ?`,
+		day, level, ahead-first+n+1, first)
+	if err != nil {
+		return nil, mapErr(err, "daily around "+playerID)
+	}
+	return scanEntries(rows, first+1, "daily around "+playerID)
+}
+
+// BestTimes is each player's fastest finish of a level, fastest first.
+func (s *Store) BestTimes(ctx context.Context, level string, limit int) ([]store.Entry, error) {
+	rows, err := s.r.QueryContext(ctx,
+		`SELECT `+entryCols+` FROM (
+		   SELECT *, row_number() OVER (PARTITION BY player_id ORDER BY elapsed_ms, finished_at, id) AS n
+		   FROM results WHERE level = ? AND mode <> 'coop'
+		 ) r JOIN players p ON p.id = r.player_id
+		 WHERE r.n = 1 ORDER BY r.elapsed_ms, r.finished_at, r.player_id LIMIT ?`, level, limit)
+	if err != nil {
+		return nil, mapErr(err, "best times "+level)
+	}
+	return scanEntries(rows, 1, "best times "+level)
+}

@@ -1,0 +1,207 @@
+// Package store is persistence for Sudoku Arena in the game's own
+// vocabulary: players, puzzles and the pool of ready ones, rooms and their
+// event logs, results, daily puzzles and leaderboards.
+//
+// Store is the one interface; store/postgres (pgx) and store/sqlite (the
+// embedded default) implement it and pass the same contract suite
+// (store/storetest). Callers depend on the interface, or on smaller ones they
+// declare themselves, never on a driver. The package knows nothing of rooms'
+// rules or of HTTP.
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// Error kinds. Implementations wrap them with context; test with errors.Is.
+var (
+	// ErrNotFound: no such row.
+	ErrNotFound = errors.New("not found")
+	// ErrConflict: the row breaks a uniqueness rule (an id, a token, one
+	// result per player and room, one daily result per player, day and level).
+	ErrConflict = errors.New("already exists")
+	// ErrInvalid: the value cannot be stored (an empty id, an unknown mode,
+	// a malformed day).
+	ErrInvalid = errors.New("invalid value")
+)
+
+// Player is someone who played: a display name and a secret token, of which
+// only a hash is kept, that lets a browser come back as the same player.
+type Player struct {
+	ID        string
+	Name      string
+	TokenHash []byte
+	CreatedAt time.Time
+	LastSeen  time.Time
+}
+
+// Puzzle is a generated puzzle with its solution and grade. Givens and
+// Solution are 81 characters ('.' for an empty cell in Givens).
+type Puzzle struct {
+	ID         int64
+	Givens     string
+	Solution   string
+	Level      string
+	Score      int
+	Techniques map[string]int
+	Seed       uint64
+	CreatedAt  time.Time
+}
+
+// Room modes and states.
+const (
+	ModeRace  = "race"
+	ModeCoop  = "coop"
+	ModeDaily = "daily"
+
+	StateWaiting  = "waiting"
+	StateRunning  = "running"
+	StateFinished = "finished"
+)
+
+// Room is one game. StartedAt and FinishedAt are zero until they happen.
+// Settings are the room's options as JSON, opaque to the store.
+type Room struct {
+	ID         string
+	Mode       string
+	PuzzleID   int64
+	HostID     string
+	State      string
+	CreatedAt  time.Time
+	StartedAt  time.Time
+	FinishedAt time.Time
+	Settings   json.RawMessage
+}
+
+// Event is one entry of a room's ordered log. Seq is the room's sequence
+// number, unique within the room; appending an event whose (RoomID, Seq) is
+// already stored is a no-op, which is what makes a retried batch safe.
+type Event struct {
+	RoomID   string
+	Seq      int64
+	Type     string
+	PlayerID string
+	Data     json.RawMessage
+	At       time.Time
+}
+
+// Result is one player's finish in one room. Elapsed is measured by the
+// server. Day (YYYY-MM-DD, UTC) is set for the puzzle of the day only.
+type Result struct {
+	ID         int64
+	RoomID     string
+	PlayerID   string
+	PuzzleID   int64
+	Mode       string
+	Level      string
+	Elapsed    time.Duration
+	Mistakes   int
+	Hints      int
+	Score      int
+	FinishedAt time.Time
+	Day        string
+}
+
+// Daily is the puzzle of one UTC day and level.
+type Daily struct {
+	Day      string // YYYY-MM-DD
+	Level    string
+	PuzzleID int64
+}
+
+// Entry is one row of a leaderboard. Leaderboards order by Score (higher
+// first), then by the earlier FinishedAt, then by PlayerID, so ties always
+// break the same way.
+type Entry struct {
+	Rank       int
+	PlayerID   string
+	Name       string
+	Score      int
+	Elapsed    time.Duration
+	Mistakes   int
+	Hints      int
+	FinishedAt time.Time
+}
+
+// Streak is a player's run of consecutive days with a daily result.
+// Current counts back from today, or from yesterday when today is not
+// played yet; Longest is the longest run ever.
+type Streak struct {
+	Current int
+	Longest int
+	LastDay string
+}
+
+// Store is everything the server persists.
+type Store interface {
+	// Ping reports whether the database answers.
+	Ping(ctx context.Context) error
+	// Close releases the connections.
+	Close() error
+
+	CreatePlayer(ctx context.Context, p Player) error
+	Player(ctx context.Context, id string) (Player, error)
+	PlayerByToken(ctx context.Context, tokenHash []byte) (Player, error)
+	// TouchPlayer records that the player was seen at the given time.
+	TouchPlayer(ctx context.Context, id string, at time.Time) error
+	RenamePlayer(ctx context.Context, id, name string) error
+
+	// SavePuzzle stores a puzzle once: when its givens are stored already it
+	// returns the stored puzzle and changes nothing.
+	SavePuzzle(ctx context.Context, p Puzzle) (Puzzle, error)
+	Puzzle(ctx context.Context, id int64) (Puzzle, error)
+
+	// AddToPool puts stored puzzles in the pool of their level. A puzzle
+	// that was ever in the pool is not added again, so none is handed out
+	// twice.
+	AddToPool(ctx context.Context, puzzleIDs ...int64) error
+	// TakeFromPool hands out one pooled puzzle of the level, oldest first,
+	// and never the same one to two callers; ErrNotFound when the pool of
+	// the level is empty.
+	TakeFromPool(ctx context.Context, level string) (Puzzle, error)
+	// PoolSize is how many puzzles of the level wait in the pool.
+	PoolSize(ctx context.Context, level string) (int, error)
+
+	CreateRoom(ctx context.Context, r Room) error
+	Room(ctx context.Context, id string) (Room, error)
+	// UpdateRoom stores the room's puzzle, host, state, times and settings.
+	UpdateRoom(ctx context.Context, r Room) error
+	// LiveRooms lists the rooms not finished, oldest first: what a
+	// restarted server brings back.
+	LiveRooms(ctx context.Context) ([]Room, error)
+
+	// AppendEvents stores events, skipping any whose (RoomID, Seq) is stored
+	// already; it is atomic: all of the batch or none.
+	AppendEvents(ctx context.Context, events []Event) error
+	// Events returns a room's events with Seq > afterSeq in order, at most
+	// limit of them (limit <= 0: all).
+	Events(ctx context.Context, roomID string, afterSeq int64, limit int) ([]Event, error)
+
+	// SaveResult stores a result and returns it with its ID. A second result
+	// for the same room and player, or a second daily result for the same
+	// day, level and player, is ErrConflict.
+	SaveResult(ctx context.Context, r Result) (Result, error)
+	// PlayerHistory is the player's results, newest first.
+	PlayerHistory(ctx context.Context, playerID string, limit int) ([]Result, error)
+	// PlayerStreak counts the player's consecutive days with a daily
+	// result, as of today (YYYY-MM-DD).
+	PlayerStreak(ctx context.Context, playerID, today string) (Streak, error)
+
+	// SetDaily records the puzzle of a day and level unless one is recorded
+	// already, and returns the one that is: callers racing to set it agree.
+	SetDaily(ctx context.Context, d Daily) (Daily, error)
+	Daily(ctx context.Context, day, level string) (Daily, error)
+
+	// DailyTop is the first limit rows of a day's leaderboard for a level.
+	DailyTop(ctx context.Context, day, level string, limit int) ([]Entry, error)
+	// DailyAround is the player's row of a day's leaderboard with up to n
+	// rows before and n after it; ErrNotFound when the player has no result.
+	DailyAround(ctx context.Context, day, level, playerID string, n int) ([]Entry, error)
+	// BestTimes is the all-time fastest finishes of a level, one row per
+	// player (their fastest), fastest first; ties break on the earlier
+	// finish, then the player ID. Rank follows that order.
+	BestTimes(ctx context.Context, level string, limit int) ([]Entry, error)
+}

@@ -1,0 +1,507 @@
+// Package storetest is the contract every store.Store implementation must
+// pass: one suite, run against the PostgreSQL and the SQLite store alike.
+package storetest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/store"
+)
+
+// Opener returns a fresh, empty, migrated store for one test; it registers
+// its own cleanup.
+type Opener func(t *testing.T) store.Store
+
+// Run runs the whole contract against stores made by open.
+func Run(t *testing.T, open Opener) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, s store.Store)
+	}{
+		{"Players", testPlayers},
+		{"Puzzles", testPuzzles},
+		{"PoolTakeConcurrent", testPoolConcurrent},
+		{"Rooms", testRooms},
+		{"EventsOrderAndIdempotence", testEvents},
+		{"ResultsUniqueness", testResults},
+		{"DailyPuzzles", testDaily},
+		{"LeaderboardOrderAndTies", testLeaderboard},
+		{"LeaderboardAround", testAround},
+		{"Streaks", testStreaks},
+		{"BestTimes", testBestTimes},
+		{"BadInput", testBadInput},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tt.fn(t, open(t))
+		})
+	}
+}
+
+var t0 = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+// Fixtures shared by the tests.
+
+func mkPlayer(t *testing.T, s store.Store, id string) store.Player {
+	t.Helper()
+	p := store.Player{ID: id, Name: "Player " + id, TokenHash: []byte("hash-" + id), CreatedAt: t0, LastSeen: t0}
+	require.NoError(t, s.CreatePlayer(context.Background(), p))
+	return p
+}
+
+func mkPuzzle(t *testing.T, s store.Store, n int, level string) store.Puzzle {
+	t.Helper()
+	givens := []byte(fmt.Sprintf("%081d", n))
+	for i := range givens {
+		if givens[i] == '0' {
+			givens[i] = '.'
+		}
+	}
+	p, err := s.SavePuzzle(context.Background(), store.Puzzle{
+		Givens: string(givens), Solution: fmt.Sprintf("%081d", n), Level: level, Score: 100 + n,
+		Techniques: map[string]int{"naked-single": n}, Seed: uint64(n) << 40, CreatedAt: t0,
+	})
+	require.NoError(t, err)
+	return p
+}
+
+func mkRoom(t *testing.T, s store.Store, id, mode string, puzzleID int64, host string) store.Room {
+	t.Helper()
+	r := store.Room{ID: id, Mode: mode, PuzzleID: puzzleID, HostID: host, State: store.StateWaiting, CreatedAt: t0,
+		Settings: json.RawMessage(`{"countdown":3}`)}
+	require.NoError(t, s.CreateRoom(context.Background(), r))
+	return r
+}
+
+func testPlayers(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	p := mkPlayer(t, s, "p1")
+	got, err := s.Player(ctx, "p1")
+	require.NoError(t, err)
+	assert.Equal(t, p.Name, got.Name)
+	assert.Equal(t, p.TokenHash, got.TokenHash)
+	assert.True(t, p.CreatedAt.Equal(got.CreatedAt), "created %v vs %v", p.CreatedAt, got.CreatedAt)
+
+	byTok, err := s.PlayerByToken(ctx, []byte("hash-p1"))
+	require.NoError(t, err)
+	assert.Equal(t, "p1", byTok.ID)
+	_, err = s.PlayerByToken(ctx, []byte("nope"))
+	assert.ErrorIs(t, err, store.ErrNotFound)
+	_, err = s.Player(ctx, "nobody")
+	assert.ErrorIs(t, err, store.ErrNotFound)
+
+	// Same id, or same token: conflict, and the first player is unchanged.
+	err = s.CreatePlayer(ctx, store.Player{ID: "p1", Name: "Other", TokenHash: []byte("x"), CreatedAt: t0, LastSeen: t0})
+	assert.ErrorIs(t, err, store.ErrConflict)
+	err = s.CreatePlayer(ctx, store.Player{ID: "p2", Name: "Other", TokenHash: []byte("hash-p1"), CreatedAt: t0, LastSeen: t0})
+	assert.ErrorIs(t, err, store.ErrConflict)
+	got, err = s.Player(ctx, "p1")
+	require.NoError(t, err)
+	assert.Equal(t, "Player p1", got.Name)
+
+	later := t0.Add(time.Hour + 123456*time.Microsecond)
+	require.NoError(t, s.TouchPlayer(ctx, "p1", later))
+	require.NoError(t, s.RenamePlayer(ctx, "p1", "Zoë"))
+	got, err = s.Player(ctx, "p1")
+	require.NoError(t, err)
+	assert.True(t, later.Equal(got.LastSeen), "last seen %v", got.LastSeen)
+	assert.Equal(t, "Zoë", got.Name)
+	assert.ErrorIs(t, s.TouchPlayer(ctx, "ghost", later), store.ErrNotFound)
+	assert.ErrorIs(t, s.RenamePlayer(ctx, "ghost", "x"), store.ErrNotFound)
+}
+
+func testPuzzles(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	p := mkPuzzle(t, s, 1, "easy")
+	require.NotZero(t, p.ID)
+	got, err := s.Puzzle(ctx, p.ID)
+	require.NoError(t, err)
+	assert.Equal(t, p.Givens, got.Givens)
+	assert.Equal(t, p.Solution, got.Solution)
+	assert.Equal(t, "easy", got.Level)
+	assert.Equal(t, 101, got.Score)
+	assert.Equal(t, map[string]int{"naked-single": 1}, got.Techniques)
+	assert.Equal(t, uint64(1)<<40, got.Seed)
+
+	// Seeds use all 64 bits.
+	big := store.Puzzle{Givens: "1" + string(make([]byte, 0)) + fmt.Sprintf("%080d", 7), Solution: fmt.Sprintf("%081d", 7),
+		Level: "hard", Seed: ^uint64(0) - 5, CreatedAt: t0}
+	saved, err := s.SavePuzzle(ctx, big)
+	require.NoError(t, err)
+	got, err = s.Puzzle(ctx, saved.ID)
+	require.NoError(t, err)
+	assert.Equal(t, ^uint64(0)-5, got.Seed)
+
+	// Stored once: the same givens return the stored puzzle, unchanged.
+	again, err := s.SavePuzzle(ctx, store.Puzzle{Givens: p.Givens, Solution: p.Solution, Level: "hard", Score: 999, CreatedAt: t0})
+	require.NoError(t, err)
+	assert.Equal(t, p.ID, again.ID)
+	assert.Equal(t, "easy", again.Level)
+	_, err = s.Puzzle(ctx, 987654)
+	assert.ErrorIs(t, err, store.ErrNotFound)
+}
+
+func testPoolConcurrent(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	const n = 40
+	var ids []int64
+	for i := 0; i < n; i++ {
+		ids = append(ids, mkPuzzle(t, s, 1000+i, "medium").ID)
+	}
+	other := mkPuzzle(t, s, 5000, "hard")
+	require.NoError(t, s.AddToPool(ctx, ids...))
+	require.NoError(t, s.AddToPool(ctx, other.ID))
+	require.NoError(t, s.AddToPool(ctx, ids[:5]...), "adding again is a no-op")
+	size, err := s.PoolSize(ctx, "medium")
+	require.NoError(t, err)
+	assert.Equal(t, n, size)
+
+	// Eight takers race for more puzzles than there are.
+	var mu sync.Mutex
+	var taken []int64
+	empties := 0
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 0; k < n/8+2; k++ {
+				p, err := s.TakeFromPool(ctx, "medium")
+				mu.Lock()
+				if err == nil {
+					assert.Equal(t, "medium", p.Level)
+					taken = append(taken, p.ID)
+				} else {
+					assert.ErrorIs(t, err, store.ErrNotFound)
+					empties++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	sort.Slice(taken, func(i, j int) bool { return taken[i] < taken[j] })
+	assert.Equal(t, ids, taken, "every pooled puzzle handed out exactly once")
+	assert.Equal(t, 16, empties)
+	size, err = s.PoolSize(ctx, "medium")
+	require.NoError(t, err)
+	assert.Zero(t, size)
+	require.NoError(t, s.AddToPool(ctx, ids...))
+	size, err = s.PoolSize(ctx, "medium")
+	require.NoError(t, err)
+	assert.Zero(t, size, "a puzzle handed out never re-enters the pool")
+	size, err = s.PoolSize(ctx, "hard")
+	require.NoError(t, err)
+	assert.Equal(t, 1, size, "other levels untouched")
+	assert.ErrorIs(t, s.AddToPool(ctx, 424242), store.ErrNotFound)
+}
+
+func testRooms(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	mkPlayer(t, s, "host")
+	pz := mkPuzzle(t, s, 2, "easy")
+	r := mkRoom(t, s, "room1", store.ModeRace, pz.ID, "host")
+	mkRoom(t, s, "room0", store.ModeCoop, pz.ID, "host")
+	got, err := s.Room(ctx, "room1")
+	require.NoError(t, err)
+	assert.Equal(t, store.ModeRace, got.Mode)
+	assert.Equal(t, store.StateWaiting, got.State)
+	assert.True(t, got.StartedAt.IsZero())
+	assert.JSONEq(t, `{"countdown":3}`, string(got.Settings))
+	assert.ErrorIs(t, s.CreateRoom(ctx, r), store.ErrConflict)
+
+	r.State, r.StartedAt = store.StateRunning, t0.Add(time.Minute)
+	require.NoError(t, s.UpdateRoom(ctx, r))
+	got, err = s.Room(ctx, "room1")
+	require.NoError(t, err)
+	assert.Equal(t, store.StateRunning, got.State)
+	assert.True(t, r.StartedAt.Equal(got.StartedAt))
+
+	live, err := s.LiveRooms(ctx)
+	require.NoError(t, err)
+	require.Len(t, live, 2)
+	r.State, r.FinishedAt = store.StateFinished, t0.Add(2*time.Minute)
+	require.NoError(t, s.UpdateRoom(ctx, r))
+	live, err = s.LiveRooms(ctx)
+	require.NoError(t, err)
+	require.Len(t, live, 1)
+	assert.Equal(t, "room0", live[0].ID)
+
+	_, err = s.Room(ctx, "nope")
+	assert.ErrorIs(t, err, store.ErrNotFound)
+	assert.ErrorIs(t, s.UpdateRoom(ctx, store.Room{ID: "nope", Mode: store.ModeRace, PuzzleID: pz.ID, State: store.StateRunning}), store.ErrNotFound)
+}
+
+func testEvents(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	mkPlayer(t, s, "a")
+	pz := mkPuzzle(t, s, 3, "easy")
+	mkRoom(t, s, "r", store.ModeCoop, pz.ID, "a")
+	mkRoom(t, s, "other", store.ModeCoop, pz.ID, "a")
+	var batch []store.Event
+	for i := 1; i <= 250; i++ {
+		batch = append(batch, store.Event{RoomID: "r", Seq: int64(i), Type: "move", PlayerID: "a",
+			Data: json.RawMessage(fmt.Sprintf(`{"cell":%d,"digit":%d}`, i%81, i%9+1)), At: t0.Add(time.Duration(i) * time.Millisecond)})
+	}
+	// Out of order within the batch, and across batches.
+	require.NoError(t, s.AppendEvents(ctx, batch[100:]))
+	require.NoError(t, s.AppendEvents(ctx, append([]store.Event{batch[99]}, batch[:99]...)))
+	require.NoError(t, s.AppendEvents(ctx, []store.Event{{RoomID: "other", Seq: 1, Type: "join", At: t0}}))
+	// A retried batch writes nothing twice, and does not overwrite.
+	dup := batch[10]
+	dup.Type = "changed"
+	require.NoError(t, s.AppendEvents(ctx, []store.Event{dup, batch[11]}))
+
+	all, err := s.Events(ctx, "r", 0, 0)
+	require.NoError(t, err)
+	require.Len(t, all, 250)
+	for i, e := range all {
+		assert.Equal(t, int64(i+1), e.Seq)
+		assert.Equal(t, "move", e.Type)
+		assert.JSONEq(t, string(batch[i].Data), string(e.Data))
+		assert.True(t, batch[i].At.Equal(e.At))
+	}
+	page, err := s.Events(ctx, "r", 240, 5)
+	require.NoError(t, err)
+	require.Len(t, page, 5)
+	assert.Equal(t, int64(241), page[0].Seq)
+	none, err := s.Events(ctx, "r", 250, 0)
+	require.NoError(t, err)
+	assert.Empty(t, none)
+
+	// A batch with an event for a room that does not exist fails whole.
+	err = s.AppendEvents(ctx, []store.Event{{RoomID: "r", Seq: 251, Type: "move", At: t0}, {RoomID: "ghost", Seq: 1, Type: "move", At: t0}})
+	require.Error(t, err)
+	after, err := s.Events(ctx, "r", 250, 0)
+	require.NoError(t, err)
+	assert.Empty(t, after, "a failed batch writes nothing")
+}
+
+func mkResult(t *testing.T, s store.Store, room, player string, pz store.Puzzle, day string, score int, fin time.Time, elapsed time.Duration) store.Result {
+	t.Helper()
+	mode := store.ModeRace
+	if day != "" {
+		mode = store.ModeDaily
+	}
+	r, err := s.SaveResult(context.Background(), store.Result{
+		RoomID: room, PlayerID: player, PuzzleID: pz.ID, Mode: mode, Level: pz.Level,
+		Elapsed: elapsed, Mistakes: 1, Hints: 2, Score: score, FinishedAt: fin, Day: day,
+	})
+	require.NoError(t, err)
+	return r
+}
+
+func testResults(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	mkPlayer(t, s, "a")
+	mkPlayer(t, s, "b")
+	pz := mkPuzzle(t, s, 4, "hard")
+	mkRoom(t, s, "r1", store.ModeRace, pz.ID, "a")
+	mkRoom(t, s, "r2", store.ModeDaily, pz.ID, "a")
+	mkRoom(t, s, "r3", store.ModeDaily, pz.ID, "a")
+	res := mkResult(t, s, "r1", "a", pz, "", 500, t0, 90*time.Second)
+	assert.NotZero(t, res.ID)
+	_, err := s.SaveResult(ctx, res)
+	assert.ErrorIs(t, err, store.ErrConflict, "one result per room and player")
+	mkResult(t, s, "r2", "a", pz, "2026-11-21", 500, t0, 90*time.Second)
+	_, err = s.SaveResult(ctx, store.Result{RoomID: "r3", PlayerID: "a", PuzzleID: pz.ID, Mode: store.ModeDaily, Level: "hard", FinishedAt: t0, Day: "2026-11-21"})
+	assert.ErrorIs(t, err, store.ErrConflict, "one daily result per day, level and player")
+	mkResult(t, s, "r3", "b", pz, "2026-11-21", 400, t0, 80*time.Second)
+
+	hist, err := s.PlayerHistory(ctx, "a", 10)
+	require.NoError(t, err)
+	require.Len(t, hist, 2)
+	assert.Equal(t, "r2", hist[0].RoomID, "newest first (ties: later id first)")
+	assert.Equal(t, "2026-11-21", hist[0].Day)
+	assert.Equal(t, "", hist[1].Day)
+	assert.Equal(t, 90*time.Second, hist[1].Elapsed)
+	assert.Equal(t, 1, hist[1].Mistakes)
+	assert.Equal(t, 2, hist[1].Hints)
+	assert.Equal(t, pz.ID, hist[1].PuzzleID)
+}
+
+func testDaily(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	a, b := mkPuzzle(t, s, 5, "easy"), mkPuzzle(t, s, 6, "easy")
+	d, err := s.SetDaily(ctx, store.Daily{Day: "2026-11-21", Level: "easy", PuzzleID: a.ID})
+	require.NoError(t, err)
+	assert.Equal(t, a.ID, d.PuzzleID)
+	d, err = s.SetDaily(ctx, store.Daily{Day: "2026-11-21", Level: "easy", PuzzleID: b.ID})
+	require.NoError(t, err)
+	assert.Equal(t, a.ID, d.PuzzleID, "the first puzzle set for the day stays")
+	got, err := s.Daily(ctx, "2026-11-21", "easy")
+	require.NoError(t, err)
+	assert.Equal(t, a.ID, got.PuzzleID)
+	_, err = s.Daily(ctx, "2026-11-22", "easy")
+	assert.ErrorIs(t, err, store.ErrNotFound)
+	_, err = s.SetDaily(ctx, store.Daily{Day: "21/11/2026", Level: "easy", PuzzleID: a.ID})
+	assert.ErrorIs(t, err, store.ErrInvalid)
+}
+
+// seedBoard stores a day's results for players p00..p(n-1) with the given
+// scores and finish offsets, each in a room of its own.
+func seedBoard(t *testing.T, s store.Store, day string, pz store.Puzzle, scores []int, finishes []time.Duration) {
+	t.Helper()
+	for i := range scores {
+		id := fmt.Sprintf("p%02d", i)
+		mkPlayer(t, s, id)
+		mkRoom(t, s, "room-"+day+"-"+id, store.ModeDaily, pz.ID, id)
+		mkResult(t, s, "room-"+day+"-"+id, id, pz, day, scores[i], t0.Add(finishes[i]), time.Duration(60+i)*time.Second)
+	}
+}
+
+func ids(es []store.Entry) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.PlayerID)
+	}
+	return out
+}
+
+func ranks(es []store.Entry) []int {
+	var out []int
+	for _, e := range es {
+		out = append(out, e.Rank)
+	}
+	return out
+}
+
+func testLeaderboard(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	pz := mkPuzzle(t, s, 7, "medium")
+	// p01 and p02 tie on score; p02 finished first. p03 and p04 tie on
+	// score and finish: the player id decides.
+	scores := []int{100, 300, 300, 200, 200, 50}
+	fin := []time.Duration{0, 5 * time.Second, 2 * time.Second, time.Second, time.Second, 0}
+	seedBoard(t, s, "2026-11-21", pz, scores, fin)
+	top, err := s.DailyTop(ctx, "2026-11-21", "medium", 10)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p02", "p01", "p03", "p04", "p00", "p05"}, ids(top))
+	assert.Equal(t, []int{1, 2, 3, 4, 5, 6}, ranks(top))
+	assert.Equal(t, "Player p02", top[0].Name)
+	assert.Equal(t, 300, top[0].Score)
+	assert.Equal(t, 62*time.Second, top[0].Elapsed)
+	top3, err := s.DailyTop(ctx, "2026-11-21", "medium", 3)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p02", "p01", "p03"}, ids(top3))
+	other, err := s.DailyTop(ctx, "2026-11-21", "hard", 10)
+	require.NoError(t, err)
+	assert.Empty(t, other, "levels do not mix")
+}
+
+func testAround(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	pz := mkPuzzle(t, s, 8, "hard")
+	var scores []int
+	var fin []time.Duration
+	for i := 0; i < 30; i++ {
+		scores = append(scores, 1000-i*10)
+		fin = append(fin, time.Duration(i)*time.Second)
+	}
+	seedBoard(t, s, "2026-11-20", pz, scores, fin)
+	around, err := s.DailyAround(ctx, "2026-11-20", "hard", "p10", 3)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p07", "p08", "p09", "p10", "p11", "p12", "p13"}, ids(around))
+	assert.Equal(t, []int{8, 9, 10, 11, 12, 13, 14}, ranks(around))
+	head, err := s.DailyAround(ctx, "2026-11-20", "hard", "p01", 3)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p00", "p01", "p02", "p03", "p04"}, ids(head), "clipped at the top")
+	assert.Equal(t, 1, head[0].Rank)
+	tail, err := s.DailyAround(ctx, "2026-11-20", "hard", "p29", 2)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p27", "p28", "p29"}, ids(tail), "clipped at the bottom")
+	assert.Equal(t, 30, tail[2].Rank)
+	_, err = s.DailyAround(ctx, "2026-11-20", "hard", "nobody", 3)
+	assert.ErrorIs(t, err, store.ErrNotFound)
+}
+
+func testStreaks(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	mkPlayer(t, s, "a")
+	pz := mkPuzzle(t, s, 9, "easy")
+	pz2 := mkPuzzle(t, s, 10, "medium")
+	days := []string{"2026-11-01", "2026-11-02", "2026-11-03", "2026-11-04", "2026-11-10", "2026-11-19", "2026-11-20"}
+	for _, d := range days {
+		mkRoom(t, s, "d"+d, store.ModeDaily, pz.ID, "a")
+		mkResult(t, s, "d"+d, "a", pz, d, 10, t0, time.Minute)
+	}
+	// Two levels on one day count once.
+	mkRoom(t, s, "dm", store.ModeDaily, pz2.ID, "a")
+	mkResult(t, s, "dm", "a", pz2, "2026-11-20", 10, t0, time.Minute)
+
+	st, err := s.PlayerStreak(ctx, "a", "2026-11-21")
+	require.NoError(t, err)
+	assert.Equal(t, store.Streak{Current: 2, Longest: 4, LastDay: "2026-11-20"}, st, "today not yet played: the run to yesterday counts")
+	st, err = s.PlayerStreak(ctx, "a", "2026-11-22")
+	require.NoError(t, err)
+	assert.Equal(t, 0, st.Current, "a missed day breaks the streak")
+	assert.Equal(t, 4, st.Longest)
+	st, err = s.PlayerStreak(ctx, "a", "2026-11-03")
+	require.NoError(t, err)
+	assert.Equal(t, store.Streak{Current: 3, Longest: 3, LastDay: "2026-11-03"}, st, "days after today are not counted")
+	// Month boundary.
+	mkRoom(t, s, "dec1", store.ModeDaily, pz.ID, "a")
+	mkResult(t, s, "dec1", "a", pz, "2026-10-31", 10, t0, time.Minute)
+	st, err = s.PlayerStreak(ctx, "a", "2026-11-04")
+	require.NoError(t, err)
+	assert.Equal(t, 5, st.Current)
+	st, err = s.PlayerStreak(ctx, "nobody", "2026-11-04")
+	require.NoError(t, err)
+	assert.Equal(t, store.Streak{}, st)
+}
+
+func testBestTimes(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	pz := mkPuzzle(t, s, 11, "expert")
+	for _, p := range []string{"a", "b", "c"} {
+		mkPlayer(t, s, p)
+	}
+	add := func(room, player string, mode string, secs int, fin time.Duration) {
+		mkRoom(t, s, room, mode, pz.ID, player)
+		_, err := s.SaveResult(ctx, store.Result{RoomID: room, PlayerID: player, PuzzleID: pz.ID, Mode: mode, Level: "expert",
+			Elapsed: time.Duration(secs) * time.Second, FinishedAt: t0.Add(fin)})
+		require.NoError(t, err)
+	}
+	add("1", "a", store.ModeRace, 300, 0)
+	add("2", "a", store.ModeRace, 200, time.Hour) // a's best
+	add("3", "b", store.ModeRace, 200, 0)         // ties a's best, finished earlier
+	add("4", "c", store.ModeCoop, 10, 0)          // co-op times are a team's, not counted
+	add("5", "c", store.ModeRace, 400, 0)
+	best, err := s.BestTimes(ctx, "expert", 10)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"b", "a", "c"}, ids(best))
+	assert.Equal(t, []int{1, 2, 3}, ranks(best))
+	assert.Equal(t, 200*time.Second, best[1].Elapsed)
+	assert.Equal(t, 400*time.Second, best[2].Elapsed)
+}
+
+func testBadInput(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	mkPlayer(t, s, "a")
+	pz := mkPuzzle(t, s, 12, "easy")
+	assert.Error(t, s.CreatePlayer(ctx, store.Player{ID: "", Name: "x", TokenHash: []byte("t"), CreatedAt: t0, LastSeen: t0}))
+	assert.ErrorIs(t, s.CreateRoom(ctx, store.Room{ID: "x", Mode: "solo", PuzzleID: pz.ID, HostID: "a", State: store.StateWaiting, CreatedAt: t0}), store.ErrInvalid)
+	assert.ErrorIs(t, s.CreateRoom(ctx, store.Room{ID: "y", Mode: store.ModeRace, PuzzleID: 777777, HostID: "a", State: store.StateWaiting, CreatedAt: t0}), store.ErrInvalid)
+	_, err := s.Room(ctx, "x")
+	assert.ErrorIs(t, err, store.ErrNotFound, "a refused room is not stored")
+	mkRoom(t, s, "r", store.ModeRace, pz.ID, "a")
+	_, err = s.SaveResult(ctx, store.Result{RoomID: "r", PlayerID: "a", PuzzleID: pz.ID, Mode: store.ModeDaily, Level: "easy", FinishedAt: t0, Day: "2026-13-01"})
+	assert.ErrorIs(t, err, store.ErrInvalid)
+	_, err = s.SaveResult(ctx, store.Result{RoomID: "r", PlayerID: "ghost", PuzzleID: pz.ID, Mode: store.ModeRace, Level: "easy", FinishedAt: t0})
+	assert.ErrorIs(t, err, store.ErrInvalid)
+	hist, err := s.PlayerHistory(ctx, "a", 0)
+	require.NoError(t, err)
+	assert.Empty(t, hist, "refused results are not stored")
+	_, err = s.PlayerStreak(ctx, "a", "yesterday")
+	assert.ErrorIs(t, err, store.ErrInvalid)
+}
