@@ -82,12 +82,14 @@ func (e *explainer) step(s *Step) {
 			", so at least one of ", cell(0), " and ", cell(3), " is ", digit(0), ", and ", digit(0),
 			" is removed from ", seeBoth(s.Eliminate, "both"), ".")
 	case TechniqueXYWing:
-		e.f("XY-Wing with pivot ", cell(0), " {", digit(0), ",", digit(1), "} and pincers ", cell(1), " {", digit(0), ",", digit(2),
-			"} and ", cell(2), " {", digit(1), ",", digit(2), "}: whether the pivot is ", digit(0), " or ", digit(1),
+		a, b, z := digitAt(s.Digits, 0), digitAt(s.Digits, 1), digitAt(s.Digits, 2)
+		e.f("XY-Wing with pivot ", cell(0), " ", digitSet(sorted(a, b)), " and pincers ", cell(1), " ", digitSet(sorted(a, z)),
+			" and ", cell(2), " ", digitSet(sorted(b, z)), ": whether the pivot is ", digit(0), " or ", digit(1),
 			", one of the pincers is ", digit(2), ", so ", digit(2), " is removed from ", seeBoth(s.Eliminate, "both pincers"), ".")
 	case TechniqueXYZWing:
-		e.f("XYZ-Wing with pivot ", cell(0), " {", digit(0), ",", digit(1), ",", digit(2), "} and pincers ", cell(1), " {", digit(0), ",", digit(2),
-			"} and ", cell(2), " {", digit(1), ",", digit(2), "}: one of the three cells is ", digit(2), ", so ", digit(2),
+		a, b, z := digitAt(s.Digits, 0), digitAt(s.Digits, 1), digitAt(s.Digits, 2)
+		e.f("XYZ-Wing with pivot ", cell(0), " ", digitSet(sorted(a, b, z)), " and pincers ", cell(1), " ", digitSet(sorted(a, z)),
+			" and ", cell(2), " ", digitSet(sorted(b, z)), ": one of the three cells is ", digit(2), ", so ", digit(2),
 			" is removed from ", seeBoth(s.Eliminate, "all three"), ".")
 	case TechniqueWWing:
 		e.f("W-Wing: ", cell(0), " and ", cell(1), " can both only be ", digit(0), " or ", digit(1), ", and in ", unit(0), ", ",
@@ -337,4 +339,22 @@ func xyChainReasoning(ch []Candidate) string {
 		b.WriteString(", so " + CellName(ch[i+1].Cell) + " is " + strconv.Itoa(int(ch[i+1].Digit)))
 	}
 	return b.String()
+}
+
+// digitAt is ds[i], or 0 when ds is too short.
+func digitAt(ds []uint8, i int) uint8 {
+	if i < len(ds) {
+		return ds[i]
+	}
+	return 0
+}
+
+// sorted returns the digits in ascending order.
+func sorted(ds ...uint8) []uint8 {
+	for i := 1; i < len(ds); i++ {
+		for j := i; j > 0 && ds[j] < ds[j-1]; j-- {
+			ds[j], ds[j-1] = ds[j-1], ds[j]
+		}
+	}
+	return ds
 }

@@ -31,6 +31,22 @@ func findStep(t Technique, c *Candidates, st *Step) bool {
 		return findNakedSubset(c, st, 4)
 	case TechniqueHiddenQuad:
 		return findHiddenSubset(c, st, 4)
+	case TechniqueXWing:
+		return findFish(c, st, 2)
+	case TechniqueSwordfish:
+		return findFish(c, st, 3)
+	case TechniqueJellyfish:
+		return findFish(c, st, 4)
+	case TechniqueSkyscraper:
+		return findSkyscraper(c, st)
+	case TechniqueTwoStringKite:
+		return findTwoStringKite(c, st)
+	case TechniqueXYWing:
+		return findXYWing(c, st)
+	case TechniqueXYZWing:
+		return findXYZWing(c, st)
+	case TechniqueWWing:
+		return findWWing(c, st)
 	}
 	return false
 }

@@ -1,5 +1,7 @@
 package engine
 
+import "math/bits"
+
 // boxLines lists, for each box, its three rows and three columns (unit
 // indexes).
 var boxLines = func() (o [9][6]int) {
@@ -73,8 +75,27 @@ func findClaiming(c *Candidates, st *Step) bool {
 
 // appendElims appends the elimination of d from every cell of s.
 func appendElims(dst []Candidate, s CellSet, d uint8) []Candidate {
-	for cell := range s.All() {
+	for cell := s.First(); cell >= 0; cell = nextCell(s, cell) {
 		dst = append(dst, Candidate{cell, d})
 	}
 	return dst
+}
+
+// nextCell is the lowest cell of s above after, or -1: iteration without
+// the closures of CellSet.All, which would move the solver's state to the
+// heap.
+func nextCell(s CellSet, after int) int {
+	after++
+	if after < 64 {
+		if w := s[0] &^ (1<<uint(after) - 1); w != 0 {
+			return bits.TrailingZeros64(w)
+		}
+		after = 64
+	}
+	if after < NumCells {
+		if w := s[1] &^ (1<<uint(after-64) - 1); w != 0 {
+			return 64 + bits.TrailingZeros64(w)
+		}
+	}
+	return -1
 }

@@ -36,7 +36,7 @@ func findFullHouse(c *Candidates, st *Step) bool {
 
 // findNakedSingle finds an empty cell with one candidate left.
 func findNakedSingle(c *Candidates, st *Step) bool {
-	for cell := range c.unsolved.All() {
+	for cell := c.unsolved.First(); cell >= 0; cell = nextCell(c.unsolved, cell) {
 		m := c.mask[cell]
 		if m != 0 && m&(m-1) == 0 {
 			d := uint8(bits.TrailingZeros16(m))

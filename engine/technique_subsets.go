@@ -67,7 +67,7 @@ func findNakedSubset(c *Candidates, st *Step, n int) bool {
 			}
 			others := c.unsolved.Intersect(UnitSet[u]).Minus(in)
 			hit := false
-			for cell := range others.All() {
+			for cell := others.First(); cell >= 0; cell = nextCell(others, cell) {
 				if c.mask[cell]&union != 0 {
 					hit = true
 					break

@@ -234,3 +234,213 @@ func TestSubsets(t *testing.T) {
 		},
 	})
 }
+
+// More of HoDoKu's published examples (hodoku.sourceforge.net, "Solving
+// Technique Index"): the original puzzle and the pencil marks the example
+// starts from.
+const (
+	hodokuBF202Puzzle = "9...627....5..3...........67...3.........9...8.2.45..9..35.1.28.4......5.1......."
+	hodokuBF202       = `
+| 9   8  14  | 14     6   2  | 7      5       3   |
+| 14  6  5   | 14789  17  3  | 1289   1489    124 |
+| 3   2  7   | 1489   5   48 | 189    1489    6   |
+| 7   9  146 | 1268   3   68 | 5      1468    124 |
+| 14  5  146 | 12678  17  9  | 12368  134678  124 |
+| 8   3  2   | 167    4   5  | 16     167     9   |
+| 6   7  3   | 5      9   1  | 4      2       8   |
+| 2   4  9   | 36     8   7  | 136    136     5   |
+| 5   1  8   | 346    2   46 | 369    369     7   |`
+
+	hodokuBF301Puzzle = "16.54..7...8..1.3..3.8.....7...5..696..9.2.57.............3..4........16...1645.."
+	hodokuBF301       = `
+| 1     6    29  | 5   4   3  | 289   7    28 |
+| 29    7    8   | 6   29  1  | 4     3    5  |
+| 4     3    5   | 8   29  7  | 6     29   1  |
+| 7     2    13  | 4   5   8  | 13    6    9  |
+| 6     48   34  | 9   1   2  | 38    5    7  |
+| 589   589  19  | 3   7   6  | 128   28   4  |
+| 2589  1    6   | 27  3   59 | 2789  4    28 |
+| 3     459  249 | 27  8   59 | 279   1    6  |
+| 289   89   7   | 1   6   4  | 5     289  3  |`
+
+	hodokuSK01Puzzle = "...........19.2.6......679.9.2...6..37....95...5.....414...3..57.9.24......8....."
+	hodokuSK01       = `
+| 6    9    7 | 1345  13458  158 | 1458  148  2  |
+| 45   58   1 | 9     7      2   | 458   6    3  |
+| 245  258  3 | 145   1458   6   | 7     9    18 |
+| 9    1    2 | 345   3458   58  | 6     38   7  |
+| 3    7    4 | 2     6      18  | 9     5    18 |
+| 8    6    5 | 7     13     9   | 13    2    4  |
+| 1    4    8 | 6     9      3   | 2     7    5  |
+| 7    35   9 | 15    2      4   | 138   138  6  |
+| 25   235  6 | 8     15     7   | 134   134  9  |`
+
+	hodokuD2SK01Puzzle = "32..479.6..6........5.9..3.....7.......9.1..5..28..7.........7.6.3..4....5..26143"
+	hodokuD2SK01       = `
+| 3    2     18  | 5  4   7 | 9    18   6   |
+| 789  89    6   | 2  1   3 | 48   5    47  |
+| 17   4     5   | 6  9   8 | 2    3    17  |
+| 5    3689  189 | 4  7   2 | 38   168  19  |
+| 48   368   7   | 9  36  1 | 348  2    5   |
+| 149  369   2   | 8  36  5 | 7    16   149 |
+| 2    1     4   | 3  5   9 | 6    7    8   |
+| 6    7     3   | 1  8   4 | 5    9    2   |
+| 89   5     89  | 7  2   6 | 1    4    3   |`
+
+	hodokuXY01Puzzle = "....6........1.863..3..9...9.4......3.....7.457.82.........658.69...7.......4..3."
+	hodokuXY01       = `
+| 8   145 57 | 3 6 25 | 9  147 12 |
+| 27  45  9  | 47 1 25 | 8 6   3  |
+| 127 6   3  | 47 8 9  | 24 147 5 |
+| 9   2   4  | 6 7 3  | 1  5   8  |
+| 3   8   6  | 9 5 1  | 7  2   4  |
+| 5   7   1  | 8 2 4  | 3  9   6  |
+| 4   3   2  | 1 9 6  | 5  8   7  |
+| 6   9   8  | 5 3 7  | 24 14  12 |
+| 17  15  57 | 2 4 8  | 6  3   9  |`
+
+	hodokuXY02Puzzle = ".1....5.8...4.3....567.........2..8.4.....3.22..376..19.8...254.....7...........3"
+	hodokuXY02       = `
+| 7    1    4    | 29    6    29  | 5    3    8 |
+| 8    29   29   | 4     5    3   | 16   16   7 |
+| 3    5    6    | 7     1    8   | 4    2    9 |
+| 16   369  1379 | 19    2    4   | 67   8    5 |
+| 4    69   179  | 1589  89   59  | 3    67   2 |
+| 2    8    5    | 3     7    6   | 9    4    1 |
+| 9    7    8    | 6     3    1   | 2    5    4 |
+| 15   234  123  | 2589  489  7   | 18   19   6 |
+| 156  246  12   | 2589  489  259 | 178  179  3 |`
+
+	hodokuW02Puzzle = "6......7.....2.....58..1.....4.....2...1..9.6597.4...892.4..6.....5.......68.3..."
+	hodokuW02       = `
+| 6     134    123 | 9   5  48 | 12348  7    14   |
+| 347   1347   9   | 67  2  48 | 13458  136  145  |
+| 247   5      8   | 67  3  1  | 24     269  49   |
+| 1     6      4   | 3   8  9  | 7      5    2    |
+| 238   38     23  | 1   7  5  | 9      4    6    |
+| 5     9      7   | 2   4  6  | 13     13   8    |
+| 9     2      5   | 4   1  7  | 6      8    3    |
+| 3478  13478  13  | 5   6  2  | 14     19   1479 |
+| 47    147    6   | 8   9  3  | 1245   12   1457 |`
+)
+
+func TestHardSubsets(t *testing.T) {
+	runTechniqueCases(t, []techniqueCase{
+		{
+			// lc101 row 2: r2c1 {3,7}, r2c2 {6,7}, r2c6 {3,6}.
+			name: "naked triple lc101", tech: TechniqueNakedTriple, puzzle: hodokuLC101Puzzle, grid: hodokuLC101,
+			elim: "327 725 729", cells: "r2c1 r2c2 r2c6", digits: []uint8{3, 6, 7}, units: []int{1},
+			explain:  "Naked Triple {3,6,7} in r2c1, r2c2 and r2c6: no other cell of row 2 can be 3, 6 or 7, so 3 is removed from r2c7; 7 from r2c5 and r2c9.",
+			nearMiss: "r2c6+1",
+		},
+		{
+			// The same row seen the other way: 1, 8 and 9 only in r2c5,
+			// r2c7 and r2c9.
+			name: "hidden triple lc101", tech: TechniqueHiddenTriple, puzzle: hodokuLC101Puzzle, grid: hodokuLC101,
+			elim: "725 327 729", cells: "r2c5 r2c7 r2c9", digits: []uint8{1, 8, 9}, units: []int{1},
+			nearMiss: "r2c1+1",
+		},
+		{
+			// h202 row 1: r1c4, r1c6, r1c7 and r1c8 hold only 1, 5, 8, 9.
+			name: "naked quad h202", tech: TechniqueNakedQuad, puzzle: hodokuH202Puzzle, grid: hodokuH202,
+			elim:  "112 113 511 512 811 812 813 911 913 919",
+			cells: "r1c4 r1c6 r1c7 r1c8", digits: []uint8{1, 5, 8, 9}, units: []int{0},
+			nearMiss: "r1c4+2",
+		},
+		{
+			// ...so 2, 3, 4 and 7 only go in r1c1, r1c2, r1c3 and r1c9.
+			name: "hidden quad h202", tech: TechniqueHiddenQuad, puzzle: hodokuH202Puzzle, grid: hodokuH202,
+			elim:  "511 811 911 112 512 812 113 813 913 919",
+			cells: "r1c1 r1c2 r1c3 r1c9", digits: []uint8{2, 3, 4, 7}, units: []int{0},
+			nearMiss: "r1c4+2",
+		},
+	})
+}
+
+func TestFish(t *testing.T) {
+	runTechniqueCases(t, []techniqueCase{
+		{
+			// HoDoKu bf202: 1 in columns 1 and 5 only in rows 2 and 5.
+			name: "x-wing bf202", tech: TechniqueXWing, puzzle: hodokuBF202Puzzle, grid: hodokuBF202,
+			elim:  "124 127 128 129 153 154 157 158 159",
+			cells: "r2c1 r2c5 r5c1 r5c5", digits: []uint8{1}, units: []int{9, 13, 1, 4},
+			explain:  "X-Wing on 1: in columns 1 and 5, 1 can only go in rows 2 and 5, so 1 is removed from the rest of those rows: r2c4, r2c7, r2c8, r2c9, r5c3, r5c4, r5c7, r5c8 and r5c9.",
+			nearMiss: "r2c1-1",
+		},
+		{
+			// HoDoKu bf301: 2 in rows 2, 3 and 9 only in columns 1, 5, 8.
+			name: "swordfish bf301", tech: TechniqueSwordfish, puzzle: hodokuBF301Puzzle, grid: hodokuBF301,
+			elim:  "268 271",
+			cells: "r2c1 r2c5 r3c5 r3c8 r9c1 r9c8", digits: []uint8{2}, units: []int{1, 2, 8, 9, 13, 16},
+			explain: "Swordfish on 2: in rows 2, 3 and 9, 2 can only go in columns 1, 5 and 8, so 2 is removed from the rest of those columns: r6c8 and r7c1.",
+			// A second swordfish (columns 3, 4, 9 in rows 1, 7, 8) also
+			// removes 2 from r7c1; the near miss breaks both.
+			nearMiss: "r9c2+2 r5c3+2",
+		},
+		{
+			// bf301 again: with row 6 (2 in r6c7, r6c8) the fish grows to
+			// four rows and columns 1, 5, 7, 8.
+			name: "jellyfish bf301", tech: TechniqueJellyfish, puzzle: hodokuBF301Puzzle, grid: hodokuBF301,
+			elim:   "217 271 277 287",
+			digits: []uint8{2}, units: []int{1, 2, 5, 8, 9, 13, 15, 16},
+			// Columns 3, 4, 7, 9 in rows 1, 6, 7, 8 make a second
+			// jellyfish; the near miss breaks both.
+			nearMiss: "r9c2+2 r5c3+2",
+		},
+	})
+}
+
+func TestSingleDigitPatterns(t *testing.T) {
+	runTechniqueCases(t, []techniqueCase{
+		{
+			// HoDoKu sk01: 1 in columns 6 and 9 twice each, linked in row 5.
+			name: "skyscraper sk01", tech: TechniqueSkyscraper, puzzle: hodokuSK01Puzzle, grid: hodokuSK01,
+			elim: "117 118 134 135", cells: "r1c6 r5c6 r5c9 r3c9", digits: []uint8{1}, units: []int{14, 17},
+			explain:  "Skyscraper on 1: in columns 6 and 9, 1 can only go in two cells each; r5c6 and r5c9 share row 5, so at least one of r1c6 and r3c9 is 1, and 1 is removed from r1c7, r1c8, r3c4 and r3c5, which see both.",
+			nearMiss: "r4c6+1",
+		},
+		{
+			// HoDoKu d2sk01 (a dual kite; this is its first half): 1 in
+			// row 1 only in r1c3, r1c8 and in column 1 only in r3c1,
+			// r6c1; r1c3 and r3c1 share box 1.
+			name: "2-string kite d2sk01", tech: TechniqueTwoStringKite, puzzle: hodokuD2SK01Puzzle, grid: hodokuD2SK01,
+			elim: "168", cells: "r1c8 r1c3 r3c1 r6c1", digits: []uint8{1}, units: []int{0, 9, 18},
+			explain:  "2-String Kite on 1: in row 1, 1 can only go in r1c8 and r1c3, and in column 1 only in r3c1 and r6c1; r1c3 and r3c1 share box 1, so at least one of r1c8 and r6c1 is 1, and 1 is removed from r6c8, which sees both.",
+			nearMiss: "r5c1+1",
+		},
+	})
+}
+
+func TestWings(t *testing.T) {
+	runTechniqueCases(t, []techniqueCase{
+		{
+			// HoDoKu xy01: pivot r1c3 {5,7}, pincers r1c6 {2,5}, r2c1 {2,7}.
+			name: "xy-wing xy01", tech: TechniqueXYWing, puzzle: hodokuXY01Puzzle, grid: hodokuXY01,
+			elim: "226", cells: "r1c3 r1c6 r2c1", digits: []uint8{5, 7, 2},
+			explain:  "XY-Wing with pivot r1c3 {5,7} and pincers r1c6 {2,5} and r2c1 {2,7}: whether the pivot is 5 or 7, one of the pincers is 2, so 2 is removed from r2c6, which sees both pincers.",
+			nearMiss: "r2c1+4",
+		},
+		{
+			// HoDoKu xy02: pivot r4c1 {1,6}, pincers r4c4 {1,9}, r5c2 {6,9}.
+			name: "xy-wing xy02", tech: TechniqueXYWing, puzzle: hodokuXY02Puzzle, grid: hodokuXY02,
+			elim: "942 943 954 955 956", cells: "r4c1 r4c4 r5c2", digits: []uint8{1, 6, 9},
+			nearMiss: "r5c2+1",
+		},
+		{
+			// bf301: pivot r9c1 {2,8,9}, pincers r2c1 {2,9} and r9c2 {8,9};
+			// r7c1 sees all three.
+			name: "xyz-wing bf301", tech: TechniqueXYZWing, puzzle: hodokuBF301Puzzle, grid: hodokuBF301,
+			elim: "971", cells: "r9c1 r2c1 r9c2", digits: []uint8{2, 8, 9},
+			explain:  "XYZ-Wing with pivot r9c1 {2,8,9} and pincers r2c1 {2,9} and r9c2 {8,9}: one of the three cells is 9, so 9 is removed from r7c1, which sees all three.",
+			nearMiss: "r2c1+5",
+		},
+		{
+			// HoDoKu w02: r1c9 and r8c7 are {1,4}; 1 in column 3 only in
+			// r1c3 (sees r1c9) and r8c3 (sees r8c7).
+			name: "w-wing w02", tech: TechniqueWWing, puzzle: hodokuW02Puzzle, grid: hodokuW02,
+			elim: "417 427 437 489 499", cells: "r1c9 r8c7 r1c3 r8c3", digits: []uint8{1, 4}, units: []int{11},
+			explain:  "W-Wing: r1c9 and r8c7 can both only be 1 or 4, and in column 3, 1 can only go in r1c3 (which sees r1c9) and r8c3 (which sees r8c7); so one of r1c9 and r8c7 is 4, and 4 is removed from r1c7, r2c7, r3c7, r8c9 and r9c9, which see both.",
+			nearMiss: "r5c3+1",
+		},
+	})
+}
