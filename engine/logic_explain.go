@@ -98,7 +98,7 @@ func (e *explainer) step(s *Step) {
 	case TechniqueUniqueRectangle1:
 		e.f("Unique rectangle ", digitSet(s.Digits), " in ", cellList(s.Cells), ": if ", cell(3), " were ", digitList(s.Digits, "or"),
 			", these four cells could swap ", digitList(s.Digits, "and"), " and the puzzle would have two solutions, so ",
-			elimsByDigit(s.Eliminate), ".")
+			digitList(s.Digits, "and"), " are removed from ", cell(3), ".")
 	case TechniqueUniqueRectangle2:
 		e.f("Unique rectangle ", digitSet(s.Digits[:2]), " in ", cellList(s.Cells), ": unless ", cell(2), " or ", cell(3), " is ", digit(2),
 			", these four cells could swap ", digitList(s.Digits[:2], "and"), " and the puzzle would have two solutions; so one of them is ",
@@ -112,12 +112,12 @@ func (e *explainer) step(s *Step) {
 			" the puzzle would have no solution or more than one, so ", placed(), ".")
 	case TechniqueColourTrap:
 		e.f("Simple colouring on ", digit(0), ": chaining the units where ", digit(0), " has only two places gives two colours, ",
-			cellList(s.Cells), " and ", cellList(s.Opposite), ", one of which holds every ", digit(0), "; so ", digit(0),
+			cellGroup(s.Cells), " and ", cellGroup(s.Opposite), ", one of which holds every ", digit(0), "; so ", digit(0),
 			" is removed from ", seeBoth(s.Eliminate, "both colours"), ".")
 	case TechniqueColourWrap:
 		a, b := seeingPair(s.Cells)
 		e.f("Simple colouring on ", digit(0), ": chaining the units where ", digit(0), " has only two places gives two colours, ",
-			cellList(s.Cells), " and ", cellList(s.Opposite), "; ", CellName(a), " and ", CellName(b),
+			cellGroup(s.Cells), " and ", cellGroup(s.Opposite), "; ", CellName(a), " and ", CellName(b),
 			" have the same colour and see each other, so that colour cannot be ", digit(0), ", and ", digit(0), " is removed from ",
 			elimCells(s.Eliminate), ".")
 	case TechniqueXChain:
@@ -148,6 +148,15 @@ func cellList(cells []int) string {
 		names[i] = CellName(c)
 	}
 	return joinAnd(names, "and")
+}
+
+// cellGroup is "{r1c1, r2c2, r3c3}".
+func cellGroup(cells []int) string {
+	names := make([]string, len(cells))
+	for i, c := range cells {
+		names[i] = CellName(c)
+	}
+	return "{" + strings.Join(names, ", ") + "}"
 }
 
 // joinAnd joins words as English does: "a", "a and b", "a, b and c".

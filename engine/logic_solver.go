@@ -47,6 +47,22 @@ func findStep(t Technique, c *Candidates, st *Step) bool {
 		return findXYZWing(c, st)
 	case TechniqueWWing:
 		return findWWing(c, st)
+	case TechniqueUniqueRectangle1:
+		return findUniqueRectangle(c, st, 1)
+	case TechniqueUniqueRectangle2:
+		return findUniqueRectangle(c, st, 2)
+	case TechniqueUniqueRectangle4:
+		return findUniqueRectangle(c, st, 4)
+	case TechniqueBUG:
+		return findBUG(c, st)
+	case TechniqueColourTrap:
+		return findColouring(c, st, false)
+	case TechniqueColourWrap:
+		return findColouring(c, st, true)
+	case TechniqueXChain:
+		return findXChain(c, st)
+	case TechniqueXYChain:
+		return findXYChain(c, st)
 	}
 	return false
 }

@@ -34,9 +34,10 @@ type techniqueCase struct {
 	// nearMiss edits the board so that the pattern is broken: then no step
 	// of the technique may make any of the expected placements or
 	// eliminations. For eliminations that holds however often the
-	// technique is applied; a placement changes the board the near miss
-	// was made on, so for the placing techniques only the first step is
-	// checked.
+	// technique is applied, until it removes a candidate the near miss
+	// added (which undoes the near miss); a placement changes the board the
+	// near miss was made on, so for the placing techniques only the first
+	// step is checked.
 	nearMiss string
 }
 
@@ -99,9 +100,30 @@ func runTechniqueCases(t *testing.T, tests []techniqueCase) {
 			for _, x := range append(drc(t, tc.place), drc(t, tc.elim)...) {
 				forbidden[x] = true
 			}
+			added := map[Candidate]bool{}
+			for cell := 0; cell < NumCells; cell++ {
+				before, _ := tc.board(t)
+				for d := uint8(1); d <= 9; d++ {
+					if near.Has(cell, d) && !before.Has(cell, d) {
+						added[Candidate{cell, d}] = true
+					}
+				}
+			}
 			nearSteps := stepsOf(near, tc.tech)
 			if len(nearSteps) > 0 && len(nearSteps[0].Place) > 0 {
 				nearSteps = nearSteps[:1]
+			}
+			for i, s := range nearSteps {
+				undone := false
+				for _, e := range s.Eliminate {
+					undone = undone || added[e]
+				}
+				if undone {
+					// The technique removed a candidate the near miss added:
+					// the boards after this are not near misses any more.
+					nearSteps = nearSteps[:i+1]
+					break
+				}
 			}
 			for _, s := range nearSteps {
 				checkStep(t, sol, s, tc.name+" near miss")
@@ -441,6 +463,181 @@ func TestWings(t *testing.T) {
 			elim: "417 427 437 489 499", cells: "r1c9 r8c7 r1c3 r8c3", digits: []uint8{1, 4}, units: []int{11},
 			explain:  "W-Wing: r1c9 and r8c7 can both only be 1 or 4, and in column 3, 1 can only go in r1c3 (which sees r1c9) and r8c3 (which sees r8c7); so one of r1c9 and r8c7 is 4, and 4 is removed from r1c7, r2c7, r3c7, r8c9 and r9c9, which see both.",
 			nearMiss: "r5c3+1",
+		},
+	})
+}
+
+// Boards from the top1465 collection (and one 17-clue puzzle) as the
+// logical solver reaches them, at the first use of each expert technique.
+// Each deduction below was checked by hand.
+const (
+	top1465No1 = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+	ur1Board   = `
+4     569  1268 5789  3   15789 259   2567  25679
+1237  359  12   6     127 14579 8     2357  234579
+23678 3569 268  45789 278 45789 23459 23567 1
+1236  346  1246 378   5   13678 23    9     2378
+123   8    59   3479  17  13479 6     12357 2357
+136   7    59   2     168 13689 345   1358  3458
+68    46   468  1     9   2     7     35    35
+5     12   3    78    678 678   129   4     29
+9     12   7    35    4   35    12    68    68`
+
+	top1465No12 = "8.9...3.....7.1...5.........7.....263...9.......1...4..6.2....4....8.5..........."
+	ur4Board    = `
+8     1      9      46    26  246    3   57     57
+246   234    2346   7     5   1      24  89     89
+5     24     7      89    3   89     246 16     12
+19    7      18     35    4   35     189 2      6
+3     248    12468  68    9   2678   178 1578   1578
+269   2589   2568   1     267 2678   789 4      3
+179   6      1358   2     17  3579   178 13789  4
+12479 2349   1234   3469  8   34679  5   13679  1279
+12479 234589 123458 34569 167 345679 26  136789 12789`
+
+	top1465No347 = ".2.....74.....6.8...6.4.9..3..........98.....5...19....1.5...32.4.2........4....1"
+	ur2Board     = `
+18   2   135   9   358   358  6     7      4
+47   9   3457  137 2357  6    12    8      35
+78   35  6     17  4     278  9     12     35
+3    678 124   67  257   2457 12578 124569 6789
+124  67  9     8   235   2345 1235  1245   67
+5    678 24    367 1     9    2378  246    678
+69   1   78    5   69    78   4     3      2
+679  4   3578  2   36789 1    578   569    6789
+2679 35  23578 4   36789 378  578   569    1`
+
+	top1465No305 = "1.......3.6.3..7...7...5..121.7...9...7........8.1..2....8.64....9.2..6....4....."
+	bugBoard     = `
+1   59 24 26 7  8  69 45 3
+58  6  24 3  49 1  7  58 29
+89  7  3  29 46 5  26 48 1
+2   1  5  7  36 34 8  9  46
+469 49 7  5  8  2  1  3  46
+46  3  8  69 1  49 5  2  7
+3   2  1  8  59 6  4  7  59
+45  45 9  1  2  7  3  6  8
+7   8  6  4  35 39 29 1  25`
+
+	top1465No409 = "2.5..6....9..7.8....6.5.2....2......98....57....1....4.2.6.8...5...4.7........13."
+	trapBoard    = `
+2   47   5   8   19 6    3 14 79
+134 9    134 234 7  1234 8 5  6
+8   1347 6   34  5  1349 2 14 79
+147 145  2   57  39 349  6 8  13
+9   8    14  234 6  234  5 7  13
+367 356  37  1   8  57   9 2  4
+137 2    137 6   13 8    4 9  5
+5   13   8   9   4  13   7 6  2
+46  46   9   57  2  57   1 3  8`
+
+	clue17No185 = ".................1..2..3..4.......5......4.....3..678.....9.2...1.5.....64.1....."
+	wrapBoard   = `
+5  789 4  89 2  1  6  3  78
+3  789 6  79 4  5  89 2  1
+1  789 2  6  78 3  5  79 4
+78 6   1  3  78 9  4  5  2
+9  2   78 78 5  4  1  6  3
+4  5   3  2  1  6  7  8  9
+78 3   5  4  9  78 2  1  6
+2  1   9  5  6  78 3  4  78
+6  4   78 1  3  2  89 79 5`
+
+	top1465No41 = "4.35...2.....16...7............895.....3..8..2...........4...7..9....6...1......."
+	xChainBoard = `
+4    68    3    5   9    78     17   2     1678
+589  258   2589 278 1    6      347  3458  34578
+7    2568  1    28  34   34     9    568   568
+13   347   6    17  8    9      5    134   2
+159  457   59   3   2457 12457  8    1469  1467
+2    34578 589  6   457  1457   1347 1349  1347
+3568 2358  258  4   356  1358   13   7     9
+358  9     47   178 2357 123578 6    13458 13458
+3568 1     47   9   3567 3578   2    3458  3458`
+
+	top1465No45  = "7.....48....6.1..........2....3..6.52...8..............53.....1.6.1.........4.7.."
+	xyChainBoard = `
+7   12   12  9  35 35 4   8     6
+3   48   48  6  2  1  59  579   79
+56  9    56  8  7  4  1   2     3
+89  478  489 3  1  2  6   47    5
+2   1347 56  47 8  56 39  13479 479
+56  1347 14  47 56 9  28  1347  28
+489 5    3   2  69 7  89  46    1
+49  6    7   1  39 8  235 345   24
+1   28   289 5  4  36 7   36    89`
+)
+
+func TestUniqueness(t *testing.T) {
+	runTechniqueCases(t, []techniqueCase{
+		{
+			// r8c2, r9c2, r9c7 are {1,2}; r8c7 is {1,2,9}.
+			name: "unique rectangle type 1", tech: TechniqueUniqueRectangle1, puzzle: top1465No1, grid: ur1Board,
+			elim: "187 287", cells: "r8c2 r9c2 r9c7 r8c7", digits: []uint8{1, 2},
+			explain:  "Unique rectangle {1,2} in r8c2, r9c2, r9c7 and r8c7: if r8c7 were 1 or 2, these four cells could swap 1 and 2 and the puzzle would have two solutions, so 1 and 2 are removed from r8c7.",
+			nearMiss: "r9c2+5",
+		},
+		{
+			// r5c2, r5c9 are {6,7}; r6c2, r6c9 are {6,7,8}: one of the
+			// latter is 8, so r6c7 is not.
+			name: "unique rectangle type 2", tech: TechniqueUniqueRectangle2, puzzle: top1465No347, grid: ur2Board,
+			elim: "867", cells: "r5c2 r5c9 r6c2 r6c9", digits: []uint8{6, 7, 8},
+			explain:  "Unique rectangle {6,7} in r5c2, r5c9, r6c2 and r6c9: unless r6c2 or r6c9 is 8, these four cells could swap 6 and 7 and the puzzle would have two solutions; so one of them is 8, and 8 is removed from r6c7, which sees both.",
+			nearMiss: "r6c9+2",
+		},
+		{
+			// r1c8, r1c9 are {5,7}; in row 5, 5 is only in r5c8 and r5c9.
+			name: "unique rectangle type 4", tech: TechniqueUniqueRectangle4, puzzle: top1465No12, grid: ur4Board,
+			elim: "758 759", cells: "r1c8 r1c9 r5c8 r5c9", digits: []uint8{5, 7}, units: []int{4},
+			explain: "Unique rectangle {5,7} in r1c8, r1c9, r5c8 and r5c9: in row 5, 5 can only go in r5c8 and r5c9, so one of them is 5; if the other were 7 the puzzle would have two solutions, so 7 is removed from both.",
+			// Box 6 also holds 5 only in r5c8 and r5c9: break both.
+			nearMiss: "r5c4+5 r5c7+5",
+		},
+		{
+			// Every empty cell is bivalue but r5c1 {4,6,9}; 4 is three
+			// times in row 5, column 1 and box 4.
+			name: "bug+1", tech: TechniqueBUG, puzzle: top1465No305, grid: bugBoard,
+			place: "451", cells: "r5c1", digits: []uint8{4},
+			nearMiss: "r1c2+4",
+		},
+	})
+}
+
+func TestColouringAndChains(t *testing.T) {
+	runTechniqueCases(t, []techniqueCase{
+		{
+			// 1: r1c5=r1c8 (row 1), r1c8=r3c8 (column 8), r1c5=r7c5
+			// (column 5), r7c5=r8c6 (box 8), r8c6=r8c2 (row 8). r3c2 sees
+			// r3c8 and r8c2, which have different colours.
+			name: "colour trap", tech: TechniqueColourTrap, puzzle: top1465No409, grid: trapBoard,
+			elim: "132", cells: "r1c5 r3c8 r8c6", digits: []uint8{1},
+			explain:  "Simple colouring on 1: chaining the units where 1 has only two places gives two colours, {r1c5, r3c8, r8c6} and {r1c8, r7c5, r8c2}, one of which holds every 1; so 1 is removed from r3c2, which sees both colours.",
+			nearMiss: "r1c2+1",
+		},
+		{
+			// 7: r1c2=r1c9=r3c8 (box 3)=r9c8=r9c3=r5c3=r5c4=r2c4=r2c2,
+			// so r1c2 and r2c2 have the same colour, and see each other.
+			name: "colour wrap", tech: TechniqueColourWrap, puzzle: clue17No185, grid: wrapBoard,
+			elim:     "712 722 735 738 741 754 776 789 793",
+			digits:   []uint8{7},
+			nearMiss: "r1c4+7 r2c7+7 r9c7+7",
+		},
+		{
+			// 1: r1c9=r1c7-r7c7=r7c6-r8c4=r4c4-r4c1=r5c1; r5c9 sees both
+			// ends.
+			name: "x-chain", tech: TechniqueXChain, puzzle: top1465No41, grid: xChainBoard,
+			elim: "159", cells: "r1c9 r5c1", digits: []uint8{1},
+			explain: "X-chain on 1: r1c9 = r1c7 - r7c7 = r7c6 - r8c4 = r4c4 - r4c1 = r5c1 (= joins the only two places for 1 in a unit, - two cells that see each other), so one of its ends, r1c9 or r5c1, is 1, and 1 is removed from r5c9, which sees both.",
+			// r1c9=r1c7 is a strong link in row 1 and in box 3: break both.
+			nearMiss: "r1c2+1 r2c9+1",
+		},
+		{
+			// r8c1 {4,9} - r8c9 {2,4} - r6c9 {2,8} - r9c9 {8,9}; r9c3 sees
+			// r8c1 (box 7) and r9c9 (row 9).
+			name: "xy-chain", tech: TechniqueXYChain, puzzle: top1465No45, grid: xyChainBoard,
+			elim: "993", cells: "r8c1 r9c9", digits: []uint8{9},
+			explain:  "XY-chain r8c1 {9,4} - r8c9 {4,2} - r6c9 {2,8} - r9c9 {8,9}: if r8c1 is not 9 it is 4, so r8c9 is 2, so r6c9 is 8, so r9c9 is 9; so one of r8c1 and r9c9 is 9, and 9 is removed from r9c3, which sees both.",
+			nearMiss: "r8c9+5",
 		},
 	})
 }
