@@ -32,6 +32,8 @@ func Run(t *testing.T, open Opener) {
 		{"PoolTakeConcurrent", testPoolConcurrent},
 		{"Rooms", testRooms},
 		{"EventsOrderAndIdempotence", testEvents},
+		{"EventLogBatching", testEventLog},
+		{"EventLogRetries", testEventLogRetries},
 		{"ResultsUniqueness", testResults},
 		{"DailyPuzzles", testDaily},
 		{"LeaderboardOrderAndTies", testLeaderboard},
@@ -134,7 +136,7 @@ func testPuzzles(t *testing.T, s store.Store) {
 	assert.Equal(t, uint64(1)<<40, got.Seed)
 
 	// Seeds use all 64 bits.
-	big := store.Puzzle{Givens: "1" + string(make([]byte, 0)) + fmt.Sprintf("%080d", 7), Solution: fmt.Sprintf("%081d", 7),
+	big := store.Puzzle{Givens: "1" + fmt.Sprintf("%080d", 7), Solution: fmt.Sprintf("%081d", 7),
 		Level: "hard", Seed: ^uint64(0) - 5, CreatedAt: t0}
 	saved, err := s.SavePuzzle(ctx, big)
 	require.NoError(t, err)
@@ -504,4 +506,86 @@ func testBadInput(t *testing.T, s store.Store) {
 	assert.Empty(t, hist, "refused results are not stored")
 	_, err = s.PlayerStreak(ctx, "a", "yesterday")
 	assert.ErrorIs(t, err, store.ErrInvalid)
+}
+
+func testEventLog(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	mkPlayer(t, s, "a")
+	pz := mkPuzzle(t, s, 13, "easy")
+	rooms := []string{"e1", "e2", "e3"}
+	for _, r := range rooms {
+		mkRoom(t, s, r, store.ModeRace, pz.ID, "a")
+	}
+	l := store.NewEventLog(s, store.EventLogOptions{Interval: 5 * time.Millisecond, MaxBatch: 200})
+	const perRoom = 1000
+	for i := 1; i <= perRoom; i++ {
+		for _, r := range rooms {
+			l.Append(store.Event{RoomID: r, Seq: int64(i), Type: "move", PlayerID: "a", Data: json.RawMessage(`{"i":` + fmt.Sprint(i) + `}`), At: t0})
+		}
+	}
+	require.NoError(t, l.Flush(ctx))
+	st := l.Stats()
+	assert.Equal(t, int64(3*perRoom), st.Written)
+	assert.GreaterOrEqual(t, st.Batches, int64(15), "at most 200 events a batch")
+	assert.Less(t, st.Batches, int64(3*perRoom/10), "events are grouped, not written one by one")
+	for _, r := range rooms {
+		evs, err := s.Events(ctx, r, 0, 0)
+		require.NoError(t, err)
+		require.Len(t, evs, perRoom)
+		for i, e := range evs {
+			require.Equal(t, int64(i+1), e.Seq)
+		}
+	}
+	l.Append(store.Event{RoomID: "e1", Seq: perRoom + 1, Type: "finish", At: t0})
+	require.NoError(t, l.Close(ctx), "close writes what is queued")
+	evs, err := s.Events(ctx, "e1", perRoom, 0)
+	require.NoError(t, err)
+	require.Len(t, evs, 1)
+	assert.Equal(t, "finish", evs[0].Type)
+	l.Append(store.Event{RoomID: "e1", Seq: perRoom + 2, Type: "late", At: t0})
+	assert.Equal(t, int64(1), l.Stats().Dropped, "events after close are dropped and counted")
+}
+
+// flaky fails the first n batch writes, after writing half of the first
+// batch behind the log's back: as if the connection died mid-batch after
+// the database had committed part of the work.
+type flaky struct {
+	store.Store
+	mu    sync.Mutex
+	fails int
+}
+
+func (f *flaky) AppendEvents(ctx context.Context, events []store.Event) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fails > 0 {
+		f.fails--
+		if err := f.Store.AppendEvents(ctx, events[:len(events)/2]); err != nil {
+			return err
+		}
+		return fmt.Errorf("connection reset mid-batch")
+	}
+	return f.Store.AppendEvents(ctx, events)
+}
+
+func testEventLogRetries(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	mkPlayer(t, s, "a")
+	pz := mkPuzzle(t, s, 14, "easy")
+	mkRoom(t, s, "f", store.ModeRace, pz.ID, "a")
+	f := &flaky{Store: s, fails: 3}
+	l := store.NewEventLog(f, store.EventLogOptions{Interval: time.Millisecond, MaxBatch: 50, RetryMin: time.Millisecond})
+	for i := 1; i <= 500; i++ {
+		l.Append(store.Event{RoomID: "f", Seq: int64(i), Type: "move", At: t0})
+	}
+	fctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	require.NoError(t, l.Close(fctx))
+	assert.Equal(t, int64(3), l.Stats().Retries)
+	evs, err := s.Events(ctx, "f", 0, 0)
+	require.NoError(t, err)
+	require.Len(t, evs, 500, "nothing lost, nothing twice")
+	for i, e := range evs {
+		require.Equal(t, int64(i+1), e.Seq)
+	}
 }
