@@ -10,20 +10,35 @@ import "math/bits"
 // solutions, capped at limit (at least 1), and the first solution found.
 // Cells holding a value outside 0..9 make the grid unsolvable.
 func refSolve(g Grid, limit int) (count int, first Grid) {
+	count, first, _ = refSolveBudget(g, limit, -1)
+	return count, first
+}
+
+// refSolveBudget is refSolve that gives up after visiting budget search
+// nodes (no limit when budget < 0); done is false when it gave up, and the
+// count is then only a lower bound. The fuzz target uses it because the
+// plain search can take seconds on a hard 17-clue puzzle.
+func refSolveBudget(g Grid, limit, budget int) (count int, first Grid, done bool) {
 	if limit < 1 {
 		limit = 1
 	}
 	for _, v := range g {
 		if v > 9 {
-			return 0, Grid{}
+			return 0, Grid{}, true
 		}
 	}
 	if g.HasConflict() {
-		return 0, Grid{}
+		return 0, Grid{}, true
 	}
 	w := g
+	done = true
 	var rec func() bool
 	rec = func() bool {
+		if budget == 0 {
+			done = false
+			return true // stop the search
+		}
+		budget--
 		best, bestMask, bestN := -1, uint16(0), 10
 		for c := 0; c < NumCells; c++ {
 			if w[c] != 0 {
@@ -59,5 +74,5 @@ func refSolve(g Grid, limit int) (count int, first Grid) {
 		return false
 	}
 	rec()
-	return count, first
+	return count, first, done
 }

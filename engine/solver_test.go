@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"sync"
@@ -11,17 +12,24 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// famous are five well-known hard puzzles, each with exactly one solution.
-var famous = []struct{ name, puzzle string }{
-	{"Inkala 2012", inkala},
-	{"AI Escargot", "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."},
-	{"Easter Monster", "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"},
-	{"Golden Nugget", ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7....."},
-	{"Platinum Blonde", ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6..."},
+// famousPuzzles are five well-known hard puzzles, each with exactly one
+// solution. The solutions were checked against the reference search
+// (refSolve), which takes seconds on them under the race detector.
+var famousPuzzles = []struct{ name, puzzle, solution string }{
+	{"Inkala 2012", inkala,
+		"812753649943682175675491283154237896369845721287169534521974368438526917796318452"},
+	{"AI Escargot", "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..",
+		"162857493534129678789643521475312986913586742628794135356478219241935867897261354"},
+	{"Easter Monster", "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",
+		"174385962293467158586192734451923876928674315367851249719548623635219487842736591"},
+	{"Golden Nugget", ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7.....",
+		"751846239892371465643259871238197546974562318165438927319684752527913684486725193"},
+	{"Platinum Blonde", ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6...",
+		"839465712146782953752391486391824675564173829287659341628537194913248567475916238"},
 }
 
 // collectionPath is where a shared puzzle collection lives, seen from this
-// package (the repository is /work/main, the collections /work/shared/data).
+// package (the repository is /work/main, the parsedCollections /work/shared/data).
 // It fails the test at once, saying where it looked, when the file is missing.
 func collectionPath(tb testing.TB, name string) string {
 	tb.Helper()
@@ -33,15 +41,15 @@ func collectionPath(tb testing.TB, name string) string {
 	return p
 }
 
-// collections caches parsed collections: several tests and benchmarks read
+// parsedCollections caches parsed parsedCollections: several tests and benchmarks read
 // the same 49k-puzzle file.
-var collections sync.Map // name -> []Grid
+var parsedCollections sync.Map // name -> []Grid
 
 // loadCollection parses every puzzle of a shared collection: one puzzle a
 // line, '#' comment lines and blank lines skipped.
 func loadCollection(tb testing.TB, name string) []Grid {
 	tb.Helper()
-	if v, ok := collections.Load(name); ok {
+	if v, ok := parsedCollections.Load(name); ok {
 		return v.([]Grid)
 	}
 	data, err := os.ReadFile(collectionPath(tb, name))
@@ -53,15 +61,17 @@ func loadCollection(tb testing.TB, name string) []Grid {
 			continue
 		}
 		g, err := Parse(line)
-		require.NoError(tb, err, "%s line %d", name, i+1)
+		if err != nil { // checked first: require's stack walk is slow over 49k lines
+			require.NoError(tb, err, "%s line %d", name, i+1)
+		}
 		out = append(out, g)
 	}
-	collections.Store(name, out)
+	parsedCollections.Store(name, out)
 	return out
 }
 
-// keepsGivens reports whether solution s agrees with every given of puzzle p.
-func keepsGivens(p, s Grid) bool {
+// givensKept reports whether solution s agrees with every given of puzzle p.
+func givensKept(p, s Grid) bool {
 	for i, v := range p {
 		if v != 0 && s[i] != v {
 			return false
@@ -70,36 +80,36 @@ func keepsGivens(p, s Grid) bool {
 	return true
 }
 
-// checkUnique returns what is wrong with res as the answer for a puzzle p
+// checkUniqueSolve returns what is wrong with res as the answer for a puzzle p
 // that has exactly one solution, or "" when nothing is.
-func checkUnique(p Grid, res SolveResult) string {
+func checkUniqueSolve(p Grid, res SolveResult) string {
 	switch {
 	case res.Count != 1:
 		return fmt.Sprintf("count %d, want 1", res.Count)
 	case !res.Solution.Complete():
 		return "solution " + res.Solution.String() + " is not a complete valid grid"
-	case !keepsGivens(p, res.Solution):
+	case !givensKept(p, res.Solution):
 		return "solution " + res.Solution.String() + " changes a given"
 	}
 	return ""
 }
 
-// failures collects what went wrong over a whole collection, so that a test
+// solveFailures collects what went wrong over a whole collection, so that a test
 // over 49k puzzles reports the first few bad puzzles and a total instead of
 // stopping at the first or flooding the log.
-type failures struct {
+type solveFailures struct {
 	n        int
 	examples []string
 }
 
-func (f *failures) add(p Grid, why string) {
+func (f *solveFailures) add(p Grid, why string) {
 	f.n++
 	if len(f.examples) < 5 {
 		f.examples = append(f.examples, p.String()+": "+why)
 	}
 }
 
-func (f *failures) check(t *testing.T, of int) {
+func (f *solveFailures) check(t *testing.T, of int) {
 	t.Helper()
 	assert.Zero(t, f.n, "%d of %d puzzles wrong; first ones:\n%s", f.n, of, strings.Join(f.examples, "\n"))
 }
@@ -116,9 +126,9 @@ func TestSolveUniqueCollections(t *testing.T) {
 		t.Run(tt.file, func(t *testing.T) {
 			puzzles := loadCollection(t, tt.file)
 			require.Len(t, puzzles, tt.want)
-			var bad failures
+			var bad solveFailures
 			for _, p := range puzzles {
-				if why := checkUnique(p, Solve(p, 2)); why != "" {
+				if why := checkUniqueSolve(p, Solve(p, 2)); why != "" {
 					bad.add(p, why)
 				}
 			}
@@ -130,13 +140,13 @@ func TestSolveUniqueCollections(t *testing.T) {
 func TestSolveSergAllHaveSeveralSolutions(t *testing.T) {
 	puzzles := loadCollection(t, "serg-benchmark.txt")
 	require.Len(t, puzzles, 10000)
-	var bad failures
+	var bad solveFailures
 	for _, p := range puzzles {
 		res := Solve(p, 2)
 		switch {
 		case res.Count != 2:
 			bad.add(p, fmt.Sprintf("count %d with limit 2, want 2", res.Count))
-		case !res.Solution.Complete() || !keepsGivens(p, res.Solution):
+		case !res.Solution.Complete() || !givensKept(p, res.Solution):
 			bad.add(p, "first solution "+res.Solution.String()+" is not a solution")
 		}
 	}
@@ -148,26 +158,22 @@ func TestSolveSergAllHaveSeveralSolutions(t *testing.T) {
 }
 
 func TestSolveFamous(t *testing.T) {
-	for _, tt := range famous {
+	for _, tt := range famousPuzzles {
 		t.Run(tt.name, func(t *testing.T) {
 			p := MustParse(tt.puzzle)
 			res := Solve(p, 2)
-			require.Empty(t, checkUnique(p, res))
-			n, want := refSolve(p, 2)
-			require.Equal(t, 1, n, "the reference solver agrees it is unique")
-			assert.Equal(t, want, res.Solution)
+			require.Empty(t, checkUniqueSolve(p, res))
+			assert.Equal(t, tt.solution, res.Solution.String())
+			assert.Equal(t, 1, CountSolutions(p, 2))
 		})
 	}
-	// Inkala's solution, as published.
-	assert.Equal(t, "812753649943682175675491283154237896369845721287169534521974368438526917796318452",
-		Solve(MustParse(inkala), 2).Solution.String())
 }
 
-// solvedGrid is a complete valid grid (Inkala's solution).
-const solvedGrid = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
+// inkalaSolution is a complete valid grid (Inkala's solution, as published).
+const inkalaSolution = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
 
 func TestSolveEdgeCases(t *testing.T) {
-	full := MustParse(solvedGrid)
+	full := MustParse(inkalaSolution)
 	oneHole := full
 	oneHole[40] = 0
 	conflictRow := MustParse(inkala)
@@ -177,6 +183,8 @@ func TestSolveEdgeCases(t *testing.T) {
 	conflictCol := MustParse(inkala)
 	conflictCol[63] = 8 // r8c1 shares column 1 with the 8 at r1c1
 	noCandidate := MustParse(".12345678" + "9........" + strings.Repeat(".", 63))
+	badValue := MustParse(inkala)
+	badValue[5] = 10
 
 	tests := []struct {
 		name  string
@@ -195,6 +203,7 @@ func TestSolveEdgeCases(t *testing.T) {
 		{"conflict in a box", conflictBox, 2, 0},
 		{"conflict in a column", conflictCol, 2, 0},
 		{"cell with no candidate", noCandidate, 2, 0},
+		{"value out of range", badValue, 2, 0},
 		{"full grid with a conflict", func() Grid { g := full; g[0], g[1] = g[1], g[0]; return g }(), 2, 0},
 	}
 	for _, tt := range tests {
@@ -203,7 +212,7 @@ func TestSolveEdgeCases(t *testing.T) {
 			require.Equal(t, tt.want, res.Count)
 			if res.Count > 0 {
 				assert.True(t, res.Solution.Complete(), "solution %s", res.Solution)
-				assert.True(t, keepsGivens(tt.g, res.Solution), "solution %s", res.Solution)
+				assert.True(t, givensKept(tt.g, res.Solution), "solution %s", res.Solution)
 			} else {
 				assert.Equal(t, Grid{}, res.Solution, "no solution, zero grid")
 			}
@@ -212,4 +221,260 @@ func TestSolveEdgeCases(t *testing.T) {
 	res := Solve(oneHole, 2)
 	assert.Equal(t, full, res.Solution)
 	assert.Equal(t, full, Solve(full, 1).Solution)
+}
+
+// puzzleKind is a way to make a random test puzzle from a random solution.
+type puzzleKind int
+
+const (
+	holes      puzzleKind = iota // some cells blanked: one or many solutions
+	wrongGiven                   // then one given changed without a direct conflict: usually none
+	conflict                     // then a blank filled so that it repeats a peer's digit: none
+)
+
+// randomPuzzle blanks between minBlank and maxBlank random cells of a random
+// solution and, depending on kind, spoils it.
+func randomPuzzle(rng *rand.Rand, kind puzzleKind, minBlank, maxBlank int) Grid {
+	g := RandomSolution(rng)
+	sol := g
+	blank := minBlank + rng.IntN(maxBlank-minBlank+1)
+	for _, c := range rng.Perm(NumCells)[:blank] {
+		g[c] = 0
+	}
+	switch kind {
+	case wrongGiven:
+		for _, c := range rng.Perm(NumCells) {
+			if g[c] == 0 {
+				continue
+			}
+			for _, d := range rng.Perm(9) {
+				v := uint8(d + 1)
+				if v != sol[c] && g.Conflicts(c, v).Empty() {
+					g[c] = v
+					return g
+				}
+			}
+		}
+	case conflict:
+		for _, c := range rng.Perm(NumCells) {
+			if g[c] != 0 {
+				continue
+			}
+			for _, p := range rng.Perm(20) {
+				if v := g[Peers[c][p]]; v != 0 {
+					g[c] = v
+					return g
+				}
+			}
+		}
+	}
+	return g
+}
+
+func TestSolveAgainstReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2026, 11))
+	tests := []struct {
+		name               string
+		kind               puzzleKind
+		minBlank, maxBlank int
+		n                  int
+	}{
+		{"few holes", holes, 0, 30, 500},
+		{"many holes", holes, 40, 64, 1500},
+		{"nearly empty", holes, 70, 81, 200},
+		{"wrong given", wrongGiven, 30, 58, 800},
+		{"conflicting givens", conflict, 10, 70, 300},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := tt.n
+			if raceEnabled {
+				// The reference search is an order of magnitude slower
+				// under the race detector (raceEnabled: logic_race_test.go).
+				n /= 4
+			}
+			seen := map[int]int{} // reference count -> puzzles
+			for k := 0; k < n; k++ {
+				p := randomPuzzle(rng, tt.kind, tt.minBlank, tt.maxBlank)
+				limit := 1 + k%3
+				want, wantSol := refSolve(p, limit)
+				seen[want]++
+				res := Solve(p, limit)
+				require.Equal(t, want, res.Count, "puzzle %s, limit %d", p, limit)
+				require.Equal(t, want, CountSolutions(p, limit), "puzzle %s, limit %d", p, limit)
+				if want == 0 {
+					require.Equal(t, Grid{}, res.Solution, "puzzle %s", p)
+					continue
+				}
+				require.True(t, res.Solution.Complete(), "puzzle %s: solution %s", p, res.Solution)
+				require.True(t, givensKept(p, res.Solution), "puzzle %s: solution %s", p, res.Solution)
+				if n, _ := refSolve(p, 2); n == 1 {
+					require.Equal(t, wantSol, res.Solution, "puzzle %s", p)
+				}
+			}
+			t.Logf("reference counts: %v", seen)
+			switch tt.kind {
+			case holes:
+				assert.Zero(t, seen[0], "blanking cells of a solution leaves it solvable")
+			case conflict:
+				assert.Equal(t, n, seen[0], "conflicting givens have no solution")
+			case wrongGiven:
+				assert.NotZero(t, seen[0], "some spoiled puzzles have no solution")
+			}
+		})
+	}
+}
+
+func TestCountSolutionsAgreesWithSolve(t *testing.T) {
+	for _, name := range []string{"magictour-top1465.txt", "serg-benchmark.txt"} {
+		for _, p := range loadCollection(t, name)[:300] {
+			for limit := 1; limit <= 3; limit++ {
+				require.Equal(t, Solve(p, limit).Count, CountSolutions(p, limit), "%s, limit %d", p, limit)
+			}
+		}
+	}
+	assert.Equal(t, 5, CountSolutions(Grid{}, 5))
+	assert.Equal(t, 1, CountSolutions(MustParse(inkalaSolution), 2))
+	assert.Equal(t, 0, CountSolutions(MustParse("11"+strings.Repeat(".", 79)), 2))
+}
+
+func TestSolveStats(t *testing.T) {
+	// With no guess, every empty cell is placed by propagation exactly once.
+	var noGuess, guessed int
+	for _, p := range loadCollection(t, "17-clue.txt")[:3000] {
+		res := Solve(p, 2)
+		require.Equal(t, 1, res.Count)
+		assert.Positive(t, res.Stats.Iterations, "puzzle %s", p)
+		assert.Positive(t, res.Stats.Elapsed, "puzzle %s", p)
+		if res.Stats.Guesses == 0 {
+			noGuess++
+			require.Equal(t, NumCells-p.Filled(), res.Stats.Propagations, "puzzle %s", p)
+		} else {
+			guessed++
+			assert.Positive(t, res.Stats.Propagations, "puzzle %s", p)
+		}
+	}
+	assert.Positive(t, noGuess, "most 17-clue puzzles need no guess")
+	assert.Positive(t, guessed, "some 17-clue puzzles need a guess")
+
+	full := Solve(MustParse(inkalaSolution), 2).Stats
+	assert.Zero(t, full.Guesses, "a full grid needs no guess")
+	assert.Zero(t, full.Propagations, "a full grid has nothing to place")
+
+	empty := Solve(Grid{}, 1).Stats
+	assert.Positive(t, empty.Guesses, "an empty grid needs guesses")
+	assert.Less(t, empty.Propagations, NumCells, "some cells of an empty grid are guessed")
+
+	// The hardest famous puzzles need guesses even for the fast solver.
+	assert.Positive(t, Solve(MustParse(famousPuzzles[2].puzzle), 2).Stats.Guesses, "Easter Monster")
+}
+
+func TestSolveConcurrent(t *testing.T) {
+	puzzles := loadCollection(t, "magictour-top1465.txt")[:200]
+	want := make([]SolveResult, len(puzzles))
+	for i, p := range puzzles {
+		want[i] = Solve(p, 2)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for k := range puzzles {
+				i := (k + w*25) % len(puzzles)
+				got := Solve(puzzles[i], 2)
+				if got.Count != want[i].Count || got.Solution != want[i].Solution {
+					errs <- fmt.Sprintf("worker %d, puzzle %s: got %d %s", w, puzzles[i], got.Count, got.Solution)
+					return
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+func TestRandomSolution(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	seen := map[Grid]bool{}
+	var firstCell [10]int // how often each digit lands in r1c1
+	const n = 2700
+	for k := 0; k < n; k++ {
+		g := RandomSolution(rng)
+		require.True(t, g.Complete(), "grid %s", g)
+		seen[g] = true
+		firstCell[g[0]]++
+	}
+	assert.Len(t, seen, n, "no repeats among %d random grids", n)
+	for d := 1; d <= 9; d++ {
+		// 300 expected; a fair die stays within 200..400 with near certainty.
+		assert.InDelta(t, n/9, firstCell[d], 100, "digit %d in r1c1: %v", d, firstCell)
+	}
+
+	// Deterministic for a seed, different for different seeds.
+	a, b, c := rand.New(rand.NewPCG(7, 7)), rand.New(rand.NewPCG(7, 7)), rand.New(rand.NewPCG(7, 8))
+	for k := 0; k < 50; k++ {
+		ga, gb, gc := RandomSolution(a), RandomSolution(b), RandomSolution(c)
+		require.Equal(t, ga, gb, "same seed, grid %d", k)
+		require.NotEqual(t, ga, gc, "different seeds, grid %d", k)
+	}
+}
+
+func TestRandomSolutionAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("under the race detector sync.Pool drops items on purpose")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	RandomSolution(rng) // warm the solver pool
+	allocs := testing.AllocsPerRun(200, func() { RandomSolution(rng) })
+	assert.Zero(t, allocs)
+	p := MustParse(inkala)
+	allocs = testing.AllocsPerRun(200, func() { Solve(p, 2) })
+	assert.Zero(t, allocs)
+}
+
+func TestSolveRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	// A unique puzzle has only its solution, whatever the order of guesses.
+	for _, tt := range famousPuzzles {
+		p := MustParse(tt.puzzle)
+		got, ok := SolveRandom(p, rng)
+		require.True(t, ok, tt.name)
+		assert.Equal(t, Solve(p, 1).Solution, got, tt.name)
+	}
+	// No solution: ok is false and the grid is zero.
+	bad := MustParse(inkala)
+	bad[1] = 8
+	got, ok := SolveRandom(bad, rng)
+	assert.False(t, ok)
+	assert.Equal(t, Grid{}, got)
+
+	// A puzzle with many solutions yields valid ones that keep the givens,
+	// and not always the same one.
+	p := MustParse(inkala)
+	for _, c := range []int{0, 11, 12, 19, 22, 24, 28} {
+		p[c] = 0
+	}
+	require.Equal(t, 2, Solve(p, 2).Count)
+	sols := map[Grid]bool{}
+	for k := 0; k < 200; k++ {
+		g, ok := SolveRandom(p, rng)
+		require.True(t, ok)
+		require.True(t, g.Complete(), "solution %s", g)
+		require.True(t, givensKept(p, g), "solution %s", g)
+		sols[g] = true
+	}
+	assert.Greater(t, len(sols), 1, "different solutions of a puzzle with many")
+
+	// Deterministic for a seed.
+	g1, _ := SolveRandom(Grid{}, rand.New(rand.NewPCG(9, 9)))
+	g2, _ := SolveRandom(Grid{}, rand.New(rand.NewPCG(9, 9)))
+	g3, _ := SolveRandom(Grid{}, rand.New(rand.NewPCG(9, 10)))
+	assert.True(t, g1.Complete())
+	assert.Equal(t, g1, g2)
+	assert.NotEqual(t, g1, g3)
 }
