@@ -1,0 +1,62 @@
+package backend
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/store"
+)
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		in     string
+		driver string
+		target string
+		err    string
+	}{
+		{"", "sqlite", DefaultSQLitePath, ""},
+		{"  ", "sqlite", DefaultSQLitePath, ""},
+		{"sqlite:/var/lib/arena/arena.db", "sqlite", "/var/lib/arena/arena.db", ""},
+		{"sqlite://data/x.db", "sqlite", "data/x.db", ""},
+		{"postgres://arena:secret@db:5432/arena?sslmode=disable", "postgres", "postgres://arena:secret@db:5432/arena?sslmode=disable", ""},
+		{"postgresql://localhost/arena", "postgres", "postgresql://localhost/arena", ""},
+		{"mysql://localhost/arena", "", "", `DATABASE_URL="mysql://localhost/arena": invalid value: want postgres://`},
+		{"sqlite:", "", "", `DATABASE_URL="sqlite:": invalid value: sqlite: wants a file path`},
+		{"sqlite:x.db?mode=ro", "", "", "wants a file path"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			k, err := Parse(tt.in)
+			if tt.err != "" {
+				require.Error(t, err)
+				assert.ErrorIs(t, err, store.ErrInvalid)
+				assert.Contains(t, err.Error(), tt.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, Kind{Driver: tt.driver, Target: tt.target}, k)
+		})
+	}
+}
+
+func TestOpenSQLiteAndMigrate(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "a.db")
+	s, k, err := Open(ctx, "sqlite:"+path)
+	require.NoError(t, err)
+	assert.Equal(t, "sqlite", k.Driver)
+	require.NoError(t, s.Ping(ctx))
+	require.NoError(t, s.Close())
+	v, dirty, err := Migrate(ctx, "sqlite:"+path, store.MigrateVersion)
+	require.NoError(t, err)
+	assert.Equal(t, uint(1), v)
+	assert.False(t, dirty)
+
+	_, _, err = Open(ctx, "postgres://nobody@127.0.0.1:1/none?sslmode=disable&connect_timeout=2")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "DATABASE_URL: open postgres store")
+}
