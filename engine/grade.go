@@ -116,29 +116,67 @@ func GradePuzzle(g Grid) (Grade, error) {
 // stuck (or, through the uniqueness techniques, may reach one of its
 // solutions), and one with none gets stuck on a contradiction.
 func SolvableWithin(g Grid, max Level) (solved bool, hardest Level) {
-	if g.HasConflict() {
+	c, ok := newCandidates(&g)
+	if !ok {
 		return false, LevelEasy
 	}
-	c := NewCandidates(g)
 	buf := stepBufs.Get().(*stepBuf)
 	defer stepBufs.Put(buf)
 	st := buf.init()
-	for n := 0; n < maxSteps; n++ {
-		if !c.propagateSingles() {
-			return false, hardest
-		}
-		if c.Solved() {
-			return true, hardest
-		}
-		if max < LevelMedium || !nextStepFrom(TechniquePointing, &c, st, max) {
-			return false, hardest
-		}
-		hardest = maxLevel(hardest, st.Technique.Level())
-		if !c.Apply(st) {
-			return false, hardest
+	if !c.propagateSingles() {
+		return false, hardest
+	}
+	if c.Solved() {
+		return true, hardest
+	}
+	// Tier by tier, take the board to the closure of the techniques up to
+	// that tier: sweep the techniques in order, applying each as long as it
+	// finds something, until a sweep changes nothing. The techniques are
+	// confluent (the closure does not depend on the order they are applied
+	// in), so this reaches the level GradePuzzle's easiest-first order
+	// does, without searching every easier technique again after each step.
+	for tier := LevelMedium; tier <= max && tier <= LevelExpert; tier++ {
+		for sweep := 0; sweep < maxSteps; sweep++ {
+			progress := false
+			for t := TechniquePointing; t < TechniqueTrial && t.Level() <= tier; t++ {
+				for findStep(t, &c, st) {
+					if !c.applyFast(st) {
+						return false, hardest
+					}
+					progress = true
+					hardest = maxLevel(hardest, t.Level())
+					if c.Solved() {
+						return true, hardest
+					}
+				}
+			}
+			if !progress {
+				break
+			}
 		}
 	}
 	return false, hardest
+}
+
+// applyFast applies a step and the singles it leads to, looking only where
+// the step changed the board; false on a contradiction or a step that
+// changes nothing.
+func (c *Candidates) applyFast(st *Step) bool {
+	if len(st.Place) > 0 {
+		return c.Apply(st) && c.propagateSingles()
+	}
+	var dirty uint32
+	var check CellSet
+	changed := false
+	for _, e := range st.Eliminate {
+		if c.Eliminate(e.Cell, e.Digit) {
+			changed = true
+			u := &CellUnits[e.Cell]
+			dirty |= 1<<u[0] | 1<<u[1] | 1<<u[2]
+			check.Add(e.Cell)
+		}
+	}
+	return changed && c.propagate(dirty, check)
 }
 
 func maxLevel(a, b Level) Level {

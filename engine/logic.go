@@ -435,23 +435,52 @@ type Candidates struct {
 // every empty cell's candidates those digits its row, column and box do not
 // already hold.
 func NewCandidates(g Grid) Candidates {
+	c, _ := newCandidates(&g)
+	return c
+}
+
+// newCandidates is NewCandidates that also reports whether g is free of
+// conflicts (two peers with the same digit) and of values above 9, in the
+// same pass.
+func newCandidates(g *Grid) (Candidates, bool) {
 	var c Candidates
+	var used [27]uint16
+	ok := true
 	for i := 0; i < NumCells; i++ {
-		if g[i] == 0 {
-			c.mask[i] = allDigits
+		d := g[i]
+		if d == 0 {
 			c.unsolved.Add(i)
+			continue
+		}
+		if d > 9 {
+			ok = false
+			c.unsolved.Add(i)
+			continue
+		}
+		c.value[i] = d
+		bit := uint16(1) << d
+		for _, u := range CellUnits[i] {
+			if used[u]&bit != 0 {
+				ok = false
+			}
+			used[u] |= bit
 		}
 	}
 	for d := 0; d < 9; d++ {
 		c.pos[d] = c.unsolved
 	}
 	for i := 0; i < NumCells; i++ {
-		if d := g[i]; d >= 1 && d <= 9 {
-			c.value[i] = d
-			c.clearPeers(i, d)
+		if d := c.value[i]; d != 0 {
+			c.pos[d-1] = c.pos[d-1].Minus(PeerSet[i])
+			continue
 		}
+		u := CellUnits[i]
+		m := allDigits &^ (used[u[0]] | used[u[1]] | used[u[2]])
+		c.mask[i] = m
 	}
-	return c
+	// pos must agree with mask: a cell's mask misses exactly the digits its
+	// units hold, and those are the digits whose cells it sees.
+	return c, ok
 }
 
 // clearPeers removes d as a candidate from every peer of cell.

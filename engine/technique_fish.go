@@ -35,6 +35,8 @@ func lineCell(i, j int, byRow bool) int {
 // hold it.
 func findFish(c *Candidates, st *Step, n int) bool {
 	var base [9]int
+	var masks [9]uint16
+	var it subsetIter
 	for d := uint8(1); d <= 9; d++ {
 		p := c.pos[d-1]
 		if p.Len() < 2*n {
@@ -46,18 +48,14 @@ func findFish(c *Candidates, st *Step, n int) bool {
 			for i := 0; i < 9; i++ {
 				if cnt := bits.OnesCount16(lines[i]); cnt >= 2 && cnt <= n {
 					base[k] = i
+					masks[k] = lines[i]
 					k++
 				}
 			}
-			var cb combos
-			for ok := cb.first(k, n); ok; ok = cb.next() {
-				var cover, inBase uint16
+			for it.start(masks[:k], n); it.next(); {
+				cover, inBase := it.union[n], uint16(0)
 				for i := 0; i < n; i++ {
-					cover |= lines[base[cb.idx[i]]]
-					inBase |= 1 << base[cb.idx[i]]
-				}
-				if bits.OnesCount16(cover) != n {
-					continue
+					inBase |= 1 << base[it.idx[i]]
 				}
 				hit := false
 				for i := 0; i < 9 && !hit; i++ {
@@ -76,7 +74,7 @@ func findFish(c *Candidates, st *Step, n int) bool {
 				}
 				sortCandidates(st.Eliminate)
 				for i := 0; i < n; i++ {
-					bi := base[cb.idx[i]]
+					bi := base[it.idx[i]]
 					for m := lines[bi]; m != 0; m &= m - 1 {
 						st.Cells = append(st.Cells, lineCell(bi, bits.TrailingZeros16(m), byRow))
 					}
@@ -88,7 +86,7 @@ func findFish(c *Candidates, st *Step, n int) bool {
 					off, coverOff = 9, 0
 				}
 				for i := 0; i < n; i++ {
-					st.Units = append(st.Units, off+base[cb.idx[i]])
+					st.Units = append(st.Units, off+base[it.idx[i]])
 				}
 				for m := cover; m != 0; m &= m - 1 {
 					st.Units = append(st.Units, coverOff+bits.TrailingZeros16(m))

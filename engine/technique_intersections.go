@@ -20,8 +20,8 @@ func findPointing(c *Candidates, st *Step) bool {
 		box := UnitSet[18+b]
 		for d := uint8(1); d <= 9; d++ {
 			in := c.pos[d-1].Intersect(box)
-			if in.Len() < 2 {
-				continue // none, or a hidden single
+			if n := in.Len(); n < 2 || n > 3 {
+				continue // none, a hidden single, or too many for one line
 			}
 			for _, line := range boxLines[b] {
 				if !in.Minus(UnitSet[line]).Empty() {
@@ -50,8 +50,8 @@ func findClaiming(c *Candidates, st *Step) bool {
 		ls := UnitSet[line]
 		for d := uint8(1); d <= 9; d++ {
 			in := c.pos[d-1].Intersect(ls)
-			if in.Len() < 2 {
-				continue
+			if n := in.Len(); n < 2 || n > 3 {
+				continue // none, a hidden single, or too many for one box
 			}
 			first := in.First()
 			b := Box(first)

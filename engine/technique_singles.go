@@ -77,27 +77,57 @@ func findHiddenSingle(c *Candidates, st *Step) bool {
 // singles) until none is left, all at once rather than one step at a time:
 // singles only ever become more available as digits are placed, so the
 // board they reach is the same whatever the order, and it is the board the
-// step-by-step solver reaches too. It returns false when it meets a
-// contradiction: an empty cell with no candidate, a digit with no place in
-// a unit, or two singles that want the same cell or the same digit twice in
-// a unit.
+// step-by-step solver reaches too. Cells left with one candidate are kept
+// on a stack as placements create them, so a chain of naked singles costs
+// one visit per cell; hidden singles take a scan of the units. It returns
+// false when it meets a contradiction: an empty cell with no candidate, or
+// a digit with no place left in a unit.
 func (c *Candidates) propagateSingles() bool {
-	for {
-		progress := false
-		for w := 0; w < 2; w++ {
-			for b := c.unsolved[w]; b != 0; b &= b - 1 {
-				cell := w<<6 | bits.TrailingZeros64(b)
-				m := c.mask[cell]
-				if m == 0 {
-					return false
-				}
-				if m&(m-1) == 0 {
-					c.Place(cell, uint8(bits.TrailingZeros16(m)))
-					progress = true
-				}
+	return c.propagate(1<<27-1, c.unsolved)
+}
+
+// propagate is propagateSingles for a board that was closed under singles
+// before some candidates went: only the units in dirty can hold a new
+// hidden single and only the cells in check a new naked single.
+func (c *Candidates) propagate(dirty uint32, check CellSet) bool {
+	var stack [NumCells]int8
+	sp := 0
+	check = check.Intersect(c.unsolved)
+	for w := 0; w < 2; w++ {
+		for b := check[w]; b != 0; b &= b - 1 {
+			cell := w<<6 | bits.TrailingZeros64(b)
+			m := c.mask[cell]
+			if m == 0 {
+				return false
+			}
+			if m&(m-1) == 0 {
+				stack[sp] = int8(cell)
+				sp++
 			}
 		}
-		for u := range Units {
+	}
+	for {
+		for sp > 0 {
+			sp--
+			cell := int(stack[sp])
+			if c.value[cell] != 0 {
+				continue
+			}
+			m := c.mask[cell]
+			if m == 0 {
+				return false
+			}
+			if !c.placeSingle(cell, uint8(bits.TrailingZeros16(m)), &stack, &sp, &dirty) {
+				return false
+			}
+		}
+		if c.unsolved.Empty() {
+			return true
+		}
+		found := false
+		for scan := dirty; scan != 0; scan &= scan - 1 {
+			u := bits.TrailingZeros32(scan)
+			dirty &^= 1 << u
 			once, twice, placed := uint16(0), uint16(0), uint16(0)
 			for _, cell := range &Units[u] {
 				m := c.mask[cell]
@@ -112,17 +142,51 @@ func (c *Candidates) propagateSingles() bool {
 				d := uint8(bits.TrailingZeros16(hidden))
 				cell := c.pos[d-1].Intersect(UnitSet[u]).First()
 				if cell < 0 {
-					return false // placed by another single of this unit just now
+					return false // another single of this unit took its cell
 				}
-				if c.value[cell] != 0 {
+				if !c.placeSingle(cell, d, &stack, &sp, &dirty) {
 					return false
 				}
-				c.Place(cell, d)
-				progress = true
+				found = true
 			}
 		}
-		if !progress {
+		if !found && sp == 0 && dirty == 0 {
 			return true
 		}
 	}
+}
+
+// placeSingle is Place for propagateSingles: it pushes the peers left with
+// one candidate onto the stack, marks the units whose candidates changed as
+// dirty, and reports false when a peer is left with none.
+func (c *Candidates) placeSingle(cell int, d uint8, stack *[NumCells]int8, sp *int, dirty *uint32) bool {
+	c.value[cell] = d
+	for m := c.mask[cell]; m != 0; m &= m - 1 {
+		c.pos[bits.TrailingZeros16(m)-1].Remove(cell)
+	}
+	c.mask[cell] = 0
+	c.unsolved.Remove(cell)
+	u := &CellUnits[cell]
+	*dirty |= 1<<u[0] | 1<<u[1] | 1<<u[2]
+	bit := uint16(1) << d
+	ps := &c.pos[d-1]
+	hit := ps.Intersect(PeerSet[cell])
+	*ps = ps.Minus(PeerSet[cell])
+	for w := 0; w < 2; w++ {
+		for b := hit[w]; b != 0; b &= b - 1 {
+			p := w<<6 | bits.TrailingZeros64(b)
+			m := c.mask[p] &^ bit
+			c.mask[p] = m
+			pu := &CellUnits[p]
+			*dirty |= 1<<pu[0] | 1<<pu[1] | 1<<pu[2]
+			if m == 0 {
+				return false
+			}
+			if m&(m-1) == 0 && *sp < NumCells {
+				stack[*sp] = int8(p)
+				*sp++
+			}
+		}
+	}
+	return true
 }

@@ -2,34 +2,57 @@ package engine
 
 import "math/bits"
 
-// combos walks the k-element subsets of {0..n-1} in lexicographic order
-// without allocating: start with first, move on with next.
-type combos struct {
-	n, k int
-	idx  [4]int
+// subsetIter walks, in lexicographic order, the n-element subsets of up to
+// nine bitmasks whose union has exactly n bits (n <= 4), pruning every
+// partial subset whose union already has more: the search behind naked
+// and hidden subsets and basic fish. It allocates nothing.
+type subsetIter struct {
+	items    [9]uint16
+	k, n     int
+	depth    int
+	idx      [4]int
+	union    [5]uint16
+	finished bool
 }
 
-func (cb *combos) first(n, k int) bool {
-	cb.n, cb.k = n, k
-	for i := 0; i < k; i++ {
-		cb.idx[i] = i
-	}
-	return k <= n
+func (it *subsetIter) start(items []uint16, n int) {
+	it.k = copy(it.items[:], items)
+	it.n = n
+	it.depth = 0
+	it.idx[0] = -1
+	it.union[0] = 0
+	it.finished = it.k < n
 }
 
-func (cb *combos) next() bool {
-	i := cb.k - 1
-	for i >= 0 && cb.idx[i] == cb.n-cb.k+i {
-		i--
-	}
-	if i < 0 {
+// next moves to the next subset; idx[:n] are its items, union[n] their union.
+func (it *subsetIter) next() bool {
+	if it.finished {
 		return false
 	}
-	cb.idx[i]++
-	for j := i + 1; j < cb.k; j++ {
-		cb.idx[j] = cb.idx[j-1] + 1
+	for it.depth >= 0 {
+		d := it.depth
+		it.idx[d]++
+		if it.idx[d] > it.k-(it.n-d) {
+			it.depth--
+			continue
+		}
+		u := it.union[d] | it.items[it.idx[d]]
+		cnt := bits.OnesCount16(u)
+		if cnt > it.n {
+			continue
+		}
+		it.union[d+1] = u
+		if d == it.n-1 {
+			if cnt == it.n {
+				return true
+			}
+			continue
+		}
+		it.depth = d + 1
+		it.idx[d+1] = it.idx[d]
 	}
-	return true
+	it.finished = true
+	return false
 }
 
 // findNakedSubset finds n cells of a unit whose candidates together are n
@@ -37,6 +60,8 @@ func (cb *combos) next() bool {
 // can hold them.
 func findNakedSubset(c *Candidates, st *Step, n int) bool {
 	var cells [9]int
+	var masks [9]uint16
+	var it subsetIter
 	for u := 0; u < 27; u++ {
 		k, empty := 0, 0
 		for _, cell := range &Units[u] {
@@ -46,24 +71,18 @@ func findNakedSubset(c *Candidates, st *Step, n int) bool {
 			empty++
 			if cnt := bits.OnesCount16(c.mask[cell]); cnt >= 2 && cnt <= n {
 				cells[k] = int(cell)
+				masks[k] = c.mask[cell]
 				k++
 			}
 		}
 		if k < n || empty <= n {
 			continue
 		}
-		var cb combos
-		for ok := cb.first(k, n); ok; ok = cb.next() {
-			var union uint16
-			for i := 0; i < n; i++ {
-				union |= c.mask[cells[cb.idx[i]]]
-			}
-			if bits.OnesCount16(union) != n {
-				continue
-			}
+		for it.start(masks[:k], n); it.next(); {
+			union := it.union[n]
 			var in CellSet
 			for i := 0; i < n; i++ {
-				in.Add(cells[cb.idx[i]])
+				in.Add(cells[it.idx[i]])
 			}
 			others := c.unsolved.Intersect(UnitSet[u]).Minus(in)
 			hit := false
@@ -95,6 +114,7 @@ func findNakedSubset(c *Candidates, st *Step, n int) bool {
 func findHiddenSubset(c *Candidates, st *Step, n int) bool {
 	var digits [9]uint8
 	var where [10]uint16 // where[d]: bit j set when Units[u][j] has candidate d
+	var it subsetIter
 	for u := 0; u < 27; u++ {
 		where = [10]uint16{}
 		empty := 0
@@ -111,22 +131,19 @@ func findHiddenSubset(c *Candidates, st *Step, n int) bool {
 			continue
 		}
 		k := 0
+		var places [9]uint16
 		for d := uint8(1); d <= 9; d++ {
 			if cnt := bits.OnesCount16(where[d]); cnt >= 2 && cnt <= n {
 				digits[k] = d
+				places[k] = where[d]
 				k++
 			}
 		}
-		var cb combos
-		for ok := cb.first(k, n); ok; ok = cb.next() {
-			var union, dm uint16
+		for it.start(places[:k], n); it.next(); {
+			union := it.union[n]
+			var dm uint16
 			for i := 0; i < n; i++ {
-				d := digits[cb.idx[i]]
-				union |= where[d]
-				dm |= 1 << d
-			}
-			if bits.OnesCount16(union) != n {
-				continue
+				dm |= 1 << digits[it.idx[i]]
 			}
 			hit := false
 			for m := union; m != 0; m &= m - 1 {
