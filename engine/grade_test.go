@@ -74,6 +74,12 @@ func TestGradeKnownPuzzles(t *testing.T) {
 	}{
 		{"wikipedia example: singles only", easyPuzzle, LevelEasy, true, TechniqueNakedSingle},
 		{"easter monster", easterMonster, LevelBeyond, false, TechniqueNone},
+		{"ai escargot", "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..", LevelBeyond, false, TechniqueNone},
+		{"golden nugget", ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7.....", LevelBeyond, false, TechniqueNone},
+		{"inkala 2012", inkala, LevelBeyond, false, TechniqueNone},
+		{"hodoku w02: a w-wing", hodokuW02Puzzle, LevelHard, true, TechniqueWWing},
+		{"hodoku sk01: a skyscraper", hodokuSK01Puzzle, LevelHard, true, TechniqueSkyscraper},
+		{"top1465 #45: an xy-chain", top1465No45, LevelExpert, true, TechniqueXYChain},
 		{"top1465 #4: hidden pairs", "3.7.4...........918........4.....7.....16.......25..........38..9....5...2.6.....", LevelMedium, true, TechniqueHiddenPair},
 	}
 	for _, tt := range tests {
@@ -210,4 +216,23 @@ func TestSolvableWithinConflict(t *testing.T) {
 	solved, lvl = SolvableWithin(MustParse(easySolution), LevelEasy)
 	assert.True(t, solved)
 	assert.Equal(t, LevelEasy, lvl)
+}
+
+// TestGrade17Clue grades minimal puzzles, the kind a generator makes: every
+// step must fit the solution and SolvableWithin must agree with the grade.
+func TestGrade17Clue(t *testing.T) {
+	levels := map[Level]int{}
+	for i, p := range logicCollection(t, "17-clue.txt", 400) {
+		gr, err := GradePuzzle(p)
+		require.NoError(t, err, "puzzle %d", i+1)
+		checkGrade(t, p, gr)
+		levels[gr.Level]++
+		if t.Failed() {
+			t.Fatalf("puzzle %d: %s", i+1, p)
+		}
+	}
+	t.Logf("levels: %v", levels)
+	assert.Positive(t, levels[LevelEasy])
+	assert.Positive(t, levels[LevelMedium])
+	assert.Positive(t, levels[LevelHard])
 }

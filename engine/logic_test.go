@@ -342,3 +342,31 @@ func ExampleStep_Explanation() {
 	fmt.Println(g.Level, g.Steps[0].Explanation())
 	// Output: easy r5c5 must be 5: it is the only digit r5c5 can still hold.
 }
+
+func TestNextCellMatchesAll(t *testing.T) {
+	sets := []CellSet{{}, CellSetOf(0), CellSetOf(63), CellSetOf(64), CellSetOf(80), CellSetOf(0, 62, 63, 64, 65, 79, 80), UnitSet[7], UnitSet[17], PeerSet[40]}
+	for i, s := range sets {
+		var got []int
+		for c := s.First(); c >= 0; c = nextCell(s, c) {
+			got = append(got, c)
+		}
+		assert.Equal(t, s.Cells(nil), got, "set %d", i)
+	}
+}
+
+func TestUnitMasks(t *testing.T) {
+	c := MustParseCandidates(hodokuH202)
+	var um unitMasks
+	c.unitMasks(&um)
+	for d := uint8(1); d <= 9; d++ {
+		for u := 0; u < 27; u++ {
+			var want uint16
+			for j, cell := range Units[u] {
+				if c.Has(int(cell), d) {
+					want |= 1 << j
+				}
+			}
+			require.Equal(t, want, um[d-1][u], "digit %d %s", d, UnitName(u))
+		}
+	}
+}

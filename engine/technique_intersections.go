@@ -2,41 +2,71 @@ package engine
 
 import "math/bits"
 
-// boxLines lists, for each box, its three rows and three columns (unit
-// indexes).
-var boxLines = func() (o [9][6]int) {
-	for b := 0; b < 9; b++ {
-		r0, c0 := b/3*3, b%3*3
-		o[b] = [6]int{r0, r0 + 1, r0 + 2, 9 + c0, 9 + c0 + 1, 9 + c0 + 2}
+// unitMasks is, for each digit and unit, where in the unit the digit is
+// still a candidate: bit j set when the unit's j-th cell (in Units order)
+// has it. For rows that is the column, for columns the row, for boxes the
+// position in reading order.
+type unitMasks [9][27]uint16
+
+// unitMasks fills um from the per-digit cell sets: rows are cut straight out
+// of the bitmap, boxes from three rows, columns by transposing the rows.
+func (c *Candidates) unitMasks(um *unitMasks) {
+	for d := 0; d < 9; d++ {
+		p := c.pos[d]
+		m := &um[d]
+		for r := 0; r < 7; r++ {
+			m[r] = uint16(p[0]>>(9*r)) & 0x1FF
+		}
+		m[7] = uint16(p[0]>>63) | uint16(p[1]&0xFF)<<1
+		m[8] = uint16(p[1]>>8) & 0x1FF
+		for c := 9; c < 18; c++ {
+			m[c] = 0
+		}
+		for r := 0; r < 9; r++ {
+			for b := m[r]; b != 0; b &= b - 1 {
+				m[9+bits.TrailingZeros16(b)] |= 1 << r
+			}
+		}
+		for b := 0; b < 9; b++ {
+			r0, c0 := b/3*3, b%3*3
+			m[18+b] = m[r0]>>c0&7 | (m[r0+1]>>c0&7)<<3 | (m[r0+2]>>c0&7)<<6
+		}
 	}
-	return o
-}()
+}
 
 // findPointing finds locked candidates of type 1: within a box, a digit's
 // candidates all lie in one row or column, so the digit is in that part of
 // the line and can be removed from the rest of the line.
 func findPointing(c *Candidates, st *Step) bool {
+	var um unitMasks
+	c.unitMasks(&um)
 	for b := 0; b < 9; b++ {
-		box := UnitSet[18+b]
+		r0, c0 := b/3*3, b%3*3
 		for d := uint8(1); d <= 9; d++ {
-			in := c.pos[d-1].Intersect(box)
-			if n := in.Len(); n < 2 || n > 3 {
+			m := &um[d-1]
+			bm := m[18+b]
+			if n := bits.OnesCount16(bm); n < 2 || n > 3 {
 				continue // none, a hidden single, or too many for one line
 			}
-			for _, line := range boxLines[b] {
-				if !in.Minus(UnitSet[line]).Empty() {
-					continue
+			line, out := -1, uint16(0)
+			for i := 0; i < 3 && line < 0; i++ {
+				if bm&^(7<<(3*i)) == 0 {
+					line, out = r0+i, m[r0+i]&^(7<<c0)
 				}
-				out := c.pos[d-1].Intersect(UnitSet[line]).Minus(box)
-				if out.Empty() {
-					break
-				}
-				st.Cells = in.Cells(st.Cells)
-				st.Digits = append(st.Digits, d)
-				st.Units = append(st.Units, 18+b, line)
-				st.Eliminate = appendElims(st.Eliminate, out, d)
-				return true
 			}
+			for j := 0; j < 3 && line < 0; j++ {
+				if bm&^(0x49<<j) == 0 {
+					line, out = 9+c0+j, m[9+c0+j]&^(7<<r0)
+				}
+			}
+			if out == 0 {
+				continue
+			}
+			st.Cells = c.pos[d-1].Intersect(UnitSet[18+b]).Cells(st.Cells)
+			st.Digits = append(st.Digits, d)
+			st.Units = append(st.Units, 18+b, line)
+			st.Eliminate = appendElims(st.Eliminate, c.pos[d-1].Intersect(UnitSet[line]).Minus(UnitSet[18+b]), d)
+			return true
 		}
 	}
 	return false
@@ -46,24 +76,36 @@ func findPointing(c *Candidates, st *Step) bool {
 // digit's candidates all lie in one box, so the digit can be removed from
 // the rest of that box.
 func findClaiming(c *Candidates, st *Step) bool {
+	var um unitMasks
+	c.unitMasks(&um)
 	for line := 0; line < 18; line++ {
-		ls := UnitSet[line]
 		for d := uint8(1); d <= 9; d++ {
-			in := c.pos[d-1].Intersect(ls)
-			if n := in.Len(); n < 2 || n > 3 {
+			lm := um[d-1][line]
+			if n := bits.OnesCount16(lm); n < 2 || n > 3 {
 				continue // none, a hidden single, or too many for one box
 			}
-			first := in.First()
-			b := Box(first)
-			box := UnitSet[18+b]
-			if !in.Minus(box).Empty() {
+			k := -1
+			for i := 0; i < 3; i++ {
+				if lm&^(7<<(3*i)) == 0 {
+					k = i
+				}
+			}
+			if k < 0 {
 				continue
 			}
+			var b int
+			if line < 9 {
+				b = line/3*3 + k
+			} else {
+				b = k*3 + (line-9)/3
+			}
+			box := UnitSet[18+b]
+			ls := UnitSet[line]
 			out := c.pos[d-1].Intersect(box).Minus(ls)
 			if out.Empty() {
 				continue
 			}
-			st.Cells = in.Cells(st.Cells)
+			st.Cells = c.pos[d-1].Intersect(ls).Cells(st.Cells)
 			st.Digits = append(st.Digits, d)
 			st.Units = append(st.Units, line, 18+b)
 			st.Eliminate = appendElims(st.Eliminate, out, d)

@@ -55,20 +55,21 @@ func findSkyscraper(c *Candidates, st *Step) bool {
 // column's other end is, and the cell that sees both (in the other end's
 // row and column) cannot be.
 func findTwoStringKite(c *Candidates, st *Step) bool {
+	var um unitMasks
+	c.unitMasks(&um)
 	for d := uint8(1); d <= 9; d++ {
+		m := &um[d-1]
 		p := c.pos[d-1]
 		for r := 0; r < 9; r++ {
-			rs := p.Intersect(UnitSet[r])
-			if rs.Len() != 2 {
+			if bits.OnesCount16(m[r]) != 2 {
 				continue
 			}
+			rc := [2]int{r*9 + bits.TrailingZeros16(m[r]), r*9 + 15 - bits.LeadingZeros16(m[r])}
 			for col := 0; col < 9; col++ {
-				cs := p.Intersect(UnitSet[9+col])
-				if cs.Len() != 2 {
+				if bits.OnesCount16(m[9+col]) != 2 {
 					continue
 				}
-				rc := rs.Cells(make([]int, 0, 2))
-				cc := cs.Cells(make([]int, 0, 2))
+				cc := [2]int{bits.TrailingZeros16(m[9+col])*9 + col, (15-bits.LeadingZeros16(m[9+col]))*9 + col}
 				for a := 0; a < 2; a++ {
 					for b := 0; b < 2; b++ {
 						r1, r2, c1, c2 := rc[a], rc[1-a], cc[b], cc[1-b]

@@ -113,29 +113,23 @@ func findNakedSubset(c *Candidates, st *Step, n int) bool {
 // candidates go.
 func findHiddenSubset(c *Candidates, st *Step, n int) bool {
 	var digits [9]uint8
-	var where [10]uint16 // where[d]: bit j set when Units[u][j] has candidate d
+	var um unitMasks
+	c.unitMasks(&um)
 	var it subsetIter
 	for u := 0; u < 27; u++ {
-		where = [10]uint16{}
-		empty := 0
-		for j, cell := range &Units[u] {
-			if c.value[cell] != 0 {
-				continue
-			}
-			empty++
-			for m := c.mask[cell]; m != 0; m &= m - 1 {
-				where[bits.TrailingZeros16(m)] |= 1 << j
-			}
+		var any uint16
+		for d := 0; d < 9; d++ {
+			any |= um[d][u]
 		}
-		if empty <= n {
-			continue
+		if bits.OnesCount16(any) <= n {
+			continue // no cell left for another digit to lose
 		}
 		k := 0
 		var places [9]uint16
 		for d := uint8(1); d <= 9; d++ {
-			if cnt := bits.OnesCount16(where[d]); cnt >= 2 && cnt <= n {
+			if cnt := bits.OnesCount16(um[d-1][u]); cnt >= 2 && cnt <= n {
 				digits[k] = d
-				places[k] = where[d]
+				places[k] = um[d-1][u]
 				k++
 			}
 		}

@@ -96,10 +96,29 @@ func findXYZWing(c *Candidates, st *Step) bool {
 // one of the two is b, and no cell that sees both can be.
 func findWWing(c *Candidates, st *Step) bool {
 	bv := c.bivalueCells()
+	if bv.Len() < 2 {
+		return false
+	}
+	// The strong links of each digit: units where it has two places.
+	var um unitMasks
+	c.unitMasks(&um)
+	var links [9][27][2]int
+	var nlinks [9]int
+	for d := 0; d < 9; d++ {
+		for u := 0; u < 27; u++ {
+			m := um[d][u]
+			if bits.OnesCount16(m) != 2 {
+				continue
+			}
+			links[d][nlinks[d]] = [2]int{int(Units[u][bits.TrailingZeros16(m)]), int(Units[u][15-bits.LeadingZeros16(m)])}
+			links[d][nlinks[d]][0] |= u << 8 // keep the unit with the first cell
+			nlinks[d]++
+		}
+	}
 	for x := bv.First(); x >= 0; x = nextCell(bv, x) {
 		mx := c.mask[x]
-		for y := bv.First(); y >= 0; y = nextCell(bv, y) {
-			if y <= x || c.mask[y] != mx || PeerSet[x].Has(y) {
+		for y := nextCell(bv, x); y >= 0; y = nextCell(bv, y) {
+			if c.mask[y] != mx || PeerSet[x].Has(y) {
 				continue
 			}
 			for m := mx; m != 0; m &= m - 1 {
@@ -109,14 +128,12 @@ func findWWing(c *Candidates, st *Step) bool {
 				if targets.Empty() {
 					continue
 				}
-				for u := 0; u < 27; u++ {
-					in := c.pos[link-1].Intersect(UnitSet[u])
-					if in.Len() != 2 || in.Has(x) || in.Has(y) {
+				for i := 0; i < nlinks[link-1]; i++ {
+					l := links[link-1][i]
+					u, a, b := l[0]>>8, l[0]&0xFF, l[1]
+					if a == x || a == y || b == x || b == y {
 						continue
 					}
-					a := in.First()
-					in.Remove(a)
-					b := in.First()
 					if !(PeerSet[x].Has(a) && PeerSet[y].Has(b)) {
 						if !(PeerSet[x].Has(b) && PeerSet[y].Has(a)) {
 							continue
