@@ -439,15 +439,15 @@ func (s *bitSolver) propagate(b *bitBoard) int {
 // update applies the band rule (see the design notes) to dirty digit-bands,
 // lowest first, until none is dirty. It reports false on a contradiction.
 func (s *bitSolver) update(b *bitBoard) bool {
+	// The dirty set and the digits seen live in registers for the loop.
+	dirty, seen := b.dirty, uint32(0)
 	visits := 0
 	ok := true
-	for b.dirty != 0 {
-		i := uint(bits.TrailingZeros32(b.dirty)) & 31
-		b.dirty &= b.dirty - 1
+	for dirty != 0 {
+		i := uint(bits.TrailingZeros32(dirty)) & 31
+		dirty &= dirty - 1
 		visits++
 		a := b.cand[i]
-		o := bandOthers[i]
-		b.recheck |= o >> 20 // the digit's bit: the stack rule must look again
 		// Minirow occupancy from the high halves of the row tables; keep
 		// only the minirows of complete patterns.
 		occ := (rowTable[0][a&511] | rowTable[1][a>>9&511] | rowTable[2][a>>18&511]) >> 32
@@ -460,10 +460,12 @@ func (s *bitSolver) update(b *bitBoard) bool {
 		// Fold the rows onto the columns still in use; a box down to one
 		// column takes that column from the digit's other two bands.
 		lock := colLock[(a|a>>9|a>>18)&511]
+		o := bandOthers[i]
+		seen |= o // bit 20+d: the stack rule must look at digit d again
 		j1, j2 := uint(o)&31, uint(o>>8)&31
 		o1, o2 := b.cand[j1], b.cand[j2]
 		b.cand[j1], b.cand[j2] = o1&lock, o2&lock
-		b.dirty |= nonzero(o1&^lock)<<j1 | nonzero(o2&^lock)<<j2
+		dirty |= nonzero(o1&^lock)<<j1 | nonzero(o2&^lock)<<j2
 		// Rows down to one candidate, from the low halves of the row
 		// tables, solve a cell, which the other eight digits lose.
 		lone := uint32(rowTable[0][a&511] | rowTable[1][a>>9&511] | rowTable[2][a>>18&511])
@@ -471,11 +473,13 @@ func (s *bitSolver) update(b *bitBoard) bool {
 		if placed := a & lone & b.unsolved[band]; placed != 0 {
 			b.unsolved[band] &^= placed
 			base := band * 9
-			dirty := clearCells((*[9]uint32)(b.cand[base:base+9]), placed)
+			cleared := clearCells((*[9]uint32)(b.cand[base:base+9]), placed)
 			b.cand[i] = a
-			b.dirty |= dirty << base &^ (1 << i)
+			dirty |= cleared << base &^ (1 << i)
 		}
 	}
+	b.dirty = dirty
+	b.recheck |= seen >> 20
 	s.iterations += visits
 	return ok
 }
