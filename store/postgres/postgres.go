@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	pgxmigrate "github.com/golang-migrate/migrate/v4/database/pgx/v5"
@@ -461,31 +462,77 @@ func (s *Store) DailyTop(ctx context.Context, day, level string, limit int) ([]s
 	return collectEntries(rows, err, 1, "daily top "+day)
 }
 
+// dailyAroundSQL is DailyAround in one round trip. The player's score and
+// finish are scalar subqueries (computed once, then index bounds); the rank
+// comes from the count tables of migration 000002 plus the ties on the
+// player's own score; the rows either side are two keyset scans of the
+// leaderboard index that start at the player's row. No part of it grows
+// with the player's rank.
+const dailyAroundSQL = `
+WITH me AS MATERIALIZED (
+    SELECT score, finished_at FROM results WHERE day = $1::date AND level = $2 AND player_id = $3
+), ahead AS MATERIALIZED (
+    SELECT (SELECT coalesce(sum(n), 0) FROM leaderboard_blocks
+            WHERE day = $1::date AND level = $2 AND block > (SELECT score FROM me) >> 8)
+         + (SELECT coalesce(sum(n), 0) FROM leaderboard_scores
+            WHERE day = $1::date AND level = $2 AND score > (SELECT score FROM me)
+              AND score < (((SELECT score FROM me) >> 8) + 1) << 8)
+         + (SELECT count(*) FROM results
+            WHERE day = $1::date AND level = $2 AND score = (SELECT score FROM me)
+              AND (finished_at, player_id) < ((SELECT finished_at FROM me), $3)) AS n
+    WHERE EXISTS (SELECT 1 FROM me)
+)
+(SELECT -1 AS side, (SELECT n FROM ahead), ` + entryCols + `
+   FROM results r JOIN players p ON p.id = r.player_id
+  WHERE r.day = $1::date AND r.level = $2 AND r.score >= (SELECT score FROM me)
+    AND (r.score > (SELECT score FROM me) OR (r.finished_at, r.player_id) < ((SELECT finished_at FROM me), $3))
+  ORDER BY r.score, r.finished_at DESC, r.player_id DESC LIMIT $4)
+UNION ALL
+(SELECT 1 AS side, (SELECT n FROM ahead), ` + entryCols + `
+   FROM results r JOIN players p ON p.id = r.player_id
+  WHERE r.day = $1::date AND r.level = $2 AND r.score <= (SELECT score FROM me)
+    AND (r.score < (SELECT score FROM me) OR (r.finished_at, r.player_id) >= ((SELECT finished_at FROM me), $3))
+  ORDER BY r.score DESC, r.finished_at, r.player_id LIMIT $4 + 1)`
+
 // DailyAround is the player's row with n rows on either side.
 func (s *Store) DailyAround(ctx context.Context, day, level, playerID string, n int) ([]store.Entry, error) {
 	if err := store.ValidDay(day, false); err != nil {
 		return nil, fmt.Errorf("postgres: daily around: %w", err)
 	}
-	var score int
-	var fin time.Time
-	err := s.pool.QueryRow(ctx,
-		`SELECT score, finished_at FROM results WHERE day = $1::date AND level = $2 AND player_id = $3`, day, level, playerID).Scan(&score, &fin)
+	what := "daily around " + playerID
+	rows, err := s.pool.Query(ctx, dailyAroundSQL, day, level, playerID, n)
 	if err != nil {
-		return nil, mapErr(err, "daily rank of "+playerID)
+		return nil, mapErr(err, what)
 	}
+	var before, after []store.Entry
 	var ahead int
-	if err := s.pool.QueryRow(ctx,
-		`SELECT count(*) FROM results WHERE day = $1::date AND level = $2
-		 AND (score > $3 OR (score = $3 AND (finished_at < $4 OR (finished_at = $4 AND player_id < $5))))`,
-		day, level, score, fin, playerID).Scan(&ahead); err != nil {
-		return nil, mapErr(err, "daily rank of "+playerID)
+	for rows.Next() {
+		var e store.Entry
+		var side int
+		var ms int64
+		if err := rows.Scan(&side, &ahead, &e.PlayerID, &e.Name, &e.Score, &ms, &e.Mistakes, &e.Hints, &e.FinishedAt); err != nil {
+			rows.Close()
+			return nil, mapErr(err, what)
+		}
+		e.Elapsed, e.FinishedAt = time.Duration(ms)*time.Millisecond, e.FinishedAt.UTC()
+		if side < 0 {
+			before = append(before, e)
+		} else {
+			after = append(after, e)
+		}
 	}
-	first := max(ahead-n, 0)
-	rows, err := s.pool.Query(ctx,
-		`SELECT `+entryCols+` FROM results r JOIN players p ON p.id = r.player_id
-		 WHERE r.day = $1::date AND r.level = $2 ORDER BY r.score DESC, r.finished_at, r.player_id LIMIT $3 OFFSET $4`,
-		day, level, ahead-first+n+1, first)
-	return collectEntries(rows, err, first+1, "daily around "+playerID)
+	if err := rows.Err(); err != nil {
+		return nil, mapErr(err, what)
+	}
+	if len(after) == 0 || after[0].PlayerID != playerID {
+		return nil, fmt.Errorf("postgres: %s: %w", what, store.ErrNotFound)
+	}
+	slices.Reverse(before)
+	out := append(before, after...)
+	for i := range out {
+		out[i].Rank = ahead - len(before) + 1 + i
+	}
+	return out, nil
 }
 
 // BestTimes is each player's fastest finish of a level, fastest first.
