@@ -217,3 +217,25 @@ func TestBench(t *testing.T) {
 	code, _, _ = arena(t, "", "bench")
 	assert.Equal(t, exitUsage, code)
 }
+
+func TestMigrate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "new", "m.db")
+	t.Setenv("DATABASE_URL", "sqlite:"+path)
+	code, out, errOut := arena(t, "", "migrate", "version")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, "schema version 0 (clean)\n", out)
+	code, out, _ = arena(t, "", "migrate", "up")
+	require.Equal(t, exitOK, code)
+	assert.Equal(t, "schema version 1 (clean)\n", out)
+	code, out, _ = arena(t, "", "migrate", "down")
+	require.Equal(t, exitOK, code)
+	assert.Equal(t, "schema version 0 (clean)\n", out)
+
+	code, _, errOut = arena(t, "", "migrate", "sideways")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "unknown action")
+	t.Setenv("DATABASE_URL", "mysql://x")
+	code, _, errOut = arena(t, "", "migrate", "up")
+	assert.Equal(t, exitFail, code)
+	assert.Contains(t, errOut, "DATABASE_URL")
+}

@@ -56,11 +56,6 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if path == "" {
 		return nil, fmt.Errorf("sqlite: %w: empty database path", store.ErrInvalid)
 	}
-	if dir := filepath.Dir(path); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("sqlite: create directory for %s: %w", path, err)
-		}
-	}
 	if _, _, err := Migrate(ctx, path, store.MigrateUp); err != nil {
 		return nil, err
 	}
@@ -86,6 +81,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // Migrate runs a migration action (store.MigrateUp, MigrateDown,
 // MigrateVersion) on the database file at path.
 func Migrate(ctx context.Context, path, action string) (version uint, dirty bool, err error) {
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return 0, false, fmt.Errorf("sqlite: create directory for %s: %w", path, err)
+		}
+	}
 	db, err := sql.Open("sqlite", dsn(path, false))
 	if err != nil {
 		return 0, false, fmt.Errorf("sqlite: open %s: %w", path, err)
