@@ -19,10 +19,14 @@ build:
 run: build
 	./$(BIN) serve
 
+# The store tests start a throwaway PostgreSQL from the machine's binaries;
+# scripts/ensure-postgres installs Debian's package when they are missing.
 test:
+	./scripts/ensure-postgres
 	$(GO) test -race -timeout $(TEST_TIMEOUT) -count=1 $(PKGS)
 
 test-short:
+	./scripts/ensure-postgres
 	$(GO) test -short -count=1 $(PKGS)
 
 bench: build
