@@ -135,11 +135,13 @@ func SolvableWithin(g Grid, max Level) (solved bool, hardest Level) {
 	// confluent (the closure does not depend on the order they are applied
 	// in), so this reaches the level GradePuzzle's easiest-first order
 	// does, without searching every easier technique again after each step.
+	var dv derived
 	for tier := LevelMedium; tier <= max && tier <= LevelExpert; tier++ {
 		for sweep := 0; sweep < maxSteps; sweep++ {
 			progress := false
 			for t := TechniquePointing; t < TechniqueTrial && t.Level() <= tier; t++ {
-				for findStep(t, &c, st) {
+				for findStepWith(t, &c, st, &dv) {
+					dv.reset()
 					if !c.applyFast(st) {
 						return false, hardest
 					}

@@ -7,6 +7,39 @@ import "sync"
 // true. A direct switch rather than a table of funcs keeps st on the
 // caller's stack.
 func findStep(t Technique, c *Candidates, st *Step) bool {
+	var dv derived
+	return findStepWith(t, c, st, &dv)
+}
+
+// derived caches what several techniques compute from the same board; reset
+// it whenever the board changes.
+type derived struct {
+	um   unitMasks
+	umOK bool
+	bv   CellSet
+	bvOK bool
+}
+
+func (dv *derived) masks(c *Candidates) *unitMasks {
+	if !dv.umOK {
+		c.unitMasks(&dv.um)
+		dv.umOK = true
+	}
+	return &dv.um
+}
+
+func (dv *derived) bivalue(c *Candidates) CellSet {
+	if !dv.bvOK {
+		dv.bv = c.bivalueCells()
+		dv.bvOK = true
+	}
+	return dv.bv
+}
+
+func (dv *derived) reset() { dv.umOK, dv.bvOK = false, false }
+
+// findStepWith is findStep with a cache of derived data for the board.
+func findStepWith(t Technique, c *Candidates, st *Step, dv *derived) bool {
 	st.reset(t)
 	switch t {
 	case TechniqueFullHouse:
@@ -16,37 +49,37 @@ func findStep(t Technique, c *Candidates, st *Step) bool {
 	case TechniqueHiddenSingle:
 		return findHiddenSingle(c, st)
 	case TechniquePointing:
-		return findPointing(c, st)
+		return findPointing(c, st, dv)
 	case TechniqueClaiming:
-		return findClaiming(c, st)
+		return findClaiming(c, st, dv)
 	case TechniqueNakedPair:
 		return findNakedSubset(c, st, 2)
 	case TechniqueHiddenPair:
-		return findHiddenSubset(c, st, 2)
+		return findHiddenSubset(c, st, dv, 2)
 	case TechniqueNakedTriple:
 		return findNakedSubset(c, st, 3)
 	case TechniqueHiddenTriple:
-		return findHiddenSubset(c, st, 3)
+		return findHiddenSubset(c, st, dv, 3)
 	case TechniqueNakedQuad:
 		return findNakedSubset(c, st, 4)
 	case TechniqueHiddenQuad:
-		return findHiddenSubset(c, st, 4)
+		return findHiddenSubset(c, st, dv, 4)
 	case TechniqueXWing:
-		return findFish(c, st, 2)
+		return findFish(c, st, dv, 2)
 	case TechniqueSwordfish:
-		return findFish(c, st, 3)
+		return findFish(c, st, dv, 3)
 	case TechniqueJellyfish:
-		return findFish(c, st, 4)
+		return findFish(c, st, dv, 4)
 	case TechniqueSkyscraper:
-		return findSkyscraper(c, st)
+		return findSkyscraper(c, st, dv)
 	case TechniqueTwoStringKite:
-		return findTwoStringKite(c, st)
+		return findTwoStringKite(c, st, dv)
 	case TechniqueXYWing:
-		return findXYWing(c, st)
+		return findXYWing(c, st, dv)
 	case TechniqueXYZWing:
-		return findXYZWing(c, st)
+		return findXYZWing(c, st, dv)
 	case TechniqueWWing:
-		return findWWing(c, st)
+		return findWWing(c, st, dv)
 	case TechniqueUniqueRectangle1:
 		return findUniqueRectangle(c, st, 1)
 	case TechniqueUniqueRectangle2:
@@ -62,7 +95,7 @@ func findStep(t Technique, c *Candidates, st *Step) bool {
 	case TechniqueXChain:
 		return findXChain(c, st)
 	case TechniqueXYChain:
-		return findXYChain(c, st)
+		return findXYChain(c, st, dv)
 	}
 	return false
 }
@@ -76,11 +109,12 @@ func nextStep(c *Candidates, st *Step, max Level) bool {
 // nextStepFrom is nextStep starting the search at technique first, for
 // callers that know the easier ones have nothing to find.
 func nextStepFrom(first Technique, c *Candidates, st *Step, max Level) bool {
+	var dv derived
 	for t := first; t < TechniqueTrial; t++ {
 		if t.Level() > max {
 			return false
 		}
-		if findStep(t, c, st) {
+		if findStepWith(t, c, st, &dv) {
 			return true
 		}
 	}

@@ -131,8 +131,8 @@ func chainPath(cs *chainSearch, end int, dst []int) []int {
 // down the chain until the last cell is forced to x: so the first or the
 // last cell is x, and a cell that sees both cannot be. The shortest
 // productive chain of three cells or more is taken.
-func findXYChain(c *Candidates, st *Step) bool {
-	bv := c.bivalueCells()
+func findXYChain(c *Candidates, st *Step, dv *derived) bool {
+	bv := dv.bivalue(c)
 	var cs chainSearch
 	var path [maxChainNodes]int
 	bestLen := maxChainNodes/2 + 1

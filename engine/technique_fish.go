@@ -2,19 +2,13 @@ package engine
 
 import "math/bits"
 
-// lineMasks turns a digit's cells into one 9-bit mask per row (bit c set for
-// a candidate in column c) when byRow, or per column (bit r) otherwise.
-func lineMasks(p CellSet, byRow bool) (m [9]uint16) {
-	for w := 0; w < 2; w++ {
-		for b := p[w]; b != 0; b &= b - 1 {
-			cell := w<<6 | bits.TrailingZeros64(b)
-			r, c := cell/9, cell%9
-			if byRow {
-				m[r] |= 1 << c
-			} else {
-				m[c] |= 1 << r
-			}
-		}
+// lineSlice is a digit's unit masks for the rows (bit c for column c) when
+// byRow, or the columns (bit r for row r).
+func lineSlice(um *unitMasks, d uint8, byRow bool) (m [9]uint16) {
+	if byRow {
+		copy(m[:], um[d-1][0:9])
+	} else {
+		copy(m[:], um[d-1][9:18])
 	}
 	return m
 }
@@ -33,17 +27,18 @@ func lineCell(i, j int, byRow bool) int {
 // (or n columns and n rows). Each of those rows needs the digit in one of
 // those columns, which fills them, so no other cell of the columns can
 // hold it.
-func findFish(c *Candidates, st *Step, n int) bool {
+func findFish(c *Candidates, st *Step, dv *derived, n int) bool {
 	var base [9]int
 	var masks [9]uint16
 	var it subsetIter
+	um := dv.masks(c)
 	for d := uint8(1); d <= 9; d++ {
 		p := c.pos[d-1]
 		if p.Len() < 2*n {
 			continue
 		}
 		for _, byRow := range [2]bool{true, false} {
-			lines := lineMasks(p, byRow)
+			lines := lineSlice(um, d, byRow)
 			k := 0
 			for i := 0; i < 9; i++ {
 				if cnt := bits.OnesCount16(lines[i]); cnt >= 2 && cnt <= n {

@@ -37,9 +37,8 @@ func (c *Candidates) unitMasks(um *unitMasks) {
 // findPointing finds locked candidates of type 1: within a box, a digit's
 // candidates all lie in one row or column, so the digit is in that part of
 // the line and can be removed from the rest of the line.
-func findPointing(c *Candidates, st *Step) bool {
-	var um unitMasks
-	c.unitMasks(&um)
+func findPointing(c *Candidates, st *Step, dv *derived) bool {
+	um := dv.masks(c)
 	for b := 0; b < 9; b++ {
 		r0, c0 := b/3*3, b%3*3
 		for d := uint8(1); d <= 9; d++ {
@@ -75,9 +74,8 @@ func findPointing(c *Candidates, st *Step) bool {
 // findClaiming finds locked candidates of type 2: within a row or column, a
 // digit's candidates all lie in one box, so the digit can be removed from
 // the rest of that box.
-func findClaiming(c *Candidates, st *Step) bool {
-	var um unitMasks
-	c.unitMasks(&um)
+func findClaiming(c *Candidates, st *Step, dv *derived) bool {
+	um := dv.masks(c)
 	for line := 0; line < 18; line++ {
 		for d := uint8(1); d <= 9; d++ {
 			lm := um[d-1][line]

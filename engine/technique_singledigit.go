@@ -6,11 +6,12 @@ import "math/bits"
 // two candidates each, one of each pair in the same column (row): the two
 // cannot both be the digit, so one of the other two ends is, and no cell
 // that sees both ends can be.
-func findSkyscraper(c *Candidates, st *Step) bool {
+func findSkyscraper(c *Candidates, st *Step, dv *derived) bool {
+	um := dv.masks(c)
 	for d := uint8(1); d <= 9; d++ {
 		p := c.pos[d-1]
 		for _, byRow := range [2]bool{true, false} {
-			lines := lineMasks(p, byRow)
+			lines := lineSlice(um, d, byRow)
 			for i1 := 0; i1 < 9; i1++ {
 				if bits.OnesCount16(lines[i1]) != 2 {
 					continue
@@ -54,9 +55,8 @@ func findSkyscraper(c *Candidates, st *Step) bool {
 // those two cannot both be the digit, so the row's other end or the
 // column's other end is, and the cell that sees both (in the other end's
 // row and column) cannot be.
-func findTwoStringKite(c *Candidates, st *Step) bool {
-	var um unitMasks
-	c.unitMasks(&um)
+func findTwoStringKite(c *Candidates, st *Step, dv *derived) bool {
+	um := dv.masks(c)
 	for d := uint8(1); d <= 9; d++ {
 		m := &um[d-1]
 		p := c.pos[d-1]

@@ -111,10 +111,9 @@ func findNakedSubset(c *Candidates, st *Step, n int) bool {
 // findHiddenSubset finds n digits that, within a unit, can only go in the
 // same n cells: those cells must hold those digits, so their other
 // candidates go.
-func findHiddenSubset(c *Candidates, st *Step, n int) bool {
+func findHiddenSubset(c *Candidates, st *Step, dv *derived, n int) bool {
 	var digits [9]uint8
-	var um unitMasks
-	c.unitMasks(&um)
+	um := dv.masks(c)
 	var it subsetIter
 	for u := 0; u < 27; u++ {
 		var any uint16

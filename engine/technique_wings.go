@@ -19,8 +19,8 @@ func (c *Candidates) bivalueCells() CellSet {
 // findXYWing finds a pivot with candidates {a,b} that sees two pincers
 // {a,c} and {b,c}: whichever of a and b the pivot takes, one pincer is c,
 // so no cell that sees both pincers can be c.
-func findXYWing(c *Candidates, st *Step) bool {
-	bv := c.bivalueCells()
+func findXYWing(c *Candidates, st *Step, dv *derived) bool {
+	bv := dv.bivalue(c)
 	for p := bv.First(); p >= 0; p = nextCell(bv, p) {
 		mp := c.mask[p]
 		peers := bv.Intersect(PeerSet[p])
@@ -55,8 +55,8 @@ func findXYWing(c *Candidates, st *Step) bool {
 // findXYZWing finds a pivot with candidates {x,y,z} that sees two pincers
 // {x,z} and {y,z}: one of the three cells is z, so no cell that sees all
 // three can be.
-func findXYZWing(c *Candidates, st *Step) bool {
-	bv := c.bivalueCells()
+func findXYZWing(c *Candidates, st *Step, dv *derived) bool {
+	bv := dv.bivalue(c)
 	for p := c.unsolved.First(); p >= 0; p = nextCell(c.unsolved, p) {
 		mp := c.mask[p]
 		if bits.OnesCount16(mp) != 3 {
@@ -94,14 +94,13 @@ func findXYZWing(c *Candidates, st *Step) bool {
 // in two cells, one seeing each of them. If the first is not b it is a, so
 // its link cell is not a, the other link cell is, and the second cell is b:
 // one of the two is b, and no cell that sees both can be.
-func findWWing(c *Candidates, st *Step) bool {
-	bv := c.bivalueCells()
+func findWWing(c *Candidates, st *Step, dv *derived) bool {
+	bv := dv.bivalue(c)
 	if bv.Len() < 2 {
 		return false
 	}
 	// The strong links of each digit: units where it has two places.
-	var um unitMasks
-	c.unitMasks(&um)
+	um := dv.masks(c)
 	var links [9][27][2]int
 	var nlinks [9]int
 	for d := 0; d < 9; d++ {
