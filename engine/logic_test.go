@@ -370,3 +370,19 @@ func TestUnitMasks(t *testing.T) {
 		}
 	}
 }
+
+func TestFastOrderHasEveryTechnique(t *testing.T) {
+	seen := map[Technique]bool{}
+	prev := LevelMedium
+	for _, tech := range fastOrder {
+		assert.False(t, seen[tech], "%s twice", tech)
+		seen[tech] = true
+		assert.GreaterOrEqual(t, tech.Level(), prev, "%s: fastOrder goes by tier", tech)
+		prev = tech.Level()
+	}
+	for _, tech := range Techniques() {
+		if tech.Level() > LevelEasy {
+			assert.True(t, seen[tech], "%s missing from fastOrder", tech)
+		}
+	}
+}
