@@ -137,7 +137,7 @@ func SolvableWithin(g Grid, max Level) (solved bool, hardest Level) {
 	// one that fires is applied as long as it finds something, and the
 	// search then starts again from the top, so the costly, rarely needed
 	// ones run only when everything before them is stuck.
-	var dv derived
+	dv := derived{batch: true}
 	for tier := LevelMedium; tier <= max && tier <= LevelExpert; tier++ {
 		for i := 0; i < len(fastOrder); i++ {
 			t := fastOrder[i]

@@ -18,6 +18,11 @@ type derived struct {
 	umOK bool
 	bv   CellSet
 	bvOK bool
+	// batch asks the finders that can (locked candidates) to gather every
+	// elimination they find on the board into one step rather than stop
+	// at the first pattern: SolvableWithin's fast path, which needs no
+	// pattern to explain.
+	batch bool
 }
 
 func (dv *derived) masks(c *Candidates) *unitMasks {
@@ -126,7 +131,7 @@ func nextStepFrom(first Technique, c *Candidates, st *Step, max Level) bool {
 type stepBuf struct {
 	st       Step
 	place    [4]Candidate
-	elim     [128]Candidate
+	elim     [256]Candidate
 	cells    [48]int
 	digits   [12]uint8
 	units    [12]int

@@ -61,6 +61,10 @@ func findPointing(c *Candidates, st *Step, dv *derived) bool {
 			if out == 0 {
 				continue
 			}
+			if dv.batch {
+				st.Eliminate = appendElims(st.Eliminate, c.pos[d-1].Intersect(UnitSet[line]).Minus(UnitSet[18+b]), d)
+				continue
+			}
 			st.Cells = c.pos[d-1].Intersect(UnitSet[18+b]).Cells(st.Cells)
 			st.Digits = append(st.Digits, d)
 			st.Units = append(st.Units, 18+b, line)
@@ -68,7 +72,7 @@ func findPointing(c *Candidates, st *Step, dv *derived) bool {
 			return true
 		}
 	}
-	return false
+	return len(st.Eliminate) > 0
 }
 
 // findClaiming finds locked candidates of type 2: within a row or column, a
@@ -103,6 +107,10 @@ func findClaiming(c *Candidates, st *Step, dv *derived) bool {
 			if out.Empty() {
 				continue
 			}
+			if dv.batch {
+				st.Eliminate = appendElims(st.Eliminate, out, d)
+				continue
+			}
 			st.Cells = c.pos[d-1].Intersect(ls).Cells(st.Cells)
 			st.Digits = append(st.Digits, d)
 			st.Units = append(st.Units, line, 18+b)
@@ -110,7 +118,7 @@ func findClaiming(c *Candidates, st *Step, dv *derived) bool {
 			return true
 		}
 	}
-	return false
+	return len(st.Eliminate) > 0
 }
 
 // appendElims appends the elimination of d from every cell of s.
