@@ -424,6 +424,26 @@ func TestRandomSolution(t *testing.T) {
 	}
 }
 
+func TestRandomFillIsUnbiasedPerCell(t *testing.T) {
+	// Before the symmetry shuffle, the first cell takes each of the nine
+	// digits with equal probability, and so does the last cell of row 1
+	// (chosen among the digits the row has left).
+	rng := rand.New(rand.NewPCG(11, 12))
+	var first, ninth [10]int
+	const n = 2700
+	for k := 0; k < n; k++ {
+		g, ok := randomFill(rng)
+		require.True(t, ok)
+		require.True(t, g.Complete(), "grid %s", g)
+		first[g[0]]++
+		ninth[g[8]]++
+	}
+	for d := 1; d <= 9; d++ {
+		assert.InDelta(t, n/9, first[d], 100, "digit %d in r1c1: %v", d, first)
+		assert.InDelta(t, n/9, ninth[d], 100, "digit %d in r1c9: %v", d, ninth)
+	}
+}
+
 func TestRandomSolutionAllocatesNothing(t *testing.T) {
 	if raceEnabled {
 		t.Skip("under the race detector sync.Pool drops items on purpose")
