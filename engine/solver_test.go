@@ -271,6 +271,32 @@ func randomPuzzle(rng *rand.Rand, kind puzzleKind, minBlank, maxBlank int) Grid 
 	return g
 }
 
+func TestSolvePigeonholeIsRefutedWithoutSearch(t *testing.T) {
+	// Found by FuzzSolve (testdata/fuzz/FuzzSolve/0ef4e28dceac30a6). Rows 5
+	// and 6 hold 1, 3 and 5 in boxes 5 and 6, so row 4 must put all three in
+	// box 4, where only r4c1 and r4c2 are free: no solution. Before the
+	// minirow rule the search needed 4.3 million guesses to prove it.
+	p := MustParse("020001070000000000080000000009000000000510030000030510000000000000000000000000006")
+	res := Solve(p, 2)
+	assert.Equal(t, 0, res.Count)
+	assert.Zero(t, res.Stats.Guesses, "the minirow rule sees the contradiction")
+	n, _ := refSolve(p, 2)
+	assert.Equal(t, 0, n, "the reference agrees")
+
+	// The same puzzle transposed poses it in a column, which the band
+	// representation sees only through the stack rule; it still takes few
+	// guesses.
+	var q Grid
+	for r := 0; r < 9; r++ {
+		for c := 0; c < 9; c++ {
+			q[c*9+r] = p[r*9+c]
+		}
+	}
+	res = Solve(q, 2)
+	assert.Equal(t, 0, res.Count)
+	assert.Less(t, res.Stats.Guesses, 1000)
+}
+
 func TestSolveAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2026, 11))
 	tests := []struct {
