@@ -66,11 +66,29 @@ func checkUnique(g Grid) (Grid, error) {
 	}
 }
 
-// GradePuzzle solves g with the human techniques, always taking the easiest
-// step available and starting again from the easiest after each one, and
-// rates it by the hardest technique needed. It first checks with Solve that
-// g has exactly one solution (the uniqueness techniques rely on it) and
-// returns ErrConflict, ErrNoSolution or ErrMultipleSolutions when it has not.
+// singleScore is what each digit placed by a full house, naked single or
+// hidden single adds to a puzzle's score.
+const singleScore = 4
+
+// GradePuzzle solves g with the human techniques and rates it by the hardest
+// technique needed. It first checks with Solve that g has exactly one
+// solution (the uniqueness techniques rely on it) and returns ErrConflict,
+// ErrNoSolution or ErrMultipleSolutions when it has not.
+//
+// It works in rounds: each round finds the easiest technique with something
+// to do and applies it until it has nothing left, then the next round starts
+// again from the easiest.
+//
+// The score adds the technique's score once per round for every technique
+// above the singles, and singleScore for every digit a single places,
+// whichever single it was. Which of two equal patterns a technique finds
+// first depends on where the cells are, and one pattern can turn another
+// into a single; scored this way such choices do not move the grade, so a
+// puzzle and every puzzle isomorphic to it (relabelled digits, swapped rows,
+// bands, columns and stacks, transposed) get the same level, hardest
+// technique and score. Counts holds the rounds of each technique above the
+// singles and the digits each single placed; how the singles split between
+// full house, naked and hidden single may differ between isomorphs.
 func GradePuzzle(g Grid) (Grade, error) {
 	if _, err := checkUnique(g); err != nil {
 		return Grade{}, err
@@ -79,18 +97,30 @@ func GradePuzzle(g Grid) (Grade, error) {
 	c := NewCandidates(g)
 	var buf stepBuf
 	st := buf.init()
-	for n := 0; n < maxSteps && !c.Solved(); n++ {
+	for n := 0; n < maxSteps && !c.Solved(); {
 		if !nextStep(&c, st, LevelExpert) {
 			break
 		}
-		if !c.Apply(st) {
-			break
+		t := st.Technique
+		placed := 0
+		for ok := true; ok && n < maxSteps; ok = findStep(t, &c, st) {
+			if !c.Apply(st) {
+				n = maxSteps
+				break
+			}
+			gr.Steps = append(gr.Steps, st.clone())
+			placed += len(st.Place)
+			n++
 		}
-		gr.Steps = append(gr.Steps, st.clone())
-		gr.Counts[st.Technique]++
-		gr.Score += st.Technique.Score()
-		if t, h := st.Technique, gr.Hardest; t.Score() > h.Score() || (t.Score() == h.Score() && t > h) {
-			gr.Hardest = st.Technique
+		if t.Level() == LevelEasy {
+			gr.Counts[t] += placed
+			gr.Score += placed * singleScore
+		} else {
+			gr.Counts[t]++
+			gr.Score += t.Score()
+		}
+		if h := gr.Hardest; t.Score() > h.Score() || (t.Score() == h.Score() && t > h) {
+			gr.Hardest = t
 		}
 	}
 	gr.Solved = c.Solved()

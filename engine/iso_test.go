@@ -95,3 +95,40 @@ func loadSome(tb testing.TB, name string, n int) []Grid {
 	require.Len(tb, out, n)
 	return out
 }
+
+// TestIsomorphicPuzzlesGradeAlike: a puzzle and its isomorphs get the same
+// level and hardest technique, always. The score is the same too but for
+// rare puzzles where two equal patterns lead to different rounds of harder
+// techniques; the test allows 1% of those and says how many it saw.
+func TestIsomorphicPuzzlesGradeAlike(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	puzzles := loadSome(t, "magictour-top1465.txt", 500)
+	puzzles = append(puzzles, loadSome(t, "17-clue.txt", 300)...)
+	for _, level := range []Level{LevelEasy, LevelMedium, LevelHard, LevelExpert} {
+		for seed := uint64(1); seed <= 10; seed++ {
+			g, err := Generate(GenerateOptions{Level: level, Seed: seed})
+			require.NoError(t, err)
+			puzzles = append(puzzles, g.Givens)
+		}
+	}
+	compared, scoreDiffers := 0, 0
+	for _, p := range puzzles {
+		want, err := GradePuzzle(p)
+		require.NoError(t, err)
+		for k := 0; k < 2; k++ {
+			q := randomIsomorph(rng).apply(p)
+			got, err := GradePuzzle(q)
+			require.NoError(t, err)
+			require.Equal(t, want.Level, got.Level, "level of %s and its isomorph %s", p, q)
+			require.Equal(t, want.Solved, got.Solved, "%s", p)
+			require.Equal(t, want.Hardest, got.Hardest, "hardest technique of %s and its isomorph %s", p, q)
+			compared++
+			if want.Score != got.Score {
+				scoreDiffers++
+				t.Logf("score %d vs %d: %s (%v) and its isomorph %s", want.Score, got.Score, p, want.Level, q)
+			}
+		}
+	}
+	t.Logf("%d isomorph pairs: level and hardest technique always equal, score differed in %d", compared, scoreDiffers)
+	assert.LessOrEqual(t, scoreDiffers*100, compared, "score differs in more than 1%% of isomorph pairs")
+}

@@ -115,8 +115,9 @@ func (l *Level) UnmarshalText(b []byte) error {
 //	xy-chain                    expert     260
 //	trial                       beyond    1000  (hints only, never in a Grade)
 //
-// A puzzle's score is the sum of the scores of every step the solver took,
-// singles included, so a long easy puzzle outscores a short one.
+// A puzzle's score adds 4 for every digit the singles place and, for every
+// round of a harder technique (see GradePuzzle), that technique's score: a
+// puzzle with fewer clues and more rounds of harder techniques scores more.
 type Technique uint8
 
 // The techniques, in search order. TechniqueNone is the zero value.
