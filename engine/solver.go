@@ -500,6 +500,9 @@ func (s *bitSolver) propagate(b *bitBoard) int {
 			break
 		}
 		if !changed {
+			if s.guesses >= deepAfter && b.hallViolated() {
+				state = stDead
+			}
 			break
 		}
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -295,6 +296,83 @@ func TestSolvePigeonholeIsRefutedWithoutSearch(t *testing.T) {
 	res = Solve(q, 2)
 	assert.Equal(t, 0, res.Count)
 	assert.Less(t, res.Stats.Guesses, 1000)
+}
+
+func TestSolveHiddenPigeonholeStaysCheap(t *testing.T) {
+	// Row 4 must hold 1, 2 and 3, but columns 2, 3, 4 and 6 and box 6 shut
+	// them out of all its cells but r4c1 and r4c5, in different boxes. No
+	// propagation rule sees that; the search alone took 15 million guesses
+	// to prove there is no solution. After deepAfter guesses the Hall check
+	// (solver_hall.go) refutes it.
+	p := MustParse(".1.2.3....3.1.......2.....................12.........3.2.3.......1..2.....3..1...")
+	res := Solve(p, 2)
+	assert.Equal(t, 0, res.Count)
+	assert.Less(t, res.Stats.Guesses, deepAfter+100)
+}
+
+func TestMatchable(t *testing.T) {
+	all := [9]uint16{511, 511, 511, 511, 511, 511, 511, 511, 511}
+	diagonal := [9]uint16{1, 2, 4, 8, 16, 32, 64, 128, 256}
+	rotated := [9]uint16{2 | 1, 4 | 2, 8 | 4, 16 | 8, 32 | 16, 64 | 32, 128 | 64, 256 | 128, 1 | 256}
+	threeInTwo := all
+	threeInTwo[0], threeInTwo[1], threeInTwo[2] = 3, 3, 1|2 // digits 1..3 in cells 1..2
+	empty := diagonal
+	empty[4] = 0
+	// Digit d may take cells d and d+1, except the last, which can only
+	// take cell 0: matching it pushes every other digit one cell along.
+	chain := [9]uint16{1 | 2, 2 | 4, 4 | 8, 8 | 16, 16 | 32, 32 | 64, 64 | 128, 128 | 256, 1}
+	tests := []struct {
+		name string
+		pos  [9]uint16
+		want bool
+	}{
+		{"all open", all, true},
+		{"placed", diagonal, true},
+		{"pairs in a cycle", rotated, true},
+		{"augmenting chain", chain, true},
+		{"three digits in two cells", threeInTwo, false},
+		{"a digit with no cell", empty, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pos := tt.pos
+			assert.Equal(t, tt.want, matchable(&pos))
+		})
+	}
+	// Against Hall's theorem checked by brute force: a matching exists iff
+	// every set of digits has at least as many cells between them.
+	hall := func(pos [9]uint16) bool {
+		for set := 1; set < 512; set++ {
+			var cells uint16
+			for d := 0; d < 9; d++ {
+				if set>>d&1 != 0 {
+					cells |= pos[d]
+				}
+			}
+			if bits.OnesCount16(cells) < bits.OnesCount(uint(set)) {
+				return false
+			}
+		}
+		return true
+	}
+	rng := rand.New(rand.NewPCG(8, 9))
+	var yes, no int
+	for k := 0; k < 5000; k++ {
+		var pos [9]uint16
+		for d := range pos {
+			// Sparse masks: each cell with probability about 1/4.
+			pos[d] = uint16(rng.Uint32() & rng.Uint32() & 511)
+		}
+		want := hall(pos)
+		require.Equal(t, want, matchable(&pos), "%v", pos)
+		if want {
+			yes++
+		} else {
+			no++
+		}
+	}
+	assert.Positive(t, yes)
+	assert.Positive(t, no)
 }
 
 func TestSolveAgainstReference(t *testing.T) {
