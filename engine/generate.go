@@ -126,13 +126,10 @@ func digToward(sol Grid, order []uint8, opts GenerateOptions) (Grid, bool) {
 	var seqBuf [NumCells]uint8
 	seq := seqBuf[:0]
 	for _, c := range order {
-		saved := p
-		clear2(&p, int(c), opts.Symmetric)
-		if Solve(p, 2).Count != 1 {
-			p = saved
-			continue
+		if stillUnique(&p, &sol, int(c), opts.Symmetric) {
+			clear2(&p, int(c), opts.Symmetric)
+			seq = append(seq, c)
 		}
-		seq = append(seq, c)
 	}
 	ok, hardest := SolvableWithin(p, opts.Level)
 	if ok {
@@ -169,12 +166,11 @@ func digToward(sol Grid, order []uint8, opts GenerateOptions) (Grid, bool) {
 		}
 	}
 	for _, c := range retry {
-		saved := p
-		clear2(&p, int(c), opts.Symmetric)
-		if Solve(p, 2).Count != 1 {
-			p = saved
+		if !stillUnique(&p, &sol, int(c), opts.Symmetric) {
 			continue
 		}
+		saved := p
+		clear2(&p, int(c), opts.Symmetric)
 		if ok, h := SolvableWithin(p, opts.Level); ok {
 			loHardest = h
 		} else {
@@ -182,4 +178,35 @@ func digToward(sol Grid, order []uint8, opts GenerateOptions) (Grid, bool) {
 		}
 	}
 	return p, loHardest == opts.Level
+}
+
+// stillUnique reports whether the puzzle p, which has exactly one solution,
+// sol, keeps it as its only one when the given cell (and its mirror image,
+// when symmetric) is emptied. That holds when no solution puts another digit
+// in an emptied cell: one search for any solution with the cell's digit
+// ruled out, per emptied cell. Such a search fails fast where counting the
+// solutions to two would first have to find sol again.
+func stillUnique(p *Grid, sol *Grid, cell int, symmetric bool) bool {
+	q := *p
+	clear2(&q, cell, symmetric)
+	if !otherDigitImpossible(&q, cell, sol[cell]) {
+		return false
+	}
+	if m := NumCells - 1 - cell; symmetric && m != cell {
+		return otherDigitImpossible(&q, m, sol[m])
+	}
+	return true
+}
+
+// otherDigitImpossible reports whether q has no solution with digit ruled
+// out of the empty cell.
+func otherDigitImpossible(q *Grid, cell int, digit uint8) bool {
+	s := solverPool.Get().(*bitSolver)
+	defer solverPool.Put(s)
+	b := &s.stack[0]
+	if !b.load(q) {
+		return true
+	}
+	b.remove(cell/27, int(digit)-1, uint(cell%27))
+	return s.search(1) == 0
 }

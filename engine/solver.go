@@ -331,6 +331,12 @@ func (s *bitSolver) run(g *Grid, limit int) int {
 	if !s.stack[0].load(g) {
 		return 0
 	}
+	return s.search(limit)
+}
+
+// search counts the solutions of the state in s.stack[0], up to limit; the
+// first one is left in s.solution.
+func (s *bitSolver) search(limit int) int {
 	count := 0
 	sp := 0
 	for {
