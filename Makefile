@@ -2,7 +2,7 @@
 # the whole suite. See README.md.
 
 GO            ?= go
-STATICCHECK   ?= honnef.co/go/tools/cmd/staticcheck@2026.2.2
+STATICCHECK   ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BIN           := bin/arena
 PKGS          := ./...
 # The whole suite must stay under ten minutes on a 2-core machine.
