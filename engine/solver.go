@@ -324,19 +324,24 @@ const (
 // run loads g and searches it, returning the number of solutions found up
 // to limit; the first one is left in s.solution.
 func (s *bitSolver) run(g *Grid, limit int) int {
-	if limit < 1 {
-		limit = 1
-	}
-	s.iterations, s.guesses, s.props = 0, 0, 0
 	if !s.stack[0].load(g) {
+		s.iterations, s.guesses, s.props = 0, 0, 0
 		return 0
 	}
 	return s.search(limit)
 }
 
-// search counts the solutions of the state in s.stack[0], up to limit; the
-// first one is left in s.solution.
+// search counts the solutions of the state in s.stack[0], up to limit (a
+// limit below 1 counts as 1); the first one is left in s.solution. It
+// starts the statistics afresh: s.guesses also decides when the Hall check
+// starts (deepAfter), so a solver taken from the pool must not carry its
+// last count over. The generator calls it directly, on a state it loaded
+// and edited.
 func (s *bitSolver) search(limit int) int {
+	if limit < 1 {
+		limit = 1
+	}
+	s.iterations, s.guesses, s.props = 0, 0, 0
 	count := 0
 	sp := 0
 	for {
@@ -789,11 +794,13 @@ func (s *bitSolver) guess(sp int) {
 			bestBand, bestP = band, uint(bits.TrailingZeros32(s.pairs[band]))
 			break
 		}
-		u1, u2 := uint64(b.unsolved[bandNext1[band]]), uint64(b.unsolved[bandNext2[band]])
+		// Unsolved cells of this band, then of the two others shifted by
+		// 27 and 54, in one word for the column test.
+		u := b.unsolved[band]
+		others := uint64(b.unsolved[bandNext1[band]]) | uint64(b.unsolved[bandNext2[band]])<<27
 		for m := s.pairs[band]; m != 0; m &= m - 1 {
-			p := uint(bits.TrailingZeros32(m))
-			col := uint64(bandColBits[p%9])
-			score := bits.OnesCount32(b.unsolved[band]&bandPeers[p%27]) + bits.OnesCount64(u1&col|u2&col<<27)
+			p := uint(bits.TrailingZeros32(m)) & 31
+			score := bits.OnesCount32(u&bandPeers[p]) + bits.OnesCount64(others&colPair[p])
 			if score > bestScore {
 				bestBand, bestP, bestScore = band, p, score
 			}
@@ -856,7 +863,10 @@ var (
 	colLock [512]uint32
 	// bandPeers[p] is the cells of a band that share a row, a column or a
 	// box with the cell at bit p.
-	bandPeers [27]uint32
+	bandPeers [32]uint32
+	// colPair[p] is the column of the cell at bit p in two bands, the
+	// second shifted up by 27: the cell's column peers outside its band.
+	colPair [32]uint64
 	// stackKeep maps a 3x3 matrix of (band, column-in-stack) pairs, bit
 	// band*3+column, to the 27-bit word (bit band*9+column) of the pairs
 	// that belong to one of the six patterns with all three pairs present.
@@ -990,5 +1000,7 @@ func init() {
 			}
 		}
 		bandPeers[p] = m
+		col := uint64(bandColBits[p%9])
+		colPair[p] = col | col<<27
 	}
 }
