@@ -473,6 +473,20 @@ func TestSolveStats(t *testing.T) {
 	assert.Positive(t, Solve(MustParse(famousPuzzles[2].puzzle), 2).Stats.Guesses, "Easter Monster")
 }
 
+func TestSearchStartsStatisticsAfresh(t *testing.T) {
+	// The generator loads a state, edits it and calls search on a solver
+	// from the pool, which may still hold the counts of its last solve.
+	s := new(bitSolver)
+	s.iterations, s.guesses, s.props = 5000, 5000, 5000
+	p := loadCollection(t, "17-clue.txt")[0]
+	require.True(t, s.stack[0].load(&p))
+	require.Equal(t, 1, s.search(2))
+	assert.Zero(t, s.guesses, "this puzzle needs no guess")
+	assert.Equal(t, NumCells-p.Filled(), s.props)
+	assert.Less(t, s.iterations, 5000)
+	assert.Equal(t, Solve(p, 1).Solution, s.solution)
+}
+
 func TestSolveConcurrent(t *testing.T) {
 	puzzles := loadCollection(t, "magictour-top1465.txt")[:200]
 	want := make([]SolveResult, len(puzzles))
