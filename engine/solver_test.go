@@ -476,15 +476,17 @@ func TestSolveStats(t *testing.T) {
 func TestSearchStartsStatisticsAfresh(t *testing.T) {
 	// The generator loads a state, edits it and calls search on a solver
 	// from the pool, which may still hold the counts of its last solve.
-	s := new(bitSolver)
-	s.iterations, s.guesses, s.props = 5000, 5000, 5000
-	p := loadCollection(t, "17-clue.txt")[0]
-	require.True(t, s.stack[0].load(&p))
-	require.Equal(t, 1, s.search(2))
-	assert.Zero(t, s.guesses, "this puzzle needs no guess")
-	assert.Equal(t, NumCells-p.Filled(), s.props)
-	assert.Less(t, s.iterations, 5000)
-	assert.Equal(t, Solve(p, 1).Solution, s.solution)
+	for _, p := range loadCollection(t, "17-clue.txt")[:20] {
+		want := Solve(p, 2)
+		s := new(bitSolver)
+		s.iterations, s.guesses, s.props = 5000, 5000, 5000
+		require.True(t, s.stack[0].load(&p))
+		require.Equal(t, 1, s.search(2))
+		assert.Equal(t, want.Stats.Guesses, s.guesses, "puzzle %s", p)
+		assert.Equal(t, want.Stats.Propagations, s.props, "puzzle %s", p)
+		assert.Equal(t, want.Stats.Iterations, s.iterations, "puzzle %s", p)
+		assert.Equal(t, want.Solution, s.solution, "puzzle %s", p)
+	}
 }
 
 func TestSolveConcurrent(t *testing.T) {
