@@ -265,18 +265,20 @@ func randomDigitPerm(rng *rand.Rand) [9]uint8 {
 //     column) pairs left to it must contain one of six patterns too (table
 //     stackKeep). That finds locked candidates and hidden singles along
 //     columns;
-//   - the minirow rule (tdoku's "triads"): the three cells of a minirow
-//     hold three different digits, so three digits that alone can go there
-//     are confined to it, three digits sure to go there shut the others
-//     out, and fewer than three possible or more than three sure is a
-//     contradiction. On top1465 it saves a tenth of the guesses for about
-//     what they cost, but it also refutes at once grids like a row needing
-//     three digits in two cells, which otherwise take millions of guesses.
+//   - the minirow rule (tdoku's "triads"), for the rows and the columns of
+//     each box: the three cells of a minirow (minicolumn) hold three
+//     different digits, so three digits that alone can go there are
+//     confined to it, three digits sure to go there shut the others out,
+//     and fewer than three possible or more than three sure is a
+//     contradiction. On top1465 it saves about a fifth of the guesses for
+//     about what they cost, but it also refutes at once grids like a row
+//     needing three digits in two cells, which otherwise took millions of
+//     guesses.
 //
 // Then the search guesses, on the two-candidate cell that sees the most
 // unsolved cells (the alternative is the cell's other digit), or failing
 // that on the first unsolved cell (the alternative is the cell without the
-// digit tried). It keeps an explicit stack of whole states (216 bytes
+// digit tried). It keeps an explicit stack of whole states (280 bytes
 // each, so a copy is cheaper than undoing), never recurses, and stops as
 // soon as it has found the limit's worth of solutions.
 
@@ -297,11 +299,11 @@ type bitBoard struct {
 	unsolved [4]uint32  // per band, the cells not yet known to be solved; [3] unused
 	dirty    uint32     // bit i: cand[i] changed since digit-band i was last updated
 	recheck  uint32     // bits 0..8: digits changed since the stack rule last saw them; 9..11: bands since the minirow rule did
-	occ      [32]uint16 // minirow occupancy of cand[i] after its last update (bit row*3+box)
+	shape    [32]uint32 // cand[i] after its last update: minirows (bit row*3+box) | columns<<16
 }
 
 // bitSolver holds the search stack and the counters of one solve; Solve and
-// friends take one from solverPool so that the 18 KB stack is not
+// friends take one from solverPool so that the 23 KB stack is not
 // allocated, or even cleared, on every call.
 type bitSolver struct {
 	stack    [maxSearchDepth]bitBoard
@@ -411,9 +413,9 @@ func (b *bitBoard) load(g *Grid) bool {
 	for band := 0; band < 3; band++ {
 		b.unsolved[band] = bandAll &^ taken[band]
 	}
-	b.dirty = bandAll    // all 27 digit-bands
-	b.recheck = 0        // update sets it for every digit and band it visits
-	b.occ = [32]uint16{} // so that the first update sees every occupancy change
+	b.dirty = bandAll      // all 27 digit-bands
+	b.recheck = 0          // update sets it for every digit and band it visits
+	b.shape = [32]uint32{} // so that the first update sees every change of shape
 	return true
 }
 
@@ -545,15 +547,17 @@ func (s *bitSolver) update(b *bitBoard) bool {
 		b.cand[i] = a
 		o := bandOthers[i]
 		band := uint(o>>16) & 3
-		// The minirow rule needs another look at this band only when the
-		// digit's minirow occupancy (high half of bandKeep) changed.
-		kept := uint16(keep >> 32)
-		bandsSeen |= nonzero(uint32(b.occ[i]^kept)) << band
-		b.occ[i] = kept
 		seen |= o // bit 20+d: the stack rule must look at digit d again
 		// Fold the rows onto the columns still in use; a box down to one
 		// column takes that column from the digit's other two bands.
-		lock := colLock[(a|a>>9|a>>18)&511]
+		cols := (a | a>>9 | a>>18) & 511
+		lock := colLock[cols]
+		// The minirow rules need another look at this band only when the
+		// digit's shape - its minirows (high half of bandKeep) and columns
+		// - changed.
+		shape := uint32(keep>>32) | cols<<16
+		bandsSeen |= nonzero(b.shape[i]^shape) << band
+		b.shape[i] = shape
 		j1, j2 := uint(o)&31, uint(o>>8)&31
 		o1, o2 := b.cand[j1], b.cand[j2]
 		b.cand[j1], b.cand[j2] = o1&lock, o2&lock
@@ -651,16 +655,18 @@ func (b *bitBoard) stacks() (changed, ok bool) {
 	return changed, true
 }
 
-// triads applies the minirow rule: the three cells of a minirow hold three
-// different digits. So if only three digits can go there, each of them is
-// confined to it (in its row and in its box); if three digits are certain
-// to be there (it is the only minirow left to them in its row), no other
-// digit can be; and fewer than three possible or more than three certain
-// is a contradiction. The band rule leaves each digit-band's minirow
-// occupancy in b.occ, so this only counts, with bit-sliced counters over
-// the nine digits, in the bands that changed since it last looked. It
-// reports whether it removed a candidate, and false for ok on a
-// contradiction.
+// triads applies the minirow rule, tdoku's "triads", to rows and to
+// columns. The three cells of a minirow (a row of a box) hold three
+// different digits, so: three digits that alone can go there are confined
+// to it; three digits sure to go there (it is the only minirow left to
+// them in their row) shut the others out; and fewer than three possible,
+// or more than three sure, is a contradiction. The same holds for the
+// three cells of a column in a box ("minicolumn"), a digit being sure of
+// one when it is the only column left to it in that box. The band rule
+// leaves each digit-band's minirows and columns in b.shape, so this only
+// counts, with bit-sliced counters over the nine digits, in the bands
+// where a shape changed since it last looked. It reports whether it
+// removed a candidate, and false for ok on a contradiction.
 func (b *bitBoard) triads() (changed, ok bool) {
 	m := b.recheck >> 9 & 7
 	b.recheck &^= 7 << 9
@@ -669,27 +675,42 @@ func (b *bitBoard) triads() (changed, ok bool) {
 		if band >= 3 {
 			break // unreachable; tells the compiler the indexes are in range
 		}
-		occ := (*[9]uint16)(b.occ[band*9 : band*9+9])
-		c3, c4, s3, s4 := countMinirows(occ)
-		if c3 != 511 || s4 != 0 {
+		shape := (*[9]uint32)(b.shape[band*9 : band*9+9])
+		c3, c4 := countShapes(shape)
+		if uint32(c3) != 511|511<<16 || c4>>32 != 0 {
 			return false, false
 		}
-		// Only minirows with a cell still unsolved can yield anything: a
-		// solved one always has exactly three digits, all sure.
+		// Only minirows and minicolumns with a cell still unsolved can
+		// yield anything: a solved one always has three digits, all sure.
 		u := b.unsolved[band]
-		active := uint16((rowTable[0][u&511] | rowTable[1][u>>9&511] | rowTable[2][u>>18&511]) >> 32)
-		three, full := uint16(c3&^c4)&active, uint16(s3)&active
-		if three|full == 0 {
+		active := uint32((rowTable[0][u&511]|rowTable[1][u>>9&511]|rowTable[2][u>>18&511])>>32) | (u|u>>9|u>>18)&511<<16
+		three, full := uint32(c3&^c4)&active, uint32(c3>>32)&active
+		rThree, rFull := three&511, full&511
+		cThree, cFull := three>>16, full>>16
+		if rThree|rFull|cThree|cFull == 0 {
 			continue
 		}
 		var dirty uint32
 		c := (*[9]uint32)(b.cand[band*9 : band*9+9])
-		for d, o := range occ {
-			f := minirowSure[o&511]
-			a := c[d]
-			n := a & minirowForce[o&three&^f] &^ minirowCells[full&^f]
-			c[d] = n
-			dirty |= nonzero(a^n) << uint(d)
+		if rThree|rFull != 0 {
+			for d, x := range shape {
+				r := x & 511
+				sure := uint32(minirowSure[r])
+				a := c[d]
+				n := a & minirowForce[r&rThree&^sure] &^ minirowCells[rFull&^sure]
+				c[d] = n
+				dirty |= nonzero(a^n) << uint(d)
+			}
+		}
+		if cThree|cFull != 0 {
+			for d, x := range shape {
+				col := x >> 16 & 511
+				sure := uint32(minirowSure[col])
+				a := c[d]
+				n := a & spreadCols[colForce[col&cThree&^sure]] &^ spreadCols[cFull&^sure]
+				c[d] = n
+				dirty |= nonzero(a^n) << uint(d)
+			}
 		}
 		if dirty != 0 {
 			b.dirty |= dirty << (band * 9)
@@ -699,33 +720,26 @@ func (b *bitBoard) triads() (changed, ok bool) {
 	return changed, true
 }
 
-// countMinirows counts, over a band's nine digits, how many may use each
-// minirow and how many are sure to: a minirow's bit is set in c3 (c4) if
-// at least three (four) digits may use it, in s3 (s4) if at least three
-// (four) are sure to. Bit-sliced like countCandidates, and unrolled.
-func countMinirows(occ *[9]uint16) (c3, c4, s3, s4 uint32) {
-	var c1, c2, s1, s2 uint32
-	add := func(o uint32) {
-		f := uint32(minirowSure[o&511])
-		c4 |= c3 & o
-		c3 |= c2 & o
-		c2 |= c1 & o
-		c1 |= o
-		s4 |= s3 & f
-		s3 |= s2 & f
-		s2 |= s1 & f
-		s1 |= f
+// countShapes counts, over a band's nine digits, how many may use each
+// minirow and minicolumn and how many are sure to. shape[d] has digit d's
+// minirows in bits 0..8 (bit row*3+box) and its columns in bits 16..24,
+// each in three groups of three (a row's minirows, a box's columns); a
+// digit is sure of the only one left in its group. The counters are
+// bit-sliced like countCandidates and count all four kinds at once, one
+// kind per 16-bit lane of a 64-bit word: minirows that may be used (bits
+// 0..8), minicolumns that may be (16..24), minirows sure to be (32..40),
+// minicolumns sure to be (48..56). A bit is set in c3 (c4) if at least
+// three (four) digits count for it.
+func countShapes(shape *[9]uint32) (c3, c4 uint64) {
+	var c1, c2 uint64
+	for _, x := range shape {
+		v := uint64(x) | uint64(minirowSure[x&511])<<32 | uint64(minirowSure[x>>16&511])<<48
+		c4 |= c3 & v
+		c3 |= c2 & v
+		c2 |= c1 & v
+		c1 |= v
 	}
-	add(uint32(occ[0]))
-	add(uint32(occ[1]))
-	add(uint32(occ[2]))
-	add(uint32(occ[3]))
-	add(uint32(occ[4]))
-	add(uint32(occ[5]))
-	add(uint32(occ[6]))
-	add(uint32(occ[7]))
-	add(uint32(occ[8]))
-	return c3, c4, s3, s4
+	return c3, c4
 }
 
 // countCandidates counts, with bit-sliced counters, how many of a band's
@@ -880,9 +894,13 @@ var (
 	// minirowSure[o] has the minirows it is sure to use (alone in their
 	// row); minirowForce[o] keeps, for each minirow of o, only that minirow
 	// within its row and its box; minirowCells[o] has the cells of the
-	// minirows of o.
+	// minirows of o. minirowSure works on columns too: for nine column bits
+	// it gives the columns alone in their box.
 	minirowSure                [512]uint16
 	minirowForce, minirowCells [512]uint32
+	// colForce maps nine column bits to the columns to keep: in each box
+	// with a column in the argument, only those columns.
+	colForce [512]uint32
 	// bandColBits[c] is column c in a band.
 	bandColBits [9]uint32
 	// bandNext1 and bandNext2 give a band's two other bands.
@@ -985,6 +1003,13 @@ func init() {
 			}
 		}
 		minirowForce[o], minirowCells[o] = force, cells
+		keepCols := uint32(511)
+		for k := 0; k < 9; k += 3 {
+			if g := uint32(o) >> k & 7; g != 0 {
+				keepCols &^= (7 &^ g) << k
+			}
+		}
+		colForce[o] = keepCols
 	}
 	for i := 0; i < 27; i++ {
 		band, d := i/9, i%9
