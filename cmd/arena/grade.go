@@ -43,7 +43,6 @@ func runGrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageExit(err)
 	}
 	out := bufio.NewWriter(stdout)
-	defer out.Flush()
 	enc := json.NewEncoder(out)
 	bad := 0
 	err := readPuzzles(fs.Args(), stdin, func(pl puzzleLine) error {
@@ -67,15 +66,5 @@ func runGrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return enc.Encode(j)
 	})
-	if err != nil {
-		out.Flush()
-		fmt.Fprintf(stderr, "arena grade: %v\n", err)
-		return exitFail
-	}
-	if bad > 0 {
-		out.Flush()
-		fmt.Fprintf(stderr, "arena grade: %d line(s) could not be graded\n", bad)
-		return exitFail
-	}
-	return exitOK
+	return finishLines("grade", out, stderr, err, bad, "line(s) could not be graded")
 }

@@ -56,7 +56,6 @@ func runSolve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	out := bufio.NewWriter(stdout)
-	defer out.Flush()
 	enc := json.NewEncoder(out)
 	invalid := 0
 	err := readPuzzles(fs.Args(), stdin, func(pl puzzleLine) error {
@@ -84,17 +83,7 @@ func runSolve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		_, err := fmt.Fprintln(out, verdict(res))
 		return err
 	})
-	if err != nil {
-		out.Flush()
-		fmt.Fprintf(stderr, "arena solve: %v\n", err)
-		return exitFail
-	}
-	if invalid > 0 {
-		out.Flush()
-		fmt.Fprintf(stderr, "arena solve: %d invalid line(s)\n", invalid)
-		return exitFail
-	}
-	return exitOK
+	return finishLines("solve", out, stderr, err, invalid, "invalid line(s)")
 }
 
 // verdict is the one-line answer of `arena solve` for a solved puzzle.
