@@ -18,7 +18,7 @@ type GenerateOptions struct {
 type Generated struct {
 	Givens   Grid
 	Solution Grid
-	Grade    Grade
+	Grade    Grade // without Steps: GradePuzzle(Givens) has them
 	Seed     uint64
 	Attempts int // full grids tried before one dug out to the level
 }
@@ -58,13 +58,10 @@ func Generate(opts GenerateOptions) (Generated, error) {
 		if !atLevel {
 			continue
 		}
-		grade, err := GradePuzzle(givens)
-		if err != nil {
-			// dig keeps the puzzle unique at every step, so this is a bug.
-			return Generated{}, fmt.Errorf("engine: generate: dug puzzle %s: %w", givens, err)
-		}
-		if grade.Level == opts.Level {
-			return Generated{Givens: givens, Solution: sol, Grade: grade, Seed: opts.Seed, Attempts: attempt}, nil
+		// dig keeps the puzzle unique at every step: no need to check again.
+		gr := grade(givens, false)
+		if gr.Level == opts.Level {
+			return Generated{Givens: givens, Solution: sol, Grade: gr, Seed: opts.Seed, Attempts: attempt}, nil
 		}
 	}
 	return Generated{}, fmt.Errorf("%w (level %v, seed %d)", ErrGenerateGaveUp, opts.Level, opts.Seed)
@@ -125,10 +122,33 @@ func digToward(sol Grid, order []uint8, opts GenerateOptions) (Grid, bool) {
 	p := sol
 	var seqBuf [NumCells]uint8
 	seq := seqBuf[:0]
+	// failedAt[c] is how many clues had gone when removing c broke
+	// uniqueness (NumCells: it never did).
+	var failedAt [NumCells]uint8
+	// The first removals almost never break uniqueness: take a batch of
+	// them on one check (every puzzle between the full grid and a unique
+	// one is unique too), and go one by one only when the batch fails.
+	if k := bulkRemovals(opts.Symmetric); len(order) > k {
+		q := sol
+		for _, c := range order[:k] {
+			clear2(&q, int(c), opts.Symmetric)
+		}
+		if CountSolutions(q, 2) == 1 {
+			p = q
+			for _, c := range order[:k] {
+				seq = append(seq, c)
+				failedAt[c] = NumCells
+			}
+			order = order[k:]
+		}
+	}
 	for _, c := range order {
 		if stillUnique(&p, &sol, int(c), opts.Symmetric) {
 			clear2(&p, int(c), opts.Symmetric)
 			seq = append(seq, c)
+			failedAt[c] = NumCells
+		} else {
+			failedAt[c] = uint8(len(seq))
 		}
 	}
 	ok, hardest := SolvableWithin(p, opts.Level)
@@ -156,12 +176,15 @@ func digToward(sol Grid, order []uint8, opts GenerateOptions) (Grid, bool) {
 	p = prefix(lo)
 	// Every clue left but the one that broke the level is worth another
 	// try: with more clues around, some that the uniqueness-only dig had
-	// to keep can go now.
+	// to keep can go now. Not those it failed to remove with at most lo
+	// clues gone: this puzzle has all the clues that one had and more
+	// gone, and removing a clue from a puzzle with fewer clues cannot
+	// bring back the uniqueness it broke.
 	broke := seq[hi-1]
 	var retryBuf [NumCells]uint8
 	retry := retryBuf[:0]
 	for _, c := range order {
-		if c != broke && p[c] != 0 {
+		if c != broke && p[c] != 0 && int(failedAt[c]) > lo {
 			retry = append(retry, c)
 		}
 	}
@@ -178,6 +201,15 @@ func digToward(sol Grid, order []uint8, opts GenerateOptions) (Grid, bool) {
 		}
 	}
 	return p, loHardest == opts.Level
+}
+
+// bulkRemovals is how many clues digToward removes on one uniqueness check
+// before it checks each removal: about 25 cells either way.
+func bulkRemovals(symmetric bool) int {
+	if symmetric {
+		return 12
+	}
+	return 25
 }
 
 // stillUnique reports whether the puzzle p, which has exactly one solution,

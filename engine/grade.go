@@ -93,6 +93,12 @@ func GradePuzzle(g Grid) (Grade, error) {
 	if _, err := checkUnique(g); err != nil {
 		return Grade{}, err
 	}
+	return grade(g, true), nil
+}
+
+// grade is GradePuzzle for a puzzle known to have one solution; without
+// keepSteps it leaves Grade.Steps empty and saves copying every step.
+func grade(g Grid, keepSteps bool) Grade {
 	gr := Grade{Counts: map[Technique]int{}}
 	c := NewCandidates(g)
 	var buf stepBuf
@@ -108,7 +114,9 @@ func GradePuzzle(g Grid) (Grade, error) {
 				n = maxSteps
 				break
 			}
-			gr.Steps = append(gr.Steps, st.clone())
+			if keepSteps {
+				gr.Steps = append(gr.Steps, st.clone())
+			}
 			placed += len(st.Place)
 			n++
 		}
@@ -131,7 +139,7 @@ func GradePuzzle(g Grid) (Grade, error) {
 	} else {
 		gr.Level = LevelBeyond
 	}
-	return gr, nil
+	return gr
 }
 
 // SolvableWithin reports whether the techniques of level max and below
