@@ -462,37 +462,10 @@ func (s *Store) DailyTop(ctx context.Context, day, level string, limit int) ([]s
 	return collectEntries(rows, err, 1, "daily top "+day)
 }
 
-// dailyAroundSQL is DailyAround in one round trip. The player's score and
-// finish are scalar subqueries (computed once, then index bounds); the rank
-// comes from the count tables of migration 000002 plus the ties on the
-// player's own score; the rows either side are two keyset scans of the
-// leaderboard index that start at the player's row. No part of it grows
-// with the player's rank.
-const dailyAroundSQL = `
-WITH me AS MATERIALIZED (
-    SELECT score, finished_at FROM results WHERE day = $1::date AND level = $2 AND player_id = $3
-), ahead AS MATERIALIZED (
-    SELECT (SELECT coalesce(sum(n), 0) FROM leaderboard_blocks
-            WHERE day = $1::date AND level = $2 AND block > (SELECT score FROM me) >> 8)
-         + (SELECT coalesce(sum(n), 0) FROM leaderboard_scores
-            WHERE day = $1::date AND level = $2 AND score > (SELECT score FROM me)
-              AND score < (((SELECT score FROM me) >> 8) + 1) << 8)
-         + (SELECT count(*) FROM results
-            WHERE day = $1::date AND level = $2 AND score = (SELECT score FROM me)
-              AND (finished_at, player_id) < ((SELECT finished_at FROM me), $3)) AS n
-    WHERE EXISTS (SELECT 1 FROM me)
-)
-(SELECT -1 AS side, (SELECT n FROM ahead), ` + entryCols + `
-   FROM results r JOIN players p ON p.id = r.player_id
-  WHERE r.day = $1::date AND r.level = $2 AND r.score >= (SELECT score FROM me)
-    AND (r.score > (SELECT score FROM me) OR (r.finished_at, r.player_id) < ((SELECT finished_at FROM me), $3))
-  ORDER BY r.score, r.finished_at DESC, r.player_id DESC LIMIT $4)
-UNION ALL
-(SELECT 1 AS side, (SELECT n FROM ahead), ` + entryCols + `
-   FROM results r JOIN players p ON p.id = r.player_id
-  WHERE r.day = $1::date AND r.level = $2 AND r.score <= (SELECT score FROM me)
-    AND (r.score < (SELECT score FROM me) OR (r.finished_at, r.player_id) >= ((SELECT finished_at FROM me), $3))
-  ORDER BY r.score DESC, r.finished_at, r.player_id LIMIT $4 + 1)`
+// dailyAroundSQL is DailyAround in one round trip, through the function of
+// migration 000003 (see there why a function).
+const dailyAroundSQL = `SELECT side, ahead, player_id, name, score, elapsed_ms, mistakes, hints, finished_at
+  FROM daily_around($1::date, $2, $3, $4)`
 
 // DailyAround is the player's row with n rows on either side.
 func (s *Store) DailyAround(ctx context.Context, day, level, playerID string, n int) ([]store.Entry, error) {
