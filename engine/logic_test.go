@@ -279,21 +279,7 @@ func TestCandidatesStringRoundTrip(t *testing.T) {
 	assert.Equal(t, c, back)
 
 	// HoDoKu's pencil-mark layout parses too.
-	hodoku := `
-.--------------.--------------.-----------------.
-| 9    8     4 | 12   127  36 | 135  67   57    |
-| 37   67    2 | 5    178  36 | 139  4    789   |
-| 357  567   1 | 9    78   4  | 35   678  2     |
-:--------------+--------------+-----------------:
-| 58   145   6 | 148  9    7  | 2    3    458   |
-| 578  1457  3 | 6    148  2  | 59   78   45789 |
-| 2    47    9 | 48   3    5  | 6    1    478   |
-:--------------+--------------+-----------------:
-| 1    9     5 | 7    6    8  | 4    2    3     |
-| 4    2     7 | 3    5    1  | 8    9    6     |
-| 6    3     8 | 24   24   9  | 7    5    1     |
-'--------------'--------------'-----------------'`
-	h, err := ParseCandidates(hodoku)
+	h, err := ParseCandidates(hodokuLC101)
 	require.NoError(t, err)
 	assert.Equal(t, uint8(9), h.Value(0))
 	assert.Equal(t, uint16(1<<1|1<<2), h.Mask(3))
