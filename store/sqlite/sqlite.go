@@ -224,6 +224,25 @@ const puzzleCols = `id, givens, solution, level, score, techniques, seed, create
 
 type scanner interface{ Scan(dest ...any) error }
 
+// queryAll runs a read query and scans every row with scan, so that each
+// list query says only its SQL and its columns.
+func queryAll[T any](ctx context.Context, db *sql.DB, what string, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, mapErr(err, what)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, mapErr(err, what)
+		}
+		out = append(out, v)
+	}
+	return out, mapErr(rows.Err(), what)
+}
+
 func scanPuzzle(row scanner, what string) (store.Puzzle, error) {
 	var p store.Puzzle
 	var tech string
@@ -343,20 +362,8 @@ func (s *Store) UpdateRoom(ctx context.Context, r store.Room) error {
 
 // LiveRooms lists the rooms not finished, oldest first.
 func (s *Store) LiveRooms(ctx context.Context) ([]store.Room, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+roomCols+` FROM rooms WHERE state <> 'finished' ORDER BY created_at, id`)
-	if err != nil {
-		return nil, mapErr(err, "live rooms")
-	}
-	defer rows.Close()
-	var out []store.Room
-	for rows.Next() {
-		r, err := scanRoom(rows, "live rooms")
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, mapErr(rows.Err(), "live rooms")
+	return queryAll(ctx, s.r, "live rooms", func(row scanner) (store.Room, error) { return scanRoom(row, "live rooms") },
+		`SELECT `+roomCols+` FROM rooms WHERE state <> 'finished' ORDER BY created_at, id`)
 }
 
 // AppendEvents stores a batch of events in one transaction, skipping any
@@ -390,25 +397,15 @@ func (s *Store) Events(ctx context.Context, roomID string, afterSeq int64, limit
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
-	rows, err := s.r.QueryContext(ctx,
-		`SELECT room_id, seq, type, player_id, data, at FROM room_events WHERE room_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
-		roomID, afterSeq, limit)
-	if err != nil {
-		return nil, mapErr(err, "events of room "+roomID)
-	}
-	defer rows.Close()
-	var out []store.Event
-	for rows.Next() {
+	return queryAll(ctx, s.r, "events of room "+roomID, func(row scanner) (store.Event, error) {
 		var e store.Event
 		var data string
 		var at sql.NullInt64
-		if err := rows.Scan(&e.RoomID, &e.Seq, &e.Type, &e.PlayerID, &data, &at); err != nil {
-			return nil, mapErr(err, "events of room "+roomID)
-		}
+		err := row.Scan(&e.RoomID, &e.Seq, &e.Type, &e.PlayerID, &data, &at)
 		e.Data, e.At = json.RawMessage(data), fromMicros(at)
-		out = append(out, e)
-	}
-	return out, mapErr(rows.Err(), "events of room "+roomID)
+		return e, err
+	}, `SELECT room_id, seq, type, player_id, data, at FROM room_events WHERE room_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+		roomID, afterSeq, limit)
 }
 
 func nullDay(day string) any {
@@ -441,25 +438,15 @@ func (s *Store) PlayerHistory(ctx context.Context, playerID string, limit int) (
 	if limit <= 0 {
 		limit = -1
 	}
-	rows, err := s.r.QueryContext(ctx,
-		`SELECT id, room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, coalesce(day, '')
-		 FROM results WHERE player_id = ? ORDER BY finished_at DESC, id DESC LIMIT ?`, playerID, limit)
-	if err != nil {
-		return nil, mapErr(err, "history of "+playerID)
-	}
-	defer rows.Close()
-	var out []store.Result
-	for rows.Next() {
+	return queryAll(ctx, s.r, "history of "+playerID, func(row scanner) (store.Result, error) {
 		var r store.Result
 		var ms int64
 		var fin sql.NullInt64
-		if err := rows.Scan(&r.ID, &r.RoomID, &r.PlayerID, &r.PuzzleID, &r.Mode, &r.Level, &ms, &r.Mistakes, &r.Hints, &r.Score, &fin, &r.Day); err != nil {
-			return nil, mapErr(err, "history of "+playerID)
-		}
+		err := row.Scan(&r.ID, &r.RoomID, &r.PlayerID, &r.PuzzleID, &r.Mode, &r.Level, &ms, &r.Mistakes, &r.Hints, &r.Score, &fin, &r.Day)
 		r.Elapsed, r.FinishedAt = time.Duration(ms)*time.Millisecond, fromMicros(fin)
-		out = append(out, r)
-	}
-	return out, mapErr(rows.Err(), "history of "+playerID)
+		return r, err
+	}, `SELECT id, room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, coalesce(day, '')
+		 FROM results WHERE player_id = ? ORDER BY finished_at DESC, id DESC LIMIT ?`, playerID, limit)
 }
 
 // PlayerStreak counts consecutive days with a daily result.
@@ -467,22 +454,12 @@ func (s *Store) PlayerStreak(ctx context.Context, playerID, today string) (store
 	if err := store.ValidDay(today, false); err != nil {
 		return store.Streak{}, fmt.Errorf("sqlite: streak: %w", err)
 	}
-	rows, err := s.r.QueryContext(ctx,
-		`SELECT DISTINCT day FROM results WHERE player_id = ? AND day IS NOT NULL AND day <= ? ORDER BY day`, playerID, today)
-	if err != nil {
-		return store.Streak{}, mapErr(err, "streak of "+playerID)
-	}
-	defer rows.Close()
-	var days []string
-	for rows.Next() {
+	days, err := queryAll(ctx, s.r, "streak of "+playerID, func(row scanner) (string, error) {
 		var d string
-		if err := rows.Scan(&d); err != nil {
-			return store.Streak{}, mapErr(err, "streak of "+playerID)
-		}
-		days = append(days, d)
-	}
-	if err := rows.Err(); err != nil {
-		return store.Streak{}, mapErr(err, "streak of "+playerID)
+		return d, row.Scan(&d)
+	}, `SELECT DISTINCT day FROM results WHERE player_id = ? AND day IS NOT NULL AND day <= ? ORDER BY day`, playerID, today)
+	if err != nil {
+		return store.Streak{}, err
 	}
 	return store.StreakOf(days, today), nil
 }
@@ -513,32 +490,28 @@ func (s *Store) daily(ctx context.Context, db *sql.DB, day, level string) (store
 
 const entryCols = `r.player_id, p.name, r.score, r.elapsed_ms, r.mistakes, r.hints, r.finished_at`
 
-func scanEntries(rows *sql.Rows, firstRank int, what string) ([]store.Entry, error) {
-	defer rows.Close()
-	var out []store.Entry
-	for rows.Next() {
+// entries runs a leaderboard query selecting entryCols and numbers its rows
+// from firstRank.
+func (s *Store) entries(ctx context.Context, what string, firstRank int, query string, args ...any) ([]store.Entry, error) {
+	es, err := queryAll(ctx, s.r, what, func(row scanner) (store.Entry, error) {
 		var e store.Entry
 		var ms int64
 		var fin sql.NullInt64
-		if err := rows.Scan(&e.PlayerID, &e.Name, &e.Score, &ms, &e.Mistakes, &e.Hints, &fin); err != nil {
-			return nil, mapErr(err, what)
-		}
+		err := row.Scan(&e.PlayerID, &e.Name, &e.Score, &ms, &e.Mistakes, &e.Hints, &fin)
 		e.Elapsed, e.FinishedAt = time.Duration(ms)*time.Millisecond, fromMicros(fin)
-		e.Rank = firstRank + len(out)
-		out = append(out, e)
+		return e, err
+	}, query, args...)
+	for i := range es {
+		es[i].Rank = firstRank + i
 	}
-	return out, mapErr(rows.Err(), what)
+	return es, err
 }
 
 // DailyTop is the head of a day's leaderboard.
 func (s *Store) DailyTop(ctx context.Context, day, level string, limit int) ([]store.Entry, error) {
-	rows, err := s.r.QueryContext(ctx,
+	return s.entries(ctx, "daily top "+day, 1,
 		`SELECT `+entryCols+` FROM results r JOIN players p ON p.id = r.player_id
 		 WHERE r.day = ? AND r.level = ? ORDER BY r.score DESC, r.finished_at, r.player_id LIMIT ?`, day, level, limit)
-	if err != nil {
-		return nil, mapErr(err, "daily top "+day)
-	}
-	return scanEntries(rows, 1, "daily top "+day)
 }
 
 // DailyAround is the player's row with n rows on either side.
@@ -558,26 +531,18 @@ func (s *Store) DailyAround(ctx context.Context, day, level, playerID string, n 
 		return nil, mapErr(err, "daily rank of "+playerID)
 	}
 	first := max(ahead-n, 0)
-	rows, err := s.r.QueryContext(ctx,
+	return s.entries(ctx, "daily around "+playerID, first+1,
 		`SELECT `+entryCols+` FROM results r JOIN players p ON p.id = r.player_id
 		 WHERE r.day = ? AND r.level = ? ORDER BY r.score DESC, r.finished_at, r.player_id LIMIT ? OFFSET ?`,
 		day, level, ahead-first+n+1, first)
-	if err != nil {
-		return nil, mapErr(err, "daily around "+playerID)
-	}
-	return scanEntries(rows, first+1, "daily around "+playerID)
 }
 
 // BestTimes is each player's fastest finish of a level, fastest first.
 func (s *Store) BestTimes(ctx context.Context, level string, limit int) ([]store.Entry, error) {
-	rows, err := s.r.QueryContext(ctx,
+	return s.entries(ctx, "best times "+level, 1,
 		`SELECT `+entryCols+` FROM (
 		   SELECT *, row_number() OVER (PARTITION BY player_id ORDER BY elapsed_ms, finished_at, id) AS n
 		   FROM results WHERE level = ? AND mode <> 'coop'
 		 ) r JOIN players p ON p.id = r.player_id
 		 WHERE r.n = 1 ORDER BY r.elapsed_ms, r.finished_at, r.player_id LIMIT ?`, level, limit)
-	if err != nil {
-		return nil, mapErr(err, "best times "+level)
-	}
-	return scanEntries(rows, 1, "best times "+level)
 }
