@@ -119,7 +119,8 @@ func clear2(p *Grid, c int, symmetric bool) {
 // logical solves), and the clues removed after the one that broke it are
 // tried again one by one.
 func digToward(sol Grid, order []uint8, opts GenerateOptions) (Grid, bool) {
-	p := sol
+	var d digger
+	d.init(&sol, opts.Symmetric)
 	var seqBuf [NumCells]uint8
 	seq := seqBuf[:0]
 	// failedAt[c] is how many clues had gone when removing c broke
@@ -134,7 +135,7 @@ func digToward(sol Grid, order []uint8, opts GenerateOptions) (Grid, bool) {
 			clear2(&q, int(c), opts.Symmetric)
 		}
 		if CountSolutions(q, 2) == 1 {
-			p = q
+			d.set(&q)
 			for _, c := range order[:k] {
 				seq = append(seq, c)
 				failedAt[c] = NumCells
@@ -143,17 +144,17 @@ func digToward(sol Grid, order []uint8, opts GenerateOptions) (Grid, bool) {
 		}
 	}
 	for _, c := range order {
-		if stillUnique(&p, &sol, int(c), opts.Symmetric) {
-			clear2(&p, int(c), opts.Symmetric)
+		if d.canRemove(int(c)) {
+			d.remove(int(c))
 			seq = append(seq, c)
 			failedAt[c] = NumCells
 		} else {
 			failedAt[c] = uint8(len(seq))
 		}
 	}
-	ok, hardest := SolvableWithin(p, opts.Level)
+	ok, hardest := SolvableWithin(d.p, opts.Level)
 	if ok {
-		return p, hardest == opts.Level
+		return d.p, hardest == opts.Level
 	}
 	prefix := func(k int) Grid {
 		q := sol
@@ -173,7 +174,8 @@ func digToward(sol Grid, order []uint8, opts GenerateOptions) (Grid, bool) {
 			hi = mid
 		}
 	}
-	p = prefix(lo)
+	q := prefix(lo)
+	d.set(&q)
 	// Every clue left but the one that broke the level is worth another
 	// try: with more clues around, some that the uniqueness-only dig had
 	// to keep can go now. Not those it failed to remove with at most lo
@@ -184,23 +186,22 @@ func digToward(sol Grid, order []uint8, opts GenerateOptions) (Grid, bool) {
 	var retryBuf [NumCells]uint8
 	retry := retryBuf[:0]
 	for _, c := range order {
-		if c != broke && p[c] != 0 && int(failedAt[c]) > lo {
+		if c != broke && d.p[c] != 0 && int(failedAt[c]) > lo {
 			retry = append(retry, c)
 		}
 	}
 	for _, c := range retry {
-		if !stillUnique(&p, &sol, int(c), opts.Symmetric) {
+		if !d.canRemove(int(c)) {
 			continue
 		}
-		saved := p
-		clear2(&p, int(c), opts.Symmetric)
-		if ok, h := SolvableWithin(p, opts.Level); ok {
+		q := d.p
+		clear2(&q, int(c), opts.Symmetric)
+		if ok, h := SolvableWithin(q, opts.Level); ok {
+			d.remove(int(c))
 			loHardest = h
-		} else {
-			p = saved
 		}
 	}
-	return p, loHardest == opts.Level
+	return d.p, loHardest == opts.Level
 }
 
 // bulkRemovals is how many clues digToward removes on one uniqueness check
@@ -212,22 +213,129 @@ func bulkRemovals(symmetric bool) int {
 	return 25
 }
 
-// stillUnique reports whether the puzzle p, which has exactly one solution,
-// sol, keeps it as its only one when the given cell (and its mirror image,
-// when symmetric) is emptied. That holds when no solution puts another digit
-// in an emptied cell: one search for any solution with the cell's digit
-// ruled out, per emptied cell. Such a search fails fast where counting the
+// digger is a puzzle being dug out of its solution, with what makes the
+// question "does it keep one solution without this clue?" cheap to answer
+// most of the time: the digits each unit holds, and the two-digit
+// unavoidable sets of the solution.
+type digger struct {
+	sol       Grid
+	p         Grid
+	symmetric bool
+	clues     CellSet    // the filled cells of p
+	used      [27]uint16 // per unit, the digits p holds there (bit d for d)
+	ua        []CellSet  // unavoidable sets of sol: p has a clue in each
+	uaBuf     [maxPairSets]CellSet
+}
+
+// init starts digging the full grid sol.
+func (d *digger) init(sol *Grid, symmetric bool) {
+	d.sol = *sol
+	d.symmetric = symmetric
+	d.ua = unavoidablePairs(d.uaBuf[:0], sol)
+	d.set(sol)
+}
+
+// set makes p, a puzzle with d.sol as its only solution, the one being dug.
+func (d *digger) set(p *Grid) {
+	d.p = *p
+	d.clues = CellSet{}
+	d.used = [27]uint16{}
+	for c, v := range p {
+		if v == 0 {
+			continue
+		}
+		d.clues.Add(c)
+		u := &CellUnits[c]
+		d.used[u[0]] |= 1 << v
+		d.used[u[1]] |= 1 << v
+		d.used[u[2]] |= 1 << v
+	}
+}
+
+// mirror is the cell removed together with c: its mirror image when
+// symmetric, otherwise c itself.
+func (d *digger) mirror(c int) int {
+	if d.symmetric {
+		return NumCells - 1 - c
+	}
+	return c
+}
+
+// remove empties cell c (and its mirror image when symmetric).
+func (d *digger) remove(c int) {
+	for _, x := range [2]int{c, d.mirror(c)} {
+		if v := d.p[x]; v != 0 {
+			d.p[x] = 0
+			d.clues.Remove(x)
+			u := &CellUnits[x]
+			d.used[u[0]] &^= 1 << v
+			d.used[u[1]] &^= 1 << v
+			d.used[u[2]] &^= 1 << v
+		}
+	}
+}
+
+// canRemove reports whether the puzzle keeps d.sol as its only solution
+// when cell c (and its mirror image, when symmetric) is emptied. A known
+// unavoidable set left without a clue answers no at once; an emptied cell
+// that is a naked or hidden single among the clues left cannot take
+// another digit; for any other, a search for a solution with the cell's
+// digit ruled out must fail. Such a search fails fast where counting the
 // solutions to two would first have to find sol again.
-func stillUnique(p *Grid, sol *Grid, cell int, symmetric bool) bool {
-	q := *p
-	clear2(&q, cell, symmetric)
-	if !otherDigitImpossible(&q, cell, sol[cell]) {
+func (d *digger) canRemove(c int) bool {
+	m := d.mirror(c)
+	clues := d.clues
+	clues.Remove(c)
+	clues.Remove(m)
+	for _, s := range d.ua {
+		if s.Intersect(clues).Empty() {
+			return false
+		}
+	}
+	used := d.used
+	for _, x := range [2]int{c, m} {
+		u := &CellUnits[x]
+		bit := uint16(1) << d.sol[x]
+		used[u[0]] &^= bit
+		used[u[1]] &^= bit
+		used[u[2]] &^= bit
+	}
+	q := d.p
+	clear2(&q, c, d.symmetric)
+	if !forcedSingle(&used, clues, c, d.sol[c]) && !otherDigitImpossible(&q, c, d.sol[c]) {
 		return false
 	}
-	if m := NumCells - 1 - cell; symmetric && m != cell {
-		return otherDigitImpossible(&q, m, sol[m])
+	return m == c || forcedSingle(&used, clues, m, d.sol[m]) || otherDigitImpossible(&q, m, d.sol[m])
+}
+
+// forcedSingle reports whether the empty cell must hold digit in every
+// solution of a puzzle with the given filled cells, whose units hold the
+// digits in used, because it is a naked single (its peers hold the eight
+// other digits) or a hidden single (every other empty cell of one of its
+// units sees digit).
+func forcedSingle(used *[27]uint16, clues CellSet, cell int, digit uint8) bool {
+	u := &CellUnits[cell]
+	bit := uint16(1) << digit
+	if used[u[0]]|used[u[1]]|used[u[2]]|bit == allDigits {
+		return true
 	}
-	return true
+	for _, unit := range u {
+		hidden := true
+		for _, e := range Units[unit] {
+			if int(e) == cell || clues.Has(int(e)) {
+				continue
+			}
+			v := &CellUnits[e]
+			if (used[v[0]]|used[v[1]]|used[v[2]])&bit == 0 {
+				hidden = false
+				break
+			}
+		}
+		if hidden {
+			return true
+		}
+	}
+	return false
 }
 
 // otherDigitImpossible reports whether q has no solution with digit ruled
