@@ -23,6 +23,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"serve", "serve the game: web client, JSON API and WebSockets (configured by environment)", runServe},
 		{"solve", "solve puzzles, one a line, and say whether each has one, none or several solutions", runSolve},
 		{"generate", "generate unique puzzles of a level, deterministic from a seed", runGenerate},
 		{"grade", "grade puzzles by the human techniques they need", runGrade},

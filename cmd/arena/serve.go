@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/sudoku-arena/arena/internal/wire"
+	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/server"
+	"github.com/sudoku-arena/arena/store"
+	"github.com/sudoku-arena/arena/store/backend"
+	"github.com/sudoku-arena/arena/web"
+)
+
+const serveUsage = `Usage: arena serve
+
+Serves Sudoku Arena: the web client, the JSON API, and the WebSocket
+protocol (docs/protocol.md). Configuration comes from the environment; every
+variable has a default, and a bad value stops the start with its name:
+
+  LISTEN_ADDR       address to listen on (":8080")
+  DATABASE_URL      postgres://… for PostgreSQL; sqlite:PATH, or unset for
+                    ./data/arena.db, the embedded store
+  PUBLIC_URL        base of share links (the request's own scheme and host)
+  ALLOWED_ORIGINS   other origins allowed to open WebSockets, comma separated
+                    host patterns such as "*.example.com" (none)
+  LOG_FORMAT        text or json ("text")
+  COUNTDOWN         time from start to play (3s)
+  HINT_PENALTY      how long a hint freezes a racer's board (15s)
+  RECONNECT_WINDOW  how long a dropped player keeps their place (60s)
+  IDLE_TIMEOUT      a room nobody is connected to ends after this (10m)
+  MAX_PLAYERS       players per room (16)
+  MAX_SPECTATORS    spectators per room (64)
+  RATE_LIMIT        messages a second per connection (20)
+  RATE_BURST        messages at once per connection (40)
+  SEND_QUEUE        events queued for a slow client before it is dropped (256)
+  POOL_STOCK        ready puzzles kept per level (20)
+
+The schema is migrated at start. SIGINT or SIGTERM shuts down in order: rooms
+save their state and close their sockets as going away, HTTP stops, the event
+log is flushed, the database closes. Rooms come back at the next start.
+`
+
+func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), serveUsage) }
+	if err := fs.Parse(args); err != nil {
+		return usageExit(err)
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	cfg, err := server.ConfigFromEnv(os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena serve: %v\n", err)
+		return exitUsage
+	}
+	logger := newLogger(cfg.LogFormat, stderr)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := serve(ctx, cfg, os.Getenv(backend.EnvDatabaseURL), logger, nil); err != nil {
+		logger.Error("serve", "err", err)
+		return exitFail
+	}
+	return exitOK
+}
+
+func newLogger(format string, w io.Writer) *slog.Logger {
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, nil))
+	}
+	return slog.New(slog.NewTextHandler(w, nil))
+}
+
+// serve runs the server until ctx ends, then shuts it down in order. It
+// calls listening, when set, with the address it listens on.
+func serve(ctx context.Context, cfg server.Config, databaseURL string, logger *slog.Logger, listening func(addr string)) error {
+	if _, _, err := backend.Migrate(ctx, databaseURL, store.MigrateUp); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	st, kind, err := backend.Open(ctx, databaseURL)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	logger.Info("store open", "driver", kind.Driver)
+
+	events := store.NewEventLog(st, store.EventLogOptions{Logger: logger})
+	poolCtx, stopPool := context.WithCancel(context.Background())
+	defer stopPool()
+	pool := &store.PuzzlePool{Store: st, Make: wire.MakePuzzle, Levels: wire.Levels, Stock: cfg.PoolStock, Logger: logger}
+	go pool.Run(poolCtx)
+
+	be := &wire.Backend{Store: st, Pool: pool, Events: events, Logger: logger}
+	rcfg := cfg.Rooms
+	rcfg.Logger = logger
+	rooms := room.NewRegistry(rcfg, be)
+	n, err := rooms.Restore(ctx)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		logger.Info("rooms restored", "rooms", n)
+	}
+	srv := server.New(cfg, rooms, be, web.FS(), logger)
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	ln, err := net.Listen("tcp", cfg.ListenAddr)
+	if err != nil {
+		return fmt.Errorf("LISTEN_ADDR: %w", err)
+	}
+	logger.Info("listening", "addr", ln.Addr().String())
+	if listening != nil {
+		listening(ln.Addr().String())
+	}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("http: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	srv.CloseConns()
+	if err := rooms.Shutdown(sctx); err != nil {
+		logger.Error("shutdown: rooms", "err", err)
+	}
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		logger.Error("shutdown: http", "err", err)
+	}
+	stopPool()
+	if err := events.Close(sctx); err != nil {
+		logger.Error("shutdown: event log", "err", err)
+	}
+	logger.Info("stopped")
+	return nil
+}

@@ -1,0 +1,69 @@
+package room
+
+import "fmt"
+
+// Error codes: stable strings clients may rely on. docs/protocol.md has the
+// table; a test keeps it and this list in step.
+const (
+	// Shape of a message (checked by the server before the room sees it).
+	CodeBadJSON     = "bad_json"     // the frame is not one JSON object
+	CodeUnknownType = "unknown_type" // no such message type
+	CodeBadField    = "bad_field"    // a field is missing, of the wrong type, or out of range
+	CodeRateLimited = "rate_limited" // too many messages; slow down
+
+	// Joining.
+	CodeNotJoined     = "not_joined"     // the connection has not joined a room yet
+	CodeAlreadyJoined = "already_joined" // the connection is in a room already
+	CodeWrongRoom     = "wrong_room"     // the message names a room the connection is not in
+	CodeRoomNotFound  = "room_not_found" // no live room has that id
+	CodeBadToken      = "bad_token"      // the token is not a player's
+	CodeBadName       = "bad_name"       // the display name is empty, too long or has control characters
+	CodeRoomFull      = "room_full"      // the room has as many players (or spectators) as it takes
+	CodeGameStarted   = "game_started"   // a race cannot be joined as a player once it has started
+
+	// Playing.
+	CodeSpectator     = "spectator"       // spectators watch; they cannot play
+	CodeNotHost       = "not_host"        // only the host can start or rematch
+	CodeNotStarted    = "not_started"     // the game has not started yet
+	CodeAlreadyStart  = "already_started" // start sent to a room that is counting down or running
+	CodeFinished      = "finished"        // the game (or the player's race) is over
+	CodeNotFinished   = "not_finished"    // rematch before anyone has finished
+	CodePreparing     = "preparing"       // the rematch's puzzle is on its way
+	CodeGivenCell     = "given_cell"      // the cell is one of the puzzle's givens
+	CodeCellFilled    = "cell_filled"     // notes on a cell that holds a digit
+	CodeConflict      = "conflict"        // the digit is already in the cell's row, column or box
+	CodeFrozen        = "frozen"          // a racer's hint penalty is running
+	CodeNothingToUndo = "nothing_to_undo"
+	CodeNothingToRedo = "nothing_to_redo"
+	CodeUndoStale     = "undo_stale"  // someone else has changed the cell since
+	CodeCoopOnly      = "coop_only"   // cursors are shared in co-op rooms only
+	CodeUnavailable   = "unavailable" // the server could not do it now (a puzzle, the database); try again
+)
+
+// Error is a refused message: a stable Code, a human Message, and the cells
+// it concerns. It changes nothing in the room.
+type Error struct {
+	Code    string
+	Message string
+	Cell    *int
+	Cells   []int
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Errorf is an Error with a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Event is the error as an event for the client.
+func (e *Error) Event(seq int64, id []byte) *ErrorEvent {
+	return &ErrorEvent{
+		Header:  Header{Type: TypeError, Seq: seq},
+		ID:      id,
+		Code:    e.Code,
+		Message: e.Message,
+		Cell:    e.Cell,
+		Cells:   e.Cells,
+	}
+}

@@ -1,0 +1,319 @@
+package room
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Message types, client to server.
+const (
+	TypeJoin    = "join"
+	TypeStart   = "start"
+	TypeMove    = "move"
+	TypeNote    = "note"
+	TypeHint    = "hint"
+	TypeUndo    = "undo"
+	TypeRedo    = "redo"
+	TypeCursor  = "cursor"
+	TypeRematch = "rematch"
+	TypePing    = "ping"
+	TypeLeave   = "leave"
+)
+
+// Event types, server to client. TypeMove, TypeNote, TypeHint and
+// TypeCursor name events too.
+const (
+	TypeWelcome   = "welcome"
+	TypeState     = "state"
+	TypeError     = "error"
+	TypeProgress  = "progress"
+	TypePresence  = "presence"
+	TypeCountdown = "countdown"
+	TypeFinish    = "finish"
+	TypePong      = "pong"
+)
+
+// Msg is one client message, every type's fields in one struct: the server
+// decodes a frame into it and checks its shape (Type known, Cell and Digit
+// in range) before the room sees it. A field a type does not use is ignored.
+type Msg struct {
+	Type string `json:"type"`
+	// ID is the client's own id for a move, note, hint, undo, redo or
+	// ping, echoed back in the answer (or the error) so the client can
+	// match them. At most 64 bytes of JSON: a string or a number.
+	ID json.RawMessage `json:"id,omitempty"`
+
+	// join
+	Room    string `json:"room,omitempty"`
+	Name    string `json:"name,omitempty"`
+	Token   string `json:"token,omitempty"`
+	As      string `json:"as,omitempty"`
+	LastSeq int64  `json:"last_seq,omitempty"`
+
+	// move, note, cursor
+	Cell  *int `json:"cell,omitempty"`
+	Digit *int `json:"digit,omitempty"`
+	// Kind is the note's mark: "corner" or "centre".
+	Kind string `json:"kind,omitempty"`
+}
+
+// Roles of a room member.
+const (
+	RolePlayer    = "player"
+	RoleSpectator = "spectator"
+)
+
+// Note kinds.
+const (
+	NoteCorner = "corner"
+	NoteCentre = "centre"
+)
+
+// Phases of a room, in the order they happen. A rematch goes from finished
+// back to waiting (through preparing while the new puzzle is fetched).
+const (
+	PhaseWaiting   = "waiting"
+	PhaseCountdown = "countdown"
+	PhaseRunning   = "running"
+	PhaseFinished  = "finished"
+	PhasePreparing = "preparing"
+)
+
+// Presence statuses.
+const (
+	PresenceJoined = "joined"
+	PresenceAway   = "away"
+	PresenceBack   = "back"
+	PresenceLeft   = "left"
+	PresenceHost   = "host"
+)
+
+// Header starts every server event: its type and the room's sequence
+// number. Events that change the room take the next number; replies and
+// passing events (pong, cursor, an error answering one client) carry the
+// number of the room's latest event and are not replayed on resume.
+type Header struct {
+	Type string `json:"type"`
+	Seq  int64  `json:"seq"`
+}
+
+// Event is any server event.
+type Event interface{ header() *Header }
+
+func (h *Header) header() *Header { return h }
+
+// Welcome answers a join.
+type Welcome struct {
+	Header
+	You You `json:"you"`
+	// Resumed is true when the client's last_seq could be served from the
+	// room's recent events: Replay events follow, and Room is absent.
+	Resumed bool      `json:"resumed,omitempty"`
+	Replay  int       `json:"replay,omitempty"`
+	Room    *Snapshot `json:"room,omitempty"`
+}
+
+// You is the joining client's identity in the room.
+type You struct {
+	ID string `json:"id"`
+	// Token lets the player come back as themselves (another tab, a
+	// dropped connection, another room). Absent for spectators.
+	Token string `json:"token,omitempty"`
+	Name  string `json:"name"`
+	Role  string `json:"role"`
+	Host  bool   `json:"host,omitempty"`
+}
+
+// Snapshot is the room as one member may see it.
+type Snapshot struct {
+	ID    string `json:"id"`
+	Mode  string `json:"mode"`
+	Level string `json:"level"`
+	Phase string `json:"phase"`
+	Round int    `json:"round"`
+	Host  string `json:"host,omitempty"`
+	// Givens is the puzzle, 81 characters, '.' for an empty cell. A race
+	// shows it once the countdown is over, so that nobody gets a head start.
+	Givens string `json:"givens,omitempty"`
+	// Board is the member's board (race) or the shared board (co-op):
+	// 81 characters, givens included. Absent for spectators of a live race.
+	Board string `json:"board,omitempty"`
+	// Notes are the member's (race) or the shared (co-op) pencil marks of
+	// the cells that have any.
+	Notes []CellNotes `json:"notes,omitempty"`
+	// Solution is present once the room is finished, never before.
+	Solution string `json:"solution,omitempty"`
+	// StartsAt is when the countdown ends and play starts, StartedAt when
+	// it did, FinishedAt when the room finished.
+	StartsAt   *time.Time `json:"starts_at,omitempty"`
+	StartedAt  *time.Time `json:"started_at,omitempty"`
+	FinishedAt *time.Time `json:"finished_at,omitempty"`
+	// Now is the server's clock when the snapshot was taken, so a client
+	// can show the room's clock without trusting its own.
+	Now     time.Time    `json:"now"`
+	Players []PlayerView `json:"players"`
+	// Spectators is how many watch.
+	Spectators int `json:"spectators"`
+	// HintPenaltyMS is how long a hint freezes a racer's board.
+	HintPenaltyMS int64 `json:"hint_penalty_ms,omitempty"`
+}
+
+// PlayerView is one player as every member sees them.
+type PlayerView struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Connected bool   `json:"connected"`
+	Progress
+	// Board is the player's board, shown to everyone once a race is over.
+	Board string `json:"board,omitempty"`
+	// Rank, ElapsedMS are set once the player has finished a race (or the
+	// team a co-op game).
+	Rank      int   `json:"rank,omitempty"`
+	ElapsedMS int64 `json:"elapsed_ms,omitempty"`
+	// FrozenUntil is when a racer's hint penalty ends.
+	FrozenUntil *time.Time `json:"frozen_until,omitempty"`
+}
+
+// Progress is what everyone sees of a player's game.
+type Progress struct {
+	// Filled is how many of the puzzle's empty cells hold a digit, of
+	// Empty. In co-op, Filled counts the digits the player placed that
+	// are still on the shared board.
+	Filled   int `json:"filled"`
+	Empty    int `json:"empty"`
+	Mistakes int `json:"mistakes"`
+	Hints    int `json:"hints"`
+	Moves    int `json:"moves"`
+}
+
+// CellNotes are one cell's pencil marks.
+type CellNotes struct {
+	Cell   int   `json:"cell"`
+	Corner []int `json:"corner,omitempty"`
+	Centre []int `json:"centre,omitempty"`
+}
+
+// State is the room's snapshot, sent to each member when the phase
+// changes (the countdown ends, the room finishes, a rematch is ready).
+type State struct {
+	Header
+	Room Snapshot `json:"room"`
+}
+
+// MoveEvent is a digit placed or cleared. In a race only the mover sees it.
+type MoveEvent struct {
+	Header
+	ID     json.RawMessage `json:"id,omitempty"`
+	Player string          `json:"player"`
+	Cell   int             `json:"cell"`
+	Digit  int             `json:"digit"`
+	// Undo or Redo say the move came from undo or redo.
+	Undo bool `json:"undo,omitempty"`
+	Redo bool `json:"redo,omitempty"`
+	// Cleared are the peers whose notes lost the digit.
+	Cleared []int `json:"cleared,omitempty"`
+}
+
+// NoteEvent is a cell's pencil marks after a note message. In a race only
+// the player sees it.
+type NoteEvent struct {
+	Header
+	ID     json.RawMessage `json:"id,omitempty"`
+	Player string          `json:"player"`
+	CellNotes
+}
+
+// ErrorEvent reports a refused message: a stable Code, a human Message,
+// and the cells concerned. A conflict is told to the whole room, naming
+// Player; any other error only answers the client that sent the message.
+type ErrorEvent struct {
+	Header
+	ID      json.RawMessage `json:"id,omitempty"`
+	Code    string          `json:"code"`
+	Message string          `json:"message"`
+	Player  string          `json:"player,omitempty"`
+	Cell    *int            `json:"cell,omitempty"`
+	Cells   []int           `json:"cells,omitempty"`
+}
+
+// HintEvent is a hint a player asked for. The player gets it all; in a race
+// the others learn who asked and the technique, not the cells and digits.
+type HintEvent struct {
+	Header
+	ID            json.RawMessage `json:"id,omitempty"`
+	Player        string          `json:"player"`
+	Technique     string          `json:"technique"`
+	TechniqueName string          `json:"technique_name"`
+	Explanation   string          `json:"explanation,omitempty"`
+	Cells         []int           `json:"cells,omitempty"`
+	Place         []Mark          `json:"place,omitempty"`
+	Eliminate     []Mark          `json:"eliminate,omitempty"`
+	// Wrong are the player's cells that do not match the solution; the
+	// hint then says only that.
+	Wrong []int `json:"wrong,omitempty"`
+	Hints int   `json:"hints"`
+	// FrozenUntil is when the racer may place digits again.
+	FrozenUntil *time.Time `json:"frozen_until,omitempty"`
+}
+
+// Mark is a digit in a cell: one a hint places or eliminates.
+type Mark struct {
+	Cell  int `json:"cell"`
+	Digit int `json:"digit"`
+}
+
+// ProgressEvent is a player's progress after a move or hint.
+type ProgressEvent struct {
+	Header
+	Player string `json:"player"`
+	Progress
+}
+
+// PresenceEvent says a member joined, dropped (away), came back, left, or
+// became the host.
+type PresenceEvent struct {
+	Header
+	Player string `json:"player"`
+	Name   string `json:"name"`
+	Role   string `json:"role"`
+	Status string `json:"status"`
+	Host   string `json:"host,omitempty"`
+	// Until is when an away player's place is given up.
+	Until *time.Time `json:"until,omitempty"`
+}
+
+// CursorEvent is where a co-op player's cursor is.
+type CursorEvent struct {
+	Header
+	Player string `json:"player"`
+	Cell   int    `json:"cell"`
+}
+
+// CountdownEvent starts the countdown: play starts at StartsAt by the
+// server's clock, Seconds after Now.
+type CountdownEvent struct {
+	Header
+	Seconds  float64   `json:"seconds"`
+	StartsAt time.Time `json:"starts_at"`
+	Now      time.Time `json:"now"`
+}
+
+// FinishEvent is a player's finish (race) or the team's (co-op, Player
+// absent). Rank is by finishing order; the result is stored before this
+// event is sent.
+type FinishEvent struct {
+	Header
+	Player    string `json:"player,omitempty"`
+	Rank      int    `json:"rank,omitempty"`
+	ElapsedMS int64  `json:"elapsed_ms"`
+	Mistakes  int    `json:"mistakes"`
+	Hints     int    `json:"hints"`
+	Score     int    `json:"score"`
+}
+
+// Pong answers a ping.
+type Pong struct {
+	Header
+	ID  json.RawMessage `json:"id,omitempty"`
+	Now time.Time       `json:"now"`
+}

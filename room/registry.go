@@ -1,0 +1,200 @@
+package room
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sudoku-arena/arena/engine"
+)
+
+// ErrNotFound: no live room has the id.
+var ErrNotFound = errors.New("room: not found")
+
+// RegistryConfig is the registry's settings; zero fields take defaults.
+type RegistryConfig struct {
+	Game Config
+	// IdleTimeout ends a room nobody has been connected to for this long
+	// (default 10m).
+	IdleTimeout time.Duration
+	// StoreTimeout bounds each storage call (default 5s).
+	StoreTimeout time.Duration
+	// Clock is the time source (default time.Now).
+	Clock  func() time.Time
+	Logger *slog.Logger
+}
+
+// Registry finds and creates live rooms and forgets them when they end.
+type Registry struct {
+	cfg    RegistryConfig
+	store  Store
+	clock  func() time.Time
+	logger *slog.Logger
+	ctx    context.Context
+	stop   context.CancelFunc
+
+	mu    sync.Mutex
+	rooms map[string]*Room
+	wg    sync.WaitGroup
+
+	stats struct {
+		members, moves, dropped atomic.Int64
+	}
+}
+
+// NewRegistry is an empty registry whose rooms use st.
+func NewRegistry(cfg RegistryConfig, st Store) *Registry {
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = 10 * time.Minute
+	}
+	if cfg.StoreTimeout <= 0 {
+		cfg.StoreTimeout = 5 * time.Second
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	cfg.Game = cfg.Game.withDefaults()
+	ctx, stop := context.WithCancel(context.Background())
+	return &Registry{cfg: cfg, store: st, clock: cfg.Clock, logger: cfg.Logger, ctx: ctx, stop: stop, rooms: map[string]*Room{}}
+}
+
+// Config is the game rules rooms are made with.
+func (reg *Registry) Config() Config { return reg.cfg.Game }
+
+// Create makes a room of the mode with a fresh puzzle of the level.
+func (reg *Registry) Create(ctx context.Context, mode, level string) (*Room, error) {
+	if mode != ModeRace && mode != ModeCoop {
+		return nil, fmt.Errorf("room: unknown mode %q", mode)
+	}
+	if _, err := engine.ParseLevel(level); err != nil {
+		return nil, fmt.Errorf("room: %w", err)
+	}
+	id := NewID()
+	pz, err := reg.store.NewGame(ctx, id, id, mode, level)
+	if err != nil {
+		return nil, fmt.Errorf("room: new %s room: %w", mode, err)
+	}
+	g, err := NewGame(reg.cfg.Game, id, mode, pz, reg.clock())
+	if err != nil {
+		return nil, err
+	}
+	return reg.start(g)
+}
+
+// Restore brings back the rooms the store kept from the last run, and
+// returns how many.
+func (reg *Registry) Restore(ctx context.Context) (int, error) {
+	saved, err := reg.store.LoadRooms(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("room: load saved rooms: %w", err)
+	}
+	n := 0
+	for _, s := range saved {
+		if s.Abandoned || s.Phase == PhaseFinished && len(s.Players) == 0 {
+			continue
+		}
+		g, err := Restore(reg.cfg.Game, s, reg.clock())
+		if err != nil {
+			reg.logger.Error("room: restore", "room", s.ID, "err", err)
+			continue
+		}
+		if _, err := reg.start(g); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+func (reg *Registry) start(g *Game) (*Room, error) {
+	r := &Room{
+		id: g.ID(), g: g, reg: reg,
+		cmds:      make(chan func(time.Time), 256),
+		done:      make(chan struct{}),
+		conns:     map[string]Conn{},
+		idleSince: reg.clock(),
+	}
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	if reg.ctx.Err() != nil {
+		return nil, ErrClosed
+	}
+	if _, dup := reg.rooms[r.id]; dup {
+		return nil, fmt.Errorf("room: id %s is taken", r.id)
+	}
+	reg.rooms[r.id] = r
+	reg.wg.Add(1)
+	go func() {
+		defer reg.wg.Done()
+		r.run(reg.ctx)
+	}()
+	return r, nil
+}
+
+// Get is the live room with the id.
+func (reg *Registry) Get(id string) (*Room, error) {
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	if r, ok := reg.rooms[id]; ok {
+		return r, nil
+	}
+	return nil, ErrNotFound
+}
+
+func (reg *Registry) remove(r *Room) {
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	if reg.rooms[r.id] == r {
+		delete(reg.rooms, r.id)
+	}
+}
+
+// Stats are the registry's gauges and counters.
+type Stats struct {
+	Rooms, Members int
+	Moves, Dropped int64
+}
+
+// Stats reads the gauges and counters.
+func (reg *Registry) Stats() Stats {
+	reg.mu.Lock()
+	n := len(reg.rooms)
+	reg.mu.Unlock()
+	return Stats{Rooms: n, Members: int(reg.stats.members.Load()), Moves: reg.stats.moves.Load(), Dropped: reg.stats.dropped.Load()}
+}
+
+// Shutdown ends every room: each saves its state and closes its
+// connections as going away. It returns when all have, or ctx ends.
+func (reg *Registry) Shutdown(ctx context.Context) error {
+	reg.stop()
+	fin := make(chan struct{})
+	go func() { reg.wg.Wait(); close(fin) }()
+	select {
+	case <-fin:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("room: shutdown: %w", ctx.Err())
+	}
+}
+
+// idAlphabet has no look-alike characters (0/o, 1/l/i), so ids survive
+// being read aloud or copied by hand.
+const idAlphabet = "23456789abcdefghjkmnpqrstuvwxyz"
+
+// NewID is a random room id: 8 characters of idAlphabet, about 40 bits.
+func NewID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	for i := range b {
+		b[i] = idAlphabet[int(b[i])%len(idAlphabet)]
+	}
+	return string(b[:])
+}

@@ -1,0 +1,414 @@
+package room
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// ErrClosed is what a room that has ended answers.
+var ErrClosed = errors.New("room: closed")
+
+// Frame is one event, encoded once, on its way to a connection. At is when
+// the message that caused it reached the room (or when the room acted on its
+// own), for the broadcast-latency measure.
+type Frame struct {
+	Data []byte
+	At   time.Time
+	Type string
+}
+
+// CloseReason says why the room closes a connection; the server maps it to
+// a WebSocket close code.
+type CloseReason int
+
+const (
+	// CloseReplaced: the same player opened another connection.
+	CloseReplaced CloseReason = iota + 1
+	// CloseRoomEnded: the room ended (idle, or everyone left).
+	CloseRoomEnded
+	// CloseGoingAway: the server is shutting down; the room is saved and
+	// the client may come back once it is up again.
+	CloseGoingAway
+	// CloseLeft: the member left the room.
+	CloseLeft
+)
+
+// Conn is a member's connection as the room sees it.
+type Conn interface {
+	// Send queues a frame and must never block: when the connection's
+	// queue is full it returns false and closes itself as too slow.
+	Send(Frame) bool
+	// Close ends the connection for the reason given.
+	Close(CloseReason)
+}
+
+// Store is what rooms need kept. cmd wires it to the store package; tests
+// use an in-memory one.
+type Store interface {
+	// NewGame takes a fresh puzzle of the level and records a game with it
+	// (gameID is the room's id, or "ROOM.N" for round N).
+	NewGame(ctx context.Context, roomID, gameID, mode, level string) (Puzzle, error)
+	// SaveResults stores finishes.
+	SaveResults(ctx context.Context, rs []Result) error
+	// SaveRoom stores the room's state, from which Restore rebuilds it.
+	SaveRoom(ctx context.Context, s *Saved) error
+	// LoadRooms lists the saved rooms that had not finished.
+	LoadRooms(ctx context.Context) ([]*Saved, error)
+	// RecordEvents queues logged events for storage; it must not block.
+	RecordEvents(gameID string, events []Record)
+}
+
+// Record is a logged event for the store.
+type Record struct {
+	Seq    int64
+	Type   string
+	Player string
+	Data   json.RawMessage
+	At     time.Time
+}
+
+// Room is the goroutine that owns a Game: every command reaches it on a
+// channel, so the game needs no lock, and nothing in the loop waits on a
+// player or on the database (sends are non-blocking, storage runs in its
+// own goroutines and reports back as a command).
+type Room struct {
+	id    string
+	g     *Game
+	reg   *Registry
+	cmds  chan func(now time.Time)
+	done  chan struct{}
+	conns map[string]Conn
+	// idleSince is when the last member disconnected (or the room was
+	// made); the room ends IdleTimeout after it if nobody is back.
+	idleSince time.Time
+	at        time.Time // when the command being handled arrived
+	pending   int       // storage goroutines not yet reported back
+}
+
+func (r *Room) log() *slog.Logger { return r.reg.logger }
+
+// ID is the room's id.
+func (r *Room) ID() string { return r.id }
+
+// Done is closed when the room has ended.
+func (r *Room) Done() <-chan struct{} { return r.done }
+
+// do runs f on the room's goroutine; it waits for room space, not for f.
+func (r *Room) do(ctx context.Context, f func(now time.Time)) error {
+	select {
+	case r.cmds <- f:
+		return nil
+	case <-r.done:
+		return ErrClosed
+	case <-ctx.Done():
+		return fmt.Errorf("room %s: %w", r.id, ctx.Err())
+	}
+}
+
+// call runs f on the room's goroutine and waits for it.
+func (r *Room) call(ctx context.Context, f func(now time.Time)) error {
+	fin := make(chan struct{})
+	if err := r.do(ctx, func(now time.Time) { f(now); close(fin) }); err != nil {
+		return err
+	}
+	select {
+	case <-fin:
+		return nil
+	case <-r.done:
+		return ErrClosed
+	case <-ctx.Done():
+		return fmt.Errorf("room %s: %w", r.id, ctx.Err())
+	}
+}
+
+// Join is a join request: the member's id (the player's, or a spectator's
+// made up by the server), their name, and the token to echo in the welcome.
+type Join struct {
+	ID        string
+	Name      string
+	Token     string
+	Spectator bool
+	LastSeq   int64
+}
+
+// Attach joins a member with its connection. The welcome (and any replayed
+// events) are sent on conn before anything else. A refused join returns the
+// room's Error.
+func (r *Room) Attach(ctx context.Context, j Join, conn Conn) error {
+	var jerr *Error
+	err := r.call(ctx, func(now time.Time) {
+		w, replay, e := r.g.Join(now, j.ID, j.Name, j.Spectator, j.LastSeq)
+		if e != nil {
+			jerr = e
+			return
+		}
+		if old, ok := r.conns[j.ID]; ok {
+			old.Close(CloseReplaced)
+		} else {
+			r.reg.stats.members.Add(1)
+		}
+		r.conns[j.ID] = conn
+		w.You.Token = j.Token
+		conn.Send(r.frame(w))
+		for i := range replay {
+			conn.Send(r.frame(replay[i].Event))
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if jerr != nil {
+		return jerr
+	}
+	return nil
+}
+
+// Detach is a member's connection ending; it is a no-op when conn is no
+// longer the member's (a second tab replaced it).
+func (r *Room) Detach(id string, conn Conn) {
+	_ = r.do(context.Background(), func(now time.Time) {
+		if r.conns[id] != conn {
+			return
+		}
+		r.dropConn(id)
+		r.g.Disconnect(now, id)
+	})
+}
+
+func (r *Room) dropConn(id string) {
+	delete(r.conns, id)
+	r.reg.stats.members.Add(-1)
+}
+
+// Message hands a client message to the room. at is when it was read.
+func (r *Room) Message(ctx context.Context, id string, msg *Msg, at time.Time) error {
+	return r.do(ctx, func(now time.Time) {
+		r.at = at
+		if msg.Type == TypeMove {
+			r.reg.stats.moves.Add(1)
+		}
+		if e := r.g.Handle(now, id, msg); e != nil {
+			if c, ok := r.conns[id]; ok && e.Code != CodeConflict {
+				c.Send(r.frame(e.Event(r.g.Seq(), msg.ID)))
+			}
+		}
+		if msg.Type == TypeLeave {
+			if c, ok := r.conns[id]; ok {
+				r.dropConn(id)
+				c.Close(CloseLeft)
+			}
+		}
+	})
+}
+
+// Snapshot is the room as an outsider sees it.
+func (r *Room) Snapshot(ctx context.Context) (Snapshot, error) {
+	var s Snapshot
+	err := r.call(ctx, func(now time.Time) { s = r.g.Snapshot("", now) })
+	return s, err
+}
+
+func (r *Room) frame(ev Event) Frame {
+	data, err := json.Marshal(ev)
+	if err != nil {
+		// Events are plain structs; this cannot happen.
+		panic(fmt.Sprintf("room: encode %T: %v", ev, err))
+	}
+	return Frame{Data: data, At: r.at, Type: ev.header().Type}
+}
+
+// run is the room's goroutine.
+func (r *Room) run(ctx context.Context) {
+	defer close(r.done)
+	clock := r.reg.clock
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		now := clock()
+		wake := r.g.Deadline()
+		if len(r.conns) == 0 && r.pending == 0 {
+			if idleEnd := r.idleSince.Add(r.reg.cfg.IdleTimeout); wake.IsZero() || idleEnd.Before(wake) {
+				wake = idleEnd
+			}
+		}
+		if !wake.IsZero() {
+			timer.Reset(max(wake.Sub(now), 0))
+		} else {
+			timer.Stop()
+		}
+		select {
+		case f := <-r.cmds:
+			now = clock()
+			r.at = now
+			had := len(r.conns)
+			f(now)
+			if had > 0 && len(r.conns) == 0 {
+				r.idleSince = now
+			}
+		case <-timer.C:
+			now = clock()
+			r.at = now
+			r.g.Tick(now)
+			if len(r.conns) == 0 && r.pending == 0 && !now.Before(r.idleSince.Add(r.reg.cfg.IdleTimeout)) {
+				r.flush(ctx)
+				r.end(ctx, now, CloseRoomEnded)
+				return
+			}
+		case <-ctx.Done():
+			r.flush(ctx)
+			r.end(ctx, clock(), CloseGoingAway)
+			return
+		}
+		r.flush(ctx)
+	}
+}
+
+// flush sends the game's queued outputs and starts its effects.
+func (r *Room) flush(ctx context.Context) {
+	out, effects := r.g.Drain()
+	var records []Record
+	lastSeq := int64(-1)
+	for i := range out {
+		o := &out[i]
+		f := r.frame(o.Event)
+		if o.Logged && o.Event.header().Seq != lastSeq {
+			lastSeq = o.Event.header().Seq
+			records = append(records, Record{Seq: lastSeq, Type: f.Type, Player: playerOf(o.Event), Data: f.Data, At: r.at})
+		}
+		if o.To != "" {
+			if c, ok := r.conns[o.To]; ok {
+				r.send(o.To, c, f)
+			}
+			continue
+		}
+		for id, c := range r.conns {
+			if id != o.Skip {
+				r.send(id, c, f)
+			}
+		}
+	}
+	if len(records) > 0 {
+		r.reg.store.RecordEvents(r.g.GameID(), records)
+	}
+	for _, e := range effects {
+		r.effect(ctx, e)
+	}
+}
+
+func (r *Room) send(id string, c Conn, f Frame) {
+	if c.Send(f) {
+		return
+	}
+	// The connection closed itself as too slow; the player keeps their
+	// place for the reconnect window like any dropped player.
+	r.reg.stats.dropped.Add(1)
+	r.dropConn(id)
+	r.g.Disconnect(r.reg.clock(), id)
+}
+
+func playerOf(ev Event) string {
+	switch e := ev.(type) {
+	case *MoveEvent:
+		return e.Player
+	case *NoteEvent:
+		return e.Player
+	case *HintEvent:
+		return e.Player
+	case *ProgressEvent:
+		return e.Player
+	case *PresenceEvent:
+		return e.Player
+	case *FinishEvent:
+		return e.Player
+	case *ErrorEvent:
+		return e.Player
+	}
+	return ""
+}
+
+// effect runs storage work in its own goroutine; its outcome comes back to
+// the room as a command. Only saving the room state happens inline, as a
+// copy handed to a goroutine.
+func (r *Room) effect(ctx context.Context, e Effect) {
+	st, timeout := r.reg.store, r.reg.cfg.StoreTimeout
+	switch {
+	case len(e.Results) > 0:
+		rs := e.Results
+		r.pending++
+		go func() {
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
+			err := st.SaveResults(sctx, rs)
+			cancel()
+			if err != nil {
+				r.log().Error("room: save results", "room", r.id, "err", err)
+			}
+			r.back(func(now time.Time) { r.g.ResultsSaved(now, rs) })
+		}()
+	case e.NewRound > 0:
+		round, mode, level := e.NewRound, r.g.Mode(), r.g.Puzzle().Level
+		r.pending++
+		go func() {
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
+			pz, err := st.NewGame(sctx, r.id, GameID(r.id, round), mode, level)
+			cancel()
+			r.back(func(now time.Time) {
+				if err != nil {
+					r.log().Error("room: new round", "room", r.id, "round", round, "err", err)
+					r.g.RematchFailed(now)
+					return
+				}
+				r.g.Rematch(now, round, pz)
+			})
+		}()
+	case e.Save:
+		s := r.g.Save(r.reg.clock())
+		r.pending++
+		go func() {
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
+			err := st.SaveRoom(sctx, s)
+			cancel()
+			if err != nil {
+				r.log().Error("room: save", "room", r.id, "err", err)
+			}
+			r.back(func(time.Time) {})
+		}()
+	}
+}
+
+// back reports a storage goroutine's outcome to the room. The room waits
+// for its storage work before it ends, so this always has a taker.
+func (r *Room) back(f func(now time.Time)) {
+	r.cmds <- func(now time.Time) {
+		r.pending--
+		f(now)
+	}
+}
+
+// end saves the room, closes its connections and leaves the registry. It
+// first lets its storage goroutines report back, so no result is lost.
+func (r *Room) end(ctx context.Context, now time.Time, why CloseReason) {
+	for r.pending > 0 {
+		f := <-r.cmds
+		r.at = r.reg.clock()
+		f(r.at)
+		r.flush(ctx)
+	}
+	s := r.g.Save(now)
+	if why == CloseRoomEnded && s.Phase != PhaseFinished {
+		s.Abandoned = true
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.reg.cfg.StoreTimeout)
+	if err := r.reg.store.SaveRoom(sctx, s); err != nil {
+		r.log().Error("room: save at end", "room", r.id, "err", err)
+	}
+	cancel()
+	for id, c := range r.conns {
+		c.Close(why)
+		r.dropConn(id)
+	}
+	r.reg.remove(r)
+}

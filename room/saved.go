@@ -1,0 +1,206 @@
+package room
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/sudoku-arena/arena/engine"
+)
+
+// Saved is a room's state as stored, enough to bring it back after a
+// restart: the puzzle and solution, every player's board, notes, undo
+// history and progress. Spectators and connections are not kept, nor the
+// replay buffer (a player who comes back after a restart gets a snapshot).
+type Saved struct {
+	ID         string        `json:"id"`
+	Mode       string        `json:"mode"`
+	Round      int           `json:"round"`
+	Puzzle     SavedPuzzle   `json:"puzzle"`
+	Phase      string        `json:"phase"`
+	Created    time.Time     `json:"created"`
+	StartsAt   time.Time     `json:"starts_at"`
+	StartedAt  time.Time     `json:"started_at"`
+	FinishedAt time.Time     `json:"finished_at"`
+	Host       string        `json:"host"`
+	Seq        int64         `json:"seq"`
+	Order      int           `json:"order"`
+	Ranked     int           `json:"ranked"`
+	Team       *SavedBoard   `json:"team,omitempty"`
+	Players    []SavedPlayer `json:"players"`
+	// Abandoned is set when the room ended unfinished because nobody came
+	// back: it is not restored.
+	Abandoned bool      `json:"abandoned,omitempty"`
+	SavedAt   time.Time `json:"saved_at"`
+}
+
+// GameID is the store id of the saved round.
+func (s *Saved) GameID() string { return GameID(s.ID, s.Round) }
+
+// SavedPuzzle is the puzzle with its solution.
+type SavedPuzzle struct {
+	ID       int64  `json:"id"`
+	Level    string `json:"level"`
+	Givens   string `json:"givens"`
+	Solution string `json:"solution"`
+}
+
+// SavedBoard is a board with its notes and who placed each digit.
+type SavedBoard struct {
+	Cells string      `json:"cells"`
+	Notes []CellNotes `json:"notes,omitempty"`
+	By    []string    `json:"by,omitempty"`
+}
+
+// SavedPlayer is one player's state.
+type SavedPlayer struct {
+	ID          string      `json:"id"`
+	Name        string      `json:"name"`
+	Order       int         `json:"order"`
+	Board       *SavedBoard `json:"board,omitempty"`
+	Undo        [][3]int    `json:"undo,omitempty"`
+	Redo        [][3]int    `json:"redo,omitempty"`
+	Progress    Progress    `json:"progress"`
+	FrozenUntil time.Time   `json:"frozen_until"`
+	Finished    bool        `json:"finished,omitempty"`
+	Rank        int         `json:"rank,omitempty"`
+	ElapsedMS   int64       `json:"elapsed_ms,omitempty"`
+}
+
+// Save is the game's state to store. A rematch being prepared is saved as
+// the finished game it came from.
+func (g *Game) Save(now time.Time) *Saved {
+	s := &Saved{
+		ID: g.id, Mode: g.mode, Round: g.round, Phase: g.phase,
+		Puzzle:  SavedPuzzle{ID: g.pz.ID, Level: g.pz.Level, Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String()},
+		Created: g.created, StartsAt: g.startsAt, StartedAt: g.startedAt, FinishedAt: g.finishedAt,
+		Host: g.host, Seq: g.seq, Order: g.order, Ranked: g.ranked, SavedAt: now,
+	}
+	if s.Phase == PhasePreparing {
+		s.Phase = PhaseFinished
+	}
+	if g.team != nil {
+		s.Team = saveBoard(g.team)
+	}
+	for _, m := range g.sortedMembers() {
+		if m.role != RolePlayer {
+			continue
+		}
+		p := SavedPlayer{
+			ID: m.id, Name: m.name, Order: m.order, Undo: saveChanges(m.undo), Redo: saveChanges(m.redo),
+			Progress: m.progress, FrozenUntil: m.frozenUntil, Finished: m.finished || m.saving, Rank: m.rank,
+			ElapsedMS: m.elapsed.Milliseconds(),
+		}
+		if m.board != nil {
+			p.Board = saveBoard(m.board)
+		}
+		s.Players = append(s.Players, p)
+	}
+	return s
+}
+
+func saveBoard(b *board) *SavedBoard {
+	sb := &SavedBoard{Cells: b.cells.String()}
+	for cell, n := range b.notes {
+		if n.corner|n.centre != 0 {
+			sb.Notes = append(sb.Notes, cellNotes(cell, n))
+		}
+	}
+	for cell, id := range b.by {
+		if id != "" {
+			if sb.By == nil {
+				sb.By = make([]string, engine.NumCells)
+			}
+			sb.By[cell] = id
+		}
+	}
+	return sb
+}
+
+func saveChanges(cs []change) [][3]int {
+	out := make([][3]int, len(cs))
+	for i, c := range cs {
+		out[i] = [3]int{c.cell, int(c.from), int(c.to)}
+	}
+	return out
+}
+
+// Restore rebuilds a saved game. Its players are away, each with a fresh
+// reconnect window from now, as after any dropped connection.
+func Restore(cfg Config, s *Saved, now time.Time) (*Game, error) {
+	givens, err := engine.Parse(s.Puzzle.Givens)
+	if err != nil {
+		return nil, fmt.Errorf("room: restore %s: givens: %w", s.ID, err)
+	}
+	sol, err := engine.Parse(s.Puzzle.Solution)
+	if err != nil {
+		return nil, fmt.Errorf("room: restore %s: solution: %w", s.ID, err)
+	}
+	g, err := NewGame(cfg, s.ID, s.Mode, Puzzle{ID: s.Puzzle.ID, Level: s.Puzzle.Level, Givens: givens, Solution: sol}, s.Created)
+	if err != nil {
+		return nil, err
+	}
+	switch s.Phase {
+	case PhaseWaiting, PhaseCountdown, PhaseRunning, PhaseFinished:
+	default:
+		return nil, fmt.Errorf("room: restore %s: unknown phase %q", s.ID, s.Phase)
+	}
+	g.round, g.phase, g.host, g.seq, g.order, g.ranked = max(s.Round, 1), s.Phase, s.Host, s.Seq, s.Order, s.Ranked
+	g.startsAt, g.startedAt, g.finishedAt = s.StartsAt, s.StartedAt, s.FinishedAt
+	if s.Team != nil && g.team != nil {
+		if err := restoreBoard(g.team, s.Team); err != nil {
+			return nil, fmt.Errorf("room: restore %s: team board: %w", s.ID, err)
+		}
+	}
+	for _, p := range s.Players {
+		m := &member{
+			id: p.ID, name: p.Name, role: RolePlayer, order: p.Order, awayUntil: now.Add(g.cfg.ReconnectWindow),
+			undo: restoreChanges(p.Undo), redo: restoreChanges(p.Redo), progress: p.Progress,
+			frozenUntil: p.FrozenUntil, finished: p.Finished, rank: p.Rank, elapsed: time.Duration(p.ElapsedMS) * time.Millisecond,
+		}
+		if g.mode == ModeRace {
+			m.board = &board{cells: givens}
+			if p.Board != nil {
+				if err := restoreBoard(m.board, p.Board); err != nil {
+					return nil, fmt.Errorf("room: restore %s: board of %s: %w", s.ID, p.ID, err)
+				}
+			}
+		}
+		g.members[p.ID] = m
+	}
+	return g, nil
+}
+
+func restoreBoard(b *board, sb *SavedBoard) error {
+	cells, err := engine.Parse(sb.Cells)
+	if err != nil {
+		return err
+	}
+	b.cells = cells
+	for _, n := range sb.Notes {
+		if n.Cell < 0 || n.Cell >= engine.NumCells {
+			return fmt.Errorf("note cell %d out of range", n.Cell)
+		}
+		for _, d := range n.Corner {
+			b.notes[n.Cell].corner |= 1 << uint(d&15)
+		}
+		for _, d := range n.Centre {
+			b.notes[n.Cell].centre |= 1 << uint(d&15)
+		}
+	}
+	for cell, id := range sb.By {
+		if cell < engine.NumCells {
+			b.by[cell] = id
+		}
+	}
+	return nil
+}
+
+func restoreChanges(cs [][3]int) []change {
+	out := make([]change, 0, len(cs))
+	for _, c := range cs {
+		if c[0] >= 0 && c[0] < engine.NumCells {
+			out = append(out, change{cell: c[0], from: uint8(c[1]), to: uint8(c[2])})
+		}
+	}
+	return out
+}

@@ -1,0 +1,291 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/sudoku-arena/arena/room"
+)
+
+// Close codes: docs/protocol.md has the table, with whether to reconnect.
+const (
+	CloseNormal      = websocket.StatusNormalClosure // left the room
+	CloseGoingAway   = websocket.StatusGoingAway     // server restarting: retry after the hint
+	CloseTooBig      = websocket.StatusMessageTooBig // a frame over the read limit
+	CloseTooSlow     = websocket.StatusCode(4001)    // the send queue filled up: resume with token and last seq
+	CloseReplaced    = websocket.StatusCode(4002)    // the same player connected elsewhere
+	CloseRoomEnded   = websocket.StatusCode(4003)    // the room ended
+	CloseRateLimited = websocket.StatusCode(4004)    // kept sending past the rate limit
+	CloseJoinTimeout = websocket.StatusCode(4006)    // joined no room in time
+)
+
+// conn is one WebSocket: a reader (the handler's goroutine) that decodes,
+// limits and forwards messages, and a writer that drains a bounded queue.
+type conn struct {
+	s  *Server
+	ws *websocket.Conn
+
+	send chan room.Frame
+	quit chan struct{}
+	once sync.Once
+	// Set once, before quit closes.
+	code   websocket.StatusCode
+	reason string
+	drain  bool
+
+	// Owned by the reader goroutine.
+	room    *room.Room
+	id      string
+	tokens  float64
+	last    time.Time
+	refused int
+}
+
+func newConn(s *Server, ws *websocket.Conn) *conn {
+	ws.SetReadLimit(s.cfg.ReadLimit)
+	return &conn{
+		s: s, ws: ws,
+		send:   make(chan room.Frame, s.cfg.SendQueue),
+		quit:   make(chan struct{}),
+		tokens: float64(s.cfg.RateBurst),
+		last:   time.Now(),
+	}
+}
+
+// Send queues a frame without blocking; a full queue closes the connection
+// as too slow (the client may resume with its token and last seq).
+func (c *conn) Send(f room.Frame) bool {
+	select {
+	case c.send <- f:
+		return true
+	default:
+		c.closeWith(CloseTooSlow, "too slow: the send queue is full; reconnect with your token and last_seq", false)
+		return false
+	}
+}
+
+// Close is the room closing the connection.
+func (c *conn) Close(why room.CloseReason) {
+	switch why {
+	case room.CloseReplaced:
+		c.closeWith(CloseReplaced, "replaced: this player connected again elsewhere", true)
+	case room.CloseRoomEnded:
+		c.closeWith(CloseRoomEnded, "the room has ended", true)
+	case room.CloseGoingAway:
+		c.closeWith(CloseGoingAway, fmt.Sprintf("server restarting: reconnect in %ds with your token", int(c.s.cfg.RetryAfter/time.Second)), true)
+	case room.CloseLeft:
+		c.closeWith(CloseNormal, "you left the room", true)
+	}
+}
+
+// closeWith makes the writer close the socket with code, after writing what
+// is queued when drain is set.
+func (c *conn) closeWith(code websocket.StatusCode, reason string, drain bool) {
+	c.once.Do(func() {
+		c.code, c.reason, c.drain = code, reason, drain
+		close(c.quit)
+	})
+}
+
+func (c *conn) serve(ctx context.Context) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	wrote := make(chan struct{})
+	go func() {
+		defer close(wrote)
+		c.write(ctx)
+	}()
+	joinTimer := time.AfterFunc(c.s.cfg.JoinTimeout, func() {
+		c.closeWith(CloseJoinTimeout, "no room joined in time", true)
+	})
+	c.read(ctx, joinTimer)
+	joinTimer.Stop()
+	if c.room != nil {
+		c.room.Detach(c.id, c)
+	}
+	c.closeWith(CloseNormal, "", false)
+	cancel()
+	<-wrote
+}
+
+func (c *conn) write(ctx context.Context) {
+	for {
+		select {
+		case f := <-c.send:
+			if !c.writeFrame(ctx, f) {
+				_ = c.ws.CloseNow()
+				return
+			}
+		case <-c.quit:
+			if c.drain {
+				c.flushQueued(ctx)
+			}
+			if c.code == CloseTooSlow {
+				c.s.metrics.slowClosed.Inc()
+			}
+			// Close waits for the client's close frame, which the
+			// reader goroutine takes, for up to 5 seconds.
+			_ = c.ws.Close(c.code, c.reason)
+			return
+		case <-ctx.Done():
+			_ = c.ws.CloseNow()
+			return
+		}
+	}
+}
+
+func (c *conn) flushQueued(ctx context.Context) {
+	for {
+		select {
+		case f := <-c.send:
+			if !c.writeFrame(ctx, f) {
+				return
+			}
+		default:
+			return
+		}
+	}
+}
+
+func (c *conn) writeFrame(ctx context.Context, f room.Frame) bool {
+	wctx, cancel := context.WithTimeout(ctx, c.s.cfg.WriteTimeout)
+	err := c.ws.Write(wctx, websocket.MessageText, f.Data)
+	cancel()
+	if err != nil {
+		return false
+	}
+	if !f.At.IsZero() {
+		c.s.metrics.latency.Observe(time.Since(f.At).Seconds())
+	}
+	return true
+}
+
+func (c *conn) read(ctx context.Context, joinTimer *time.Timer) {
+	for {
+		typ, data, err := c.ws.Read(ctx)
+		if err != nil {
+			return
+		}
+		at := time.Now()
+		if !c.allow(at) {
+			c.refused++
+			if c.refused > c.s.cfg.RateBurst {
+				c.closeWith(CloseRateLimited, "rate limited: too many messages", false)
+				return
+			}
+			c.reply(room.Errorf(room.CodeRateLimited, "too many messages: at most %g a second", c.s.cfg.RateLimit), nil)
+			continue
+		}
+		c.refused = 0
+		if typ != websocket.MessageText {
+			c.reply(room.Errorf(room.CodeBadJSON, "frames are JSON text, not binary"), nil)
+			continue
+		}
+		msg, rerr := decode(data)
+		if rerr != nil {
+			var id json.RawMessage
+			if msg != nil {
+				id = msg.ID
+			}
+			c.reply(rerr, id)
+			continue
+		}
+		c.s.metrics.messages.WithLabelValues(msg.Type).Inc()
+		if msg.Type == room.TypeJoin && c.room == nil {
+			if jerr := c.join(ctx, msg); jerr != nil {
+				c.reply(jerr, msg.ID)
+			} else {
+				joinTimer.Stop()
+			}
+			continue
+		}
+		if c.room == nil {
+			c.reply(room.Errorf(room.CodeNotJoined, "join a room first: {\"type\":\"join\",\"room\":ID,\"name\":NAME}"), msg.ID)
+			continue
+		}
+		if err := c.room.Message(ctx, c.id, msg, at); err != nil {
+			c.closeWith(CloseRoomEnded, "the room has ended", true)
+			return
+		}
+	}
+}
+
+// allow takes a token from the connection's bucket.
+func (c *conn) allow(now time.Time) bool {
+	c.tokens += now.Sub(c.last).Seconds() * c.s.cfg.RateLimit
+	c.last = now
+	if burst := float64(c.s.cfg.RateBurst); c.tokens > burst {
+		c.tokens = burst
+	}
+	if c.tokens < 1 {
+		return false
+	}
+	c.tokens--
+	return true
+}
+
+// reply answers this client alone with an error, outside any room's
+// sequence (seq is the room's latest when the client is in one, else 0).
+func (c *conn) reply(e *room.Error, id json.RawMessage) {
+	data, err := json.Marshal(e.Event(0, id))
+	if err != nil {
+		return
+	}
+	c.Send(room.Frame{Data: data, Type: room.TypeError})
+}
+
+// join looks up or creates the player and attaches the connection to the
+// room.
+func (c *conn) join(ctx context.Context, msg *room.Msg) *room.Error {
+	rm, err := c.s.rooms.Get(msg.Room)
+	if err != nil {
+		return room.Errorf(room.CodeRoomNotFound, "no live room has the id %q", msg.Room)
+	}
+	j := room.Join{Name: msg.Name, LastSeq: msg.LastSeq, Spectator: msg.As == room.RoleSpectator}
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	switch {
+	case j.Spectator:
+		j.ID = newMemberID("s_")
+		if j.Name == "" {
+			j.Name = "Spectator"
+		}
+	case msg.Token != "":
+		id, name, err := c.s.players.PlayerByToken(sctx, HashToken(msg.Token))
+		if errors.Is(err, ErrUnknownPlayer) {
+			return room.Errorf(room.CodeBadToken, "the token is not a player's: join without it to play as someone new")
+		}
+		if err != nil {
+			c.s.log.Error("join: player by token", "err", err)
+			return room.Errorf(room.CodeUnavailable, "the server cannot check tokens just now: try again")
+		}
+		j.ID, j.Token = id, msg.Token
+		if j.Name == "" {
+			j.Name = name
+		}
+	default:
+		if j.Name == "" {
+			return room.Errorf(room.CodeBadName, "a name is needed to join as a player")
+		}
+		j.ID, j.Token = newMemberID("p_"), newToken()
+		if err := c.s.players.CreatePlayer(sctx, j.ID, j.Name, HashToken(j.Token)); err != nil {
+			c.s.log.Error("join: create player", "err", err)
+			return room.Errorf(room.CodeUnavailable, "the server cannot add players just now: try again")
+		}
+	}
+	if err := rm.Attach(ctx, j, c); err != nil {
+		var re *room.Error
+		if errors.As(err, &re) {
+			return re
+		}
+		return room.Errorf(room.CodeRoomNotFound, "the room %q has ended", msg.Room)
+	}
+	c.room, c.id = rm, j.ID
+	return nil
+}

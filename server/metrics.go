@@ -1,0 +1,47 @@
+package server
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+)
+
+// metrics are the server's Prometheus series, on a registry of its own so
+// that two servers in one process (tests) do not collide.
+type metrics struct {
+	reg        *prometheus.Registry
+	sockets    prometheus.Gauge
+	latency    prometheus.Histogram
+	slowClosed prometheus.Counter
+	messages   *prometheus.CounterVec
+}
+
+func newMetrics(s *Server) *metrics {
+	m := &metrics{reg: prometheus.NewRegistry()}
+	m.sockets = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "arena_websockets_open", Help: "WebSocket connections open, joined to a room or not.",
+	})
+	m.latency = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "arena_broadcast_latency_seconds",
+		Help:    "Time from a message reaching the server (or a room acting on its own) to each resulting event being written to a socket.",
+		Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1},
+	})
+	m.slowClosed = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "arena_slow_clients_dropped_total", Help: "Connections closed because their send queue filled up (close code 4001).",
+	})
+	m.messages = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "arena_messages_total", Help: "Well-formed client messages received, by type.",
+	}, []string{"type"})
+	rooms := s.rooms
+	m.reg.MustRegister(
+		m.sockets, m.latency, m.slowClosed, m.messages,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "arena_rooms", Help: "Live rooms."},
+			func() float64 { return float64(rooms.Stats().Rooms) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "arena_room_members", Help: "Players and spectators connected to a room."},
+			func() float64 { return float64(rooms.Stats().Members) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "arena_moves_total", Help: "Move messages handled by rooms; rate() gives moves per second."},
+			func() float64 { return float64(rooms.Stats().Moves) }),
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	return m
+}

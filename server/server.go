@@ -1,0 +1,265 @@
+// Package server is Sudoku Arena over HTTP: the JSON API (rooms, health,
+// metrics), the WebSocket protocol (docs/protocol.md) with its limits, player
+// identity, and the embedded web client. It knows rooms through package room
+// and persistence only through the small Players interface it declares; it
+// holds no game rules and no SQL.
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/sudoku-arena/arena/room"
+)
+
+// ErrUnknownPlayer is what Players.PlayerByToken returns for a token that
+// is no player's.
+var ErrUnknownPlayer = errors.New("server: unknown player")
+
+// Players is the player identity the server keeps, and the database's
+// health. Tokens are secrets: only their SHA-256 is stored.
+type Players interface {
+	CreatePlayer(ctx context.Context, id, name string, tokenHash []byte) error
+	// PlayerByToken is the player whose token has the hash, or
+	// ErrUnknownPlayer.
+	PlayerByToken(ctx context.Context, tokenHash []byte) (id, name string, err error)
+	// Ping reports whether the database answers.
+	Ping(ctx context.Context) error
+}
+
+// Server serves the API, the WebSocket endpoint and the web client.
+type Server struct {
+	cfg     Config
+	rooms   *room.Registry
+	players Players
+	log     *slog.Logger
+	metrics *metrics
+	mux     *http.ServeMux
+
+	mu      sync.Mutex
+	conns   map[*conn]struct{}
+	closing bool
+}
+
+// New is a server over the registry's rooms. web is the client's files
+// (index.html at its root); logger may be nil.
+func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *slog.Logger) *Server {
+	cfg.defaults()
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{cfg: cfg, rooms: rooms, players: players, log: logger, conns: map[*conn]struct{}{}}
+	s.metrics = newMetrics(s)
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", s.health)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("POST /api/rooms", s.createRoom)
+	mux.HandleFunc("GET /api/rooms/{id}", s.getRoom)
+	mux.HandleFunc("GET /ws", s.serveWS)
+	if web != nil {
+		files := http.FileServerFS(web)
+		mux.Handle("GET /", files)
+		mux.HandleFunc("GET /r/{id}", func(w http.ResponseWriter, r *http.Request) {
+			http.ServeFileFS(w, r, web, "index.html")
+		})
+	}
+	s.mux = mux
+	return s
+}
+
+// Handler is the server's HTTP handler.
+func (s *Server) Handler() http.Handler { return s.mux }
+
+// Metrics is the Prometheus registry the server reports to, for callers
+// that add their own collectors.
+func (s *Server) Metrics() *prometheus.Registry { return s.metrics.reg }
+
+// CloseConns closes the connections that are in no room as going away, and
+// refuses new ones. Rooms close their own members' (Registry.Shutdown).
+func (s *Server) CloseConns() {
+	s.mu.Lock()
+	s.closing = true
+	var cs []*conn
+	for c := range s.conns {
+		cs = append(cs, c)
+	}
+	s.mu.Unlock()
+	for _, c := range cs {
+		c.Close(room.CloseGoingAway)
+	}
+}
+
+// apiError is the JSON body of every API error.
+type apiError struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, code, message string) {
+	var e apiError
+	e.Error.Code, e.Error.Message = code, message
+	writeJSON(w, status, e)
+}
+
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	body := map[string]string{"status": "ok", "database": "ok"}
+	status := http.StatusOK
+	if err := s.players.Ping(ctx); err != nil {
+		s.log.Warn("health: database", "err", err)
+		body["status"], body["database"] = "unavailable", "unreachable"
+		status = http.StatusServiceUnavailable
+	}
+	writeJSON(w, status, body)
+}
+
+// CreateRoomRequest is POST /api/rooms's body.
+type CreateRoomRequest struct {
+	Mode  string `json:"mode"`
+	Level string `json:"level"`
+}
+
+// CreateRoomResponse is POST /api/rooms's answer.
+type CreateRoomResponse struct {
+	ID    string `json:"id"`
+	Mode  string `json:"mode"`
+	Level string `json:"level"`
+	// URL is the link to share: it opens the room in the web client.
+	URL string `json:"url"`
+	// WS is the WebSocket endpoint's path; join with {"type":"join","room":ID}.
+	WS string `json:"ws"`
+}
+
+func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
+	var req CreateRoomRequest
+	dec := json.NewDecoder(io.LimitReader(r.Body, 1024))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		writeError(w, http.StatusBadRequest, room.CodeBadJSON, "the body must be a JSON object such as {\"mode\":\"race\",\"level\":\"easy\"}")
+		return
+	}
+	if req.Mode != room.ModeRace && req.Mode != room.ModeCoop {
+		writeError(w, http.StatusBadRequest, room.CodeBadField, `mode must be "race" or "coop"`)
+		return
+	}
+	if req.Level == "" {
+		req.Level = "easy"
+	}
+	switch req.Level {
+	case "easy", "medium", "hard", "expert":
+	default:
+		writeError(w, http.StatusBadRequest, room.CodeBadField, `level must be "easy", "medium", "hard" or "expert"`)
+		return
+	}
+	rm, err := s.rooms.Create(r.Context(), req.Mode, req.Level)
+	if err != nil {
+		s.log.Error("create room", "mode", req.Mode, "level", req.Level, "err", err)
+		writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "no room could be made just now: try again")
+		return
+	}
+	s.log.Info("room created", "room", rm.ID(), "mode", req.Mode, "level", req.Level)
+	writeJSON(w, http.StatusCreated, CreateRoomResponse{
+		ID: rm.ID(), Mode: req.Mode, Level: req.Level, URL: s.baseURL(r) + "/r/" + rm.ID(), WS: "/ws",
+	})
+}
+
+// baseURL is PUBLIC_URL, or the scheme and host the request came to.
+func (s *Server) baseURL(r *http.Request) string {
+	if s.cfg.PublicURL != "" {
+		return s.cfg.PublicURL
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+func (s *Server) getRoom(w http.ResponseWriter, r *http.Request) {
+	rm, err := s.rooms.Get(r.PathValue("id"))
+	if err != nil {
+		writeError(w, http.StatusNotFound, room.CodeRoomNotFound, "no live room has that id")
+		return
+	}
+	snap, err := rm.Snapshot(r.Context())
+	if err != nil {
+		writeError(w, http.StatusNotFound, room.CodeRoomNotFound, "the room has ended")
+		return
+	}
+	writeJSON(w, http.StatusOK, snap)
+}
+
+// newToken is a player's secret: 32 random bytes, base64url.
+func newToken() string {
+	var b [32]byte
+	_, _ = rand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// HashToken is what is stored of a token.
+func HashToken(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}
+
+// newMemberID is a player's ("p_…") or spectator's ("s_…") id.
+func newMemberID(prefix string) string {
+	var b [9]byte
+	_, _ = rand.Read(b[:])
+	return prefix + strings.ToLower(base64.RawURLEncoding.EncodeToString(b[:]))
+}
+
+func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	closing := s.closing
+	s.mu.Unlock()
+	if closing {
+		w.Header().Set("Retry-After", "5")
+		writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "the server is restarting: try again shortly")
+		return
+	}
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.AllowedOrigins})
+	if err != nil {
+		// Accept has answered (403 for a foreign origin, 400 for a bad
+		// handshake).
+		s.log.Debug("websocket: accept", "err", err, "origin", r.Header.Get("Origin"))
+		return
+	}
+	c := newConn(s, ws)
+	s.mu.Lock()
+	s.conns[c] = struct{}{}
+	s.mu.Unlock()
+	s.metrics.sockets.Inc()
+	defer func() {
+		s.mu.Lock()
+		delete(s.conns, c)
+		s.mu.Unlock()
+		s.metrics.sockets.Dec()
+	}()
+	c.serve(r.Context())
+}
