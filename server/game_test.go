@@ -1,0 +1,428 @@
+package server_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/room"
+)
+
+// conflicting is an empty cell and a digit one of its peers holds.
+func conflicting(board engine.Grid) (int, uint8) {
+	for cell, v := range board {
+		if v != 0 {
+			continue
+		}
+		for d := uint8(1); d <= 9; d++ {
+			if !board.Conflicts(cell, d).Empty() {
+				return cell, d
+			}
+		}
+	}
+	panic("no conflicting move")
+}
+
+// wrongMove is an empty cell and a digit that conflicts with no peer but
+// is not the solution's.
+func wrongMove(board, sol engine.Grid) (int, uint8) {
+	for cell, v := range board {
+		if v != 0 {
+			continue
+		}
+		for d := uint8(1); d <= 9; d++ {
+			if d != sol[cell] && board.Conflicts(cell, d).Empty() {
+				return cell, d
+			}
+		}
+	}
+	panic("no wrong move")
+}
+
+// awaitRunning waits for the state event that starts play and returns the
+// givens.
+func awaitRunning(c *client) engine.Grid {
+	c.tb.Helper()
+	st := await(c, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseRunning })
+	require.Len(c.tb, st.Room.Givens, 81)
+	return engine.MustParse(st.Room.Givens)
+}
+
+// solve fills the player's empty cells with the solution, skipping cells in
+// skip, and waits until each move is echoed.
+func solve(c *client, givens, sol engine.Grid) {
+	c.tb.Helper()
+	for cell, v := range givens {
+		if v == 0 {
+			c.move(cell, sol[cell])
+		}
+	}
+}
+
+func TestRaceThreePlayersFromCreateToRanksAndRematch(t *testing.T) {
+	e := newEnv(t)
+	id := e.createRoom("race", "easy")
+	a, b, c := e.dial("Ann"), e.dial("Bob"), e.dial("Cid")
+
+	wa := a.join(id)
+	require.NotNil(t, wa.Room)
+	assert.True(t, wa.You.Host)
+	assert.Equal(t, room.PhaseWaiting, wa.Room.Phase)
+	assert.Empty(t, wa.Room.Givens, "a race shows its puzzle only once it starts")
+	assert.False(t, b.join(id).You.Host)
+	c.join(id)
+	await(a, room.TypePresence, func(p *room.PresenceEvent) bool { return p.Player == c.id && p.Status == room.PresenceJoined })
+
+	b.send(map[string]any{"type": "start"})
+	b.awaitError(room.CodeNotHost)
+
+	a.send(map[string]any{"type": "start"})
+	var givens engine.Grid
+	for _, x := range []*client{a, b, c} {
+		cd := await[room.CountdownEvent](x, room.TypeCountdown, nil)
+		assert.InDelta(t, 0.02, cd.Seconds, 1e-9)
+		givens = awaitRunning(x)
+	}
+	sol := e.solution(id, 1)
+	for cell, v := range givens {
+		if v != 0 {
+			require.Equal(t, sol[cell], v)
+		}
+	}
+
+	// A conflict is refused and told to the whole room, naming the player.
+	cell, d := conflicting(givens)
+	a.move(cell, d)
+	own := a.awaitError(room.CodeConflict)
+	assert.Equal(t, a.id, own.Player)
+	require.NotNil(t, own.Cell)
+	assert.Equal(t, cell, *own.Cell)
+	require.NotEmpty(t, own.Cells)
+	for _, p := range own.Cells {
+		assert.Equal(t, d, givens[p], "conflict cell %d", p)
+	}
+	for _, x := range []*client{b, c} {
+		other := x.awaitError(room.CodeConflict)
+		assert.Equal(t, a.id, other.Player)
+		assert.Equal(t, own.Cells, other.Cells)
+		assert.Equal(t, own.Seq, other.Seq, "one event, two views")
+		assert.Contains(t, other.Message, "Ann")
+	}
+
+	// A wrong digit that conflicts with nothing is placed and counted as a
+	// mistake; no one is told the right digit.
+	wc, wd := wrongMove(givens, sol)
+	b.move(wc, wd)
+	mv := await(b, room.TypeMove, func(m *room.MoveEvent) bool { return m.Cell == wc })
+	assert.Equal(t, int(wd), mv.Digit)
+	for _, x := range []*client{a, b, c} {
+		p := await(x, room.TypeProgress, func(p *room.ProgressEvent) bool { return p.Player == b.id })
+		assert.Equal(t, 1, p.Mistakes)
+		assert.Equal(t, 1, p.Filled)
+		assert.Equal(t, 81-givens.Filled(), p.Empty)
+	}
+
+	// C's hint: all of it for C, who asked and what technique for the rest.
+	c.send(map[string]any{"type": "hint", "id": 7})
+	hc := await[room.HintEvent](c, room.TypeHint, nil)
+	assert.Equal(t, c.id, hc.Player)
+	assert.Equal(t, "7", string(hc.ID))
+	assert.NotEmpty(t, hc.Explanation)
+	assert.NotEmpty(t, hc.Cells)
+	assert.NotEmpty(t, hc.Technique)
+	require.NotNil(t, hc.FrozenUntil)
+	for _, x := range []*client{a, b} {
+		h := await(x, room.TypeHint, func(h *room.HintEvent) bool { return h.Player == c.id })
+		assert.Equal(t, hc.Technique, h.Technique)
+		assert.Empty(t, h.Explanation)
+		assert.Empty(t, h.Cells)
+		assert.Empty(t, h.Place)
+		assert.Equal(t, 1, h.Hints)
+	}
+	// C is frozen for the penalty.
+	c.move(wc, sol[wc])
+	c.awaitError(room.CodeFrozen)
+
+	// A finishes first, then B (after clearing the mistake), then C.
+	solve(a, givens, sol)
+	fa := await(b, room.TypeFinish, func(f *room.FinishEvent) bool { return f.Player == a.id })
+	assert.Equal(t, 1, fa.Rank)
+	assert.Positive(t, fa.ElapsedMS)
+	b.move(wc, 0)
+	solve(b, givens, sol)
+	fb := await(c, room.TypeFinish, func(f *room.FinishEvent) bool { return f.Player == b.id })
+	assert.Equal(t, 2, fb.Rank)
+	assert.Equal(t, 1, fb.Mistakes)
+	time.Sleep(time.Until(*hc.FrozenUntil))
+	solve(c, givens, sol)
+	for _, x := range []*client{a, b, c} {
+		fc := await(x, room.TypeFinish, func(f *room.FinishEvent) bool { return f.Player == c.id })
+		assert.Equal(t, 3, fc.Rank)
+		assert.Equal(t, 1, fc.Hints)
+		end := await(x, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseFinished })
+		assert.Equal(t, sol.String(), end.Room.Solution)
+		require.Len(t, end.Room.Players, 3)
+		for i, p := range end.Room.Players {
+			assert.Equal(t, i+1, p.Rank, "players in join order finished in order")
+			assert.Equal(t, sol.String(), p.Board)
+		}
+	}
+	// Moves after the finish change nothing.
+	a.move(wc, 0)
+	a.awaitError(room.CodeFinished)
+
+	// The results were stored.
+	ctx := context.Background()
+	for _, tc := range []struct {
+		c               *client
+		mistakes, hints int
+	}{{a, 0, 0}, {b, 1, 0}, {c, 0, 1}} {
+		hist, err := e.store.PlayerHistory(ctx, tc.c.id, 10)
+		require.NoError(t, err)
+		require.Len(t, hist, 1, tc.c.name)
+		assert.Equal(t, id, hist[0].RoomID)
+		assert.Equal(t, "race", hist[0].Mode)
+		assert.Equal(t, tc.mistakes, hist[0].Mistakes, tc.c.name)
+		assert.Equal(t, tc.hints, hist[0].Hints, tc.c.name)
+		assert.Positive(t, hist[0].Elapsed)
+	}
+
+	// No one ever saw another player's digits.
+	for _, x := range []*client{a, b, c} {
+		for _, f := range x.seen {
+			if f.Type == room.TypeMove {
+				assert.Contains(t, string(f.raw), `"player":"`+x.id+`"`, "%s saw %s", x.name, f.raw)
+			}
+		}
+	}
+
+	// Only the host starts a rematch; it brings a new puzzle for the same
+	// players.
+	b.send(map[string]any{"type": "rematch"})
+	b.awaitError(room.CodeNotHost)
+	a.send(map[string]any{"type": "rematch"})
+	for _, x := range []*client{a, b, c} {
+		st := await(x, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseWaiting })
+		assert.Equal(t, 2, st.Room.Round)
+		require.Len(t, st.Room.Players, 3)
+		for _, p := range st.Room.Players {
+			assert.Zero(t, p.Filled)
+			assert.Zero(t, p.Rank)
+		}
+	}
+	a.send(map[string]any{"type": "start"})
+	g2 := awaitRunning(b)
+	assert.NotEqual(t, givens, g2, "a rematch plays a new puzzle")
+	assert.Equal(t, e.solution(id, 2).String(), solvedString(t, g2))
+}
+
+// solvedString solves a puzzle with the engine.
+func solvedString(t *testing.T, g engine.Grid) string {
+	t.Helper()
+	r := engine.Solve(g, 2)
+	require.Equal(t, 1, r.Count)
+	return r.Solution.String()
+}
+
+func TestCoopSharedBoardNotesAndCursors(t *testing.T) {
+	e := newEnv(t)
+	id := e.createRoom("coop", "easy")
+	a, b := e.dial("Ann"), e.dial("Bob")
+	w := a.join(id)
+	assert.Len(t, w.Room.Givens, 81, "co-op shows its board from the start")
+	b.join(id)
+	a.send(map[string]any{"type": "start"})
+	givens := awaitRunning(a)
+	awaitRunning(b)
+	sol := e.solution(id, 1)
+
+	// Notes are shared: B sees A's marks.
+	var noteCell int
+	for cell, v := range givens {
+		if v == 0 {
+			noteCell = cell
+			break
+		}
+	}
+	a.send(map[string]any{"type": "note", "cell": noteCell, "kind": "corner", "digit": int(sol[noteCell])})
+	a.send(map[string]any{"type": "note", "cell": noteCell, "kind": "centre", "digit": 9})
+	n := await(b, room.TypeNote, func(n *room.NoteEvent) bool { return len(n.Centre) > 0 })
+	assert.Equal(t, a.id, n.Player)
+	assert.Equal(t, []int{int(sol[noteCell])}, n.Corner)
+	assert.Equal(t, []int{9}, n.Centre)
+
+	// Cursors go to the others, not back.
+	a.send(map[string]any{"type": "cursor", "cell": 40})
+	cur := await[room.CursorEvent](b, room.TypeCursor, nil)
+	assert.Equal(t, a.id, cur.Player)
+	assert.Equal(t, 40, cur.Cell)
+
+	// A peer's digit clears the note's digit there, for everyone.
+	var peer int
+	for _, p := range engine.Peers[noteCell] {
+		if givens[p] == 0 && sol[p] == sol[noteCell] {
+			t.Fatal("a peer cannot share the digit")
+		}
+	}
+	peer = -1
+	for _, p := range engine.Peers[noteCell] {
+		if givens[p] == 0 {
+			peer = int(p)
+			break
+		}
+	}
+	require.GreaterOrEqual(t, peer, 0)
+	b.send(map[string]any{"type": "note", "cell": noteCell, "kind": "corner", "digit": int(sol[peer])})
+	await(a, room.TypeNote, func(n *room.NoteEvent) bool { return n.Player == b.id })
+	b.move(peer, sol[peer])
+	for _, x := range []*client{a, b} {
+		mv := await(x, room.TypeMove, func(m *room.MoveEvent) bool { return m.Cell == peer })
+		assert.Equal(t, b.id, mv.Player, "moves are attributed")
+		assert.Contains(t, mv.Cleared, noteCell)
+	}
+
+	// A conflict on the shared board is refused and told to both.
+	cell, d := conflicting(givens)
+	a.move(cell, d)
+	a.awaitError(room.CodeConflict)
+	assert.Equal(t, a.id, b.awaitError(room.CodeConflict).Player)
+
+	// They finish together, taking turns.
+	i := 0
+	for cell, v := range givens {
+		if v == 0 && cell != peer {
+			[]*client{a, b}[i%2].move(cell, sol[cell])
+			i++
+		}
+	}
+	for _, x := range []*client{a, b} {
+		f := await[room.FinishEvent](x, room.TypeFinish, nil)
+		assert.Empty(t, f.Player, "the team finishes")
+		assert.Positive(t, f.ElapsedMS)
+		end := await(x, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseFinished })
+		assert.Equal(t, sol.String(), end.Room.Board)
+		total := 0
+		for _, p := range end.Room.Players {
+			total += p.Filled
+		}
+		assert.Equal(t, 81-givens.Filled(), total, "every digit is attributed to its player")
+	}
+	for _, x := range []*client{a, b} {
+		hist, err := e.store.PlayerHistory(context.Background(), x.id, 10)
+		require.NoError(t, err)
+		require.Len(t, hist, 1)
+		assert.Equal(t, "coop", hist[0].Mode)
+	}
+}
+
+func TestDropAndResumeReplaysMissedEvents(t *testing.T) {
+	e := newEnv(t)
+	id := e.createRoom("race", "easy")
+	a, b := e.dial("Ann"), e.dial("Bob")
+	a.join(id)
+	b.join(id)
+	a.send(map[string]any{"type": "start"})
+	givens := awaitRunning(a)
+	awaitRunning(b)
+	sol := e.solution(id, 1)
+	var empty []int
+	for cell, v := range givens {
+		if v == 0 {
+			empty = append(empty, cell)
+		}
+	}
+
+	b.move(empty[0], sol[empty[0]])
+	await(b, room.TypeProgress, func(p *room.ProgressEvent) bool { return p.Player == b.id })
+	before := await(a, room.TypeProgress, func(p *room.ProgressEvent) bool { return p.Player == b.id })
+	require.NoError(t, b.ws.CloseNow())
+	away := await(a, room.TypePresence, func(p *room.PresenceEvent) bool { return p.Player == b.id })
+	assert.Equal(t, room.PresenceAway, away.Status)
+	require.NotNil(t, away.Until)
+
+	// A plays on while B is away.
+	a.move(empty[0], sol[empty[0]])
+	a.move(empty[1], sol[empty[1]])
+	missed := []int64{}
+	for len(missed) < 2 {
+		p := await(a, room.TypeProgress, func(p *room.ProgressEvent) bool { return p.Player == a.id })
+		missed = append(missed, p.Seq)
+	}
+
+	// B comes back with the token and the last seq seen.
+	b2 := e.dial("Bob")
+	b2.send(map[string]any{"type": "join", "room": id, "token": b.token, "last_seq": b.lastSeq})
+	w := await[room.Welcome](b2, room.TypeWelcome, nil)
+	assert.Equal(t, b.id, w.You.ID, "same player")
+	assert.True(t, w.Resumed)
+	assert.Nil(t, w.Room)
+	require.Positive(t, w.Replay)
+	var replayed []int64
+	for range w.Replay {
+		f := b2.read()
+		assert.Greater(t, f.Seq, b.lastSeq)
+		if f.Type == room.TypeProgress {
+			replayed = append(replayed, f.Seq)
+		}
+	}
+	assert.Equal(t, missed, replayed, "the missed progress events, in order")
+	back := await(a, room.TypePresence, func(p *room.PresenceEvent) bool { return p.Player == b.id && p.Status == room.PresenceBack })
+	assert.Equal(t, b.id, back.Player)
+
+	// With no last seq, a snapshot: B's board and progress are kept.
+	require.NoError(t, b2.ws.CloseNow())
+	await(a, room.TypePresence, func(p *room.PresenceEvent) bool { return p.Player == b.id && p.Status == room.PresenceAway })
+	b3 := e.dial("Bob")
+	b3.send(map[string]any{"type": "join", "room": id, "token": b.token})
+	w = await[room.Welcome](b3, room.TypeWelcome, nil)
+	require.NotNil(t, w.Room)
+	assert.False(t, w.Resumed)
+	assert.Equal(t, sol[empty[0]], engine.MustParse(w.Room.Board)[empty[0]])
+	for _, p := range w.Room.Players {
+		if p.ID == b.id {
+			assert.Equal(t, before.Progress, p.Progress)
+		}
+	}
+	// The clock is the room's: started_at has not moved.
+	require.NotNil(t, w.Room.StartedAt)
+}
+
+func TestSpectatorWatchesProgressNotDigits(t *testing.T) {
+	e := newEnv(t)
+	id := e.createRoom("race", "easy")
+	a := e.dial("Ann")
+	a.join(id)
+	s := e.dial("Sam")
+	s.send(map[string]any{"type": "join", "room": id, "as": "spectator"})
+	w := await[room.Welcome](s, room.TypeWelcome, nil)
+	assert.Equal(t, room.RoleSpectator, w.You.Role)
+	assert.Empty(t, w.You.Token)
+	a.send(map[string]any{"type": "start"})
+	givens := awaitRunning(a)
+	st := await(s, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseRunning })
+	assert.Empty(t, st.Room.Board, "a spectator sees no board during a race")
+	sol := e.solution(id, 1)
+
+	s.move(0, 1)
+	s.awaitError(room.CodeSpectator)
+
+	solve(a, givens, sol)
+	end := await(s, room.TypeState, func(st *room.State) bool { return st.Room.Phase == room.PhaseFinished })
+	assert.Equal(t, sol.String(), end.Room.Solution)
+	require.Len(t, end.Room.Players, 1)
+	assert.Equal(t, sol.String(), end.Room.Players[0].Board, "boards are shown once the race is over")
+	progress := 0
+	for _, f := range s.seen {
+		assert.NotEqual(t, room.TypeMove, f.Type, "spectator saw %s", f.raw)
+		if f.Type == room.TypeProgress {
+			progress++
+		}
+	}
+	assert.Equal(t, 81-givens.Filled(), progress, "one progress event a move")
+	assert.False(t, strings.Contains(string(s.seen[0].raw), sol.String()))
+}
