@@ -1,53 +1,61 @@
 package engine
 
+import "math/bits"
+
 // maxPairSets bounds how many sets unavoidablePairs finds: each of the 36
-// pairs of digits covers 18 cells, in components of at least 4.
+// pairs of digits covers nine rows, in components of at least two.
 const maxPairSets = 36 * 4
 
 // unavoidablePairs appends to dst the unavoidable sets of the full grid
 // sol that hold two digits: for every pair of digits a and b, the smallest
-// sets of their cells in which swapping a and b leaves a valid grid. In
-// each row, column and box the a and the b swap together or not at all, so
-// these sets are the components of the graph that links, in every unit,
-// the cell of a to the cell of b. Every puzzle with sol as its only
-// solution has a clue in each of them: without one, the swapped grid would
-// solve it too.
+// sets of their cells in which swapping a and b leaves a valid grid. Every
+// puzzle with sol as its only solution has a clue in each of them: without
+// one, the swapped grid would solve it too.
+//
+// In each row, column and box the a and the b swap together or not at
+// all. A row's a and b always go together, so a set is a set of rows: the
+// components of the graph on the rows that links, in every column and
+// every box, the row of its a to the row of its b.
 func unavoidablePairs(dst []CellSet, sol *Grid) []CellSet {
-	// at[d][u] is the cell of unit u that holds digit d+1.
-	var at [9][27]uint8
-	var pos [9]CellSet
+	// For digit d (0..8): the row of d in each column and in each box, and
+	// the cell of d in each row.
+	var colRow, boxRow, rowCell [9][9]uint8
 	for c, v := range sol {
-		d := v - 1
-		pos[d].Add(c)
-		for _, u := range CellUnits[c] {
-			at[d][u] = uint8(c)
-		}
+		d, r := v-1, uint8(c/9)
+		colRow[d][c%9] = r
+		boxRow[d][Box(c)] = r
+		rowCell[d][r] = uint8(c)
 	}
-	var stack [18]uint8
 	for a := 0; a < 9; a++ {
 		for b := a + 1; b < 9; b++ {
-			left := pos[a].Union(pos[b])
-			for !left.Empty() {
-				start := left.First()
-				var set CellSet
-				set.Add(start)
-				stack[0] = uint8(start)
-				for n := 1; n > 0; {
-					n--
-					x := stack[n]
-					other := a
-					if int(sol[x]-1) == a {
-						other = b
+			var adj [9]uint16
+			for i := 0; i < 9; i++ {
+				ra, rb := colRow[a][i], colRow[b][i]
+				adj[ra] |= 1 << rb
+				adj[rb] |= 1 << ra
+				ra, rb = boxRow[a][i], boxRow[b][i]
+				adj[ra] |= 1 << rb
+				adj[rb] |= 1 << ra
+			}
+			for left := uint16(1<<9 - 1); left != 0; {
+				rows := left & -left
+				for {
+					grown := rows
+					for m := rows; m != 0; m &= m - 1 {
+						grown |= adj[bits.TrailingZeros16(m)]
 					}
-					for _, u := range CellUnits[x] {
-						if y := int(at[other][u]); !set.Has(y) {
-							set.Add(y)
-							stack[n] = uint8(y)
-							n++
-						}
+					if grown == rows {
+						break
 					}
+					rows = grown
 				}
-				left = left.Minus(set)
+				left &^= rows
+				var set CellSet
+				for m := rows; m != 0; m &= m - 1 {
+					r := bits.TrailingZeros16(m)
+					set.Add(int(rowCell[a][r]))
+					set.Add(int(rowCell[b][r]))
+				}
 				dst = append(dst, set)
 			}
 		}
