@@ -109,8 +109,9 @@ func (c *conn) serve(ctx context.Context) {
 	if c.room != nil {
 		c.room.Detach(c.id, c)
 	}
+	// The writer closes the socket with the code set first (the reader may
+	// have stopped because of it), or a plain normal closure.
 	c.closeWith(CloseNormal, "", false)
-	cancel()
 	<-wrote
 }
 

@@ -1,0 +1,351 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/server"
+	"github.com/sudoku-arena/arena/store/sqlite"
+)
+
+// ping sends a ping and returns the pong's seq: the room's latest event.
+func (c *client) ping() int64 {
+	c.tb.Helper()
+	c.send(map[string]any{"type": "ping", "id": "p"})
+	return await(c, room.TypePong, func(p *room.Pong) bool { return string(p.ID) == `"p"` }).Seq
+}
+
+// refused sends a raw frame, expects an error with the code and checks that
+// nothing changed: no event was logged (the room's seq stands) and no other
+// event arrived in between.
+func refused(t *testing.T, c *client, frame, code string) {
+	t.Helper()
+	before := c.ping()
+	seen := len(c.seen)
+	c.sendRaw([]byte(frame))
+	f := c.read()
+	require.Equal(t, room.TypeError, f.Type, "%s: want an error, got %s", frame, f.raw)
+	var e room.ErrorEvent
+	require.NoError(t, json.Unmarshal(f.raw, &e))
+	assert.Equal(t, code, e.Code, "%s: %s", frame, e.Message)
+	assert.NotEmpty(t, e.Message)
+	assert.Equal(t, before, c.ping(), "%s changed the room", frame)
+	assert.Len(t, c.seen, seen+2, "%s: only the error and the pong", frame)
+}
+
+func TestBadInputGetsAnErrorAndChangesNothing(t *testing.T) {
+	e := newEnv(t)
+	id := e.createRoom("race", "easy")
+	other := e.createRoom("coop", "easy")
+
+	// Before joining.
+	c := e.dial("Ann")
+	for _, tc := range []struct{ frame, code string }{
+		{`{"type":"move","cell":3,"digit":1}`, room.CodeNotJoined},
+		{`{"type":"join","room":"nosuchroom","name":"Ann"}`, room.CodeRoomNotFound},
+		{`{"type":"join","room":"` + id + `"}`, room.CodeBadName},
+		{`{"type":"join","room":"` + id + `","name":"   "}`, room.CodeBadName},
+		{`{"type":"join","room":"` + id + `","name":"Ann\u0007"}`, room.CodeBadName},
+		{`{"type":"join","room":"` + id + `","name":"` + strings.Repeat("x", 25) + `"}`, room.CodeBadName},
+		{`{"type":"join","room":"` + id + `","name":"Ann","token":"not-a-token"}`, room.CodeBadToken},
+		{`{"type":"join","room":"` + id + `","name":"Ann","as":"referee"}`, room.CodeBadField},
+		{`{"type":"join","name":"Ann"}`, room.CodeBadField},
+	} {
+		c.sendRaw([]byte(tc.frame))
+		err := c.awaitError(tc.code)
+		assert.Zero(t, err.Seq, "outside a room there is no seq")
+	}
+	c.join(id)
+	b := e.dial("Bob")
+	b.join(id)
+
+	// Joined, before the start.
+	refused(t, c, `{"type":"move","cell":0,"digit":0}`, room.CodeNotStarted)
+	refused(t, c, `{"type":"hint"}`, room.CodeNotStarted)
+	refused(t, b, `{"type":"start"}`, room.CodeNotHost)
+
+	c.send(map[string]any{"type": "start"})
+	givens := awaitRunning(c)
+	awaitRunning(b)
+	var given, empty int
+	for cell, v := range givens {
+		if v != 0 {
+			given = cell
+		} else {
+			empty = cell
+		}
+	}
+	cellFrame := func(typ string, cell, digit int) string {
+		data, _ := json.Marshal(map[string]any{"type": typ, "cell": cell, "digit": digit})
+		return string(data)
+	}
+
+	for _, tc := range []struct{ name, frame, code string }{
+		{"not JSON", `{not json`, room.CodeBadJSON},
+		{"an array", `[1,2]`, room.CodeBadJSON},
+		{"two objects", `{"type":"ping"} {"type":"ping"}`, room.CodeBadJSON},
+		{"no type", `{"cell":3}`, room.CodeBadField},
+		{"unknown type", `{"type":"fly"}`, room.CodeUnknownType},
+		{"cell too high", cellFrame("move", 81, 1), room.CodeBadField},
+		{"cell negative", cellFrame("move", -1, 1), room.CodeBadField},
+		{"digit too high", cellFrame("move", empty, 10), room.CodeBadField},
+		{"digit negative", cellFrame("move", empty, -1), room.CodeBadField},
+		{"cell not a number", `{"type":"move","cell":"a1","digit":1}`, room.CodeBadField},
+		{"no digit", `{"type":"move","cell":3}`, room.CodeBadField},
+		{"note kind", `{"type":"note","cell":3,"kind":"side","digit":1}`, room.CodeBadField},
+		{"id an object", `{"type":"ping","id":{"a":1}}`, room.CodeBadField},
+		{"id too long", `{"type":"ping","id":"` + strings.Repeat("x", 80) + `"}`, room.CodeBadField},
+		{"move on a given", cellFrame("move", given, 0), room.CodeGivenCell},
+		{"note on a given", `{"type":"note","cell":` + itoa(given) + `,"kind":"corner","digit":1}`, room.CodeGivenCell},
+		{"move in another room", `{"type":"move","room":"` + other + `","cell":` + itoa(empty) + `,"digit":1}`, room.CodeWrongRoom},
+		{"second join", `{"type":"join","room":"` + other + `","name":"Ann"}`, room.CodeAlreadyJoined},
+		{"cursor in a race", `{"type":"cursor","cell":3}`, room.CodeCoopOnly},
+		{"undo with nothing done", `{"type":"undo"}`, room.CodeNothingToUndo},
+		{"redo with nothing undone", `{"type":"redo"}`, room.CodeNothingToRedo},
+		{"start twice", `{"type":"start"}`, room.CodeAlreadyStart},
+		{"rematch before a finish", `{"type":"rematch"}`, room.CodeNotFinished},
+	} {
+		t.Run(tc.name, func(t *testing.T) { refused(t, c, tc.frame, tc.code) })
+	}
+
+	// A binary frame.
+	before := c.ping()
+	ctx := context.Background()
+	require.NoError(t, c.ws.Write(ctx, websocket.MessageBinary, []byte(`{"type":"ping"}`)))
+	assert.Equal(t, room.CodeBadJSON, c.awaitError(room.CodeBadJSON).Code)
+	assert.Equal(t, before, c.ping())
+
+	// After the finish.
+	sol := e.solution(id, 1)
+	solve(c, givens, sol)
+	await(c, room.TypeFinish, func(f *room.FinishEvent) bool { return f.Player == c.id })
+	refused(t, c, cellFrame("move", empty, 0), room.CodeFinished)
+	refused(t, c, `{"type":"hint"}`, room.CodeFinished)
+	solve(b, givens, sol)
+	await(c, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseFinished })
+	refused(t, b, `{"type":"hint"}`, room.CodeFinished)
+	refused(t, b, cellFrame("move", empty, 0), room.CodeFinished)
+
+	// A frame over the 4 KB limit closes the connection.
+	big := `{"type":"ping","id":"` + strings.Repeat("x", 5000) + `"}`
+	c.sendRaw([]byte(big))
+	code, _ := c.closeStatus()
+	assert.Equal(t, websocket.StatusMessageTooBig, code)
+}
+
+func itoa(n int) string {
+	data, _ := json.Marshal(n)
+	return string(data)
+}
+
+func TestRateLimitErrorsThenCloses(t *testing.T) {
+	e := newEnv(t, func(c *server.Config) { c.RateLimit, c.RateBurst = 1, 5 })
+	c := e.dial("Ann")
+	for range 5 {
+		c.send(map[string]any{"type": "ping"})
+	}
+	for range 5 {
+		assert.Equal(t, room.TypeError, c.read().Type, "not joined, but within the burst")
+	}
+	c.send(map[string]any{"type": "ping"})
+	assert.Equal(t, room.CodeRateLimited, c.awaitError(room.CodeRateLimited).Code)
+	for range 10 {
+		if err := c.ws.Write(context.Background(), websocket.MessageText, []byte(`{"type":"ping"}`)); err != nil {
+			break
+		}
+	}
+	code, reason := c.closeStatus()
+	assert.Equal(t, server.CloseRateLimited, code)
+	assert.Contains(t, reason, "rate")
+}
+
+func TestOriginIsChecked(t *testing.T) {
+	e := newEnv(t, func(c *server.Config) { c.AllowedOrigins = []string{"*.friends.example"} })
+	url := "ws" + strings.TrimPrefix(e.http.URL, "http") + "/ws"
+	ctx := context.Background()
+	dial := func(origin string) (int, error) {
+		h := http.Header{}
+		h.Set("Origin", origin)
+		ws, resp, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: h})
+		if ws != nil {
+			defer ws.CloseNow()
+		}
+		if resp == nil {
+			return 0, err
+		}
+		return resp.StatusCode, err
+	}
+	status, err := dial("http://evil.example")
+	require.Error(t, err)
+	assert.Equal(t, http.StatusForbidden, status)
+	status, err = dial("https://play.friends.example")
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusSwitchingProtocols, status)
+	status, err = dial(e.http.URL) // same host
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusSwitchingProtocols, status)
+}
+
+func TestJoinTimeoutCloses(t *testing.T) {
+	e := newEnv(t, func(c *server.Config) { c.JoinTimeout = 100 * time.Millisecond })
+	c := e.dial("Ann")
+	code, _ := c.closeStatus()
+	assert.Equal(t, server.CloseJoinTimeout, code)
+}
+
+func TestSecondTabReplacesTheFirst(t *testing.T) {
+	e := newEnv(t)
+	id := e.createRoom("coop", "easy")
+	a := e.dial("Ann")
+	a.join(id)
+	a2 := e.dial("Ann")
+	a2.send(map[string]any{"type": "join", "room": id, "token": a.token})
+	w := await[room.Welcome](a2, room.TypeWelcome, nil)
+	assert.Equal(t, a.id, w.You.ID)
+	code, _ := a.closeStatus()
+	assert.Equal(t, server.CloseReplaced, code)
+	assert.Positive(t, a2.ping())
+}
+
+func TestShutdownSavesRoomsAndARestartBringsThemBack(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "arena.db")
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, path)
+	require.NoError(t, err)
+	e := newEnvOn(t, st)
+	id := e.createRoom("race", "easy")
+	a := e.dial("Ann")
+	a.join(id)
+	a.send(map[string]any{"type": "start"})
+	givens := awaitRunning(a)
+	sol := e.solution(id, 1)
+	var played []int
+	for cell, v := range givens {
+		if v == 0 && len(played) < 3 {
+			a.move(cell, sol[cell])
+			played = append(played, cell)
+		}
+	}
+	a.send(map[string]any{"type": "note", "cell": firstEmpty(givens, played), "kind": "centre", "digit": 5})
+	await[room.NoteEvent](a, room.TypeNote, nil)
+
+	e.stop()
+	code, reason := a.closeStatus()
+	assert.Equal(t, websocket.StatusGoingAway, code)
+	assert.Contains(t, reason, "reconnect in 5s")
+
+	st2, err := sqlite.Open(ctx, path)
+	require.NoError(t, err)
+	e2 := newEnvOn(t, st2)
+	a2 := e2.dial("Ann")
+	a2.send(map[string]any{"type": "join", "room": id, "token": a.token, "last_seq": a.lastSeq})
+	w := await[room.Welcome](a2, room.TypeWelcome, nil)
+	assert.Equal(t, a.id, w.You.ID)
+	assert.True(t, w.Resumed, "the room was saved at its last event: nothing was missed")
+	assert.Zero(t, w.Replay)
+
+	// Another tab, without a last seq, gets the snapshot.
+	a3 := e2.dial("Ann")
+	a3.send(map[string]any{"type": "join", "room": id, "token": a.token})
+	w = await[room.Welcome](a3, room.TypeWelcome, nil)
+	require.NotNil(t, w.Room)
+	assert.Equal(t, room.PhaseRunning, w.Room.Phase)
+	board := engine.MustParse(w.Room.Board)
+	for _, cell := range played {
+		assert.Equal(t, sol[cell], board[cell])
+	}
+	require.Len(t, w.Room.Notes, 1)
+	assert.Equal(t, []int{5}, w.Room.Notes[0].Centre)
+	require.Len(t, w.Room.Players, 1)
+	assert.Equal(t, len(played), w.Room.Players[0].Filled)
+	assert.Greater(t, a3.ping(), int64(0))
+}
+
+func firstEmpty(givens engine.Grid, skip []int) int {
+	for cell, v := range givens {
+		if v == 0 && !containsInt(skip, cell) {
+			return cell
+		}
+	}
+	return -1
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+func TestHealthAndMetrics(t *testing.T) {
+	e := newEnv(t)
+	get := func(path string) (int, string) {
+		resp, err := http.Get(e.http.URL + path)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		return resp.StatusCode, string(body)
+	}
+	status, body := get("/healthz")
+	assert.Equal(t, http.StatusOK, status)
+	assert.JSONEq(t, `{"status":"ok","database":"ok"}`, body)
+
+	id := e.createRoom("coop", "easy")
+	a := e.dial("Ann")
+	a.join(id)
+	a.send(map[string]any{"type": "start"})
+	givens := awaitRunning(a)
+	cell := firstEmpty(givens, nil)
+	a.move(cell, e.solution(id, 1)[cell])
+	await[room.MoveEvent](a, room.TypeMove, nil)
+
+	status, body = get("/metrics")
+	assert.Equal(t, http.StatusOK, status)
+	for _, want := range []string{"arena_rooms 1", "arena_room_members 1", "arena_moves_total 1", "arena_websockets_open 1", "arena_slow_clients_dropped_total 0"} {
+		assert.Contains(t, body, want+"\n")
+	}
+	assert.Regexp(t, `arena_broadcast_latency_seconds_count [1-9]`, body)
+
+	status, body = get("/api/rooms/" + id)
+	assert.Equal(t, http.StatusOK, status)
+	var snap room.Snapshot
+	require.NoError(t, json.Unmarshal([]byte(body), &snap))
+	assert.Equal(t, id, snap.ID)
+	status, _ = get("/api/rooms/nosuchroom")
+	assert.Equal(t, http.StatusNotFound, status)
+
+	for _, body := range []string{`{"mode":"duel"}`, `{"mode":"race","level":"insane"}`, `not json`, `{"mode":"race","extra":1}`} {
+		resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(body))
+		require.NoError(t, err)
+		var apiErr struct {
+			Error struct{ Code, Message string }
+		}
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&apiErr))
+		resp.Body.Close()
+		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, body)
+		assert.NotEmpty(t, apiErr.Error.Code, body)
+	}
+
+	// With the database gone, health says so. (The event log is flushed
+	// first, or shutting down would retry its writes until the deadline.)
+	require.NoError(t, e.events.Flush(context.Background()))
+	require.NoError(t, e.store.Close())
+	status, body = get("/healthz")
+	assert.Equal(t, http.StatusServiceUnavailable, status)
+	assert.Contains(t, body, "unreachable")
+}
