@@ -34,6 +34,7 @@ func decode(data []byte) (*room.Msg, *room.Error) {
 	}
 	if len(msg.ID) > 0 {
 		if len(msg.ID) > maxIDBytes {
+			msg.ID = nil
 			return &msg, room.Errorf(room.CodeBadField, "id is longer than %d bytes", maxIDBytes)
 		}
 		if c := msg.ID[0]; c != '"' && c != '-' && (c < '0' || c > '9') {
@@ -44,34 +45,13 @@ func decode(data []byte) (*room.Msg, *room.Error) {
 	if msg.Room != "" && len(msg.Room) > maxRoomLen {
 		return &msg, room.Errorf(room.CodeBadField, "room is longer than %d characters", maxRoomLen)
 	}
-	switch msg.Type {
-	case room.TypeJoin:
+	if err := msg.Check(); err != nil {
+		return &msg, err
+	}
+	if msg.Type == room.TypeJoin {
 		return &msg, checkJoin(&msg)
-	case room.TypeMove:
-		if err := needCell(&msg); err != nil {
-			return &msg, err
-		}
-		return &msg, needDigit(&msg, 0, "digit must be 0 (clear) to 9")
-	case room.TypeNote:
-		if err := needCell(&msg); err != nil {
-			return &msg, err
-		}
-		if msg.Kind != room.NoteCorner && msg.Kind != room.NoteCentre {
-			return &msg, room.Errorf(room.CodeBadField, `kind must be "corner" or "centre"`)
-		}
-		return &msg, needDigit(&msg, 0, "digit must be 1 to 9 (toggle), or 0 (clear the cell's marks of that kind)")
-	case room.TypeCursor:
-		return &msg, needCell(&msg)
-	case room.TypeStart, room.TypeHint, room.TypeUndo, room.TypeRedo, room.TypeRematch, room.TypePing, room.TypeLeave:
-		return &msg, nil
-	case "":
-		return &msg, room.Errorf(room.CodeBadField, `the message has no "type"`)
 	}
-	t := msg.Type
-	if len(t) > 32 {
-		t = t[:32] + "…"
-	}
-	return &msg, room.Errorf(room.CodeUnknownType, "unknown message type %q", t)
+	return &msg, nil
 }
 
 func badJSON(err error) *room.Error {
@@ -82,35 +62,7 @@ func badJSON(err error) *room.Error {
 	return room.Errorf(room.CodeBadJSON, "the frame is not a JSON object: %v", err)
 }
 
-func needCell(msg *room.Msg) *room.Error {
-	if msg.Cell == nil {
-		return room.Errorf(room.CodeBadField, "cell is missing: 0 to 80")
-	}
-	if c := *msg.Cell; c < 0 || c > 80 {
-		return room.Errorf(room.CodeBadField, "cell %d is out of range: 0 to 80", c)
-	}
-	return nil
-}
-
-func needDigit(msg *room.Msg, low int, text string) *room.Error {
-	if msg.Digit == nil {
-		return room.Errorf(room.CodeBadField, "digit is missing: %s", text)
-	}
-	if d := *msg.Digit; d < low || d > 9 {
-		return room.Errorf(room.CodeBadField, "digit %d is out of range: %s", d, text)
-	}
-	return nil
-}
-
 func checkJoin(msg *room.Msg) *room.Error {
-	if msg.Room == "" {
-		return room.Errorf(room.CodeBadField, "room is missing: the id of the room to join")
-	}
-	switch msg.As {
-	case "", room.RolePlayer, room.RoleSpectator:
-	default:
-		return room.Errorf(room.CodeBadField, `as must be "player" or "spectator"`)
-	}
 	if len(msg.Token) > maxTokenLen {
 		return room.Errorf(room.CodeBadToken, "the token is not a player's")
 	}
