@@ -210,23 +210,6 @@ func await[T any](c *client, typ string, match func(*T) bool) *T {
 	return nil
 }
 
-// quiet asserts that nothing arrives for d except frames skip allows.
-func (c *client) quiet(d time.Duration, allowed ...string) {
-	c.tb.Helper()
-	for {
-		f, err := c.tryRead(d)
-		if errors.Is(err, context.DeadlineExceeded) {
-			return
-		}
-		require.NoError(c.tb, err)
-		ok := false
-		for _, a := range allowed {
-			ok = ok || f.Type == a
-		}
-		require.True(c.tb, ok, "%s: unexpected %s", c.name, f.raw)
-	}
-}
-
 func (c *client) summary() string {
 	var types []string
 	for _, f := range c.seen {
