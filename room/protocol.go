@@ -147,7 +147,6 @@ const (
 	PresenceAway   = "away"
 	PresenceBack   = "back"
 	PresenceLeft   = "left"
-	PresenceHost   = "host"
 )
 
 // Header starts every server event: its type and the room's sequence
@@ -331,8 +330,9 @@ type ProgressEvent struct {
 	Progress
 }
 
-// PresenceEvent says a member joined, dropped (away), came back, left, or
-// became the host.
+// PresenceEvent says a member joined, dropped (away), came back or left.
+// Host is the room's host after the change: when the host leaves, the role
+// passes on in the same event.
 type PresenceEvent struct {
 	Header
 	Player string `json:"player"`

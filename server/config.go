@@ -45,7 +45,7 @@ type Config struct {
 	RetryAfter time.Duration
 
 	// Rooms is the rooms' rules and timings: COUNTDOWN (3s), HINT_PENALTY
-	// (15s), RECONNECT_WINDOW (60s), IDLE_TIMEOUT (10m), MAX_PLAYERS (16),
+	// (15s; 0 turns the freeze off), RECONNECT_WINDOW (60s), IDLE_TIMEOUT (10m), MAX_PLAYERS (16),
 	// MAX_SPECTATORS (64).
 	Rooms room.RegistryConfig
 	// PoolStock is how many ready puzzles to keep per level (POOL_STOCK,
@@ -152,7 +152,11 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	num("POOL_STOCK", &c.PoolStock, 1, 10000)
 	g := &c.Rooms.Game
 	dur("COUNTDOWN", &g.Countdown)
-	dur("HINT_PENALTY", &g.HintPenalty)
+	if v := strings.TrimSpace(getenv("HINT_PENALTY")); v == "0" || v == "0s" {
+		g.HintPenalty = -1 // no freeze
+	} else {
+		dur("HINT_PENALTY", &g.HintPenalty)
+	}
 	dur("RECONNECT_WINDOW", &g.ReconnectWindow)
 	dur("IDLE_TIMEOUT", &c.Rooms.IdleTimeout)
 	num("MAX_PLAYERS", &g.MaxPlayers, 1, 1000)

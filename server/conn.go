@@ -231,8 +231,9 @@ func (c *conn) allow(now time.Time) bool {
 	return true
 }
 
-// reply answers this client alone with an error, outside any room's
-// sequence (seq is the room's latest when the client is in one, else 0).
+// reply answers this client alone with an error found before any room saw
+// the message (its shape, the rate limit, a join that failed): such errors
+// carry seq 0. Errors from a room's rules come from the room, with its seq.
 func (c *conn) reply(e *room.Error, id json.RawMessage) {
 	data, err := json.Marshal(e.Event(0, id))
 	if err != nil {
