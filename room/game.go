@@ -171,8 +171,13 @@ type Game struct {
 	ranked  int    // finishers so far
 	pending int    // results being stored
 
-	seq     int64
-	log     []Output // the last ReplayEvents logged outputs, oldest first
+	seq int64
+	log []Output // the last ReplayEvents logged outputs, oldest first
+	// trimmed is the seq of the newest output dropped from log. The log
+	// is bounded in outputs, not events, so it can start partway through
+	// an event's views (a state, a conflict, a hint): a member whose view
+	// of that event was dropped cannot resume from just before it.
+	trimmed int64
 	out     []Output
 	effects []Effect
 }
@@ -262,6 +267,7 @@ func (g *Game) emitSame(to, skip string, ev Event) {
 	g.out = append(g.out, o)
 	g.log = append(g.log, o)
 	if over := len(g.log) - g.cfg.ReplayEvents; over > 0 {
+		g.trimmed = g.log[over-1].Event.header().Seq
 		g.log = append(g.log[:0], g.log[over:]...)
 	}
 }
@@ -307,6 +313,9 @@ func (g *Game) Member(id string) (role string, ok bool) {
 // are replayed instead of a snapshot. The welcome's You lacks the token,
 // which only the server knows.
 func (g *Game) Join(now time.Time, id, name string, spectator bool, lastSeq int64) (*Welcome, []Output, *Error) {
+	// What the member missed is read before the join's own presence event
+	// (never theirs to see) takes a seq and a place in the log.
+	replay, resumed := g.missed(id, lastSeq)
 	m, ok := g.members[id]
 	switch {
 	case ok && m.role == RolePlayer:
@@ -341,7 +350,7 @@ func (g *Game) Join(now time.Time, id, name string, spectator bool, lastSeq int6
 		Header: Header{Type: TypeWelcome, Seq: g.seq},
 		You:    You{ID: id, Name: m.name, Role: m.role, Host: g.host == id},
 	}
-	if replay, ok := g.missed(id, lastSeq); ok {
+	if resumed {
 		w.Resumed, w.Replay = true, len(replay)
 		return w, replay, nil
 	}
@@ -359,7 +368,7 @@ func (g *Game) missed(id string, after int64) ([]Output, bool) {
 	if len(g.log) == 0 {
 		return nil, after == g.seq
 	}
-	if first := g.log[0].Event.header().Seq; after < first-1 {
+	if first := g.log[0].Event.header().Seq; after < first-1 || after < g.trimmed {
 		return nil, false
 	}
 	var out []Output
@@ -379,6 +388,15 @@ func (g *Game) add(id, name, role string) *member {
 		m.progress.Empty = g.empty
 		if g.mode == ModeRace {
 			m.board = &board{cells: g.pz.Givens}
+		} else {
+			// A co-op player who left and comes back still has their
+			// digits on the board: Filled counts them, or clearing one
+			// would take it below zero.
+			for _, by := range g.team.by {
+				if by == id {
+					m.progress.Filled++
+				}
+			}
 		}
 	}
 	g.members[id] = m
@@ -606,7 +624,7 @@ func (g *Game) move(now time.Time, m *member, msg *Msg) *Error {
 		g.reply(m.id, "", &MoveEvent{Header: Header{Type: TypeMove}, ID: msg.ID, Player: m.id, Cell: cell, Digit: int(digit)})
 		return nil
 	}
-	if err := g.conflict(m, b, cell, digit); err != nil {
+	if err := g.conflict(m, b, cell, digit, msg.ID); err != nil {
 		return err
 	}
 	if digit != 0 && digit != g.pz.Solution[cell] {
@@ -619,7 +637,9 @@ func (g *Game) move(now time.Time, m *member, msg *Msg) *Error {
 }
 
 // conflict refuses a digit a peer already holds, telling the whole room.
-func (g *Game) conflict(m *member, b *board, cell int, digit uint8) *Error {
+// The mover's view carries the id of their message: the room does not send
+// them the returned error, so this is the answer they match it by.
+func (g *Game) conflict(m *member, b *board, cell int, digit uint8, id json.RawMessage) *Error {
 	if digit == 0 {
 		return nil
 	}
@@ -633,10 +653,11 @@ func (g *Game) conflict(m *member, b *board, cell int, digit uint8) *Error {
 		Message: fmt.Sprintf("%d at %s conflicts with %s: same row, column or box", digit, engine.CellName(cell), cellNames(cells)),
 		Cell:    &cell, Cells: cells,
 	}
-	ev := err.Event(0, nil)
+	ev := err.Event(0, id)
 	ev.Player = m.id
 	g.emit(m.id, "", ev)
 	other := *ev
+	other.ID = nil
 	other.Message = fmt.Sprintf("%s's move at %s conflicts with %s", m.name, engine.CellName(cell), cellNames(cells))
 	g.emitSame("", m.id, &other)
 	return err
@@ -936,7 +957,7 @@ func (g *Game) undo(now time.Time, m *member, msg *Msg, back bool) *Error {
 	if to != 0 && now.Before(m.frozenUntil) {
 		return Errorf(CodeFrozen, "your hint penalty runs for another %s", m.frozenUntil.Sub(now).Round(time.Second/10))
 	}
-	if err := g.conflict(m, b, cell, to); err != nil {
+	if err := g.conflict(m, b, cell, to, msg.ID); err != nil {
 		return err
 	}
 	*stack = (*stack)[:len(*stack)-1]
