@@ -27,7 +27,8 @@ type Config struct {
 	// (default 60s).
 	ReconnectWindow time.Duration
 	// ReplayEvents is how many recent events a room keeps to replay to a
-	// player who comes back (default 1024). Older gaps get a snapshot.
+	// player who comes back (default 200). Older gaps get a snapshot. The
+	// replay is sent in one go, so it must fit the connection's send queue.
 	ReplayEvents int
 	// MaxPlayers and MaxSpectators bound a room (defaults 16 and 64).
 	MaxPlayers    int
@@ -47,7 +48,7 @@ func (c Config) withDefaults() Config {
 		c.ReconnectWindow = 60 * time.Second
 	}
 	if c.ReplayEvents <= 0 {
-		c.ReplayEvents = 1024
+		c.ReplayEvents = 200
 	}
 	if c.MaxPlayers <= 0 {
 		c.MaxPlayers = 16
@@ -315,8 +316,14 @@ func (g *Game) Member(id string) (role string, ok bool) {
 func (g *Game) Join(now time.Time, id, name string, spectator bool, lastSeq int64) (*Welcome, []Output, *Error) {
 	// What the member missed is read before the join's own presence event
 	// (never theirs to see) takes a seq and a place in the log.
-	replay, resumed := g.missed(id, lastSeq)
+	// Only a player coming back resumes: a stray last_seq from a newcomer
+	// or a spectator gets a snapshot.
 	m, ok := g.members[id]
+	var replay []Output
+	var resumed bool
+	if ok && m.role == RolePlayer {
+		replay, resumed = g.missed(id, lastSeq)
+	}
 	switch {
 	case ok && m.role == RolePlayer:
 		if m.connected {
@@ -516,6 +523,9 @@ func (g *Game) Handle(now time.Time, id string, msg *Msg) *Error {
 	if !ok {
 		return Errorf(CodeNotJoined, "join the room first")
 	}
+	if err := msg.Check(); err != nil {
+		return err
+	}
 	if msg.Room != "" && msg.Type != TypeJoin && msg.Room != g.id {
 		return Errorf(CodeWrongRoom, "this connection is in room %s, not %s", g.id, msg.Room)
 	}
@@ -536,7 +546,7 @@ func (g *Game) Handle(now time.Time, id string, msg *Msg) *Error {
 	case TypeStart:
 		return g.start(now, m)
 	case TypeRematch:
-		return g.rematch(m)
+		return g.rematch(now, m)
 	case TypeCursor:
 		return g.cursor(m, msg)
 	}
@@ -974,7 +984,7 @@ func (g *Game) cursor(m *member, msg *Msg) *Error {
 	return nil
 }
 
-func (g *Game) rematch(m *member) *Error {
+func (g *Game) rematch(now time.Time, m *member) *Error {
 	if g.host != m.id {
 		return Errorf(CodeNotHost, "only the host can start a rematch")
 	}
@@ -991,7 +1001,7 @@ func (g *Game) rematch(m *member) *Error {
 	}
 	g.phase = PhasePreparing
 	g.effects = append(g.effects, Effect{NewRound: g.round + 1})
-	g.emit("", "", &State{Header: Header{Type: TypeState}, Room: Snapshot{ID: g.id, Mode: g.mode, Level: g.pz.Level, Phase: PhasePreparing, Round: g.round, Host: g.host, Players: g.playerViews("", time.Time{})}})
+	g.emitState(now)
 	return nil
 }
 

@@ -586,6 +586,21 @@ func TestRejoinSnapshot(t *testing.T) {
 	}
 }
 
+// TestNewcomerWithALastSeqGetsASnapshot: only a player coming back
+// resumes; a stray last_seq from someone new, player or spectator, does not
+// stand in for the snapshot they need.
+func TestNewcomerWithALastSeqGetsASnapshot(t *testing.T) {
+	for _, spectator := range []bool{false, true} {
+		g := running(t, room.ModeCoop, room.Config{}, "a")
+		w, replay, s := g.arrive("c", spectator, g.Seq())
+		require.Nil(t, s.Err)
+		assert.False(t, w.Resumed)
+		assert.Empty(t, replay)
+		require.NotNil(t, w.Room)
+		assert.Equal(t, g.Snapshot("c", g.now), *w.Room)
+	}
+}
+
 // TestRejoinGroupCutByTheBuffer: when the buffer's oldest event is the
 // tail of a group (one event, a view per member), a member whose view was
 // cut gets a snapshot, not a replay without it.
@@ -1494,13 +1509,18 @@ func TestRematch(t *testing.T) {
 			s := g.ok("a", msg(room.TypeRematch))
 			assert.Equal(t, []room.Effect{{NewRound: 2}}, s.Eff)
 			assert.Equal(t, room.PhasePreparing, g.Phase())
-			st := one[*room.State](t, events(s.Out))
-			assert.Equal(t, room.Output{Logged: true, Event: st}, s.Out[0], "one view for all")
-			assert.Equal(t, seq+1, st.Seq)
-			assert.Equal(t, room.PhasePreparing, st.Room.Phase)
-			assert.Equal(t, 1, st.Room.Round)
-			assert.Empty(t, st.Room.Givens)
-			assert.Equal(t, []string{"a", "b"}, playerIDs(st.Room))
+			views := ofType[*room.State](events(s.Out))
+			require.Len(t, views, len(s.Out), "only state events")
+			require.NotEmpty(t, views)
+			for i, st := range views {
+				assert.NotEmpty(t, s.Out[i].To, "each member gets their own view")
+				assert.Equal(t, seq+1, st.Seq, "one event, many views")
+				assert.Equal(t, room.PhasePreparing, st.Room.Phase)
+				assert.Equal(t, 1, st.Room.Round)
+				assert.Empty(t, st.Room.Givens)
+				assert.Empty(t, st.Room.Solution, "the old solution is not shown while the next is fetched")
+				assert.Equal(t, []string{"a", "b"}, playerIDs(st.Room))
+			}
 			g.refused("b", move(g.blank(), 0), room.CodePreparing)
 			g.refused("a", msg(room.TypeStart), room.CodePreparing)
 

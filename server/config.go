@@ -81,6 +81,10 @@ func (c *Config) defaults() {
 	if c.RetryAfter <= 0 {
 		c.RetryAfter = 5 * time.Second
 	}
+	if c.Rooms.Game.ReplayEvents <= 0 {
+		// A resume's replay goes out in one go: keep it within the queue.
+		c.Rooms.Game.ReplayEvents = max(1, min(200, c.SendQueue-16))
+	}
 	if c.PoolStock <= 0 {
 		c.PoolStock = 20
 	}
