@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 )
 
@@ -36,17 +37,12 @@ const maxGenerateAttempts = 500
 // opts.Level.
 //
 // It digs: from a random full grid it removes clues in a random order (in
-// symmetric pairs with opts.Symmetric) and keeps each removal that leaves the
-// puzzle with one solution and solvable by the level's techniques, without
-// guessing. Removing a clue seldom makes a puzzle easier, so the dug-out
-// puzzle sits near the top of what the level's techniques can solve; when
-// its hardest step still belongs to an easier level, the next grid is tried.
-//
-// Digging runs in two passes for speed: first with the singles-only solver
-// (fast, and a puzzle solved by singles has one solution), then, for harder
-// levels, over the clues that are left with the uniqueness check first (the
-// bitboard solver, a few microseconds, rejects most removals) and the
-// level's logical solver second.
+// symmetric pairs with opts.Symmetric). For easy it keeps each removal the
+// singles still solve. For the other levels it keeps each removal that
+// leaves the puzzle with one solution, down to a minimal puzzle, and grades
+// that: at the level, it is the answer; too hard, clues go back in until
+// the level's techniques solve it at exactly that level (see addBack); too
+// easy, or when no clue given back makes it, the next grid is tried.
 func Generate(opts GenerateOptions) (Generated, error) {
 	if opts.Level > LevelExpert {
 		return Generated{}, fmt.Errorf("engine: generate: level %v cannot be generated; want easy, medium, hard or expert", opts.Level)
@@ -85,7 +81,7 @@ func dig(sol Grid, rng *rand.Rand, opts GenerateOptions) (Grid, bool) {
 		}
 		return p, true
 	}
-	return digToward(sol, order, opts)
+	return digToward(sol, order, rng, opts)
 }
 
 // removalOrder appends the cells to try removing, shuffled: every cell, or
@@ -105,27 +101,25 @@ func removalOrder(dst []uint8, rng *rand.Rand, symmetric bool) []uint8 {
 // clear2 empties cell c, and its mirror image when symmetric.
 func clear2(p *Grid, c int, symmetric bool) {
 	p[c] = 0
+	p[mirror(c, symmetric)] = 0
+}
+
+// mirror is the cell that goes with c: its mirror image when symmetric,
+// otherwise c itself.
+func mirror(c int, symmetric bool) int {
 	if symmetric {
-		p[NumCells-1-c] = 0
+		return NumCells - 1 - c
 	}
+	return c
 }
 
 // digToward aims at a level above easy without paying for the logical
-// solver at every removal. It digs with the uniqueness check alone (the
-// bitboard solver: microseconds) down to a minimal puzzle, remembering the
-// order of the removals. Difficulty grows along that sequence, so when the
-// minimal puzzle is too hard for the level a binary search finds the last
-// puzzle of the sequence the level's techniques still solve (a handful of
-// logical solves), and the clues removed after the one that broke it are
-// tried again one by one.
-func digToward(sol Grid, order []uint8, opts GenerateOptions) (Grid, bool) {
+// solver at every removal. It digs with the uniqueness check alone down to
+// a minimal puzzle and grades that. A puzzle too hard for the level is
+// then given clues back (see addBack); one too easy is given up on.
+func digToward(sol Grid, order []uint8, rng *rand.Rand, opts GenerateOptions) (Grid, bool) {
 	var d digger
 	d.init(&sol, opts.Symmetric)
-	var seqBuf [NumCells]uint8
-	seq := seqBuf[:0]
-	// failedAt[c] is how many clues had gone when removing c broke
-	// uniqueness (NumCells: it never did).
-	var failedAt [NumCells]uint8
 	// The first removals almost never break uniqueness: take a batch of
 	// them on one check (every puzzle between the full grid and a unique
 	// one is unique too), and go one by one only when the batch fails.
@@ -136,72 +130,86 @@ func digToward(sol Grid, order []uint8, opts GenerateOptions) (Grid, bool) {
 		}
 		if CountSolutions(q, 2) == 1 {
 			d.set(&q)
-			for _, c := range order[:k] {
-				seq = append(seq, c)
-				failedAt[c] = NumCells
-			}
 			order = order[k:]
 		}
 	}
 	for _, c := range order {
 		if d.canRemove(int(c)) {
 			d.remove(int(c))
-			seq = append(seq, c)
-			failedAt[c] = NumCells
-		} else {
-			failedAt[c] = uint8(len(seq))
 		}
 	}
-	ok, hardest := SolvableWithin(d.p, opts.Level)
-	if ok {
-		return d.p, hardest == opts.Level
+	below, _ := newCandidates(&d.p)
+	if ok, _ := below.solveWithin(opts.Level - 1); ok {
+		return d.p, false
 	}
-	prefix := func(k int) Grid {
-		q := sol
-		for _, c := range seq[:k] {
-			clear2(&q, int(c), opts.Symmetric)
+	at := below
+	if ok, _ := at.solveWithin(opts.Level); ok {
+		return d.p, true
+	}
+	return addBack(d.p, &sol, &below, &at, rng, opts)
+}
+
+// addBackTries bounds the clues addBack tries giving back to one puzzle.
+const addBackTries = 20
+
+// addBack takes a unique puzzle p that the techniques of opts.Level cannot
+// solve towards one they solve at exactly that level, by giving back clues
+// of the solution sol. below and at are p taken as far as the techniques
+// of the level below and of the level go. It gives back a cell where at is
+// stuck, picked at random, and looks at both boards with that digit placed:
+// if the level below then solves the puzzle, the clue made it too easy and
+// another cell is tried; if the level still does not, the clue stays and
+// the search goes on from there; otherwise the puzzle with the clue is
+// graded from scratch, and is the answer when its level is right. Adding a
+// clue keeps a puzzle unique, so no uniqueness check is needed.
+//
+// Going on from boards the techniques already worked on costs far less
+// than grading the puzzle with the clue from scratch, and comes to the same
+// answer as long as a clue never stops a technique from making a deduction
+// it made without it (or one that follows from it). Only the final answer
+// is taken on trust from the grade from scratch, so where that does not
+// hold a try is wasted, and nothing worse.
+func addBack(p Grid, sol *Grid, below, at *Candidates, rng *rand.Rand, opts GenerateOptions) (Grid, bool) {
+	for try := 0; try < addBackTries; try++ {
+		stuck := at.Unsolved()
+		x := nthCell(stuck, rng.IntN(stuck.Len()))
+		nb, na := *below, *at
+		for _, c := range [2]int{x, mirror(x, opts.Symmetric)} {
+			nb.Place(c, sol[c])
+			na.Place(c, sol[c])
 		}
-		return q
-	}
-	// Invariant: prefix(lo) is solvable within the level, prefix(hi) is not.
-	lo, hi := 0, len(seq)
-	loHardest := LevelEasy
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		if ok, h := SolvableWithin(prefix(mid), opts.Level); ok {
-			lo, loHardest = mid, h
-		} else {
-			hi = mid
-		}
-	}
-	q := prefix(lo)
-	d.set(&q)
-	// Every clue left but the one that broke the level is worth another
-	// try: with more clues around, some that the uniqueness-only dig had
-	// to keep can go now. Not those it failed to remove with at most lo
-	// clues gone: this puzzle has all the clues that one had and more
-	// gone, and removing a clue from a puzzle with fewer clues cannot
-	// bring back the uniqueness it broke.
-	broke := seq[hi-1]
-	var retryBuf [NumCells]uint8
-	retry := retryBuf[:0]
-	for _, c := range order {
-		if c != broke && d.p[c] != 0 && int(failedAt[c]) > lo {
-			retry = append(retry, c)
-		}
-	}
-	for _, c := range retry {
-		if !d.canRemove(int(c)) {
+		if ok, _ := nb.solveWithin(opts.Level - 1); ok {
 			continue
 		}
-		q := d.p
-		clear2(&q, int(c), opts.Symmetric)
-		if ok, h := SolvableWithin(q, opts.Level); ok {
-			d.remove(int(c))
-			loHardest = h
+		q := p
+		q[x] = sol[x]
+		if m := mirror(x, opts.Symmetric); m != x {
+			q[m] = sol[m]
+		}
+		if ok, _ := na.solveWithin(opts.Level); !ok {
+			p, *below, *at = q, nb, na
+			continue
+		}
+		if ok, hardest := SolvableWithin(q, opts.Level); ok && hardest == opts.Level {
+			return q, true
 		}
 	}
-	return d.p, loHardest == opts.Level
+	return p, false
+}
+
+// nthCell is the k-th lowest cell of s, counting from 0; s must hold more
+// than k cells.
+func nthCell(s CellSet, k int) int {
+	w := 0
+	if n := bits.OnesCount64(s[0]); k >= n {
+		k -= n
+		w = 1
+	}
+	b := s[w]
+	for ; k > 0; k-- {
+		b &= b - 1
+	}
+	return w<<6 | bits.TrailingZeros64(b)
 }
 
 // bulkRemovals is how many clues digToward removes on one uniqueness check
@@ -252,18 +260,9 @@ func (d *digger) set(p *Grid) {
 	}
 }
 
-// mirror is the cell removed together with c: its mirror image when
-// symmetric, otherwise c itself.
-func (d *digger) mirror(c int) int {
-	if d.symmetric {
-		return NumCells - 1 - c
-	}
-	return c
-}
-
 // remove empties cell c (and its mirror image when symmetric).
 func (d *digger) remove(c int) {
-	for _, x := range [2]int{c, d.mirror(c)} {
+	for _, x := range [2]int{c, mirror(c, d.symmetric)} {
 		if v := d.p[x]; v != 0 {
 			d.p[x] = 0
 			d.clues.Remove(x)
@@ -283,7 +282,7 @@ func (d *digger) remove(c int) {
 // digit ruled out must fail. Such a search fails fast where counting the
 // solutions to two would first have to find sol again.
 func (d *digger) canRemove(c int) bool {
-	m := d.mirror(c)
+	m := mirror(c, d.symmetric)
 	clues := d.clues
 	clues.Remove(c)
 	clues.Remove(m)

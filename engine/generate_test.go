@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -111,4 +112,59 @@ func BenchmarkGenerate(b *testing.B) {
 			b.ReportMetric(at(99), "p99-ms")
 		})
 	}
+}
+
+// TestAddBack gives clues back to minimal puzzles too hard for a level and
+// checks what comes out: the same puzzle with clues of the solution added,
+// still unique, graded exactly at the level.
+func TestAddBack(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	tried := 0
+	for _, symmetric := range []bool{false, true} {
+		for _, level := range []Level{LevelMedium, LevelHard, LevelExpert} {
+			found := 0
+			for range 200 {
+				if found == 5 {
+					break
+				}
+				sol := RandomSolution(rng)
+				var d digger
+				d.init(&sol, symmetric)
+				var buf [NumCells]uint8
+				for _, c := range removalOrder(buf[:0], rng, symmetric) {
+					if d.canRemove(int(c)) {
+						d.remove(int(c))
+					}
+				}
+				if ok, _ := SolvableWithin(d.p, level); ok {
+					continue
+				}
+				found++
+				below, _ := newCandidates(&d.p)
+				below.solveWithin(level - 1)
+				at := below
+				at.solveWithin(level)
+				p, ok := addBack(d.p, &sol, &below, &at, rng, GenerateOptions{Level: level, Symmetric: symmetric})
+				if !ok {
+					continue
+				}
+				tried++
+				for c, v := range d.p {
+					if v != 0 {
+						require.Equal(t, v, p[c], "the clues stay")
+					}
+					if p[c] != 0 {
+						require.Equal(t, sol[c], p[c], "clues from the solution")
+					}
+					if symmetric {
+						require.Equal(t, p[c] == 0, p[80-c] == 0, "symmetric")
+					}
+				}
+				gr, err := GradePuzzle(p)
+				require.NoError(t, err)
+				require.Equal(t, level, gr.Level, "%s", p)
+			}
+		}
+	}
+	assert.Greater(t, tried, 10)
 }

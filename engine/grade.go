@@ -158,6 +158,14 @@ func SolvableWithin(g Grid, max Level) (solved bool, hardest Level) {
 	if !ok {
 		return false, LevelEasy
 	}
+	return c.solveWithin(max)
+}
+
+// solveWithin is SolvableWithin on a board in play: it takes c as far as
+// the techniques of level max and below go, and reports whether that
+// solves it and the level of the hardest technique it used. The generator
+// calls it again on a board it stopped on, with a clue added.
+func (c *Candidates) solveWithin(max Level) (solved bool, hardest Level) {
 	buf := stepBufs.Get().(*stepBuf)
 	defer stepBufs.Put(buf)
 	st := buf.init()
@@ -183,7 +191,7 @@ func SolvableWithin(g Grid, max Level) (solved bool, hardest Level) {
 				continue
 			}
 			fired := false
-			for findStepWith(t, &c, st, &dv) {
+			for findStepWith(t, c, st, &dv) {
 				dv.reset()
 				if !c.applyFast(st) {
 					return false, hardest
