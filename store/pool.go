@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"sync"
 	"time"
 )
 
@@ -28,10 +29,15 @@ type PuzzlePool struct {
 	Interval time.Duration
 	Logger   *slog.Logger
 
+	once sync.Once
 	wake chan struct{}
 }
 
-func (p *PuzzlePool) init() {
+// init sets the defaults once: Run and every Take call it, from as many
+// goroutines.
+func (p *PuzzlePool) init() { p.once.Do(p.defaults) }
+
+func (p *PuzzlePool) defaults() {
 	if p.Stock <= 0 {
 		p.Stock = 20
 	}

@@ -62,3 +62,27 @@ func TestPuzzlePool(t *testing.T) {
 	cancel()
 	wg.Wait()
 }
+
+// A fresh pool's first takes may come at once, with its keeper starting:
+// under the race detector this checks that the defaults are set once.
+func TestPuzzlePoolFirstTakesAtOnce(t *testing.T) {
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "p.db"))
+	require.NoError(t, err)
+	defer s.Close()
+	var c counter
+	p := &store.PuzzlePool{Store: s, Make: c.make, Levels: []string{"easy"}}
+	runCtx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() { p.Run(runCtx) })
+	var takes sync.WaitGroup
+	for range 4 {
+		takes.Go(func() {
+			_, err := p.Take(ctx, "easy")
+			assert.NoError(t, err)
+		})
+	}
+	takes.Wait()
+	cancel()
+	wg.Wait()
+}
