@@ -117,6 +117,9 @@ func saveBoard(b *board) *SavedBoard {
 }
 
 func saveChanges(cs []change) [][3]int {
+	if len(cs) == 0 {
+		return nil
+	}
 	out := make([][3]int, len(cs))
 	for i, c := range cs {
 		out[i] = [3]int{c.cell, int(c.from), int(c.to)}
