@@ -115,6 +115,9 @@ type Effect struct {
 	Save bool
 }
 
+// maxUndo bounds a player's undo history: the oldest moves fall off.
+const maxUndo = 500
+
 type change struct {
 	cell     int
 	from, to uint8
@@ -640,6 +643,9 @@ func (g *Game) move(now time.Time, m *member, msg *Msg) *Error {
 	if digit != 0 && digit != g.pz.Solution[cell] {
 		m.progress.Mistakes++
 	}
+	if len(m.undo) == maxUndo {
+		m.undo = append(m.undo[:0], m.undo[1:]...)
+	}
 	m.undo = append(m.undo, change{cell: cell, from: b.cells[cell], to: digit})
 	m.redo = m.redo[:0]
 	g.place(now, m, b, cell, digit, msg.ID, false, false)
@@ -668,7 +674,22 @@ func (g *Game) conflict(m *member, b *board, cell int, digit uint8, id json.RawM
 	g.emit(m.id, "", ev)
 	other := *ev
 	other.ID = nil
-	other.Message = fmt.Sprintf("%s's move at %s conflicts with %s", m.name, engine.CellName(cell), cellNames(cells))
+	if g.mode == ModeRace {
+		// A racer's digits are private: the others learn the clashing
+		// givens, which everyone sees anyway, and not where the mover's
+		// own digits are.
+		other.Cells = nil
+		for _, p := range cells {
+			if g.pz.Givens[p] != 0 {
+				other.Cells = append(other.Cells, p)
+			}
+		}
+	}
+	if len(other.Cells) > 0 {
+		other.Message = fmt.Sprintf("%s's move at %s conflicts with %s", m.name, engine.CellName(cell), cellNames(other.Cells))
+	} else {
+		other.Message = fmt.Sprintf("%s's move at %s conflicts with one of their own digits", m.name, engine.CellName(cell))
+	}
 	g.emitSame("", m.id, &other)
 	return err
 }
@@ -1000,7 +1021,9 @@ func (g *Game) rematch(now time.Time, m *member) *Error {
 		g.finishedAt = time.Time{}
 	}
 	g.phase = PhasePreparing
-	g.effects = append(g.effects, Effect{NewRound: g.round + 1})
+	// The old round is saved as finished first, so that only the new one
+	// is brought back after a restart.
+	g.effects = append(g.effects, Effect{Save: true}, Effect{NewRound: g.round + 1})
 	g.emitState(now)
 	return nil
 }
@@ -1027,6 +1050,7 @@ func (g *Game) RematchFailed(now time.Time) {
 	if g.finishedAt.IsZero() {
 		g.finishedAt = now
 	}
+	g.effects = append(g.effects, Effect{Save: true})
 	g.emitState(now)
 	g.emit(g.host, "", &ErrorEvent{Header: Header{Type: TypeError}, Code: CodeUnavailable, Message: "no puzzle for the rematch could be found: try again"})
 }

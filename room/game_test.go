@@ -788,6 +788,37 @@ func TestMoveRefusals(t *testing.T) {
 	}
 }
 
+// TestRaceConflictKeepsTheMoversDigitsPrivate: when the clash is with the
+// racer's own digit, the others learn who and where, not the racer's cells.
+func TestRaceConflictKeepsTheMoversDigitsPrivate(t *testing.T) {
+	g := running(t, room.ModeRace, room.Config{}, "a", "b")
+	g.watch("s")
+	placed := g.open("a")
+	d := g.pz.Solution[placed]
+	g.ok("a", move(placed, d))
+	b := g.board("a")
+	cell, _ := find(t, b, func(c int, x uint8) bool {
+		return x == d && engine.Row(c) == engine.Row(placed) && b.Conflicts(c, x).Cells(nil)[0] == placed
+	})
+	own := b.Conflicts(cell, d).Cells(nil)
+	s := g.refused("a", move(cell, d), room.CodeConflict)
+	assert.Equal(t, own, s.Err.Cells, "the mover hears every clash")
+	var givens []int
+	for _, p := range own {
+		if g.pz.Givens[p] != 0 {
+			givens = append(givens, p)
+		}
+	}
+	for _, id := range []string{"b", "s"} {
+		evs := seen(s.Out, id)
+		require.Len(t, evs, 1)
+		other := evs[0].(*room.ErrorEvent)
+		assert.Equal(t, givens, other.Cells, "%s hears only the clashing givens", id)
+		assert.NotContains(t, other.Cells, placed)
+		assert.NotContains(t, other.Message, engine.CellName(placed))
+	}
+}
+
 func TestMoveConflict(t *testing.T) {
 	for _, mode := range []string{room.ModeRace, room.ModeCoop} {
 		t.Run(mode, func(t *testing.T) {
@@ -822,7 +853,7 @@ func TestMoveConflict(t *testing.T) {
 			assert.Equal(t, "a", other.Player)
 			assert.Equal(t, room.CodeConflict, other.Code)
 			assert.Equal(t, &cell, other.Cell)
-			assert.Equal(t, peers, other.Cells)
+			assert.Equal(t, peers, other.Cells, "clash() picks a digit a given holds: nothing private")
 			assert.Contains(t, other.Message, "Name a")
 			assert.NotEqual(t, s.Err.Message, other.Message)
 			for _, id := range []string{"b", "s"} {
@@ -1507,7 +1538,7 @@ func TestRematch(t *testing.T) {
 			seq := g.Seq()
 
 			s := g.ok("a", msg(room.TypeRematch))
-			assert.Equal(t, []room.Effect{{NewRound: 2}}, s.Eff)
+			assert.Equal(t, []room.Effect{{Save: true}, {NewRound: 2}}, s.Eff, "the old round is saved finished")
 			assert.Equal(t, room.PhasePreparing, g.Phase())
 			views := ofType[*room.State](events(s.Out))
 			require.Len(t, views, len(s.Out), "only state events")
@@ -1577,6 +1608,7 @@ func TestRematchFailed(t *testing.T) {
 
 		g.RematchFailed(g.now)
 		s := g.drained(nil)
+		assert.Equal(t, []room.Effect{{Save: true}}, s.Eff, "the finished game is saved again")
 		assert.Equal(t, room.PhaseFinished, g.Phase(), "back to the game that was")
 		assert.Equal(t, 1, g.Round())
 		assert.Equal(t, "r00m", g.GameID())
@@ -1597,7 +1629,7 @@ func TestRematchFailed(t *testing.T) {
 		assert.Equal(t, seqOf(s.Out[0].Event)+1, e.Seq)
 
 		// The host may try again.
-		assert.Equal(t, []room.Effect{{NewRound: 2}}, g.ok("a", msg(room.TypeRematch)).Eff)
+		assert.Equal(t, []room.Effect{{Save: true}, {NewRound: 2}}, g.ok("a", msg(room.TypeRematch)).Eff)
 	}
 }
 

@@ -96,18 +96,26 @@ func (reg *Registry) Restore(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("room: load saved rooms: %w", err)
 	}
+	// A room's rounds are rows of their own: bring back the latest.
+	latest := map[string]*Saved{}
+	for _, s := range saved {
+		if cur, ok := latest[s.ID]; !ok || s.Round > cur.Round {
+			latest[s.ID] = s
+		}
+	}
 	n := 0
 	for _, s := range saved {
-		if s.Abandoned || s.Phase == PhaseFinished && len(s.Players) == 0 {
+		if latest[s.ID] != s || s.Abandoned || s.Phase == PhaseFinished && len(s.Players) == 0 {
 			continue
 		}
 		g, err := Restore(reg.cfg.Game, s, reg.clock())
-		if err != nil {
-			reg.logger.Error("room: restore", "room", s.ID, "err", err)
-			continue
+		if err == nil {
+			_, err = reg.start(g)
 		}
-		if _, err := reg.start(g); err != nil {
-			return n, err
+		if err != nil {
+			// One bad row must not keep the server from starting.
+			reg.logger.Error("room: restore", "room", s.ID, "round", s.Round, "err", err)
+			continue
 		}
 		n++
 	}
@@ -174,7 +182,10 @@ func (reg *Registry) Stats() Stats {
 // Shutdown ends every room: each saves its state and closes its
 // connections as going away. It returns when all have, or ctx ends.
 func (reg *Registry) Shutdown(ctx context.Context) error {
+	// Under the lock, so that no room starts (wg.Add) once Wait may run.
+	reg.mu.Lock()
 	reg.stop()
+	reg.mu.Unlock()
 	fin := make(chan struct{})
 	go func() { reg.wg.Wait(); close(fin) }()
 	select {

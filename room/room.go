@@ -87,7 +87,15 @@ type Room struct {
 	idleSince time.Time
 	at        time.Time // when the command being handled arrived
 	pending   int       // storage goroutines not yet reported back
+	// saving is set while a save is in flight; saveAgain asks for another
+	// once it is done. savedSeq is the seq of the last state saved.
+	saving, saveAgain bool
+	savedSeq          int64
 }
+
+// saveEvery is how often a room whose state changed is saved besides its
+// phase changes, which bounds what a crash can lose.
+const saveEvery = 30 * time.Second
 
 func (r *Room) log() *slog.Logger { return r.reg.logger }
 
@@ -182,25 +190,31 @@ func (r *Room) Detach(id string, conn Conn) {
 func (r *Room) dropConn(id string) {
 	delete(r.conns, id)
 	r.reg.stats.members.Add(-1)
+	if len(r.conns) == 0 {
+		r.idleSince = r.reg.clock()
+	}
 }
 
-// Message hands a client message to the room. at is when it was read.
-func (r *Room) Message(ctx context.Context, id string, msg *Msg, at time.Time) error {
+// Message hands a client message from member id's connection to the room.
+// at is when it was read. A connection the member no longer holds (a
+// second tab replaced it, or it was dropped as too slow) is ignored: its
+// last frames must not act for the player.
+func (r *Room) Message(ctx context.Context, id string, conn Conn, msg *Msg, at time.Time) error {
 	return r.do(ctx, func(now time.Time) {
+		if r.conns[id] != conn {
+			return
+		}
 		r.at = at
 		if msg.Type == TypeMove {
 			r.reg.stats.moves.Add(1)
 		}
-		if e := r.g.Handle(now, id, msg); e != nil {
-			if c, ok := r.conns[id]; ok && e.Code != CodeConflict {
-				c.Send(r.frame(e.Event(r.g.Seq(), msg.ID)))
-			}
+		e := r.g.Handle(now, id, msg)
+		if e != nil && e.Code != CodeConflict {
+			conn.Send(r.frame(e.Event(r.g.Seq(), msg.ID)))
 		}
-		if msg.Type == TypeLeave {
-			if c, ok := r.conns[id]; ok {
-				r.dropConn(id)
-				c.Close(CloseLeft)
-			}
+		if _, still := r.g.Member(id); msg.Type == TypeLeave && !still {
+			r.dropConn(id)
+			conn.Close(CloseLeft)
 		}
 	})
 }
@@ -227,6 +241,8 @@ func (r *Room) run(ctx context.Context) {
 	clock := r.reg.clock
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	saves := time.NewTicker(saveEvery)
+	defer saves.Stop()
 	for {
 		now := clock()
 		wake := r.g.Deadline()
@@ -244,11 +260,7 @@ func (r *Room) run(ctx context.Context) {
 		case f := <-r.cmds:
 			now = clock()
 			r.at = now
-			had := len(r.conns)
 			f(now)
-			if had > 0 && len(r.conns) == 0 {
-				r.idleSince = now
-			}
 		case <-timer.C:
 			now = clock()
 			r.at = now
@@ -257,6 +269,10 @@ func (r *Room) run(ctx context.Context) {
 				r.flush(ctx)
 				r.end(ctx, now, CloseRoomEnded)
 				return
+			}
+		case <-saves.C:
+			if r.g.Seq() != r.savedSeq {
+				r.save(ctx)
 			}
 		case <-ctx.Done():
 			r.flush(ctx)
@@ -269,7 +285,19 @@ func (r *Room) run(ctx context.Context) {
 
 // flush sends the game's queued outputs and starts its effects.
 func (r *Room) flush(ctx context.Context) {
+	// Sending can drop a slow member, which queues their presence event:
+	// go round until nothing is left.
+	for r.flushOnce(ctx) {
+	}
+}
+
+// flushOnce sends what the game has queued and reports whether there was
+// anything.
+func (r *Room) flushOnce(ctx context.Context) bool {
 	out, effects := r.g.Drain()
+	if len(out) == 0 && len(effects) == 0 {
+		return false
+	}
 	var records []Record
 	lastSeq := int64(-1)
 	for i := range out {
@@ -297,6 +325,7 @@ func (r *Room) flush(ctx context.Context) {
 	for _, e := range effects {
 		r.effect(ctx, e)
 	}
+	return true
 }
 
 func (r *Room) send(id string, c Conn, f Frame) {
@@ -330,53 +359,73 @@ func playerOf(ev Event) string {
 	return ""
 }
 
-// effect runs storage work in its own goroutine; its outcome comes back to
-// the room as a command. Only saving the room state happens inline, as a
-// copy handed to a goroutine.
+// effect starts the storage work the game asked for.
 func (r *Room) effect(ctx context.Context, e Effect) {
-	st, timeout := r.reg.store, r.reg.cfg.StoreTimeout
+	st := r.reg.store
 	switch {
 	case len(e.Results) > 0:
 		rs := e.Results
-		r.pending++
-		go func() {
-			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
-			err := st.SaveResults(sctx, rs)
-			cancel()
-			if err != nil {
+		r.beside(ctx, func(sctx context.Context) func(time.Time) {
+			if err := st.SaveResults(sctx, rs); err != nil {
 				r.log().Error("room: save results", "room", r.id, "err", err)
 			}
-			r.back(func(now time.Time) { r.g.ResultsSaved(now, rs) })
-		}()
+			return func(now time.Time) { r.g.ResultsSaved(now, rs) }
+		})
 	case e.NewRound > 0:
 		round, mode, level := e.NewRound, r.g.Mode(), r.g.Puzzle().Level
-		r.pending++
-		go func() {
-			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
+		r.beside(ctx, func(sctx context.Context) func(time.Time) {
 			pz, err := st.NewGame(sctx, r.id, GameID(r.id, round), mode, level)
-			cancel()
-			r.back(func(now time.Time) {
+			return func(now time.Time) {
 				if err != nil {
 					r.log().Error("room: new round", "room", r.id, "round", round, "err", err)
 					r.g.RematchFailed(now)
 					return
 				}
 				r.g.Rematch(now, round, pz)
-			})
-		}()
-	case e.Save:
-		s := r.g.Save(r.reg.clock())
-		r.pending++
-		go func() {
-			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
-			err := st.SaveRoom(sctx, s)
-			cancel()
-			if err != nil {
-				r.log().Error("room: save", "room", r.id, "err", err)
 			}
-			r.back(func(time.Time) {})
-		}()
+		})
+	case e.Save:
+		r.save(ctx)
 	}
+}
+
+// save stores the room's state beside the room. One save is in flight at a
+// time, and a save asked for meanwhile follows it with the newest state, so
+// an older state never lands last.
+func (r *Room) save(ctx context.Context) {
+	if r.saving {
+		r.saveAgain = true
+		return
+	}
+	r.saving = true
+	s := r.g.Save(r.reg.clock())
+	r.savedSeq = s.Seq
+	r.beside(ctx, func(sctx context.Context) func(time.Time) {
+		if err := r.reg.store.SaveRoom(sctx, s); err != nil {
+			r.log().Error("room: save", "room", r.id, "err", err)
+		}
+		return func(time.Time) {
+			r.saving = false
+			if r.saveAgain {
+				r.saveAgain = false
+				r.save(ctx)
+			}
+		}
+	})
+}
+
+// beside runs storage work in a goroutine of its own, bounded by the store
+// timeout and not cut short by the room's end, and hands what the work
+// returns back to the room as a command.
+func (r *Room) beside(ctx context.Context, work func(context.Context) func(now time.Time)) {
+	r.pending++
+	timeout := r.reg.cfg.StoreTimeout
+	go func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
+		done := work(sctx)
+		cancel()
+		r.back(done)
+	}()
 }
 
 // back reports a storage goroutine's outcome to the room. The room waits
@@ -398,6 +447,7 @@ func (r *Room) end(ctx context.Context, now time.Time, why CloseReason) {
 		r.flush(ctx)
 	}
 	s := r.g.Save(now)
+	s.Final = true
 	if why == CloseRoomEnded && s.Phase != PhaseFinished {
 		s.Abandoned = true
 	}

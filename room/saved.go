@@ -29,8 +29,12 @@ type Saved struct {
 	Players    []SavedPlayer `json:"players"`
 	// Abandoned is set when the room ended unfinished because nobody came
 	// back: it is not restored.
-	Abandoned bool      `json:"abandoned,omitempty"`
-	SavedAt   time.Time `json:"saved_at"`
+	Abandoned bool `json:"abandoned,omitempty"`
+	// Final is set on the state saved as the room ended: nothing happened
+	// after it. A state saved on the way (a phase change, the periodic
+	// save) may be older than the last events clients saw.
+	Final   bool      `json:"final,omitempty"`
+	SavedAt time.Time `json:"saved_at"`
 }
 
 // GameID is the store id of the saved round.
@@ -127,6 +131,10 @@ func saveChanges(cs []change) [][3]int {
 	return out
 }
 
+// seqGapAfterCrash is how far numbering jumps when a room comes back from
+// a state that was not its last: more than a room sends between two saves.
+const seqGapAfterCrash = 1 << 20
+
 // Restore rebuilds a saved game. Its players are away, each with a fresh
 // reconnect window from now, as after any dropped connection.
 func Restore(cfg Config, s *Saved, now time.Time) (*Game, error) {
@@ -149,6 +157,13 @@ func Restore(cfg Config, s *Saved, now time.Time) (*Game, error) {
 	}
 	g.round, g.phase, g.host, g.seq, g.order, g.ranked = max(s.Round, 1), s.Phase, s.Host, s.Seq, s.Order, s.Ranked
 	g.startsAt, g.startedAt, g.finishedAt = s.StartsAt, s.StartedAt, s.FinishedAt
+	if !s.Final {
+		// The server stopped without saving last: events may have gone
+		// out after this state. Numbering goes on past any of them, and
+		// nothing before the restart can be resumed.
+		g.seq += seqGapAfterCrash
+		g.trimmed = g.seq
+	}
 	if s.Team != nil && g.team != nil {
 		if err := restoreBoard(g.team, s.Team); err != nil {
 			return nil, fmt.Errorf("room: restore %s: team board: %w", s.ID, err)

@@ -13,9 +13,18 @@ import (
 
 // restored is g saved, through JSON as the store keeps it, and brought
 // back at g's now.
+// restored is the game saved as a room's end saves it (Final) and brought
+// back through JSON.
 func (g *game) restored(cfg room.Config) (*game, *room.Saved) {
 	g.tb.Helper()
-	data, err := json.Marshal(g.Save(g.now))
+	saved := g.Save(g.now)
+	saved.Final = true
+	return g.restoredFrom(cfg, saved)
+}
+
+func (g *game) restoredFrom(cfg room.Config, saved *room.Saved) (*game, *room.Saved) {
+	g.tb.Helper()
+	data, err := json.Marshal(saved)
 	require.NoError(g.tb, err)
 	var s room.Saved
 	require.NoError(g.tb, json.Unmarshal(data, &s))
@@ -156,7 +165,7 @@ func TestSaveRestorePhases(t *testing.T) {
 					assert.NotZero(t, p.Rank)
 				}
 				r.join("a")
-				assert.Equal(t, []room.Effect{{NewRound: 2}}, r.ok("a", msg(room.TypeRematch)).Eff)
+				assert.Equal(t, []room.Effect{{Save: true}, {NewRound: 2}}, r.ok("a", msg(room.TypeRematch)).Eff)
 			}
 		})
 	}
@@ -168,4 +177,27 @@ func TestRestoreRefusesAnUnknownPhase(t *testing.T) {
 	s.Phase = "lunch"
 	_, err := room.Restore(room.Config{}, s, g.now)
 	assert.ErrorContains(t, err, `unknown phase "lunch"`)
+}
+
+// TestRestoreAfterACrash: a state saved on the way may be older than events
+// clients saw; the room numbers on past them and resumes nobody.
+func TestRestoreAfterACrash(t *testing.T) {
+	cfg := room.Config{}
+	g := running(t, room.ModeCoop, cfg, "a", "b")
+	saved := g.Save(g.now)
+	for range 3 {
+		cell := g.open("a")
+		g.ok("a", move(cell, g.pz.Solution[cell]))
+	}
+	seen := g.Seq() // b saw these before the crash
+	require.Greater(t, seen, saved.Seq)
+
+	r, _ := g.restoredFrom(cfg, saved)
+	assert.Greater(t, r.Seq(), seen, "numbering goes on past anything sent")
+	w, replay, s := r.arrive("b", false, seen)
+	require.Nil(t, s.Err)
+	assert.False(t, w.Resumed, "no replay can be trusted")
+	assert.Empty(t, replay)
+	require.NotNil(t, w.Room)
+	assert.Greater(t, seqOf(s.Out[0].Event), seen)
 }

@@ -51,6 +51,11 @@ type Config struct {
 	// PoolStock is how many ready puzzles to keep per level (POOL_STOCK,
 	// default 20).
 	PoolStock int
+	// CreateRate is how many rooms one client address may create a
+	// minute, in bursts of as many (CREATE_RATE: ConfigFromEnv's default is
+	// 30; 0 turns the limit off, as behind a proxy where every client
+	// shares its address).
+	CreateRate int
 }
 
 func (c *Config) defaults() {
@@ -154,6 +159,8 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	num("RATE_BURST", &c.RateBurst, 1, 10000)
 	num("SEND_QUEUE", &c.SendQueue, 1, 1<<16)
 	num("POOL_STOCK", &c.PoolStock, 1, 10000)
+	c.CreateRate = 30
+	num("CREATE_RATE", &c.CreateRate, 0, 100000)
 	g := &c.Rooms.Game
 	dur("COUNTDOWN", &g.Countdown)
 	if v := strings.TrimSpace(getenv("HINT_PENALTY")); v == "0" || v == "0s" {

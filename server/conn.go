@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -38,6 +39,9 @@ type conn struct {
 	code   websocket.StatusCode
 	reason string
 	drain  bool
+
+	// joined is set once the connection is in a room.
+	joined atomic.Bool
 
 	// Owned by the reader goroutine.
 	room    *room.Room
@@ -210,7 +214,7 @@ func (c *conn) read(ctx context.Context, joinTimer *time.Timer) {
 			c.reply(room.Errorf(room.CodeNotJoined, "join a room first: {\"type\":\"join\",\"room\":ID,\"name\":NAME}"), msg.ID)
 			continue
 		}
-		if err := c.room.Message(ctx, c.id, msg, at); err != nil {
+		if err := c.room.Message(ctx, c.id, c, msg, at); err != nil {
 			c.closeWith(CloseRoomEnded, "the room has ended", true)
 			return
 		}
@@ -289,5 +293,6 @@ func (c *conn) join(ctx context.Context, msg *room.Msg) *room.Error {
 		return room.Errorf(room.CodeRoomNotFound, "the room %q has ended", msg.Room)
 	}
 	c.room, c.id = rm, j.ID
+	c.joined.Store(true)
 	return nil
 }

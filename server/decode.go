@@ -25,12 +25,16 @@ const (
 // given) are the room's.
 func decode(data []byte) (*room.Msg, *room.Error) {
 	var msg room.Msg
-	dec := json.NewDecoder(bytes.NewReader(data))
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, room.Errorf(room.CodeBadJSON, "the frame is not a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	if err := dec.Decode(&msg); err != nil {
 		return nil, badJSON(err)
 	}
-	if dec.More() {
-		return nil, room.Errorf(room.CodeBadJSON, "a frame holds one JSON object")
+	if dec.InputOffset() != int64(len(trimmed)) {
+		return nil, room.Errorf(room.CodeBadJSON, "a frame holds one JSON object and nothing after it")
 	}
 	if len(msg.ID) > 0 {
 		if len(msg.ID) > maxIDBytes {

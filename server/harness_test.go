@@ -79,8 +79,9 @@ func (e *env) stop() { e.once.Do(e.shutdown) }
 func (e *env) shutdown() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	e.srv.CloseConns()
+	e.srv.CloseConns(false)
 	_ = e.rooms.Shutdown(ctx)
+	e.srv.CloseConns(true)
 	e.http.Close()
 	_ = e.events.Close(ctx)
 	_ = e.store.Close()

@@ -96,6 +96,9 @@ func TestBadInputGetsAnErrorAndChangesNothing(t *testing.T) {
 		{"not JSON", `{not json`, room.CodeBadJSON},
 		{"an array", `[1,2]`, room.CodeBadJSON},
 		{"two objects", `{"type":"ping"} {"type":"ping"}`, room.CodeBadJSON},
+		{"trailing bracket", `{"type":"ping"}]`, room.CodeBadJSON},
+		{"null", `null`, room.CodeBadJSON},
+		{"a string", `"ping"`, room.CodeBadJSON},
 		{"no type", `{"cell":3}`, room.CodeBadField},
 		{"unknown type", `{"type":"fly"}`, room.CodeUnknownType},
 		{"cell too high", cellFrame("move", 81, 1), room.CodeBadField},
@@ -353,4 +356,19 @@ func TestHealthSaysWhenTheDatabaseIsGone(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
 	assert.JSONEq(t, `{"status":"unavailable","database":"unreachable"}`, string(body))
+}
+
+func TestRoomCreationIsRateLimitedPerAddress(t *testing.T) {
+	e := newEnv(t, func(c *server.Config) { c.CreateRate = 2 })
+	e.createRoom("race", "easy")
+	e.createRoom("coop", "easy")
+	resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(`{"mode":"race"}`))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode)
+	assert.Equal(t, "60", resp.Header.Get("Retry-After"))
+	var apiErr struct{ Error struct{ Code string } }
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&apiErr))
+	assert.Equal(t, room.CodeRateLimited, apiErr.Error.Code)
+	assert.Equal(t, 2, e.rooms.Stats().Rooms, "the refused request made no room")
 }

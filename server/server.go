@@ -52,6 +52,8 @@ type Server struct {
 	metrics *metrics
 	mux     *http.ServeMux
 
+	creates *addrLimiter // nil: no limit
+
 	mu      sync.Mutex
 	conns   map[*conn]struct{}
 	closing bool
@@ -66,6 +68,9 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	}
 	s := &Server{cfg: cfg, rooms: rooms, players: players, log: logger, conns: map[*conn]struct{}{}}
 	s.metrics = newMetrics(s)
+	if cfg.CreateRate > 0 {
+		s.creates = newAddrLimiter(cfg.CreateRate, cfg.CreateRate)
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.health)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
@@ -90,14 +95,19 @@ func (s *Server) Handler() http.Handler { return s.mux }
 // that add their own collectors.
 func (s *Server) Metrics() *prometheus.Registry { return s.metrics.reg }
 
-// CloseConns closes the connections that are in no room as going away, and
-// refuses new ones. Rooms close their own members' (Registry.Shutdown).
-func (s *Server) CloseConns() {
+// CloseConns refuses new WebSockets and closes, as going away, the
+// connections that are in no room; rooms close their own members' as they
+// save (Registry.Shutdown). With all set it closes every connection left,
+// for after the rooms have ended: http.Server.Shutdown does not wait for
+// WebSockets.
+func (s *Server) CloseConns(all bool) {
 	s.mu.Lock()
 	s.closing = true
 	var cs []*conn
 	for c := range s.conns {
-		cs = append(cs, c)
+		if all || !c.joined.Load() {
+			cs = append(cs, c)
+		}
 	}
 	s.mu.Unlock()
 	for _, c := range cs {
@@ -157,6 +167,11 @@ type CreateRoomResponse struct {
 }
 
 func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
+	if !s.creates.allow(r, time.Now()) {
+		w.Header().Set("Retry-After", "60")
+		writeError(w, http.StatusTooManyRequests, room.CodeRateLimited, "too many rooms made from this address: wait a minute")
+		return
+	}
 	var req CreateRoomRequest
 	dec := json.NewDecoder(io.LimitReader(r.Body, 1024))
 	dec.DisallowUnknownFields()

@@ -45,6 +45,7 @@ variable has a default, and a bad value stops the start with its name:
   RATE_BURST        messages at once per connection (40)
   SEND_QUEUE        events queued for a slow client before it is dropped (256)
   POOL_STOCK        ready puzzles kept per level (20)
+  CREATE_RATE       rooms one client address may create a minute; 0: no limit (30)
 
 The schema is migrated at start. SIGINT or SIGTERM shuts down in order: rooms
 save their state and close their sockets as going away, HTTP stops, the event
@@ -99,9 +100,13 @@ func serve(ctx context.Context, cfg server.Config, databaseURL string, logger *s
 
 	events := store.NewEventLog(st, store.EventLogOptions{Logger: logger})
 	poolCtx, stopPool := context.WithCancel(context.Background())
-	defer stopPool()
 	pool := &store.PuzzlePool{Store: st, Make: wire.MakePuzzle, Levels: wire.Levels, Stock: cfg.PoolStock, Logger: logger}
-	go pool.Run(poolCtx)
+	poolDone := make(chan struct{})
+	go func() {
+		defer close(poolDone)
+		pool.Run(poolCtx)
+	}()
+	defer func() { stopPool(); <-poolDone }()
 
 	be := &wire.Backend{Store: st, Pool: pool, Events: events, Logger: logger}
 	rcfg := cfg.Rooms
@@ -133,19 +138,22 @@ func serve(ctx context.Context, cfg server.Config, databaseURL string, logger *s
 	case <-ctx.Done():
 	}
 	logger.Info("shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	srv.CloseConns()
-	if err := rooms.Shutdown(sctx); err != nil {
-		logger.Error("shutdown: rooms", "err", err)
+	// Each stage has its own deadline, so a slow one cannot leave the next
+	// with none.
+	stage := func(name string, d time.Duration, f func(context.Context) error) {
+		sctx, cancel := context.WithTimeout(context.Background(), d)
+		defer cancel()
+		if err := f(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			logger.Error("shutdown: "+name, "err", err)
+		}
 	}
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		logger.Error("shutdown: http", "err", err)
-	}
+	srv.CloseConns(false)
+	stage("rooms", 10*time.Second, rooms.Shutdown)
+	srv.CloseConns(true)
+	stage("http", 5*time.Second, hs.Shutdown)
 	stopPool()
-	if err := events.Close(sctx); err != nil {
-		logger.Error("shutdown: event log", "err", err)
-	}
+	<-poolDone
+	stage("event log", 10*time.Second, events.Close)
 	logger.Info("stopped")
 	return nil
 }
