@@ -32,12 +32,14 @@ test-short:
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCH_TIME) -cpu 1 ./engine
 	./$(BIN) bench -t 3 ../shared/data/17-clue.txt ../shared/data/magictour-top1465.txt ../shared/data/serg-benchmark.txt
+	$(GO) test -run '^$$' -bench Broadcast -benchtime 2000x ./server
 
 # Each fuzz target for FUZZTIME (go test runs one -fuzz target at a time).
 FUZZTIME ?= 30s
 fuzz:
 	$(GO) test ./engine -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./engine -run '^$$' -fuzz '^FuzzSolve$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./server -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 
 lint: fmt vet staticcheck
 
