@@ -121,6 +121,15 @@ func (c *conn) serve(ctx context.Context) {
 
 func (c *conn) write(ctx context.Context) {
 	for {
+		// A close wins over queued frames: a client closed as too slow
+		// gets its close frame after the frame being written, not after
+		// its whole backlog.
+		select {
+		case <-c.quit:
+			c.finish(ctx)
+			return
+		default:
+		}
 		select {
 		case f := <-c.send:
 			if !c.writeFrame(ctx, f) {
@@ -128,21 +137,27 @@ func (c *conn) write(ctx context.Context) {
 				return
 			}
 		case <-c.quit:
-			if c.drain {
-				c.flushQueued(ctx)
-			}
-			if c.code == CloseTooSlow {
-				c.s.metrics.slowClosed.Inc()
-			}
-			// Close waits for the client's close frame, which the
-			// reader goroutine takes, for up to 5 seconds.
-			_ = c.ws.Close(c.code, c.reason)
+			c.finish(ctx)
 			return
 		case <-ctx.Done():
 			_ = c.ws.CloseNow()
 			return
 		}
 	}
+}
+
+// finish closes the socket with the code closeWith set, after writing
+// what is queued when it asked to drain.
+func (c *conn) finish(ctx context.Context) {
+	if c.drain {
+		c.flushQueued(ctx)
+	}
+	if c.code == CloseTooSlow {
+		c.s.metrics.slowClosed.Inc()
+	}
+	// Close waits for the client's close frame, which the reader
+	// goroutine takes, for up to 5 seconds.
+	_ = c.ws.Close(c.code, c.reason)
 }
 
 func (c *conn) flushQueued(ctx context.Context) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -53,6 +54,13 @@ func newEnv(tb testing.TB, opts ...envOption) *env {
 // newEnvOn starts a server over st (which it closes at the end).
 func newEnvOn(tb testing.TB, st store.Store, opts ...envOption) *env {
 	tb.Helper()
+	return newEnvListening(tb, st, nil, opts...)
+}
+
+// newEnvListening starts a server over st whose listener is wrap's (when
+// set), for tests that shape the server's sockets.
+func newEnvListening(tb testing.TB, st store.Store, wrap func(net.Listener) net.Listener, opts ...envOption) *env {
+	tb.Helper()
 	logger := slog.New(slog.NewTextHandler(tbWriter{tb}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	cfg := server.Config{RateLimit: 1000, RateBurst: 1000}
 	cfg.Rooms.Game = room.Config{Countdown: 20 * time.Millisecond, HintPenalty: 300 * time.Millisecond, ReconnectWindow: 5 * time.Second}
@@ -67,7 +75,12 @@ func newEnvOn(tb testing.TB, st store.Store, opts ...envOption) *env {
 	_, err := rooms.Restore(context.Background())
 	require.NoError(tb, err)
 	srv := server.New(cfg, rooms, be, web.FS(), logger)
-	e := &env{tb: tb, store: st, events: events, rooms: rooms, srv: srv, http: httptest.NewServer(srv.Handler())}
+	hs := httptest.NewUnstartedServer(srv.Handler())
+	if wrap != nil {
+		hs.Listener = wrap(hs.Listener)
+	}
+	hs.Start()
+	e := &env{tb: tb, store: st, events: events, rooms: rooms, srv: srv, http: hs}
 	tb.Cleanup(e.stop)
 	return e
 }

@@ -1,0 +1,115 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/server"
+	"github.com/sudoku-arena/arena/store/sqlite"
+)
+
+// tinyBuffers gives the server's sockets a small kernel send buffer, so a
+// client that stops reading holds up writes within a few frames.
+type tinyBuffers struct{ net.Listener }
+
+func (l tinyBuffers) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(4096)
+	}
+	return c, err
+}
+
+// dialTiny dials with a small kernel receive buffer.
+func (e *env) dialTiny(name string) *client {
+	e.tb.Helper()
+	d := &net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
+		return rc.Control(func(fd uintptr) {
+			_ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096)
+		})
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	hc := &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(e.http.URL, "http")+"/ws", &websocket.DialOptions{HTTPClient: hc})
+	require.NoError(e.tb, err)
+	e.tb.Cleanup(func() { _ = ws.CloseNow() })
+	return &client{tb: e.tb, name: name, ws: ws}
+}
+
+func TestSlowClientIsClosedAsTooSlowAndMayResume(t *testing.T) {
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "arena.db"))
+	require.NoError(t, err)
+	e := newEnvListening(t, st, func(l net.Listener) net.Listener { return tinyBuffers{l} },
+		func(c *server.Config) { c.SendQueue = 32 })
+	id := e.createRoom("coop", "easy")
+	a, b := e.dial("Ann"), e.dialTiny("Bob")
+	a.join(id)
+	b.join(id)
+	a.send(map[string]any{"type": "start"})
+	givens := awaitRunning(a)
+	awaitRunning(b)
+	sol := e.solution(id, 1)
+	cell := firstEmpty(givens, nil)
+
+	// Ann keeps reading; Bob stops. Ann places and clears one digit until
+	// Bob's queue overflows.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for {
+			if _, _, err := a.ws.Read(ctx); err != nil {
+				return
+			}
+		}
+	}()
+	for i := 0; e.rooms.Stats().Dropped == 0; i++ {
+		require.Less(t, i, 20000, "Bob was never dropped")
+		d := sol[cell]
+		if i%2 == 1 {
+			d = 0
+		}
+		a.move(cell, d)
+	}
+
+	// Bob reads what reached him, then the close: 4001, and how to resume.
+	var code websocket.StatusCode
+	var reason string
+	for {
+		_, err := b.tryRead(5 * time.Second)
+		if err == nil {
+			continue
+		}
+		var ce websocket.CloseError
+		require.True(t, errors.As(err, &ce), "want a close frame, got %v", err)
+		code, reason = ce.Code, ce.Reason
+		break
+	}
+	assert.Equal(t, server.CloseTooSlow, code)
+	assert.Contains(t, reason, "token")
+	assert.Positive(t, b.lastSeq)
+
+	// Bob comes back with his token and keeps his place.
+	b2 := e.dial("Bob")
+	b2.send(map[string]any{"type": "join", "room": id, "token": b.token, "last_seq": b.lastSeq})
+	w := await[room.Welcome](b2, room.TypeWelcome, nil)
+	assert.Equal(t, b.id, w.You.ID)
+	assert.Equal(t, room.RolePlayer, w.You.Role)
+	if !w.Resumed {
+		require.NotNil(t, w.Room, "a gap longer than the replay buffer gets a snapshot")
+		assert.Equal(t, room.PhaseRunning, w.Room.Phase)
+	}
+	assert.Positive(t, b2.ping())
+}
