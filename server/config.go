@@ -58,6 +58,14 @@ type Config struct {
 	CreateRate int
 }
 
+// WithDefaults is the configuration with every unset field at its default.
+// New applies it; build the room registry from its Rooms, since the replay
+// buffer is sized to fit the send queue.
+func (c Config) WithDefaults() Config {
+	c.defaults()
+	return c
+}
+
 func (c *Config) defaults() {
 	if c.ListenAddr == "" {
 		c.ListenAddr = ":8080"

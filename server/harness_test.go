@@ -68,6 +68,7 @@ func newEnvListening(tb testing.TB, st store.Store, wrap func(net.Listener) net.
 	for _, o := range opts {
 		o(&cfg)
 	}
+	cfg = cfg.WithDefaults()
 	events := store.NewEventLog(st, store.EventLogOptions{Interval: 5 * time.Millisecond, Logger: logger})
 	pool := &store.PuzzlePool{Store: st, Make: wire.MakePuzzle, Levels: wire.Levels, Stock: 1, Logger: logger}
 	be := &wire.Backend{Store: st, Pool: pool, Events: events, Logger: logger}

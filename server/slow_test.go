@@ -53,7 +53,7 @@ func TestSlowClientIsClosedAsTooSlowAndMayResume(t *testing.T) {
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "arena.db"))
 	require.NoError(t, err)
 	e := newEnvListening(t, st, func(l net.Listener) net.Listener { return tinyBuffers{l} },
-		func(c *server.Config) { c.SendQueue = 32 })
+		func(c *server.Config) { c.SendQueue, c.RateLimit, c.RateBurst = 32, 1e6, 1e6 })
 	id := e.createRoom("coop", "easy")
 	a, b := e.dial("Ann"), e.dialTiny("Bob")
 	a.join(id)
@@ -68,13 +68,20 @@ func TestSlowClientIsClosedAsTooSlowAndMayResume(t *testing.T) {
 	// Bob's queue overflows.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	echoed := make(chan struct{}, 1)
 	go func() {
 		for {
-			if _, _, err := a.ws.Read(ctx); err != nil {
+			_, data, err := a.ws.Read(ctx)
+			if err != nil {
 				return
+			}
+			if strings.HasPrefix(string(data), `{"type":"move"`) {
+				echoed <- struct{}{}
 			}
 		}
 	}()
+	// One move at a time, each waiting for its echo, so that only Bob
+	// falls behind.
 	for i := 0; e.rooms.Stats().Dropped == 0; i++ {
 		require.Less(t, i, 20000, "Bob was never dropped")
 		d := sol[cell]
@@ -82,6 +89,11 @@ func TestSlowClientIsClosedAsTooSlowAndMayResume(t *testing.T) {
 			d = 0
 		}
 		a.move(cell, d)
+		select {
+		case <-echoed:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("move %d was not echoed", i)
+		}
 	}
 
 	// Bob reads what reached him, then the close: 4001, and how to resume.
@@ -93,7 +105,7 @@ func TestSlowClientIsClosedAsTooSlowAndMayResume(t *testing.T) {
 			continue
 		}
 		var ce websocket.CloseError
-		require.True(t, errors.As(err, &ce), "want a close frame, got %v", err)
+		require.True(t, errors.As(err, &ce), "want a close frame, got %v after %d frames", err, len(b.seen))
 		code, reason = ce.Code, ce.Reason
 		break
 	}
