@@ -338,17 +338,14 @@ func (g *Game) Join(now time.Time, id, name string, spectator bool, lastSeq int6
 	case ok:
 		return nil, nil, Errorf(CodeAlreadyJoined, "this spectator is in the room already")
 	case spectator:
-		if g.count(RoleSpectator) >= g.cfg.MaxSpectators {
-			return nil, nil, Errorf(CodeRoomFull, "the room has %d spectators, as many as it takes", g.cfg.MaxSpectators)
+		if err := g.Admits(true); err != nil {
+			return nil, nil, err
 		}
 		m = g.add(id, name, RoleSpectator)
 		g.emit("", id, &PresenceEvent{Header: Header{Type: TypePresence}, Player: id, Name: name, Role: RoleSpectator, Status: PresenceJoined, Host: g.host})
 	default:
-		if g.mode == ModeRace && g.phase != PhaseWaiting {
-			return nil, nil, Errorf(CodeGameStarted, "the race has started: join as a spectator, or wait for the rematch")
-		}
-		if g.count(RolePlayer) >= g.cfg.MaxPlayers {
-			return nil, nil, Errorf(CodeRoomFull, "the room has %d players, as many as it takes", g.cfg.MaxPlayers)
+		if err := g.Admits(false); err != nil {
+			return nil, nil, err
 		}
 		m = g.add(id, name, RolePlayer)
 		if g.host == "" {
@@ -367,6 +364,25 @@ func (g *Game) Join(now time.Time, id, name string, spectator bool, lastSeq int6
 	snap := g.Snapshot(id, now)
 	w.Room = &snap
 	return w, nil, nil
+}
+
+// Admits says whether a newcomer may join, as a spectator or as a player:
+// nil, or the refusal Join would give. (A player coming back is always
+// let in.)
+func (g *Game) Admits(spectator bool) *Error {
+	if spectator {
+		if g.count(RoleSpectator) >= g.cfg.MaxSpectators {
+			return Errorf(CodeRoomFull, "the room has %d spectators, as many as it takes", g.cfg.MaxSpectators)
+		}
+		return nil
+	}
+	if g.mode == ModeRace && g.phase != PhaseWaiting {
+		return Errorf(CodeGameStarted, "the race has started: join as a spectator, or wait for the rematch")
+	}
+	if g.count(RolePlayer) >= g.cfg.MaxPlayers {
+		return Errorf(CodeRoomFull, "the room has %d players, as many as it takes", g.cfg.MaxPlayers)
+	}
+	return nil
 }
 
 // missed is the logged events for member id after seq, when the log still

@@ -1923,3 +1923,18 @@ func TestCoopPlayerBackAfterLeaving(t *testing.T) {
 		{Header: room.Header{Type: room.TypeProgress, Seq: g.Seq()}, Player: "b", Progress: g.progress("b")},
 	}, ofType[*room.ProgressEvent](events(s.Out))[1:], "b is told of the digit b lost")
 }
+
+func TestAdmits(t *testing.T) {
+	g := newGame(t, room.ModeRace, room.Config{MaxPlayers: 2, MaxSpectators: 1})
+	assert.Nil(t, g.Admits(false))
+	g.join("a")
+	g.join("b")
+	assert.Equal(t, room.CodeRoomFull, g.Admits(false).Code)
+	assert.Nil(t, g.Admits(true))
+	g.watch("s")
+	assert.Equal(t, room.CodeRoomFull, g.Admits(true).Code)
+	g.Leave(g.now, "b")
+	assert.Nil(t, g.Admits(false))
+	g.begin()
+	assert.Equal(t, room.CodeGameStarted, g.Admits(false).Code, "a race takes players only before its start")
+}

@@ -175,6 +175,20 @@ func (r *Room) Attach(ctx context.Context, j Join, conn Conn) error {
 	return nil
 }
 
+// Admits says whether a newcomer may join now (see Game.Admits), so that a
+// caller can refuse a join before doing work for it, such as storing a
+// new player.
+func (r *Room) Admits(ctx context.Context, spectator bool) error {
+	var e *Error
+	if err := r.call(ctx, func(time.Time) { e = r.g.Admits(spectator) }); err != nil {
+		return err
+	}
+	if e != nil {
+		return e
+	}
+	return nil
+}
+
 // Detach is a member's connection ending; it is a no-op when conn is no
 // longer the member's (a second tab replaced it).
 func (r *Room) Detach(id string, conn Conn) {

@@ -294,6 +294,10 @@ func (c *conn) join(ctx context.Context, msg *room.Msg) *room.Error {
 		if j.Name == "" {
 			return room.Errorf(room.CodeBadName, "a name is needed to join as a player")
 		}
+		// Ask first, so that a refused join stores no player.
+		if err := rm.Admits(ctx, false); err != nil {
+			return joinError(err, msg.Room)
+		}
 		j.ID, j.Token = newMemberID("p_"), newToken()
 		if err := c.s.players.CreatePlayer(sctx, j.ID, j.Name, HashToken(j.Token)); err != nil {
 			c.s.log.Error("join: create player", "err", err)
@@ -301,13 +305,19 @@ func (c *conn) join(ctx context.Context, msg *room.Msg) *room.Error {
 		}
 	}
 	if err := rm.Attach(ctx, j, c); err != nil {
-		var re *room.Error
-		if errors.As(err, &re) {
-			return re
-		}
-		return room.Errorf(room.CodeRoomNotFound, "the room %q has ended", msg.Room)
+		return joinError(err, msg.Room)
 	}
 	c.room, c.id = rm, j.ID
 	c.joined.Store(true)
 	return nil
+}
+
+// joinError is a join's refusal for the client: the room's own error, or
+// that the room has ended.
+func joinError(err error, roomID string) *room.Error {
+	var re *room.Error
+	if errors.As(err, &re) {
+		return re
+	}
+	return room.Errorf(room.CodeRoomNotFound, "the room %q has ended", roomID)
 }

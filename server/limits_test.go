@@ -372,3 +372,18 @@ func TestRoomCreationIsRateLimitedPerAddress(t *testing.T) {
 	assert.Equal(t, room.CodeRateLimited, apiErr.Error.Code)
 	assert.Equal(t, 2, e.rooms.Stats().Rooms, "the refused request made no room")
 }
+
+func TestJoiningAStartedRaceIsRefusedAndWatchingIsNot(t *testing.T) {
+	e := newEnv(t)
+	id := e.createRoom("race", "easy")
+	a := e.dial("Ann")
+	a.join(id)
+	a.send(map[string]any{"type": "start"})
+	awaitRunning(a)
+	late := e.dial("Lee")
+	late.send(map[string]any{"type": "join", "room": id, "name": "Lee"})
+	assert.Contains(t, late.awaitError(room.CodeGameStarted).Message, "spectator")
+	late.send(map[string]any{"type": "join", "room": id, "name": "Lee", "as": "spectator"})
+	w := await[room.Welcome](late, room.TypeWelcome, nil)
+	assert.Equal(t, room.RoleSpectator, w.You.Role)
+}
