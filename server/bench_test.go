@@ -347,7 +347,7 @@ func (bb *broadcastBench) setupRoom(e *env, hc *http.Client, i int) (*benchRoom,
 		return nil, fmt.Errorf("room %d: create: status %d, %v", i, resp.StatusCode, err)
 	}
 	r := &benchRoom{id: created.ID}
-	url := "ws" + strings.TrimPrefix(e.http.URL, "http") + "/ws"
+	url := e.wsURL()
 	for p := range r.clients {
 		ws, _, err := websocket.Dial(ctx, url, nil)
 		if err != nil {

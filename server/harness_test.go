@@ -152,11 +152,17 @@ type frame struct {
 	raw  []byte
 }
 
-func (e *env) dial(name string) *client {
+// wsURL is the server's WebSocket endpoint.
+func (e *env) wsURL() string { return "ws" + strings.TrimPrefix(e.http.URL, "http") + "/ws" }
+
+func (e *env) dial(name string) *client { return e.dialWith(name, nil) }
+
+// dialWith dials with opts (nil for the defaults).
+func (e *env) dialWith(name string, opts *websocket.DialOptions) *client {
 	e.tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(e.http.URL, "http")+"/ws", nil)
+	ws, _, err := websocket.Dial(ctx, e.wsURL(), opts)
 	require.NoError(e.tb, err)
 	ws.SetReadLimit(1 << 20)
 	c := &client{tb: e.tb, name: name, ws: ws}

@@ -176,7 +176,7 @@ func TestRateLimitErrorsThenCloses(t *testing.T) {
 
 func TestOriginIsChecked(t *testing.T) {
 	e := newEnv(t, func(c *server.Config) { c.AllowedOrigins = []string{"*.friends.example"} })
-	url := "ws" + strings.TrimPrefix(e.http.URL, "http") + "/ws"
+	url := e.wsURL()
 	ctx := context.Background()
 	dial := func(origin string) (int, error) {
 		h := http.Header{}

@@ -40,13 +40,8 @@ func (e *env) dialTiny(name string) *client {
 			_ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096)
 		})
 	}}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
 	hc := &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
-	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(e.http.URL, "http")+"/ws", &websocket.DialOptions{HTTPClient: hc})
-	require.NoError(e.tb, err)
-	e.tb.Cleanup(func() { _ = ws.CloseNow() })
-	return &client{tb: e.tb, name: name, ws: ws}
+	return e.dialWith(name, &websocket.DialOptions{HTTPClient: hc})
 }
 
 func TestSlowClientIsClosedAsTooSlowAndMayResume(t *testing.T) {
