@@ -33,7 +33,7 @@ func (h Hint) Explanation() string {
 	case len(h.Wrong) == 1:
 		return CellName(h.Wrong[0]) + " is wrong: the solution has a different digit there."
 	case len(h.Wrong) > 1:
-		return cellList(h.Wrong) + " are wrong: the solution has different digits there."
+		return CellList(h.Wrong) + " are wrong: the solution has different digits there."
 	case h.Solved:
 		return "The board is solved."
 	case h.Step != nil:

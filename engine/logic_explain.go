@@ -57,13 +57,13 @@ func (e *explainer) step(s *Step) {
 	case TechniqueHiddenSingle:
 		e.f(placed(), ": it is the only place for ", digit(0), " in ", unit(0), ".")
 	case TechniquePointing, TechniqueClaiming:
-		e.f("In ", unit(0), ", ", digit(0), " can only go in ", unit(1), " (", cellList(s.Cells), "), so ",
+		e.f("In ", unit(0), ", ", digit(0), " can only go in ", unit(1), " (", CellList(s.Cells), "), so ",
 			digit(0), " is removed from the rest of ", unit(1), ": ", elimCells(s.Eliminate), ".")
 	case TechniqueNakedPair, TechniqueNakedTriple, TechniqueNakedQuad:
-		e.f(t.Name(), " ", digitSet(s.Digits), " in ", cellList(s.Cells), ": no other cell of ", unit(0),
+		e.f(t.Name(), " ", digitSet(s.Digits), " in ", CellList(s.Cells), ": no other cell of ", unit(0),
 			" can be ", digitList(s.Digits, "or"), ", so ", elimsByDigit(s.Eliminate), ".")
 	case TechniqueHiddenPair, TechniqueHiddenTriple, TechniqueHiddenQuad:
-		e.f(t.Name(), " ", digitSet(s.Digits), " in ", cellList(s.Cells), ": in ", unit(0), ", ",
+		e.f(t.Name(), " ", digitSet(s.Digits), " in ", CellList(s.Cells), ": in ", unit(0), ", ",
 			digitList(s.Digits, "and"), " can only go in these ", countWord(len(s.Cells)),
 			" cells, so their other candidates are removed: ", elimsByCell(s.Eliminate), ".")
 	case TechniqueXWing, TechniqueSwordfish, TechniqueJellyfish:
@@ -96,15 +96,15 @@ func (e *explainer) step(s *Step) {
 			digit(0), " can only go in ", cell(2), " (which sees ", cell(0), ") and ", cell(3), " (which sees ", cell(1),
 			"); so one of ", cell(0), " and ", cell(1), " is ", digit(1), ", and ", digit(1), " is removed from ", seeBoth(s.Eliminate, "both"), ".")
 	case TechniqueUniqueRectangle1:
-		e.f("Unique rectangle ", digitSet(s.Digits), " in ", cellList(s.Cells), ": if ", cell(3), " were ", digitList(s.Digits, "or"),
+		e.f("Unique rectangle ", digitSet(s.Digits), " in ", CellList(s.Cells), ": if ", cell(3), " were ", digitList(s.Digits, "or"),
 			", these four cells could swap ", digitList(s.Digits, "and"), " and the puzzle would have two solutions, so ",
 			digitList(s.Digits, "and"), " are removed from ", cell(3), ".")
 	case TechniqueUniqueRectangle2:
-		e.f("Unique rectangle ", digitSet(s.Digits[:2]), " in ", cellList(s.Cells), ": unless ", cell(2), " or ", cell(3), " is ", digit(2),
+		e.f("Unique rectangle ", digitSet(s.Digits[:2]), " in ", CellList(s.Cells), ": unless ", cell(2), " or ", cell(3), " is ", digit(2),
 			", these four cells could swap ", digitList(s.Digits[:2], "and"), " and the puzzle would have two solutions; so one of them is ",
 			digit(2), ", and ", digit(2), " is removed from ", seeBoth(s.Eliminate, "both"), ".")
 	case TechniqueUniqueRectangle4:
-		e.f("Unique rectangle ", digitSet(s.Digits), " in ", cellList(s.Cells), ": in ", unit(0), ", ", digit(0), " can only go in ", cell(2),
+		e.f("Unique rectangle ", digitSet(s.Digits), " in ", CellList(s.Cells), ": in ", unit(0), ", ", digit(0), " can only go in ", cell(2),
 			" and ", cell(3), ", so one of them is ", digit(0), "; if the other were ", digit(1),
 			" the puzzle would have two solutions, so ", digit(1), " is removed from both.")
 	case TechniqueBUG:
@@ -141,8 +141,9 @@ func (e *explainer) step(s *Step) {
 	}
 }
 
-// cellList is "r1c1", "r1c1 and r2c2" or "r1c1, r2c2 and r3c3".
-func cellList(cells []int) string {
+// CellList names cells for a sentence: "r1c1", "r1c1 and r2c2" or
+// "r1c1, r2c2 and r3c3".
+func CellList(cells []int) string {
 	names := make([]string, len(cells))
 	for i, c := range cells {
 		names[i] = CellName(c)
@@ -206,7 +207,7 @@ func elimCells(es []Candidate) string {
 	for i, e := range es {
 		cells[i] = e.Cell
 	}
-	return cellList(cells)
+	return CellList(cells)
 }
 
 // elimsByDigit is "3 is removed from r2c4; 7 from r2c6 and r2c8",
@@ -223,9 +224,9 @@ func elimsByDigit(es []Candidate) string {
 	var parts []string
 	for i, d := range order {
 		if i == 0 {
-			parts = append(parts, strconv.Itoa(int(d))+" is removed from "+cellList(by[d]))
+			parts = append(parts, strconv.Itoa(int(d))+" is removed from "+CellList(by[d]))
 		} else {
-			parts = append(parts, strconv.Itoa(int(d))+" from "+cellList(by[d]))
+			parts = append(parts, strconv.Itoa(int(d))+" from "+CellList(by[d]))
 		}
 	}
 	return strings.Join(parts, "; ")

@@ -150,6 +150,15 @@ type member struct {
 	saving      bool
 }
 
+// frozen refuses digits while a racer's hint penalty runs (only races set
+// frozenUntil).
+func (m *member) frozen(now time.Time) *Error {
+	if !now.Before(m.frozenUntil) {
+		return nil
+	}
+	return Errorf(CodeFrozen, "your hint penalty runs for another %s", m.frozenUntil.Sub(now).Round(time.Second/10))
+}
+
 // Game is one room's state and rules: a plain state machine. Every method
 // takes the time from the caller (the injected clock) and returns or
 // queues what to send; nothing here blocks, locks or does I/O, because one
@@ -644,8 +653,8 @@ func (g *Game) move(now time.Time, m *member, msg *Msg) *Error {
 	if g.pz.Givens[cell] != 0 {
 		return &Error{Code: CodeGivenCell, Message: engine.CellName(cell) + " is a given: it cannot change", Cell: &cell}
 	}
-	if digit != 0 && now.Before(m.frozenUntil) {
-		return Errorf(CodeFrozen, "your hint penalty runs for another %s", m.frozenUntil.Sub(now).Round(time.Second/10))
+	if err := m.frozen(now); digit != 0 && err != nil {
+		return err
 	}
 	b := g.boardOf(m)
 	if b.cells[cell] == digit {
@@ -682,7 +691,7 @@ func (g *Game) conflict(m *member, b *board, cell int, digit uint8, id json.RawM
 	cells := peers.Cells(nil)
 	err := &Error{
 		Code:    CodeConflict,
-		Message: fmt.Sprintf("%d at %s conflicts with %s: same row, column or box", digit, engine.CellName(cell), cellNames(cells)),
+		Message: fmt.Sprintf("%d at %s conflicts with %s: same row, column or box", digit, engine.CellName(cell), engine.CellList(cells)),
 		Cell:    &cell, Cells: cells,
 	}
 	ev := err.Event(0, id)
@@ -702,7 +711,7 @@ func (g *Game) conflict(m *member, b *board, cell int, digit uint8, id json.RawM
 		}
 	}
 	if len(other.Cells) > 0 {
-		other.Message = fmt.Sprintf("%s's move at %s conflicts with %s", m.name, engine.CellName(cell), cellNames(other.Cells))
+		other.Message = fmt.Sprintf("%s's move at %s conflicts with %s", m.name, engine.CellName(cell), engine.CellList(other.Cells))
 	} else {
 		other.Message = fmt.Sprintf("%s's move at %s conflicts with one of their own digits", m.name, engine.CellName(cell))
 	}
@@ -906,8 +915,8 @@ func maskDigits(mask uint16) []int {
 }
 
 func (g *Game) hint(now time.Time, m *member, msg *Msg) *Error {
-	if g.mode == ModeRace && now.Before(m.frozenUntil) {
-		return Errorf(CodeFrozen, "your hint penalty runs for another %s", m.frozenUntil.Sub(now).Round(time.Second/10))
+	if err := m.frozen(now); err != nil {
+		return err
 	}
 	b := g.boardOf(m)
 	h, err := engine.NextHint(g.pz.Givens, b.cells)
@@ -1001,8 +1010,8 @@ func (g *Game) undo(now time.Time, m *member, msg *Msg, back bool) *Error {
 		*stack = (*stack)[:len(*stack)-1]
 		return &Error{Code: CodeUndoStale, Message: engine.CellName(cell) + " has changed since: that move cannot be taken back", Cell: &cell}
 	}
-	if to != 0 && now.Before(m.frozenUntil) {
-		return Errorf(CodeFrozen, "your hint penalty runs for another %s", m.frozenUntil.Sub(now).Round(time.Second/10))
+	if err := m.frozen(now); to != 0 && err != nil {
+		return err
 	}
 	if err := g.conflict(m, b, cell, to, msg.ID); err != nil {
 		return err
@@ -1132,19 +1141,4 @@ func timePtr(t time.Time) *time.Time {
 		return nil
 	}
 	return &t
-}
-
-func cellNames(cells []int) string {
-	s := ""
-	for i, c := range cells {
-		switch {
-		case i == 0:
-		case i == len(cells)-1:
-			s += " and "
-		default:
-			s += ", "
-		}
-		s += engine.CellName(c)
-	}
-	return s
 }
