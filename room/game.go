@@ -244,12 +244,11 @@ func (g *Game) Mode() string { return g.mode }
 func (g *Game) Phase() string {
 	return g.phase
 }
-func (g *Game) Round() int         { return g.round }
-func (g *Game) Puzzle() Puzzle     { return g.pz }
-func (g *Game) Seq() int64         { return g.seq }
-func (g *Game) Host() string       { return g.host }
-func (g *Game) GameID() string     { return GameID(g.id, g.round) }
-func (g *Game) Created() time.Time { return g.created }
+func (g *Game) Round() int     { return g.round }
+func (g *Game) Puzzle() Puzzle { return g.pz }
+func (g *Game) Seq() int64     { return g.seq }
+func (g *Game) Host() string   { return g.host }
+func (g *Game) GameID() string { return GameID(g.id, g.round) }
 
 // GameID is the store id of a room's round.
 func GameID(roomID string, round int) string {
@@ -291,15 +290,8 @@ func (g *Game) reply(to, skip string, ev Event) {
 	g.out = append(g.out, Output{To: to, Skip: skip, Event: ev})
 }
 
-// Players counts the players; Connected counts the members connected.
-func (g *Game) Players() (n int) {
-	for _, m := range g.members {
-		if m.role == RolePlayer {
-			n++
-		}
-	}
-	return n
-}
+// Players counts the players.
+func (g *Game) Players() int { return g.count(RolePlayer) }
 
 // Connected counts the members with a live connection.
 func (g *Game) Connected() (n int) {

@@ -24,7 +24,7 @@ func registry(t *testing.T, cfg room.RegistryConfig) (*room.Registry, store.Stor
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "arena.db"))
 	require.NoError(t, err)
 	events := store.NewEventLog(st, store.EventLogOptions{Interval: 5 * time.Millisecond})
-	pool := &store.PuzzlePool{Store: st, Make: wire.MakePuzzle, Levels: wire.Levels, Stock: 1}
+	pool := &store.PuzzlePool{Store: st, Make: wire.MakePuzzle, Levels: room.Levels, Stock: 1}
 	reg := room.NewRegistry(cfg, &wire.Backend{Store: st, Pool: pool, Events: events})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -228,7 +228,7 @@ func TestRestoreBringsBackTheLatestRound(t *testing.T) {
 	cfg := room.RegistryConfig{}
 	reg, st := registry(t, cfg)
 	ctx := context.Background()
-	be := &wire.Backend{Store: st, Pool: &store.PuzzlePool{Store: st, Make: wire.MakePuzzle, Levels: wire.Levels, Stock: 1}}
+	be := &wire.Backend{Store: st, Pool: &store.PuzzlePool{Store: st, Make: wire.MakePuzzle, Levels: room.Levels, Stock: 1}}
 	now := time.Now()
 	var rounds []*room.Saved
 	for round := 1; round <= 2; round++ {

@@ -70,7 +70,7 @@ func newEnvListening(tb testing.TB, st store.Store, wrap func(net.Listener) net.
 	}
 	cfg = cfg.WithDefaults()
 	events := store.NewEventLog(st, store.EventLogOptions{Interval: 5 * time.Millisecond, Logger: logger})
-	pool := &store.PuzzlePool{Store: st, Make: wire.MakePuzzle, Levels: wire.Levels, Stock: 1, Logger: logger}
+	pool := &store.PuzzlePool{Store: st, Make: wire.MakePuzzle, Levels: room.Levels, Stock: 1, Logger: logger}
 	be := &wire.Backend{Store: st, Pool: pool, Events: events, Logger: logger}
 	rooms := room.NewRegistry(cfg.Rooms, be)
 	_, err := rooms.Restore(context.Background())

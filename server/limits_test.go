@@ -332,7 +332,7 @@ func TestHealthAndMetrics(t *testing.T) {
 	status, _ = get("/api/rooms/nosuchroom")
 	assert.Equal(t, http.StatusNotFound, status)
 
-	for _, body := range []string{`{"mode":"duel"}`, `{"mode":"race","level":"insane"}`, `not json`, `{"mode":"race","extra":1}`} {
+	for _, body := range []string{`{"mode":"duel"}`, `{"mode":"race","level":"insane"}`, `{"mode":"coop","level":"beyond"}`, `not json`, `{"mode":"race","extra":1}`} {
 		resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(body))
 		require.NoError(t, err)
 		var apiErr struct {

@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -186,9 +187,7 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 	if req.Level == "" {
 		req.Level = "easy"
 	}
-	switch req.Level {
-	case "easy", "medium", "hard", "expert":
-	default:
+	if !slices.Contains(room.Levels, req.Level) {
 		writeError(w, http.StatusBadRequest, room.CodeBadField, `level must be "easy", "medium", "hard" or "expert"`)
 		return
 	}

@@ -100,7 +100,7 @@ func serve(ctx context.Context, cfg server.Config, databaseURL string, logger *s
 
 	events := store.NewEventLog(st, store.EventLogOptions{Logger: logger})
 	poolCtx, stopPool := context.WithCancel(context.Background())
-	pool := &store.PuzzlePool{Store: st, Make: wire.MakePuzzle, Levels: wire.Levels, Stock: cfg.PoolStock, Logger: logger}
+	pool := &store.PuzzlePool{Store: st, Make: wire.MakePuzzle, Levels: room.Levels, Stock: cfg.PoolStock, Logger: logger}
 	poolDone := make(chan struct{})
 	go func() {
 		defer close(poolDone)

@@ -18,9 +18,6 @@ import (
 	"github.com/sudoku-arena/arena/store"
 )
 
-// Levels are the levels rooms are made at, and the pool keeps in stock.
-var Levels = []string{"easy", "medium", "hard", "expert"}
-
 // MakePuzzle is the pool's PuzzleMaker: the engine's generator, graded.
 func MakePuzzle(ctx context.Context, level string, seed uint64) (store.Puzzle, error) {
 	l, err := engine.ParseLevel(level)

@@ -51,7 +51,7 @@ func backend(t *testing.T, st store.Store) (*wire.Backend, *store.EventLog) {
 	t.Helper()
 	events := store.NewEventLog(st, store.EventLogOptions{Interval: time.Millisecond})
 	t.Cleanup(func() { _ = events.Close(context.Background()) })
-	pool := &store.PuzzlePool{Store: st, Make: wire.MakePuzzle, Levels: wire.Levels, Stock: 1}
+	pool := &store.PuzzlePool{Store: st, Make: wire.MakePuzzle, Levels: room.Levels, Stock: 1}
 	return &wire.Backend{Store: st, Pool: pool, Events: events}, events
 }
 
