@@ -19,19 +19,6 @@ var Levels = []string{"easy", "medium", "hard", "expert"}
 // ErrNotFound: no live room has the id.
 var ErrNotFound = errors.New("room: not found")
 
-// RegistryConfig is the registry's settings; zero fields take defaults.
-type RegistryConfig struct {
-	Game Config
-	// IdleTimeout ends a room nobody has been connected to for this long
-	// (default 10m).
-	IdleTimeout time.Duration
-	// StoreTimeout bounds each storage call (default 5s).
-	StoreTimeout time.Duration
-	// Clock is the time source (default time.Now).
-	Clock  func() time.Time
-	Logger *slog.Logger
-}
-
 // Registry finds and creates live rooms and forgets them when they end.
 type Registry struct {
 	cfg    RegistryConfig
