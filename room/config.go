@@ -56,7 +56,7 @@ type RegistryConfig struct {
 	IdleTimeout time.Duration
 	// StoreTimeout bounds each storage call (default 5s).
 	StoreTimeout time.Duration
-	// Clock is the time source (default time.Now).
-	Clock  func() time.Time
+	// Clock is the rooms' time and timers (default WallClock).
+	Clock  Clock
 	Logger *slog.Logger
 }

@@ -19,11 +19,49 @@ var Levels = []string{"easy", "medium", "hard", "expert"}
 // ErrNotFound: no live room has the id.
 var ErrNotFound = errors.New("room: not found")
 
+// Clock is the rooms' time: what time it is, and timers that fire by it.
+// Rooms take both from the registry, so that a test can move time by hand
+// (roomtest.Clock) instead of sleeping until a deadline passes.
+type Clock interface {
+	Now() time.Time
+	// NewTimer is a timer that fires at the time given.
+	NewTimer(at time.Time) Timer
+}
+
+// Timer fires once, on C, at the time it is set for. It is set for a time
+// on its clock rather than for a duration from now, so that a deadline
+// cannot move if the clock moves between reading it and setting the timer.
+type Timer interface {
+	C() <-chan time.Time
+	// Reset sets the timer for at (firing at once if at has passed). A
+	// firing of the earlier setting not yet received is dropped.
+	Reset(at time.Time)
+	// Stop stops the timer; a firing not yet received is dropped.
+	Stop()
+}
+
+// WallClock is the real clock, the registry's default.
+type WallClock struct{}
+
+// Now is time.Now.
+func (WallClock) Now() time.Time { return time.Now() }
+
+// NewTimer is a time.Timer that fires at at.
+func (WallClock) NewTimer(at time.Time) Timer { return wallTimer{time.NewTimer(time.Until(at))} }
+
+// wallTimer is a time.Timer, whose Reset and Stop (since Go 1.23) drop a
+// firing not yet received.
+type wallTimer struct{ t *time.Timer }
+
+func (w wallTimer) C() <-chan time.Time { return w.t.C }
+func (w wallTimer) Reset(at time.Time)  { w.t.Reset(time.Until(at)) }
+func (w wallTimer) Stop()               { w.t.Stop() }
+
 // Registry finds and creates live rooms and forgets them when they end.
 type Registry struct {
 	cfg    RegistryConfig
 	store  Store
-	clock  func() time.Time
+	clock  Clock
 	logger *slog.Logger
 	ctx    context.Context
 	stop   context.CancelFunc
@@ -46,7 +84,7 @@ func NewRegistry(cfg RegistryConfig, st Store) *Registry {
 		cfg.StoreTimeout = 5 * time.Second
 	}
 	if cfg.Clock == nil {
-		cfg.Clock = time.Now
+		cfg.Clock = WallClock{}
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -72,7 +110,7 @@ func (reg *Registry) Create(ctx context.Context, mode, level string) (*Room, err
 	if err != nil {
 		return nil, fmt.Errorf("room: new %s room: %w", mode, err)
 	}
-	g, err := NewGame(reg.cfg.Game, id, mode, pz, reg.clock())
+	g, err := NewGame(reg.cfg.Game, id, mode, pz, reg.clock.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +136,7 @@ func (reg *Registry) Restore(ctx context.Context) (int, error) {
 		if latest[s.ID] != s || s.Abandoned || s.Phase == PhaseFinished && len(s.Players) == 0 {
 			continue
 		}
-		g, err := Restore(reg.cfg.Game, s, reg.clock())
+		g, err := Restore(reg.cfg.Game, s, reg.clock.Now())
 		if err == nil {
 			_, err = reg.start(g)
 		}
@@ -118,7 +156,7 @@ func (reg *Registry) start(g *Game) (*Room, error) {
 		cmds:      make(chan func(time.Time), 256),
 		done:      make(chan struct{}),
 		conns:     map[string]Conn{},
-		idleSince: reg.clock(),
+		idleSince: reg.clock.Now(),
 	}
 	reg.mu.Lock()
 	defer reg.mu.Unlock()

@@ -205,7 +205,7 @@ func (r *Room) dropConn(id string) {
 	delete(r.conns, id)
 	r.reg.stats.members.Add(-1)
 	if len(r.conns) == 0 {
-		r.idleSince = r.reg.clock()
+		r.idleSince = r.reg.clock.Now()
 	}
 }
 
@@ -249,16 +249,17 @@ func (r *Room) frame(ev Event) Frame {
 	return Frame{Data: data, At: r.at, Type: ev.header().Type}
 }
 
-// run is the room's goroutine.
+// run is the room's goroutine. Its timers run on the registry's clock: one
+// for the game's next deadline or the idle end, one for the periodic save.
 func (r *Room) run(ctx context.Context) {
 	defer close(r.done)
 	clock := r.reg.clock
-	timer := time.NewTimer(time.Hour)
+	start := clock.Now()
+	timer := clock.NewTimer(start.Add(time.Hour))
 	defer timer.Stop()
-	saves := time.NewTicker(saveEvery)
+	saves := clock.NewTimer(start.Add(saveEvery))
 	defer saves.Stop()
 	for {
-		now := clock()
 		wake := r.g.Deadline()
 		if len(r.conns) == 0 && r.pending == 0 {
 			if idleEnd := r.idleSince.Add(r.reg.cfg.IdleTimeout); wake.IsZero() || idleEnd.Before(wake) {
@@ -266,17 +267,17 @@ func (r *Room) run(ctx context.Context) {
 			}
 		}
 		if !wake.IsZero() {
-			timer.Reset(max(wake.Sub(now), 0))
+			timer.Reset(wake)
 		} else {
 			timer.Stop()
 		}
 		select {
 		case f := <-r.cmds:
-			now = clock()
+			now := clock.Now()
 			r.at = now
 			f(now)
-		case <-timer.C:
-			now = clock()
+		case <-timer.C():
+			now := clock.Now()
 			r.at = now
 			r.g.Tick(now)
 			if len(r.conns) == 0 && r.pending == 0 && !now.Before(r.idleSince.Add(r.reg.cfg.IdleTimeout)) {
@@ -284,13 +285,14 @@ func (r *Room) run(ctx context.Context) {
 				r.end(ctx, now, CloseRoomEnded)
 				return
 			}
-		case <-saves.C:
+		case <-saves.C():
+			saves.Reset(clock.Now().Add(saveEvery))
 			if r.g.Seq() != r.savedSeq {
 				r.save(ctx)
 			}
 		case <-ctx.Done():
 			r.flush(ctx)
-			r.end(ctx, clock(), CloseGoingAway)
+			r.end(ctx, clock.Now(), CloseGoingAway)
 			return
 		}
 		r.flush(ctx)
@@ -350,7 +352,7 @@ func (r *Room) send(id string, c Conn, f Frame) {
 	// place for the reconnect window like any dropped player.
 	r.reg.stats.dropped.Add(1)
 	r.dropConn(id)
-	r.g.Disconnect(r.reg.clock(), id)
+	r.g.Disconnect(r.reg.clock.Now(), id)
 }
 
 func playerOf(ev Event) string {
@@ -412,7 +414,7 @@ func (r *Room) save(ctx context.Context) {
 		return
 	}
 	r.saving = true
-	s := r.g.Save(r.reg.clock())
+	s := r.g.Save(r.reg.clock.Now())
 	r.savedSeq = s.Seq
 	r.beside(ctx, func(sctx context.Context) func(time.Time) {
 		if err := r.reg.store.SaveRoom(sctx, s); err != nil {
@@ -456,7 +458,7 @@ func (r *Room) back(f func(now time.Time)) {
 func (r *Room) end(ctx context.Context, now time.Time, why CloseReason) {
 	for r.pending > 0 {
 		f := <-r.cmds
-		r.at = r.reg.clock()
+		r.at = r.reg.clock.Now()
 		f(r.at)
 		r.flush(ctx)
 	}
