@@ -3,7 +3,7 @@ package room_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -12,28 +12,32 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/sudoku-arena/arena/internal/wire"
 	"github.com/sudoku-arena/arena/room"
-	"github.com/sudoku-arena/arena/store"
-	"github.com/sudoku-arena/arena/store/sqlite"
+	"github.com/sudoku-arena/arena/room/roomtest"
 )
 
-// registry is a real registry over the real embedded store.
-func registry(t *testing.T, cfg room.RegistryConfig) (*room.Registry, store.Store) {
+// registry is a real registry over an in-memory store, whose rooms run on
+// a clock that moves only when the test advances it.
+func registry(t *testing.T, cfg room.RegistryConfig) (*room.Registry, *roomtest.Store, *roomtest.Clock) {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "arena.db"))
-	require.NoError(t, err)
-	events := store.NewEventLog(st, store.EventLogOptions{Interval: 5 * time.Millisecond})
-	pool := &store.PuzzlePool{Store: st, Make: wire.MakePuzzle, Levels: room.Levels, Stock: 1}
-	reg := room.NewRegistry(cfg, &wire.Backend{Store: st, Pool: pool, Events: events})
+	st := roomtest.NewStore()
+	clock := roomtest.NewClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	cfg.Clock = clock
+	reg := room.NewRegistry(cfg, st)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		assert.NoError(t, reg.Shutdown(ctx))
-		assert.NoError(t, events.Close(ctx))
-		st.Close()
 	})
-	return reg, st
+	return reg, st, clock
+}
+
+// settle returns once the room has handled the commands sent to it before
+// (they are handled in order), so that the clock moves after them.
+func settle(t *testing.T, r *room.Room) {
+	t.Helper()
+	_, err := r.Snapshot(context.Background())
+	require.NoError(t, err)
 }
 
 // live is a new room of the mode in reg with a connection for each of ids
@@ -104,7 +108,7 @@ func presence(status, player string) func([]byte) bool {
 }
 
 func TestSlowConnectionIsDroppedAndMayResume(t *testing.T) {
-	reg, _ := registry(t, room.RegistryConfig{})
+	reg, _, _ := registry(t, room.RegistryConfig{})
 	ctx := context.Background()
 	r, cs := live(t, reg, room.ModeCoop, "p_a", "p_b")
 	a, b := cs[0], cs[1]
@@ -127,11 +131,22 @@ func TestSlowConnectionIsDroppedAndMayResume(t *testing.T) {
 }
 
 func TestReconnectWindowEndsAndHostPasses(t *testing.T) {
-	reg, _ := registry(t, room.RegistryConfig{Game: room.Config{ReconnectWindow: 50 * time.Millisecond}})
+	const window = time.Minute
+	reg, _, clock := registry(t, room.RegistryConfig{Game: room.Config{ReconnectWindow: window}})
 	ctx := context.Background()
 	r, cs := live(t, reg, room.ModeRace, "p_a", "p_b")
 	a, b := cs[0], cs[1]
 	r.Detach("p_a", a)
+	b.await(t, room.TypePresence, presence(room.PresenceAway, "p_a"))
+	settle(t, r)
+
+	clock.Advance(window - time.Second)
+	settle(t, r)
+	snap, err := r.Snapshot(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, "p_a", snap.Host, "the host keeps the role within the window")
+
+	clock.Advance(time.Second)
 	data := b.await(t, room.TypePresence, presence(room.PresenceLeft, "p_a"))
 	var p room.PresenceEvent
 	require.NoError(t, json.Unmarshal(data, &p))
@@ -141,14 +156,24 @@ func TestReconnectWindowEndsAndHostPasses(t *testing.T) {
 }
 
 func TestIdleRoomEnds(t *testing.T) {
-	reg, st := registry(t, room.RegistryConfig{IdleTimeout: 50 * time.Millisecond})
+	const idle = 10 * time.Minute
+	reg, st, clock := registry(t, room.RegistryConfig{IdleTimeout: idle})
 	ctx := context.Background()
 	r, cs := live(t, reg, room.ModeRace, "p_a")
 	a := cs[0]
-	time.Sleep(100 * time.Millisecond)
+	clock.Advance(2 * idle)
+	settle(t, r)
 	_, err := reg.Get(r.ID())
 	require.NoError(t, err, "a room with someone in it stays")
+
 	r.Detach("p_a", a)
+	settle(t, r)
+	clock.Advance(idle - time.Second)
+	settle(t, r)
+	_, err = reg.Get(r.ID())
+	require.NoError(t, err, "the room waits for its idle timeout from the last member's leaving")
+
+	clock.Advance(time.Second)
 	select {
 	case <-r.Done():
 	case <-time.After(5 * time.Second):
@@ -156,9 +181,10 @@ func TestIdleRoomEnds(t *testing.T) {
 	}
 	_, err = reg.Get(r.ID())
 	assert.ErrorIs(t, err, room.ErrNotFound)
-	saved, err := st.Room(ctx, r.ID())
-	require.NoError(t, err)
-	assert.Equal(t, store.StateFinished, saved.State, "an abandoned room is not brought back")
+	saved := st.Saved(r.ID())
+	require.NotNil(t, saved)
+	assert.True(t, saved.Final)
+	assert.True(t, saved.Abandoned, "an abandoned room is not brought back")
 	assert.Zero(t, reg.Stats().Rooms)
 	assert.ErrorIs(t, r.Attach(ctx, room.Join{ID: "p_a", Name: "Ann"}, newConn()), room.ErrClosed)
 }
@@ -167,15 +193,18 @@ func TestIdleRoomEnds(t *testing.T) {
 // for the reconnect window; it does not end as idle on the spot, however
 // old it is.
 func TestSlowDropOfTheLastMemberDoesNotEndTheRoom(t *testing.T) {
-	reg, _ := registry(t, room.RegistryConfig{IdleTimeout: 300 * time.Millisecond})
+	const idle = 10 * time.Minute
+	reg, _, clock := registry(t, room.RegistryConfig{IdleTimeout: idle})
 	ctx := context.Background()
 	r, cs := live(t, reg, room.ModeCoop, "p_a")
 	a := cs[0]
-	time.Sleep(400 * time.Millisecond) // older than the idle timeout
+	clock.Advance(2 * idle) // older than the idle timeout
 	a.full.Store(true)
 	require.NoError(t, r.Message(ctx, "p_a", a, &room.Msg{Type: room.TypePing}, time.Now()))
-	require.Eventually(t, func() bool { return reg.Stats().Dropped == 1 }, 5*time.Second, time.Millisecond)
-	time.Sleep(100 * time.Millisecond)
+	settle(t, r)
+	assert.Equal(t, int64(1), reg.Stats().Dropped)
+	clock.Advance(idle - time.Second)
+	settle(t, r)
 	_, err := reg.Get(r.ID())
 	assert.NoError(t, err, "the room waits for its idle timeout from the drop")
 	b := newConn()
@@ -185,18 +214,15 @@ func TestSlowDropOfTheLastMemberDoesNotEndTheRoom(t *testing.T) {
 
 // A leave the room refuses leaves the connection in place.
 func TestRefusedLeaveKeepsTheConnection(t *testing.T) {
-	reg, _ := registry(t, room.RegistryConfig{})
+	reg, _, _ := registry(t, room.RegistryConfig{})
 	ctx := context.Background()
 	r, cs := live(t, reg, room.ModeCoop, "p_a")
 	a := cs[0]
 	require.NoError(t, r.Message(ctx, "p_a", a, &room.Msg{Type: room.TypeLeave, Room: "elsewhere"}, time.Now()))
+	settle(t, r)
 	data := a.await(t, room.TypeError, nil)
 	assert.Contains(t, string(data), room.CodeWrongRoom)
-	select {
-	case why := <-a.closed:
-		t.Fatalf("closed (%d) after a refused leave", why)
-	case <-time.After(50 * time.Millisecond):
-	}
+	assert.Empty(t, a.closed, "closed after a refused leave")
 	require.NoError(t, r.Message(ctx, "p_a", a, &room.Msg{Type: room.TypeLeave}, time.Now()))
 	select {
 	case why := <-a.closed:
@@ -208,7 +234,7 @@ func TestRefusedLeaveKeepsTheConnection(t *testing.T) {
 
 // A replaced connection's late messages do not act for the player.
 func TestReplacedConnectionIsIgnored(t *testing.T) {
-	reg, _ := registry(t, room.RegistryConfig{})
+	reg, _, _ := registry(t, room.RegistryConfig{})
 	ctx := context.Background()
 	r, cs := live(t, reg, room.ModeCoop, "p_a")
 	a, a2 := cs[0], newConn()
@@ -225,14 +251,12 @@ func TestReplacedConnectionIsIgnored(t *testing.T) {
 // After a restart, a room whose rematch had begun comes back as its latest
 // round, and a bad row does not keep the others from coming back.
 func TestRestoreBringsBackTheLatestRound(t *testing.T) {
-	cfg := room.RegistryConfig{}
-	reg, st := registry(t, cfg)
+	reg, st, clock := registry(t, room.RegistryConfig{})
 	ctx := context.Background()
-	be := &wire.Backend{Store: st, Pool: &store.PuzzlePool{Store: st, Make: wire.MakePuzzle, Levels: room.Levels, Stock: 1}}
-	now := time.Now()
+	now := clock.Now()
 	var rounds []*room.Saved
 	for round := 1; round <= 2; round++ {
-		pz, err := be.NewGame(ctx, "r00m", room.GameID("r00m", round), room.ModeRace, "easy")
+		pz, err := st.NewGame(ctx, "r00m", room.GameID("r00m", round), room.ModeRace, "easy")
 		require.NoError(t, err)
 		g, err := room.NewGame(room.Config{}, "r00m", room.ModeRace, pz, now)
 		require.NoError(t, err)
@@ -240,14 +264,12 @@ func TestRestoreBringsBackTheLatestRound(t *testing.T) {
 		require.Nil(t, jerr)
 		s := g.Save(now)
 		s.Round = round
-		require.NoError(t, be.SaveRoom(ctx, s))
+		require.NoError(t, st.SaveRoom(ctx, s))
 		rounds = append(rounds, s)
 	}
 	bad := *rounds[0]
 	bad.ID, bad.Phase = "b4d", "sideways"
-	_, err := be.NewGame(ctx, "b4d", "b4d", room.ModeRace, "easy")
-	require.NoError(t, err)
-	require.NoError(t, be.SaveRoom(ctx, &bad))
+	require.NoError(t, st.SaveRoom(ctx, &bad))
 
 	n, err := reg.Restore(ctx)
 	require.NoError(t, err)
@@ -257,4 +279,17 @@ func TestRestoreBringsBackTheLatestRound(t *testing.T) {
 	snap, err := r.Snapshot(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 2, snap.Round)
+	_, err = reg.Get("b4d")
+	assert.ErrorIs(t, err, room.ErrNotFound)
+}
+
+// A store that fails makes Create fail, with the store's error, and leaves
+// no room behind.
+func TestCreateReportsTheStoresFailure(t *testing.T) {
+	reg, st, _ := registry(t, room.RegistryConfig{})
+	down := errors.New("database down")
+	st.Fail(down)
+	_, err := reg.Create(context.Background(), room.ModeRace, "easy")
+	assert.ErrorIs(t, err, down)
+	assert.Zero(t, reg.Stats().Rooms)
 }

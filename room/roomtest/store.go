@@ -1,0 +1,172 @@
+// Package roomtest has in-memory fakes of what the room package declares it
+// needs, for the tests of room and of the packages above it: a Store that
+// keeps everything in maps, and a Clock that moves only when told. The real
+// store is tested with the real adapter in cmd/arena.
+package roomtest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/room"
+)
+
+// Store is a room.Store in memory. Puzzles come from engine.Generate with
+// seeds 1, 2, 3…, so a test's puzzles are the same on every run.
+type Store struct {
+	// Forward, when set (before the store is used), receives the events
+	// RecordEvents is given instead of the store keeping them.
+	Forward func(gameID string, records []room.Record)
+
+	mu      sync.Mutex
+	err     error
+	seed    uint64
+	puzzles map[string]room.Puzzle // by game id
+	saved   map[string][]byte      // the JSON of each game's last saved state
+	results []room.Result
+	events  map[string][]room.Record
+}
+
+var _ room.Store = (*Store)(nil)
+
+// NewStore is an empty store.
+func NewStore() *Store {
+	return &Store{puzzles: map[string]room.Puzzle{}, saved: map[string][]byte{}, events: map[string][]room.Record{}}
+}
+
+// Fail makes every call that can fail return err from now on (nil: none).
+func (s *Store) Fail(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.err = err
+}
+
+// NewGame generates a puzzle of the level and records it as the game's.
+func (s *Store) NewGame(ctx context.Context, roomID, gameID, mode, level string) (room.Puzzle, error) {
+	l, err := engine.ParseLevel(level)
+	if err != nil {
+		return room.Puzzle{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return room.Puzzle{}, s.err
+	}
+	s.seed++
+	g, err := engine.Generate(engine.GenerateOptions{Level: l, Seed: s.seed})
+	if err != nil {
+		return room.Puzzle{}, fmt.Errorf("roomtest: generate %s puzzle: %w", level, err)
+	}
+	pz := room.Puzzle{ID: int64(s.seed), Level: level, Givens: g.Givens, Solution: g.Solution}
+	s.puzzles[gameID] = pz
+	return pz, nil
+}
+
+// SaveResults keeps the results; like the real store, it keeps one per
+// player and game, so a retried save adds nothing.
+func (s *Store) SaveResults(ctx context.Context, rs []room.Result) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return s.err
+	}
+	for _, r := range rs {
+		dup := false
+		for _, kept := range s.results {
+			dup = dup || kept.GameID == r.GameID && kept.PlayerID == r.PlayerID
+		}
+		if !dup {
+			s.results = append(s.results, r)
+		}
+	}
+	return nil
+}
+
+// SaveRoom keeps the state as JSON, as the real store does, so that what
+// comes back is only what survives encoding.
+func (s *Store) SaveRoom(ctx context.Context, st *room.Saved) error {
+	data, err := json.Marshal(st)
+	if err != nil {
+		return fmt.Errorf("roomtest: encode room %s: %w", st.ID, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return s.err
+	}
+	s.saved[st.GameID()] = data
+	return nil
+}
+
+// LoadRooms is the saved states of the games not finished or abandoned.
+func (s *Store) LoadRooms(ctx context.Context) ([]*room.Saved, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return nil, s.err
+	}
+	var out []*room.Saved
+	for id := range s.saved {
+		st := s.decode(id)
+		if !st.Abandoned && st.Phase != room.PhaseFinished {
+			out = append(out, st)
+		}
+	}
+	return out, nil
+}
+
+// RecordEvents keeps the events, or hands them to Forward when it is set.
+func (s *Store) RecordEvents(gameID string, records []room.Record) {
+	if s.Forward != nil {
+		s.Forward(gameID, records)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.events[gameID] = append(s.events[gameID], records...)
+}
+
+// Puzzle is the puzzle recorded for the game, solution included.
+func (s *Store) Puzzle(gameID string) (room.Puzzle, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pz, ok := s.puzzles[gameID]
+	return pz, ok
+}
+
+// Saved is the game's last saved state, or nil.
+func (s *Store) Saved(gameID string) *room.Saved {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.saved[gameID]; !ok {
+		return nil
+	}
+	return s.decode(gameID)
+}
+
+// decode reads back a saved state; s.mu is held.
+func (s *Store) decode(gameID string) *room.Saved {
+	var st room.Saved
+	if err := json.Unmarshal(s.saved[gameID], &st); err != nil {
+		// SaveRoom encoded it: this cannot happen.
+		panic(fmt.Sprintf("roomtest: decode room %s: %v", gameID, err))
+	}
+	return &st
+}
+
+// Results is the results kept, in the order they were saved.
+func (s *Store) Results() []room.Result {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]room.Result(nil), s.results...)
+}
+
+// Events is the events kept for the game, in the order they came.
+func (s *Store) Events(gameID string) []room.Record {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]room.Record(nil), s.events[gameID]...)
+}
