@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +20,8 @@ import (
 	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
+	"github.com/sudoku-arena/arena/store"
+	"github.com/sudoku-arena/arena/store/sqlite"
 )
 
 // BenchmarkBroadcast measures move → broadcast latency inside one process:
@@ -61,7 +64,9 @@ const broadcastInFlight = 100
 const benchPlayers = 4
 
 func benchBroadcast(b *testing.B, rooms, inFlight int) {
-	e := newEnv(b, func(c *server.Config) {
+	k := newKept()
+	evlog := newBenchEventLog(b, k)
+	e := newEnvOn(b, k, func(c *server.Config) {
 		// The bucket would throttle a client that moves every few
 		// hundred microseconds; the send queue keeps its default.
 		c.RateLimit, c.RateBurst = 1e6, 1e6
@@ -83,7 +88,7 @@ func benchBroadcast(b *testing.B, rooms, inFlight int) {
 	for range min(rooms, 16) {
 		wg.Go(func() {
 			for i := range work {
-				r, err := bench.setupRoom(e, hc, i)
+				r, err := bench.setupRoom(e, evlog, hc, i)
 				if err != nil {
 					errOnce.Do(func() { setupErr = err })
 					continue
@@ -232,6 +237,60 @@ func (bb *broadcastBench) watch(done <-chan struct{}) {
 	}
 }
 
+// benchEventLog takes the rooms' events, as serve's storage does, to an
+// event log over the embedded store that writes a batch every 5 ms: those
+// writes share the cores with the rooms and shape the latency's tail
+// (README, "Rooms"). The events refer to their room, so each room is
+// recorded in the store (addRoom) before its first event.
+type benchEventLog struct {
+	db     store.Store
+	puzzle int64 // the one puzzle every recorded room refers to
+}
+
+// newBenchEventLog opens the embedded store and sends k's rooms' events to
+// its event log, which is flushed and closed after the server has stopped.
+func newBenchEventLog(b *testing.B, k *kept) *benchEventLog {
+	b.Helper()
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "arena.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	events := store.NewEventLog(db, store.EventLogOptions{Interval: 5 * time.Millisecond})
+	b.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := events.Close(ctx); err != nil {
+			b.Errorf("event log: %v", err)
+		}
+		if st := events.Stats(); st.Written == 0 || st.Retries != 0 {
+			b.Errorf("event log: %d events written, %d batches retried", st.Written, st.Retries)
+		}
+		_ = db.Close()
+	})
+	g, err := engine.Generate(engine.GenerateOptions{Level: engine.LevelEasy, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	pz, err := db.SavePuzzle(ctx, store.Puzzle{Givens: g.Givens.String(), Solution: g.Solution.String(), Level: "easy", CreatedAt: time.Now()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	k.rooms.Forward = func(gameID string, records []room.Record) {
+		evs := make([]store.Event, len(records))
+		for i, r := range records {
+			evs[i] = store.Event{RoomID: gameID, Seq: r.Seq, Type: r.Type, PlayerID: r.Player, Data: r.Data, At: r.At}
+		}
+		events.Append(evs...)
+	}
+	return &benchEventLog{db: db, puzzle: pz.ID}
+}
+
+// addRoom records the room in the store, so that its events can be.
+func (l *benchEventLog) addRoom(ctx context.Context, id string) error {
+	return l.db.CreateRoom(ctx, store.Room{ID: id, Mode: room.ModeCoop, PuzzleID: l.puzzle, State: store.StateWaiting, CreatedAt: time.Now()})
+}
+
 // benchRoom is a co-op room with four connected players and the one move
 // it may have in flight.
 type benchRoom struct {
@@ -333,7 +392,7 @@ func (bb *broadcastBench) complete(r *benchRoom) {
 
 // setupRoom creates co-op room i, joins four players, starts it and picks
 // the cell and digit its moves use.
-func (bb *broadcastBench) setupRoom(e *env, hc *http.Client, i int) (*benchRoom, error) {
+func (bb *broadcastBench) setupRoom(e *env, evlog *benchEventLog, hc *http.Client, i int) (*benchRoom, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	resp, err := hc.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(`{"mode":"coop","level":"easy"}`))
@@ -345,6 +404,9 @@ func (bb *broadcastBench) setupRoom(e *env, hc *http.Client, i int) (*benchRoom,
 	resp.Body.Close()
 	if err != nil || resp.StatusCode != http.StatusCreated {
 		return nil, fmt.Errorf("room %d: create: status %d, %v", i, resp.StatusCode, err)
+	}
+	if err := evlog.addRoom(ctx, created.ID); err != nil {
+		return nil, fmt.Errorf("room %s: %w", created.ID, err)
 	}
 	r := &benchRoom{id: created.ID}
 	url := e.wsURL()

@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -177,16 +176,15 @@ func TestRaceThreePlayersFromCreateToRanksAndRematch(t *testing.T) {
 	a.awaitError(room.CodeFinished)
 
 	// The results were stored.
-	ctx := context.Background()
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		c               *client
 		mistakes, hints int
 	}{{a, 0, 0}, {b, 1, 0}, {c, 0, 1}} {
-		hist, err := e.store.PlayerHistory(ctx, tc.c.id, 10)
-		require.NoError(t, err)
+		hist := e.results(tc.c.id)
 		require.Len(t, hist, 1, tc.c.name)
-		assert.Equal(t, id, hist[0].RoomID)
+		assert.Equal(t, id, hist[0].GameID)
 		assert.Equal(t, "race", hist[0].Mode)
+		assert.Equal(t, i+1, hist[0].Rank, tc.c.name)
 		assert.Equal(t, tc.mistakes, hist[0].Mistakes, tc.c.name)
 		assert.Equal(t, tc.hints, hist[0].Hints, tc.c.name)
 		assert.Positive(t, hist[0].Elapsed)
@@ -313,8 +311,7 @@ func TestCoopSharedBoardNotesAndCursors(t *testing.T) {
 		assert.Equal(t, 81-givens.Filled(), total, "every digit is attributed to its player")
 	}
 	for _, x := range []*client{a, b} {
-		hist, err := e.store.PlayerHistory(context.Background(), x.id, 10)
-		require.NoError(t, err)
+		hist := e.results(x.id)
 		require.Len(t, hist, 1)
 		assert.Equal(t, "coop", hist[0].Mode)
 	}

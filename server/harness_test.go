@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -20,46 +19,92 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
-	"github.com/sudoku-arena/arena/internal/wire"
 	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/room/roomtest"
 	"github.com/sudoku-arena/arena/server"
-	"github.com/sudoku-arena/arena/store"
-	"github.com/sudoku-arena/arena/store/sqlite"
 	"github.com/sudoku-arena/arena/web"
 )
 
-// env is a real server over the real embedded store, on a loopback port.
+// env is a real server, on a loopback port, over storage kept in memory.
 type env struct {
-	tb     testing.TB
-	store  store.Store
-	events *store.EventLog
-	rooms  *room.Registry
-	srv    *server.Server
-	http   *httptest.Server
-	once   sync.Once
+	tb    testing.TB
+	kept  *kept
+	rooms *room.Registry
+	srv   *server.Server
+	http  *httptest.Server
+	once  sync.Once
 }
 
 type envOption func(*server.Config)
 
-// newEnv starts a server. The rules' timings are short so that tests run
-// fast; the rate limit is high unless an option lowers it.
+// kept is what a server keeps between runs, in memory: the rooms' store
+// and the players. A test that restarts the server starts the second one
+// on the first one's kept. The real store is tested with the real wiring
+// in cmd/arena.
+type kept struct {
+	rooms   *roomtest.Store
+	players *players
+}
+
+func newKept() *kept { return &kept{rooms: roomtest.NewStore(), players: newPlayers()} }
+
+// players is a server.Players in memory, whose database can go down.
+type players struct {
+	mu      sync.Mutex
+	byToken map[string][2]string // token hash → id, name
+	down    error
+}
+
+func newPlayers() *players { return &players{byToken: map[string][2]string{}} }
+
+func (p *players) CreatePlayer(ctx context.Context, id, name string, tokenHash []byte) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.byToken[string(tokenHash)] = [2]string{id, name}
+	return nil
+}
+
+func (p *players) PlayerByToken(ctx context.Context, tokenHash []byte) (string, string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pl, ok := p.byToken[string(tokenHash)]
+	if !ok {
+		return "", "", server.ErrUnknownPlayer
+	}
+	return pl[0], pl[1], nil
+}
+
+// Ping fails once the database is down.
+func (p *players) Ping(ctx context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.down
+}
+
+// goDown makes Ping fail from now on, as a database that went away.
+func (p *players) goDown() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = errors.New("database closed")
+}
+
+// newEnv starts a server over new, empty storage. The rules' timings are
+// short so that tests run fast; the rate limit is high unless an option
+// lowers it.
 func newEnv(tb testing.TB, opts ...envOption) *env {
 	tb.Helper()
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(tb.TempDir(), "arena.db"))
-	require.NoError(tb, err)
-	return newEnvOn(tb, st, opts...)
+	return newEnvOn(tb, newKept(), opts...)
 }
 
-// newEnvOn starts a server over st (which it closes at the end).
-func newEnvOn(tb testing.TB, st store.Store, opts ...envOption) *env {
+// newEnvOn starts a server over k.
+func newEnvOn(tb testing.TB, k *kept, opts ...envOption) *env {
 	tb.Helper()
-	return newEnvListening(tb, st, nil, opts...)
+	return newEnvListening(tb, k, nil, opts...)
 }
 
-// newEnvListening starts a server over st whose listener is wrap's (when
+// newEnvListening starts a server over k whose listener is wrap's (when
 // set), for tests that shape the server's sockets.
-func newEnvListening(tb testing.TB, st store.Store, wrap func(net.Listener) net.Listener, opts ...envOption) *env {
+func newEnvListening(tb testing.TB, k *kept, wrap func(net.Listener) net.Listener, opts ...envOption) *env {
 	tb.Helper()
 	logger := slog.New(slog.NewTextHandler(tbWriter{tb}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	cfg := server.Config{RateLimit: 1000, RateBurst: 1000}
@@ -69,19 +114,16 @@ func newEnvListening(tb testing.TB, st store.Store, wrap func(net.Listener) net.
 		o(&cfg)
 	}
 	cfg = cfg.WithDefaults()
-	events := store.NewEventLog(st, store.EventLogOptions{Interval: 5 * time.Millisecond, Logger: logger})
-	pool := &store.PuzzlePool{Store: st, Make: wire.MakePuzzle, Levels: room.Levels, Stock: 1, Logger: logger}
-	be := &wire.Backend{Store: st, Pool: pool, Events: events, Logger: logger}
-	rooms := room.NewRegistry(cfg.Rooms, be)
+	rooms := room.NewRegistry(cfg.Rooms, k.rooms)
 	_, err := rooms.Restore(context.Background())
 	require.NoError(tb, err)
-	srv := server.New(cfg, rooms, be, web.FS(), logger)
+	srv := server.New(cfg, rooms, k.players, web.FS(), logger)
 	hs := httptest.NewUnstartedServer(srv.Handler())
 	if wrap != nil {
 		hs.Listener = wrap(hs.Listener)
 	}
 	hs.Start()
-	e := &env{tb: tb, store: st, events: events, rooms: rooms, srv: srv, http: hs}
+	e := &env{tb: tb, kept: k, rooms: rooms, srv: srv, http: hs}
 	tb.Cleanup(e.stop)
 	return e
 }
@@ -97,8 +139,6 @@ func (e *env) shutdown() {
 	_ = e.rooms.Shutdown(ctx)
 	e.srv.CloseConns(true)
 	e.http.Close()
-	_ = e.events.Close(ctx)
-	_ = e.store.Close()
 }
 
 type tbWriter struct{ tb testing.TB }
@@ -126,12 +166,20 @@ func (e *env) createRoom(mode, level string) string {
 // no client could.
 func (e *env) solution(roomID string, round int) engine.Grid {
 	e.tb.Helper()
-	ctx := context.Background()
-	r, err := e.store.Room(ctx, room.GameID(roomID, round))
-	require.NoError(e.tb, err)
-	pz, err := e.store.Puzzle(ctx, r.PuzzleID)
-	require.NoError(e.tb, err)
-	return engine.MustParse(pz.Solution)
+	pz, ok := e.kept.rooms.Puzzle(room.GameID(roomID, round))
+	require.True(e.tb, ok, "no puzzle for room %s round %d", roomID, round)
+	return pz.Solution
+}
+
+// results are the results stored for the player.
+func (e *env) results(playerID string) []room.Result {
+	var out []room.Result
+	for _, r := range e.kept.rooms.Results() {
+		if r.PlayerID == playerID {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // client is one WebSocket client with what it has read.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +16,6 @@ import (
 	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
-	"github.com/sudoku-arena/arena/store/sqlite"
 )
 
 // ping sends a ping and returns the pong's seq: the room's latest event.
@@ -223,11 +221,8 @@ func TestSecondTabReplacesTheFirst(t *testing.T) {
 }
 
 func TestShutdownSavesRoomsAndARestartBringsThemBack(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "arena.db")
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, path)
-	require.NoError(t, err)
-	e := newEnvOn(t, st)
+	k := newKept()
+	e := newEnvOn(t, k)
 	id := e.createRoom("race", "easy")
 	a := e.dial("Ann")
 	a.join(id)
@@ -249,9 +244,7 @@ func TestShutdownSavesRoomsAndARestartBringsThemBack(t *testing.T) {
 	assert.Equal(t, websocket.StatusGoingAway, code)
 	assert.Contains(t, reason, "reconnect in 5s")
 
-	st2, err := sqlite.Open(ctx, path)
-	require.NoError(t, err)
-	e2 := newEnvOn(t, st2)
+	e2 := newEnvOn(t, k)
 	a2 := e2.dial("Ann")
 	a2.send(map[string]any{"type": "join", "room": id, "token": a.token, "last_seq": a.lastSeq})
 	w := await[room.Welcome](a2, room.TypeWelcome, nil)
@@ -348,7 +341,7 @@ func TestHealthAndMetrics(t *testing.T) {
 
 func TestHealthSaysWhenTheDatabaseIsGone(t *testing.T) {
 	e := newEnv(t)
-	require.NoError(t, e.store.Close())
+	e.kept.players.goDown()
 	resp, err := http.Get(e.http.URL + "/healthz")
 	require.NoError(t, err)
 	defer resp.Body.Close()

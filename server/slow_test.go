@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
-	"github.com/sudoku-arena/arena/store/sqlite"
 )
 
 // tinyBuffers gives the server's sockets a small kernel send buffer, so a
@@ -45,9 +43,7 @@ func (e *env) dialTiny(name string) *client {
 }
 
 func TestSlowClientIsClosedAsTooSlowAndMayResume(t *testing.T) {
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "arena.db"))
-	require.NoError(t, err)
-	e := newEnvListening(t, st, func(l net.Listener) net.Listener { return tinyBuffers{l} },
+	e := newEnvListening(t, newKept(), func(l net.Listener) net.Listener { return tinyBuffers{l} },
 		func(c *server.Config) { c.SendQueue, c.RateLimit, c.RateBurst = 32, 1e6, 1e6 })
 	id := e.createRoom("coop", "easy")
 	a, b := e.dial("Ann"), e.dialTiny("Bob")
