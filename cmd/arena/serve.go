@@ -14,7 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/sudoku-arena/arena/internal/wire"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
@@ -100,7 +99,7 @@ func serve(ctx context.Context, cfg server.Config, databaseURL string, logger *s
 
 	events := store.NewEventLog(st, store.EventLogOptions{Logger: logger})
 	poolCtx, stopPool := context.WithCancel(context.Background())
-	pool := &store.PuzzlePool{Store: st, Make: wire.MakePuzzle, Levels: room.Levels, Stock: cfg.PoolStock, Logger: logger}
+	pool := &store.PuzzlePool{Store: st, Make: makePuzzle, Levels: room.Levels, Stock: cfg.PoolStock, Logger: logger}
 	poolDone := make(chan struct{})
 	go func() {
 		defer close(poolDone)
@@ -108,10 +107,10 @@ func serve(ctx context.Context, cfg server.Config, databaseURL string, logger *s
 	}()
 	defer func() { stopPool(); <-poolDone }()
 
-	be := &wire.Backend{Store: st, Pool: pool, Events: events, Logger: logger}
+	data := &storage{store: st, pool: pool, events: events, logger: logger}
 	rcfg := cfg.Rooms
 	rcfg.Logger = logger
-	rooms := room.NewRegistry(rcfg, be)
+	rooms := room.NewRegistry(rcfg, data)
 	n, err := rooms.Restore(ctx)
 	if err != nil {
 		return err
@@ -119,7 +118,7 @@ func serve(ctx context.Context, cfg server.Config, databaseURL string, logger *s
 	if n > 0 {
 		logger.Info("rooms restored", "rooms", n)
 	}
-	srv := server.New(cfg, rooms, be, web.FS(), logger)
+	srv := server.New(cfg, rooms, data, web.FS(), logger)
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {

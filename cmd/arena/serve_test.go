@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -12,10 +13,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
+	"github.com/sudoku-arena/arena/store"
+	"github.com/sudoku-arena/arena/store/sqlite"
 )
 
 // startServe runs serve over the SQLite file until the returned stop is
@@ -28,6 +34,8 @@ func startServe(t *testing.T, dbPath string) (string, func()) {
 			return "127.0.0.1:0"
 		case "POOL_STOCK":
 			return "1"
+		case "COUNTDOWN":
+			return "10ms"
 		}
 		return ""
 	})
@@ -93,6 +101,82 @@ func TestServeServesAndKeepsRoomsAcrossARestart(t *testing.T) {
 	assert.Equal(t, created.ID, snap.ID)
 	assert.Equal(t, "medium", snap.Level)
 	assert.Len(t, snap.Givens, 81)
+}
+
+// A game played through serve over the real embedded store: a player joins
+// over a WebSocket, starts, places a digit, and once serve has stopped the
+// store holds the room, running, and the move in its event log.
+func TestServePlaysAGameOverTheRealStore(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arena.db")
+	base, stop := startServe(t, db)
+	resp, err := http.Post(base+"/api/rooms", "application/json", strings.NewReader(`{"mode":"race","level":"easy"}`))
+	require.NoError(t, err)
+	var created server.CreateRoomResponse
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&created))
+	resp.Body.Close()
+	require.Equal(t, http.StatusCreated, resp.StatusCode)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws", nil)
+	require.NoError(t, err)
+	defer ws.CloseNow()
+	ws.SetReadLimit(1 << 20)
+	send := func(msg string) { require.NoError(t, ws.Write(ctx, websocket.MessageText, []byte(msg))) }
+	// next reads frames until one of the type that holds, decoded into v.
+	next := func(typ string, v any, holds func() bool) {
+		t.Helper()
+		for {
+			_, data, err := ws.Read(ctx)
+			require.NoError(t, err, "waiting for %s", typ)
+			var h room.Header
+			require.NoError(t, json.Unmarshal(data, &h))
+			require.NotEqual(t, room.TypeError, h.Type, "%s", data)
+			if h.Type == typ {
+				require.NoError(t, json.Unmarshal(data, v))
+				if holds() {
+					return
+				}
+			}
+		}
+	}
+
+	send(`{"type":"join","room":"` + created.ID + `","name":"Ann"}`)
+	var welcome room.Welcome
+	next(room.TypeWelcome, &welcome, func() bool { return true })
+	send(`{"type":"start"}`)
+	var state room.State
+	next(room.TypeState, &state, func() bool { return state.Room.Phase == room.PhaseRunning })
+	givens, err := engine.Parse(state.Room.Givens)
+	require.NoError(t, err)
+	solved := engine.Solve(givens, 1)
+	cell := 0
+	for givens[cell] != 0 {
+		cell++
+	}
+	send(fmt.Sprintf(`{"type":"move","cell":%d,"digit":%d}`, cell, solved.Solution[cell]))
+	var move room.MoveEvent
+	next(room.TypeMove, &move, func() bool { return move.Player == welcome.You.ID })
+	stop()
+
+	st, err := sqlite.Open(context.Background(), db)
+	require.NoError(t, err)
+	defer st.Close()
+	rec, err := st.Room(context.Background(), created.ID)
+	require.NoError(t, err)
+	assert.Equal(t, store.StateRunning, rec.State)
+	assert.Equal(t, welcome.You.ID, rec.HostID)
+	events, err := st.Events(context.Background(), created.ID, 0, 0)
+	require.NoError(t, err)
+	var moves []store.Event
+	for _, ev := range events {
+		if ev.Type == room.TypeMove {
+			moves = append(moves, ev)
+		}
+	}
+	require.Len(t, moves, 1)
+	assert.Equal(t, welcome.You.ID, moves[0].PlayerID)
+	assert.Equal(t, move.Seq, moves[0].Seq)
 }
 
 func TestServeRejectsBadConfiguration(t *testing.T) {

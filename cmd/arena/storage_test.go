@@ -1,9 +1,7 @@
-package wire_test
+package main
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -12,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
-	"github.com/sudoku-arena/arena/internal/wire"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
@@ -21,50 +18,41 @@ import (
 	"github.com/sudoku-arena/arena/store/sqlite"
 )
 
-var pg *pgtest.Server
-
-func TestMain(m *testing.M) {
-	srv, err := pgtest.Start(context.Background(), pgtest.Options{})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	pg = srv
-	code := m.Run()
-	srv.Stop()
-	os.Exit(code)
-}
-
-// stores opens each real store for a test.
+// stores opens each real store for a test: the embedded one, and a
+// throwaway PostgreSQL server's.
 func stores(t *testing.T) map[string]store.Store {
 	t.Helper()
 	ctx := context.Background()
 	lite, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "arena.db"))
 	require.NoError(t, err)
+	pg, err := pgtest.Start(ctx, pgtest.Options{})
+	require.NoError(t, err)
+	t.Cleanup(pg.Stop)
 	pgs, err := postgres.Open(ctx, pg.NewDatabase(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { lite.Close(); pgs.Close() })
 	return map[string]store.Store{"sqlite": lite, "postgres": pgs}
 }
 
-func backend(t *testing.T, st store.Store) (*wire.Backend, *store.EventLog) {
+// newStorage is the rooms' storage over st, with its event log.
+func newStorage(t *testing.T, st store.Store) (*storage, *store.EventLog) {
 	t.Helper()
 	events := store.NewEventLog(st, store.EventLogOptions{Interval: time.Millisecond})
 	t.Cleanup(func() { _ = events.Close(context.Background()) })
-	pool := &store.PuzzlePool{Store: st, Make: wire.MakePuzzle, Levels: room.Levels, Stock: 1}
-	return &wire.Backend{Store: st, Pool: pool, Events: events}, events
+	pool := &store.PuzzlePool{Store: st, Make: makePuzzle, Levels: room.Levels, Stock: 1}
+	return &storage{store: st, pool: pool, events: events}, events
 }
 
 // The rooms' storage works the same on both stores: a game recorded with
 // its puzzle, its state saved and loaded back, results stored once, events
 // logged, players found by token.
-func TestBackendOnEveryStore(t *testing.T) {
+func TestStorageOnEveryStore(t *testing.T) {
 	for name, st := range stores(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			be, events := backend(t, st)
+			sg, events := newStorage(t, st)
 
-			pz, err := be.NewGame(ctx, "r00m", "r00m", room.ModeRace, "medium")
+			pz, err := sg.NewGame(ctx, "r00m", "r00m", room.ModeRace, "medium")
 			require.NoError(t, err)
 			assert.Equal(t, "medium", pz.Level)
 			r := engine.Solve(pz.Givens, 2)
@@ -75,11 +63,11 @@ func TestBackendOnEveryStore(t *testing.T) {
 			assert.Equal(t, pz.ID, rec.PuzzleID)
 			assert.Equal(t, store.StateWaiting, rec.State)
 
-			require.NoError(t, be.CreatePlayer(ctx, "p_a", "Ann", server.HashToken("secret")))
-			id, pname, err := be.PlayerByToken(ctx, server.HashToken("secret"))
+			require.NoError(t, sg.CreatePlayer(ctx, "p_a", "Ann", server.HashToken("secret")))
+			id, pname, err := sg.PlayerByToken(ctx, server.HashToken("secret"))
 			require.NoError(t, err)
 			assert.Equal(t, []string{"p_a", "Ann"}, []string{id, pname})
-			_, _, err = be.PlayerByToken(ctx, server.HashToken("other"))
+			_, _, err = sg.PlayerByToken(ctx, server.HashToken("other"))
 			assert.ErrorIs(t, err, server.ErrUnknownPlayer)
 
 			// A running game's state comes back as it was saved.
@@ -90,10 +78,12 @@ func TestBackendOnEveryStore(t *testing.T) {
 			require.Nil(t, jerr)
 			require.Nil(t, g.Handle(now, "p_a", &room.Msg{Type: room.TypeStart}))
 			g.Tick(now.Add(time.Hour))
-			require.NoError(t, be.SaveRoom(ctx, g.Save(now)))
-			loaded, err := be.LoadRooms(ctx)
+			require.NoError(t, sg.SaveRoom(ctx, g.Save(now)))
+			_, err = sg.NewGame(ctx, "n3w", "n3w", room.ModeCoop, "easy")
 			require.NoError(t, err)
-			require.Len(t, loaded, 1)
+			loaded, err := sg.LoadRooms(ctx)
+			require.NoError(t, err)
+			require.Len(t, loaded, 1, "a game never saved is not brought back")
 			assert.Equal(t, g.Save(now), loaded[0])
 			rec, err = st.Room(ctx, "r00m")
 			require.NoError(t, err)
@@ -103,8 +93,8 @@ func TestBackendOnEveryStore(t *testing.T) {
 			// Results are stored once; a retried save is no error.
 			res := []room.Result{{GameID: "r00m", PlayerID: "p_a", PuzzleID: pz.ID, Mode: room.ModeRace, Level: "medium",
 				Rank: 1, Elapsed: 90 * time.Second, Mistakes: 2, Hints: 1, Score: 1710, FinishedAt: now}}
-			require.NoError(t, be.SaveResults(ctx, res))
-			require.NoError(t, be.SaveResults(ctx, res))
+			require.NoError(t, sg.SaveResults(ctx, res))
+			require.NoError(t, sg.SaveResults(ctx, res))
 			hist, err := st.PlayerHistory(ctx, "p_a", 10)
 			require.NoError(t, err)
 			require.Len(t, hist, 1)
@@ -114,12 +104,12 @@ func TestBackendOnEveryStore(t *testing.T) {
 			// A finished game is not loaded back.
 			s := g.Save(now)
 			s.Phase = room.PhaseFinished
-			require.NoError(t, be.SaveRoom(ctx, s))
-			loaded, err = be.LoadRooms(ctx)
+			require.NoError(t, sg.SaveRoom(ctx, s))
+			loaded, err = sg.LoadRooms(ctx)
 			require.NoError(t, err)
 			assert.Empty(t, loaded)
 
-			be.RecordEvents("r00m", []room.Record{{Seq: 1, Type: room.TypePresence, Player: "p_a", Data: []byte(`{"type":"presence","seq":1}`), At: now}})
+			sg.RecordEvents("r00m", []room.Record{{Seq: 1, Type: room.TypePresence, Player: "p_a", Data: []byte(`{"type":"presence","seq":1}`), At: now}})
 			require.NoError(t, events.Flush(ctx))
 			evs, err := st.Events(ctx, "r00m", 0, 0)
 			require.NoError(t, err)

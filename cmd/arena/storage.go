@@ -1,8 +1,9 @@
-// Package wire connects the parts: it makes the store serve as the rooms'
-// Store and the server's Players, and the engine's generator fill the store's
-// puzzle pool. cmd/arena builds the server with it, and the server's tests
-// build the same graph over a real store.
-package wire
+package main
+
+// The wiring of serve: the store serves as the rooms' Store and the
+// server's Players, and the engine's generator fills the store's puzzle
+// pool. Only cmd knows all the packages; each of the others declares what
+// it needs and knows nothing above it.
 
 import (
 	"context"
@@ -18,8 +19,8 @@ import (
 	"github.com/sudoku-arena/arena/store"
 )
 
-// MakePuzzle is the pool's PuzzleMaker: the engine's generator, graded.
-func MakePuzzle(ctx context.Context, level string, seed uint64) (store.Puzzle, error) {
+// makePuzzle is the pool's PuzzleMaker: the engine's generator, graded.
+func makePuzzle(ctx context.Context, level string, seed uint64) (store.Puzzle, error) {
 	l, err := engine.ParseLevel(level)
 	if err != nil {
 		return store.Puzzle{}, err
@@ -41,30 +42,24 @@ func MakePuzzle(ctx context.Context, level string, seed uint64) (store.Puzzle, e
 	}, nil
 }
 
-// Backend is the store as the rooms and the server need it.
-type Backend struct {
-	Store  store.Store
-	Pool   *store.PuzzlePool
-	Events *store.EventLog
-	Clock  func() time.Time
-	Logger *slog.Logger
+// storage is the store as the rooms and the server need it: puzzles from
+// the pool, games, saved rooms and results in the store, events through
+// the event log, which writes them in batches off the rooms' path.
+type storage struct {
+	store  store.Store
+	pool   *store.PuzzlePool
+	events *store.EventLog
+	logger *slog.Logger
 }
 
 var (
-	_ room.Store     = (*Backend)(nil)
-	_ server.Players = (*Backend)(nil)
+	_ room.Store     = (*storage)(nil)
+	_ server.Players = (*storage)(nil)
 )
 
-func (b *Backend) now() time.Time {
-	if b.Clock != nil {
-		return b.Clock()
-	}
-	return time.Now()
-}
-
 // NewGame takes a pooled puzzle and records the game.
-func (b *Backend) NewGame(ctx context.Context, roomID, gameID, mode, level string) (room.Puzzle, error) {
-	pz, err := b.Pool.Take(ctx, level)
+func (st *storage) NewGame(ctx context.Context, roomID, gameID, mode, level string) (room.Puzzle, error) {
+	pz, err := st.pool.Take(ctx, level)
 	if err != nil {
 		return room.Puzzle{}, err
 	}
@@ -76,8 +71,8 @@ func (b *Backend) NewGame(ctx context.Context, roomID, gameID, mode, level strin
 	if err != nil {
 		return room.Puzzle{}, fmt.Errorf("puzzle %d: solution: %w", pz.ID, err)
 	}
-	err = b.Store.CreateRoom(ctx, store.Room{
-		ID: gameID, Mode: mode, PuzzleID: pz.ID, State: store.StateWaiting, CreatedAt: b.now(),
+	err = st.store.CreateRoom(ctx, store.Room{
+		ID: gameID, Mode: mode, PuzzleID: pz.ID, State: store.StateWaiting, CreatedAt: time.Now(),
 	})
 	if err != nil {
 		return room.Puzzle{}, fmt.Errorf("record game %s: %w", gameID, err)
@@ -86,10 +81,10 @@ func (b *Backend) NewGame(ctx context.Context, roomID, gameID, mode, level strin
 }
 
 // SaveResults stores finishes; one stored already (a retry) is fine.
-func (b *Backend) SaveResults(ctx context.Context, rs []room.Result) error {
+func (st *storage) SaveResults(ctx context.Context, rs []room.Result) error {
 	var errs []error
 	for _, r := range rs {
-		_, err := b.Store.SaveResult(ctx, store.Result{
+		_, err := st.store.SaveResult(ctx, store.Result{
 			RoomID: r.GameID, PlayerID: r.PlayerID, PuzzleID: r.PuzzleID, Mode: r.Mode, Level: r.Level,
 			Elapsed: r.Elapsed, Mistakes: r.Mistakes, Hints: r.Hints, Score: r.Score, FinishedAt: r.FinishedAt,
 		})
@@ -101,7 +96,7 @@ func (b *Backend) SaveResults(ctx context.Context, rs []room.Result) error {
 }
 
 // SaveRoom stores the room's state as the game's settings.
-func (b *Backend) SaveRoom(ctx context.Context, s *room.Saved) error {
+func (st *storage) SaveRoom(ctx context.Context, s *room.Saved) error {
 	data, err := json.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("encode room %s: %w", s.ID, err)
@@ -117,15 +112,15 @@ func (b *Backend) SaveRoom(ctx context.Context, s *room.Saved) error {
 	if state == store.StateFinished && finished.IsZero() {
 		finished = s.SavedAt
 	}
-	return b.Store.UpdateRoom(ctx, store.Room{
+	return st.store.UpdateRoom(ctx, store.Room{
 		ID: s.GameID(), Mode: s.Mode, PuzzleID: s.Puzzle.ID, HostID: s.Host, State: state,
 		CreatedAt: s.Created, StartedAt: s.StartedAt, FinishedAt: finished, Settings: data,
 	})
 }
 
 // LoadRooms reads back the saved state of the games not finished.
-func (b *Backend) LoadRooms(ctx context.Context) ([]*room.Saved, error) {
-	rooms, err := b.Store.LiveRooms(ctx)
+func (st *storage) LoadRooms(ctx context.Context) ([]*room.Saved, error) {
+	rooms, err := st.store.LiveRooms(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -142,34 +137,34 @@ func (b *Backend) LoadRooms(ctx context.Context) ([]*room.Saved, error) {
 
 // RecordEvents queues the events on the event log, which writes them in
 // batches off the rooms' path.
-func (b *Backend) RecordEvents(gameID string, records []room.Record) {
+func (st *storage) RecordEvents(gameID string, records []room.Record) {
 	events := make([]store.Event, len(records))
 	for i, r := range records {
 		events[i] = store.Event{RoomID: gameID, Seq: r.Seq, Type: r.Type, PlayerID: r.Player, Data: r.Data, At: r.At}
 	}
-	b.Events.Append(events...)
+	st.events.Append(events...)
 }
 
 // CreatePlayer stores a new player.
-func (b *Backend) CreatePlayer(ctx context.Context, id, name string, tokenHash []byte) error {
-	now := b.now()
-	return b.Store.CreatePlayer(ctx, store.Player{ID: id, Name: name, TokenHash: tokenHash, CreatedAt: now, LastSeen: now})
+func (st *storage) CreatePlayer(ctx context.Context, id, name string, tokenHash []byte) error {
+	now := time.Now()
+	return st.store.CreatePlayer(ctx, store.Player{ID: id, Name: name, TokenHash: tokenHash, CreatedAt: now, LastSeen: now})
 }
 
 // PlayerByToken finds the player and notes that they were seen.
-func (b *Backend) PlayerByToken(ctx context.Context, tokenHash []byte) (string, string, error) {
-	p, err := b.Store.PlayerByToken(ctx, tokenHash)
+func (st *storage) PlayerByToken(ctx context.Context, tokenHash []byte) (string, string, error) {
+	p, err := st.store.PlayerByToken(ctx, tokenHash)
 	if errors.Is(err, store.ErrNotFound) {
 		return "", "", server.ErrUnknownPlayer
 	}
 	if err != nil {
 		return "", "", err
 	}
-	if err := b.Store.TouchPlayer(ctx, p.ID, b.now()); err != nil && b.Logger != nil {
-		b.Logger.Warn("touch player", "player", p.ID, "err", err)
+	if err := st.store.TouchPlayer(ctx, p.ID, time.Now()); err != nil && st.logger != nil {
+		st.logger.Warn("touch player", "player", p.ID, "err", err)
 	}
 	return p.ID, p.Name, nil
 }
 
 // Ping reports whether the database answers.
-func (b *Backend) Ping(ctx context.Context) error { return b.Store.Ping(ctx) }
+func (st *storage) Ping(ctx context.Context) error { return st.store.Ping(ctx) }
