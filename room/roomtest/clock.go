@@ -37,14 +37,33 @@ func (c *Clock) NewTimer(at time.Time) room.Timer {
 	return t
 }
 
-// Advance moves the clock on by d and fires the timers whose time has come.
+// Advance moves the clock on by d, fires the timers whose time has come,
+// and returns once every firing has been received (or dropped by a Reset
+// or Stop), so that what a room does when its timer fires comes before the
+// next command the test sends it. It gives up waiting after 5 seconds, for
+// a timer nobody reads.
 func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
 	for _, t := range c.timers {
 		t.fireIfDue()
 	}
+	c.mu.Unlock()
+	for deadline := time.Now().Add(5 * time.Second); c.unreceived() && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// unreceived says whether a firing waits on some timer's channel.
+func (c *Clock) unreceived() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, t := range c.timers {
+		if len(t.ch) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // timer is a Clock's timer; its fields are guarded by the clock's mutex.
