@@ -61,7 +61,7 @@ var (
 func (st *storage) NewGame(ctx context.Context, roomID, gameID, mode, level string) (room.Puzzle, error) {
 	pz, err := st.pool.Take(ctx, level)
 	if err != nil {
-		return room.Puzzle{}, err
+		return room.Puzzle{}, fmt.Errorf("take %s puzzle for %s: %w", level, gameID, err)
 	}
 	givens, err := engine.Parse(pz.Givens)
 	if err != nil {
@@ -112,17 +112,21 @@ func (st *storage) SaveRoom(ctx context.Context, s *room.Saved) error {
 	if state == store.StateFinished && finished.IsZero() {
 		finished = s.SavedAt
 	}
-	return st.store.UpdateRoom(ctx, store.Room{
+	err = st.store.UpdateRoom(ctx, store.Room{
 		ID: s.GameID(), Mode: s.Mode, PuzzleID: s.Puzzle.ID, HostID: s.Host, State: state,
 		CreatedAt: s.Created, StartedAt: s.StartedAt, FinishedAt: finished, Settings: data,
 	})
+	if err != nil {
+		return fmt.Errorf("save room %s: %w", s.GameID(), err)
+	}
+	return nil
 }
 
 // LoadRooms reads back the saved state of the games not finished.
 func (st *storage) LoadRooms(ctx context.Context) ([]*room.Saved, error) {
 	rooms, err := st.store.LiveRooms(ctx)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("load live rooms: %w", err)
 	}
 	var out []*room.Saved
 	for _, r := range rooms {
