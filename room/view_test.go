@@ -382,3 +382,41 @@ func TestViewCoversEveryEventType(t *testing.T) {
 		}
 	}
 }
+
+// TestPublishDeliversTheView checks that what each member receives of a
+// published fact, through the outputs' To and Skip, is exactly their view
+// of it, with one sequence number for a logged fact and none for a reply.
+func TestPublishDeliversTheView(t *testing.T) {
+	for _, mode := range []string{ModeRace, ModeCoop} {
+		v := newViewGame(t, mode)
+		for k := kind(0); k <= numKinds; k++ {
+			f := v.sample(k)
+			seq := v.seq
+			v.publish(f)
+			out, _ := v.Drain()
+			if k.logged() {
+				seq++
+			}
+			assert.Equal(t, seq, v.seq, "%s kind %d", mode, k)
+			for _, id := range []string{"a", "b", "s"} {
+				want := v.view(&f, v.viewerOf(id))
+				var got []Event
+				for i := range out {
+					assert.Equal(t, k.logged(), out[i].Logged)
+					if out[i].For(id) {
+						assert.Equal(t, seq, out[i].Event.header().Seq)
+						got = append(got, out[i].Event)
+					}
+				}
+				if want == nil {
+					assert.Empty(t, got, "%s kind %d: %s gets nothing", mode, k, id)
+					continue
+				}
+				want.header().Seq = seq // a view made anew has not been numbered
+				if assert.Len(t, got, 1, "%s kind %d: %s gets one view", mode, k, id) {
+					assert.Equal(t, want, got[0], "%s kind %d: %s", mode, k, id)
+				}
+			}
+		}
+	}
+}
