@@ -58,8 +58,10 @@ func (k kind) logged() bool {
 }
 
 // personal reports whether what a member sees of the kind depends on who
-// they are, not only on how they stand to the actor: each member then gets
-// an output of their own.
+// they are (their own board in a snapshot): each member then gets an
+// output of their own. view's rule for any other kind may look at the
+// viewer's role and at whether they are the actor, not at who they are,
+// because publish asks it once for the actor and once for each role.
 func (k kind) personal() bool { return k == kindState }
 
 // fact is one thing that happened in the room, told in full once: the event
