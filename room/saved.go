@@ -74,7 +74,7 @@ type SavedPlayer struct {
 // the finished game it came from.
 func (g *Game) Save(now time.Time) *Saved {
 	s := &Saved{
-		ID: g.id, Mode: g.mode, Round: g.round, Phase: g.phase,
+		ID: g.id, Mode: g.Mode(), Round: g.round, Phase: g.phase,
 		Puzzle:  SavedPuzzle{ID: g.pz.ID, Level: g.pz.Level, Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String()},
 		Created: g.created, StartsAt: g.startsAt, StartedAt: g.startedAt, FinishedAt: g.finishedAt,
 		Host: g.host, Seq: g.seq, Order: g.order, Ranked: g.ranked, SavedAt: now,
@@ -103,12 +103,7 @@ func (g *Game) Save(now time.Time) *Saved {
 }
 
 func saveBoard(b *board) *SavedBoard {
-	sb := &SavedBoard{Cells: b.cells.String()}
-	for cell, n := range b.notes {
-		if n.corner|n.centre != 0 {
-			sb.Notes = append(sb.Notes, cellNotes(cell, n))
-		}
-	}
+	sb := &SavedBoard{Cells: b.cells.String(), Notes: b.noteList()}
 	for cell, id := range b.by {
 		if id != "" {
 			if sb.By == nil {
@@ -172,15 +167,16 @@ func Restore(cfg Config, s *Saved, now time.Time) (*Game, error) {
 	for _, p := range s.Players {
 		m := &member{
 			id: p.ID, name: p.Name, role: RolePlayer, order: p.Order, awayUntil: now.Add(g.cfg.ReconnectWindow),
-			undo: restoreChanges(p.Undo), redo: restoreChanges(p.Redo), progress: p.Progress,
+			undo: restoreChanges(p.Undo), redo: restoreChanges(p.Redo),
 			frozenUntil: p.FrozenUntil, finished: p.Finished, rank: p.Rank, elapsed: time.Duration(p.ElapsedMS) * time.Millisecond,
 		}
-		if g.mode == ModeRace {
-			m.board = &board{cells: givens}
-			if p.Board != nil {
-				if err := restoreBoard(m.board, p.Board); err != nil {
-					return nil, fmt.Errorf("room: restore %s: board of %s: %w", s.ID, p.ID, err)
-				}
+		// The rules give the player the board of their own they play on, if
+		// any; the saved progress is kept as it was.
+		g.rules.seat(g, m)
+		m.progress = p.Progress
+		if m.board != nil && p.Board != nil {
+			if err := restoreBoard(m.board, p.Board); err != nil {
+				return nil, fmt.Errorf("room: restore %s: board of %s: %w", s.ID, p.ID, err)
 			}
 		}
 		g.members[p.ID] = m

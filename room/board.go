@@ -1,0 +1,214 @@
+package room
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/bits"
+	"sort"
+	"time"
+
+	"github.com/sudoku-arena/arena/engine"
+)
+
+// maxUndo bounds a player's undo history: the oldest moves fall off.
+const maxUndo = 500
+
+type change struct {
+	cell     int
+	from, to uint8
+}
+
+type notes struct{ corner, centre uint16 }
+
+// board is a player's own board (race) or the team's (co-op).
+type board struct {
+	cells engine.Grid
+	notes [engine.NumCells]notes
+	// by is who placed each digit (co-op attribution).
+	by [engine.NumCells]string
+}
+
+// noteList is the pencil marks of the cells that have any, in cell order.
+func (b *board) noteList() []CellNotes {
+	var out []CellNotes
+	for cell, n := range b.notes {
+		if n.corner|n.centre != 0 {
+			out = append(out, cellNotes(cell, n))
+		}
+	}
+	return out
+}
+
+func cellNotes(cell int, n notes) CellNotes {
+	return CellNotes{Cell: cell, Corner: maskDigits(n.corner), Centre: maskDigits(n.centre)}
+}
+
+func maskDigits(mask uint16) []int {
+	var ds []int
+	for mask != 0 {
+		d := bits.TrailingZeros16(mask)
+		ds = append(ds, d)
+		mask &= mask - 1
+	}
+	return ds
+}
+
+func (g *Game) move(now time.Time, m *member, msg *Msg) *Error {
+	cell, digit := *msg.Cell, uint8(*msg.Digit)
+	if g.pz.Givens[cell] != 0 {
+		return &Error{Code: CodeGivenCell, Message: engine.CellName(cell) + " is a given: it cannot change", Cell: &cell}
+	}
+	if err := m.frozen(now); digit != 0 && err != nil {
+		return err
+	}
+	b := g.rules.boardOf(g, m)
+	if b.cells[cell] == digit {
+		// Nothing changes; the echo confirms the client's view.
+		g.publish(fact{kind: kindEcho, actor: m.id, ev: &MoveEvent{Header: Header{Type: TypeMove}, ID: msg.ID, Player: m.id, Cell: cell, Digit: int(digit)}})
+		return nil
+	}
+	if err := g.conflict(m, b, cell, digit, msg.ID); err != nil {
+		return err
+	}
+	if digit != 0 && digit != g.pz.Solution[cell] {
+		m.progress.Mistakes++
+	}
+	if len(m.undo) == maxUndo {
+		m.undo = append(m.undo[:0], m.undo[1:]...)
+	}
+	m.undo = append(m.undo, change{cell: cell, from: b.cells[cell], to: digit})
+	m.redo = m.redo[:0]
+	g.place(now, m, b, cell, digit, msg.ID, false, false)
+	return nil
+}
+
+// conflict refuses a digit a peer already holds, telling the whole room.
+// The mover's view carries the id of their message: the room does not send
+// them the returned error, so this is the answer they match it by.
+func (g *Game) conflict(m *member, b *board, cell int, digit uint8, id json.RawMessage) *Error {
+	if digit == 0 {
+		return nil
+	}
+	peers := b.cells.Conflicts(cell, digit)
+	if peers.Empty() {
+		return nil
+	}
+	cells := peers.Cells(nil)
+	err := &Error{
+		Code:    CodeConflict,
+		Message: fmt.Sprintf("%d at %s conflicts with %s: same row, column or box", digit, engine.CellName(cell), engine.CellList(cells)),
+		Cell:    &cell, Cells: cells,
+	}
+	ev := err.Event(0, id)
+	ev.Player = m.id
+	g.publish(fact{kind: kindConflict, actor: m.id, ev: ev})
+	return err
+}
+
+// place puts digit (0 clears) in cell of b for m and tells the room.
+func (g *Game) place(now time.Time, m *member, b *board, cell int, digit uint8, id json.RawMessage, undo, redo bool) {
+	from := b.cells[cell]
+	b.cells[cell] = digit
+	owner := b.by[cell]
+	if digit == 0 {
+		b.by[cell] = ""
+	} else {
+		b.by[cell] = m.id
+	}
+	var cleared []int
+	if digit != 0 {
+		bit := uint16(1) << digit
+		b.notes[cell] = notes{}
+		for _, p := range engine.Peers[cell] {
+			if n := &b.notes[p]; (n.corner|n.centre)&bit != 0 {
+				n.corner &^= bit
+				n.centre &^= bit
+				cleared = append(cleared, int(p))
+			}
+		}
+		sort.Ints(cleared)
+	}
+	m.progress.Moves++
+	g.rules.filled(g, m, owner, from, digit)
+	g.publish(fact{kind: kindMove, actor: m.id, ev: &MoveEvent{Header: Header{Type: TypeMove},
+		ID: id, Player: m.id, Cell: cell, Digit: int(digit), Undo: undo, Redo: redo, Cleared: cleared}})
+	g.emitProgress(m)
+	if owner != "" && owner != m.id {
+		if o, ok := g.members[owner]; ok {
+			g.emitProgress(o)
+		}
+	}
+	if b.cells == g.pz.Solution {
+		g.rules.solved(g, now, m)
+	}
+}
+
+func (g *Game) emitProgress(m *member) {
+	g.publish(fact{kind: kindProgress, actor: m.id, ev: &ProgressEvent{Header: Header{Type: TypeProgress}, Player: m.id, Progress: m.progress}})
+}
+
+func (g *Game) note(m *member, msg *Msg) *Error {
+	cell, digit := *msg.Cell, *msg.Digit
+	b := g.rules.boardOf(g, m)
+	if g.pz.Givens[cell] != 0 {
+		return &Error{Code: CodeGivenCell, Message: engine.CellName(cell) + " is a given: it takes no notes", Cell: &cell}
+	}
+	if b.cells[cell] != 0 {
+		return &Error{Code: CodeCellFilled, Message: engine.CellName(cell) + " holds a digit: clear it to take notes", Cell: &cell}
+	}
+	n := &b.notes[cell]
+	mark := &n.corner
+	if msg.Kind == NoteCentre {
+		mark = &n.centre
+	}
+	if digit == 0 {
+		*mark = 0
+	} else {
+		*mark ^= 1 << digit
+	}
+	g.publish(fact{kind: kindNote, actor: m.id, ev: &NoteEvent{Header: Header{Type: TypeNote}, ID: msg.ID, Player: m.id, CellNotes: cellNotes(cell, *n)}})
+	return nil
+}
+
+// undo takes back (or, with back false, redoes) the member's last move.
+func (g *Game) undo(now time.Time, m *member, msg *Msg, back bool) *Error {
+	stack, other := &m.undo, &m.redo
+	if !back {
+		stack, other = &m.redo, &m.undo
+	}
+	if len(*stack) == 0 {
+		if back {
+			return Errorf(CodeNothingToUndo, "you have no move to undo")
+		}
+		return Errorf(CodeNothingToRedo, "you have no move to redo")
+	}
+	c := (*stack)[len(*stack)-1]
+	from, to := c.to, c.from // what the cell holds now, and what it gets
+	if !back {
+		from, to = c.from, c.to
+	}
+	b := g.rules.boardOf(g, m)
+	cell := c.cell
+	if b.cells[cell] != from {
+		*stack = (*stack)[:len(*stack)-1]
+		return &Error{Code: CodeUndoStale, Message: engine.CellName(cell) + " has changed since: that move cannot be taken back", Cell: &cell}
+	}
+	if err := m.frozen(now); to != 0 && err != nil {
+		return err
+	}
+	if err := g.conflict(m, b, cell, to, msg.ID); err != nil {
+		return err
+	}
+	*stack = (*stack)[:len(*stack)-1]
+	*other = append(*other, c)
+	g.place(now, m, b, cell, to, msg.ID, back, !back)
+	return nil
+}
+
+func (g *Game) cursor(m *member, msg *Msg) *Error {
+	if !g.rules.cursors() {
+		return Errorf(CodeCoopOnly, "cursors are shared in co-op rooms only")
+	}
+	g.publish(fact{kind: kindCursor, actor: m.id, ev: &CursorEvent{Header: Header{Type: TypeCursor}, Player: m.id, Cell: *msg.Cell}})
+	return nil
+}

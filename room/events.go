@@ -1,0 +1,186 @@
+package room
+
+import (
+	"reflect"
+	"time"
+)
+
+// Output is an event for some of the room's members.
+type Output struct {
+	// To is the one member the event is for; empty means everyone,
+	// except Skip when that is set.
+	To    string
+	Skip  string
+	Event Event
+	// Logged events took a sequence number: they are kept for replay and
+	// stored. Replies and passing events (pong, cursor) are not.
+	Logged bool
+}
+
+// For reports whether the output goes to member id.
+func (o *Output) For(id string) bool {
+	if o.To != "" {
+		return o.To == id
+	}
+	return o.Skip != id
+}
+
+// kind is what a fact is. It is finer than the event's wire type (a move
+// and the echo of a move that changed nothing are both "move"), because
+// view has a rule for each kind.
+type kind int
+
+const (
+	kindPresence  kind = iota // a member joined, dropped, came back or left
+	kindCountdown             // the host started: play begins at a time
+	kindState                 // the room's snapshot at a phase change
+	kindMove                  // a digit placed or cleared
+	kindEcho                  // a move that changed nothing, confirmed to its sender
+	kindNote                  // a cell's pencil marks changed
+	kindConflict              // a digit refused because a peer holds it
+	kindHint                  // a hint a player asked for
+	kindProgress              // a player's progress changed
+	kindFinish                // a player (race) or the team (co-op) finished
+	kindCursor                // a co-op player's cursor moved
+	kindPong                  // the answer to a ping
+	kindNotice                // an error the room tells one member of its own accord
+	numKinds
+)
+
+// logged reports whether facts of the kind take a sequence number and are
+// kept for replay and stored. Replies and passing events are not.
+func (k kind) logged() bool {
+	switch k {
+	case kindEcho, kindCursor, kindPong:
+		return false
+	}
+	return true
+}
+
+// personal reports whether what a member sees of the kind depends on who
+// they are (their own board in a snapshot): each member then gets an
+// output of their own. view's rule for any other kind may look at the
+// viewer's role and at whether they are the actor, not at who they are,
+// because publish asks it once for the actor and once for each role.
+func (k kind) personal() bool { return k == kindState }
+
+// fact is one thing that happened in the room, told in full once: the event
+// with every field set, and the member it is about or answers. What each
+// member gets of it is view's to decide; publish sends it.
+type fact struct {
+	kind  kind
+	actor string // the member the event is about or answers; "" for the room
+	ev    Event
+	// team and boards back a state's snapshot: the shared board, and each
+	// player's own by id.
+	team   *board
+	boards map[string]*board
+}
+
+// Drain hands over the outputs and effects queued since the last call.
+func (g *Game) Drain() ([]Output, []Effect) {
+	out, eff := g.out, g.effects
+	g.out, g.effects = nil, nil
+	return out, eff
+}
+
+// publish queues what every member gets of f (see view), under the next
+// sequence number when f's kind is logged. Members who see the same are
+// sent one output: the actor's view first, then one for everyone else when
+// the others all see alike, or one per member when they do not.
+func (g *Game) publish(f fact) {
+	logged := f.kind.logged()
+	if logged {
+		g.seq++
+	}
+	if f.kind.personal() {
+		for _, m := range g.sortedMembers() {
+			if ev := g.view(&f, viewer{id: m.id, role: m.role}); ev != nil {
+				g.queue(m.id, "", ev, logged)
+			}
+		}
+		return
+	}
+	// Other members, by role; their id is nobody's, so they are never the
+	// actor.
+	player := g.view(&f, viewer{role: RolePlayer})
+	watcher := g.view(&f, viewer{role: RoleSpectator})
+	var mine Event
+	if f.actor != "" {
+		mine = g.view(&f, g.viewerOf(f.actor))
+	}
+	others := alike(player, watcher)
+	switch {
+	case others && (f.actor == "" || alike(mine, player)):
+		if player != nil {
+			g.queue("", "", player, logged)
+		}
+		return
+	case mine != nil:
+		g.queue(f.actor, "", mine, logged)
+	}
+	if others {
+		if player != nil {
+			g.queue("", f.actor, player, logged)
+		}
+		return
+	}
+	for _, m := range g.sortedMembers() {
+		ev := player
+		if m.role == RoleSpectator {
+			ev = watcher
+		}
+		if m.id != f.actor && ev != nil {
+			g.queue(m.id, "", ev, logged)
+		}
+	}
+}
+
+// alike reports whether two views are the same event.
+func alike(a, b Event) bool {
+	return a == b || reflect.DeepEqual(a, b)
+}
+
+// queue queues an output under the current sequence number; a logged one
+// is also kept for replay. The replay log is bounded in outputs, not
+// events, so it can start partway through an event's views.
+func (g *Game) queue(to, skip string, ev Event, logged bool) {
+	ev.header().Seq = g.seq
+	o := Output{To: to, Skip: skip, Event: ev, Logged: logged}
+	g.out = append(g.out, o)
+	if !logged {
+		return
+	}
+	g.log = append(g.log, o)
+	if over := len(g.log) - g.cfg.ReplayEvents; over > 0 {
+		g.trimmed = g.log[over-1].Event.header().Seq
+		g.log = append(g.log[:0], g.log[over:]...)
+	}
+}
+
+// missed is the logged events for member id after seq, when the log still
+// reaches back that far.
+func (g *Game) missed(id string, after int64) ([]Output, bool) {
+	if after <= 0 || after > g.seq {
+		return nil, false
+	}
+	if len(g.log) == 0 {
+		return nil, after == g.seq
+	}
+	if first := g.log[0].Event.header().Seq; after < first-1 || after < g.trimmed {
+		return nil, false
+	}
+	var out []Output
+	for i := range g.log {
+		o := &g.log[i]
+		if o.Event.header().Seq > after && o.For(id) {
+			out = append(out, *o)
+		}
+	}
+	return out, true
+}
+
+// emitState sends every member their snapshot under one sequence number.
+func (g *Game) emitState(now time.Time) {
+	g.publish(g.stateFact(now))
+}

@@ -1,0 +1,76 @@
+package room
+
+import (
+	"time"
+
+	"github.com/sudoku-arena/arena/engine"
+)
+
+// hint gives player m the next step on their board, with why it holds, or
+// the cells of theirs that do not match the solution. Under rules with a
+// hint penalty it freezes their board for a while.
+func (g *Game) hint(now time.Time, m *member, msg *Msg) *Error {
+	if err := m.frozen(now); err != nil {
+		return err
+	}
+	b := g.rules.boardOf(g, m)
+	h, err := engine.NextHint(g.pz.Givens, b.cells)
+	if err != nil {
+		// The room's puzzle is unique and its boards keep the givens, so
+		// this is a bug; the client learns only that no hint came.
+		return Errorf(CodeUnavailable, "no hint could be found for this board")
+	}
+	if h.Solved {
+		return Errorf(CodeFinished, "the board is solved")
+	}
+	m.progress.Hints++
+	ev := &HintEvent{Header: Header{Type: TypeHint}, ID: msg.ID, Player: m.id, Hints: m.progress.Hints}
+	if len(h.Wrong) > 0 {
+		ev.Technique, ev.TechniqueName = "wrong-digits", "Wrong digits"
+		ev.Wrong = h.Wrong
+		ev.Cells = h.Wrong
+	} else {
+		st := h.Step
+		ev.Technique, ev.TechniqueName = st.Technique.String(), st.Technique.Name()
+		ev.Cells = stepCells(st)
+		ev.Place = marks(st.Place)
+		ev.Eliminate = marks(st.Eliminate)
+	}
+	ev.Explanation = h.Explanation()
+	if penalty := g.rules.hintPenalty(g.cfg); penalty > 0 {
+		m.frozenUntil = now.Add(penalty)
+		until := m.frozenUntil
+		ev.FrozenUntil = &until
+	}
+	g.publish(fact{kind: kindHint, actor: m.id, ev: ev})
+	g.emitProgress(m)
+	return nil
+}
+
+// stepCells is every cell a step rests on or changes, in order.
+func stepCells(st *engine.Step) []int {
+	var set engine.CellSet
+	for _, c := range st.Cells {
+		set.Add(c)
+	}
+	for _, c := range st.Opposite {
+		set.Add(c)
+	}
+	for _, cs := range [][]engine.Candidate{st.Place, st.Eliminate, st.Chain} {
+		for _, c := range cs {
+			set.Add(c.Cell)
+		}
+	}
+	return set.Cells(nil)
+}
+
+func marks(cs []engine.Candidate) []Mark {
+	if len(cs) == 0 {
+		return nil
+	}
+	out := make([]Mark, len(cs))
+	for i, c := range cs {
+		out[i] = Mark{Cell: c.Cell, Digit: int(c.Digit)}
+	}
+	return out
+}

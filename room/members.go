@@ -1,0 +1,212 @@
+package room
+
+import (
+	"sort"
+	"time"
+)
+
+type member struct {
+	id, name, role string
+	order          int
+	connected      bool
+	awayUntil      time.Time
+
+	// Player state. board is nil for spectators, and for players when the
+	// team shares one (co-op).
+	board       *board
+	undo, redo  []change
+	progress    Progress
+	frozenUntil time.Time
+	finished    bool
+	rank        int
+	elapsed     time.Duration
+	saving      bool
+}
+
+// frozen refuses digits while a player's hint penalty runs (only the rules
+// with a hint penalty set frozenUntil).
+func (m *member) frozen(now time.Time) *Error {
+	if !now.Before(m.frozenUntil) {
+		return nil
+	}
+	return Errorf(CodeFrozen, "your hint penalty runs for another %s", m.frozenUntil.Sub(now).Round(time.Second/10))
+}
+
+// Players counts the players.
+func (g *Game) Players() int { return g.count(RolePlayer) }
+
+// Connected counts the members with a live connection.
+func (g *Game) Connected() (n int) {
+	for _, m := range g.members {
+		if m.connected {
+			n++
+		}
+	}
+	return n
+}
+
+// Member reports whether id is in the room, and its role.
+func (g *Game) Member(id string) (role string, ok bool) {
+	m, ok := g.members[id]
+	if !ok {
+		return "", false
+	}
+	return m.role, true
+}
+
+// Host is the player who may start the game and rematches.
+func (g *Game) Host() string { return g.host }
+
+// Join is a member's arrival: a new player, a player coming back (id is a
+// player's already), or a spectator. lastSeq is the last event the client
+// saw (0 for none): when the room still holds every event after it, they
+// are replayed instead of a snapshot. The welcome's You lacks the token,
+// which only the server knows.
+func (g *Game) Join(now time.Time, id, name string, spectator bool, lastSeq int64) (*Welcome, []Output, *Error) {
+	// What the member missed is read before the join's own presence event
+	// (never theirs to see) takes a seq and a place in the log.
+	// Only a player coming back resumes: a stray last_seq from a newcomer
+	// or a spectator gets a snapshot.
+	m, ok := g.members[id]
+	var replay []Output
+	var resumed bool
+	if ok && m.role == RolePlayer {
+		replay, resumed = g.missed(id, lastSeq)
+	}
+	switch {
+	case ok && m.role == RolePlayer:
+		if m.connected {
+			// A second tab: the server closes the first one.
+			break
+		}
+		m.connected, m.awayUntil = true, time.Time{}
+		g.presence(m, PresenceBack, nil)
+	case ok:
+		return nil, nil, Errorf(CodeAlreadyJoined, "this spectator is in the room already")
+	case spectator:
+		if err := g.Admits(true); err != nil {
+			return nil, nil, err
+		}
+		m = g.add(id, name, RoleSpectator)
+		g.presence(m, PresenceJoined, nil)
+	default:
+		if err := g.Admits(false); err != nil {
+			return nil, nil, err
+		}
+		m = g.add(id, name, RolePlayer)
+		if g.host == "" {
+			g.host = id
+		}
+		g.presence(m, PresenceJoined, nil)
+	}
+	w := &Welcome{
+		Header: Header{Type: TypeWelcome, Seq: g.seq},
+		You:    You{ID: id, Name: m.name, Role: m.role, Host: g.host == id},
+	}
+	if resumed {
+		w.Resumed, w.Replay = true, len(replay)
+		return w, replay, nil
+	}
+	snap := g.Snapshot(id, now)
+	w.Room = &snap
+	return w, nil, nil
+}
+
+// Admits says whether a newcomer may join, as a spectator or as a player:
+// nil, or the refusal Join would give. (A player coming back is always
+// let in.)
+func (g *Game) Admits(spectator bool) *Error {
+	if spectator {
+		if g.count(RoleSpectator) >= g.cfg.MaxSpectators {
+			return Errorf(CodeRoomFull, "the room has %d spectators, as many as it takes", g.cfg.MaxSpectators)
+		}
+		return nil
+	}
+	if err := g.rules.lateJoin(g.phase); err != nil {
+		return err
+	}
+	if g.count(RolePlayer) >= g.cfg.MaxPlayers {
+		return Errorf(CodeRoomFull, "the room has %d players, as many as it takes", g.cfg.MaxPlayers)
+	}
+	return nil
+}
+
+func (g *Game) add(id, name, role string) *member {
+	g.order++
+	m := &member{id: id, name: name, role: role, order: g.order, connected: true}
+	if role == RolePlayer {
+		g.rules.seat(g, m)
+	}
+	g.members[id] = m
+	return m
+}
+
+// presence tells the room about member m's arrival, absence, return or
+// departure, with the room's host after it.
+func (g *Game) presence(m *member, status string, until *time.Time) {
+	g.publish(fact{kind: kindPresence, actor: m.id, ev: &PresenceEvent{Header: Header{Type: TypePresence},
+		Player: m.id, Name: m.name, Role: m.role, Status: status, Host: g.host, Until: until}})
+}
+
+func (g *Game) count(role string) (n int) {
+	for _, m := range g.members {
+		if m.role == role {
+			n++
+		}
+	}
+	return n
+}
+
+// Disconnect is a member's connection dropping. A player keeps their place
+// for the reconnect window; a spectator is gone.
+func (g *Game) Disconnect(now time.Time, id string) {
+	m, ok := g.members[id]
+	if !ok || !m.connected {
+		return
+	}
+	if m.role == RoleSpectator {
+		g.remove(m)
+		return
+	}
+	m.connected = false
+	m.awayUntil = now.Add(g.cfg.ReconnectWindow)
+	until := m.awayUntil
+	g.presence(m, PresenceAway, &until)
+}
+
+// Leave is a member leaving for good (or their reconnect window running
+// out). A host's role passes to the next player to have joined who is
+// still connected.
+func (g *Game) Leave(now time.Time, id string) {
+	if m, ok := g.members[id]; ok {
+		g.remove(m)
+		g.rules.settle(g, now)
+	}
+}
+
+func (g *Game) remove(m *member) {
+	delete(g.members, m.id)
+	if g.host == m.id {
+		g.host = ""
+		var next *member
+		for _, o := range g.members {
+			if o.role == RolePlayer && (next == nil || o.connected && !next.connected || o.connected == next.connected && o.order < next.order) {
+				next = o
+			}
+		}
+		if next != nil {
+			g.host = next.id
+		}
+	}
+	g.presence(m, PresenceLeft, nil)
+}
+
+// sortedMembers are the members in the order they joined.
+func (g *Game) sortedMembers() []*member {
+	ms := make([]*member, 0, len(g.members))
+	for _, m := range g.members {
+		ms = append(ms, m)
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].order < ms[j].order })
+	return ms
+}

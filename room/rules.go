@@ -1,0 +1,72 @@
+package room
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/sudoku-arena/arena/engine"
+)
+
+// Modes.
+const (
+	ModeRace = "race"
+	ModeCoop = "coop"
+)
+
+// rules are what a mode decides: whose board a move goes to, what counts a
+// player's digits, what a solved board means, how finishes are told and
+// when the game is over. A Game picks its rules once, at NewGame (and so at
+// Restore), and asks them instead of testing its mode, so that a new mode
+// is a new implementation rather than a branch in every handler.
+//
+// What each member may see is not here: view decides it, reading only
+// private from the rules.
+type rules interface {
+	// mode is the mode's name, as clients and the store know it.
+	mode() string
+	// private reports whether the game is a contest: each player's digits,
+	// notes and hints are theirs alone until the game is over, and the
+	// puzzle is shown only once play starts, so nobody gets a head start.
+	private() bool
+
+	// teamBoard is the board the players share for a puzzle, or nil when
+	// each plays their own.
+	teamBoard(givens engine.Grid) *board
+	// seat gives player m, new to the puzzle, their progress and board.
+	seat(g *Game, m *member)
+	// boardOf is the board player m's moves, notes and hints go to.
+	boardOf(g *Game, m *member) *board
+
+	// lateJoin is the refusal of a new player in phase, or nil.
+	lateJoin(phase string) *Error
+	// hintPenalty is how long a hint freezes the asker's board (0: never).
+	hintPenalty(cfg Config) time.Duration
+	// cursors reports whether players' cursors are shared.
+	cursors() bool
+	// earlyRematch reports whether the host may start a rematch while the
+	// game runs, once a finish is stored.
+	earlyRematch() bool
+
+	// filled keeps Filled when player m changes a cell from one digit to
+	// another (0 for none); owner is who had placed from.
+	filled(g *Game, m *member, owner string, from, to uint8)
+	// solved is player m's board matching the solution: the finishes it
+	// makes, queued to be stored before anyone hears of them.
+	solved(g *Game, now time.Time, m *member)
+	// announce tells the room the finishes of rs, now stored.
+	announce(g *Game, now time.Time, rs []Result)
+	// settle ends a game that has nobody left to play, after a finish is
+	// stored or a player left.
+	settle(g *Game, now time.Time)
+}
+
+// rulesFor is the rules of mode.
+func rulesFor(mode string) (rules, error) {
+	switch mode {
+	case ModeRace:
+		return race{}, nil
+	case ModeCoop:
+		return coop{}, nil
+	}
+	return nil, fmt.Errorf("room: unknown mode %q", mode)
+}

@@ -1,0 +1,56 @@
+package room
+
+import (
+	"time"
+
+	"github.com/sudoku-arena/arena/engine"
+)
+
+// Result is one player's finish, for the results sink.
+type Result struct {
+	GameID     string
+	PlayerID   string
+	PuzzleID   int64
+	Mode       string
+	Level      string
+	Rank       int
+	Elapsed    time.Duration
+	Mistakes   int
+	Hints      int
+	Score      int
+	FinishedAt time.Time
+}
+
+// result is player m's finish in the current round.
+func (g *Game) result(m *member, now time.Time) Result {
+	return Result{
+		GameID: g.GameID(), PlayerID: m.id, PuzzleID: g.pz.ID, Mode: g.rules.mode(), Level: g.pz.Level,
+		Rank: m.rank, Elapsed: m.elapsed, Mistakes: m.progress.Mistakes, Hints: m.progress.Hints,
+		Score:      Score(g.pz.Level, m.elapsed, m.progress.Mistakes, m.progress.Hints),
+		FinishedAt: now,
+	}
+}
+
+// Score is a finish's points: a level's base (1,000 for easy, 2,000 for
+// medium, 3,000 for hard, 4,000 for expert) less a point a second, 50 a
+// mistake and 100 a hint, and never below 1 (finishing always scores).
+func Score(level string, elapsed time.Duration, mistakes, hints int) int {
+	base := 1000
+	if l, err := engine.ParseLevel(level); err == nil {
+		base = 1000 * (int(l) + 1)
+	}
+	return max(1, base-int(elapsed/time.Second)-50*mistakes-100*hints)
+}
+
+// ResultsSaved tells the game that the results of an effect are stored (or
+// failed to be: the finish is announced either way, and the caller logs the
+// error). Only now are ranks told, so no one hears a rank that is not kept.
+func (g *Game) ResultsSaved(now time.Time, rs []Result) {
+	for _, r := range rs {
+		g.pending--
+		if m, ok := g.members[r.PlayerID]; ok {
+			m.saving, m.finished = false, true
+		}
+	}
+	g.rules.announce(g, now, rs)
+}

@@ -1,0 +1,178 @@
+package room
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/sudoku-arena/arena/engine"
+)
+
+// viewer is a member as view sees them: their id and role. The role is
+// empty for an outsider (the room's public snapshot) and for a member who
+// has just left.
+type viewer struct{ id, role string }
+
+// viewerOf is member id as a viewer.
+func (g *Game) viewerOf(id string) viewer {
+	if m, ok := g.members[id]; ok {
+		return viewer{id: id, role: m.role}
+	}
+	return viewer{id: id}
+}
+
+// view is what viewer v gets of fact f: f's event as it is, a copy with
+// less in it, or nil for nothing. It is the one place that decides who may
+// see what, so that an event cannot leak by a handler forgetting to hide
+// something. The rules it keeps:
+//
+//   - The room's own news (countdown, progress, finishes) is everyone's.
+//   - The member an event is about does not hear of it again (their own
+//     presence, their own cursor); an answer (pong, echo, notice) is for
+//     its actor alone.
+//   - In a contest (rules.private, a race) a player's digits, notes and
+//     hints are theirs alone while the game is live: the others learn who
+//     asked for a hint and its technique, and of a conflict only the
+//     clashing givens, which everyone sees anyway. In co-op the team sees
+//     it all.
+//   - A snapshot shows the solution only once the room is finished, a
+//     contest's puzzle only once play has started, and a contest's boards
+//     to their players alone until the end; nobody else sees a digit.
+//
+// A kind without a rule here goes to its actor alone (or to nobody), and a
+// test fails until the rule is written.
+func (g *Game) view(f *fact, v viewer) Event {
+	actor := f.actor != "" && v.id == f.actor
+	private := g.rules.private()
+	switch f.kind {
+	case kindCountdown, kindProgress, kindFinish:
+		return f.ev
+	case kindPresence, kindCursor:
+		if actor {
+			return nil
+		}
+		return f.ev
+	case kindMove, kindNote:
+		if actor || !private {
+			return f.ev
+		}
+		return nil
+	case kindHint:
+		if actor || !private {
+			return f.ev
+		}
+		h := f.ev.(*HintEvent)
+		return &HintEvent{Header: h.Header, Player: h.Player, Technique: h.Technique,
+			TechniqueName: h.TechniqueName, Hints: h.Hints, FrozenUntil: h.FrozenUntil}
+	case kindConflict:
+		if actor {
+			return f.ev
+		}
+		return g.othersConflict(f.ev.(*ErrorEvent), private)
+	case kindState:
+		st := f.ev.(*State)
+		return &State{Header: st.Header, Room: snapshotFor(st.Room, f, v, private)}
+	}
+	if actor {
+		return f.ev
+	}
+	return nil
+}
+
+// othersConflict is a conflict as the room sees it: without the mover's
+// message id, and, in a contest, naming only the clashing givens, not where
+// the mover's own digits are.
+func (g *Game) othersConflict(ev *ErrorEvent, private bool) *ErrorEvent {
+	other := *ev
+	other.ID = nil
+	if private {
+		other.Cells = nil
+		for _, p := range ev.Cells {
+			if g.pz.Givens[p] != 0 {
+				other.Cells = append(other.Cells, p)
+			}
+		}
+	}
+	name := ev.Player
+	if m, ok := g.members[ev.Player]; ok {
+		name = m.name
+	}
+	cell := engine.CellName(*ev.Cell)
+	if len(other.Cells) > 0 {
+		other.Message = fmt.Sprintf("%s's move at %s conflicts with %s", name, cell, engine.CellList(other.Cells))
+	} else {
+		other.Message = fmt.Sprintf("%s's move at %s conflicts with one of their own digits", name, cell)
+	}
+	return &other
+}
+
+// snapshotFor is the full snapshot full of fact f as viewer v may see it
+// (view's rule for a state).
+func snapshotFor(full Snapshot, f *fact, v viewer, private bool) Snapshot {
+	s := full
+	over := s.Phase == PhaseFinished
+	if !over {
+		s.Solution = ""
+	}
+	if private && s.Phase != PhaseRunning && !over {
+		s.Givens = ""
+	}
+	b := f.team
+	if b == nil && s.Givens != "" {
+		b = f.boards[v.id]
+	}
+	if b != nil {
+		s.Board, s.Notes = b.cells.String(), b.noteList()
+	}
+	s.Players = make([]PlayerView, len(full.Players))
+	for i, p := range full.Players {
+		if !over {
+			p.Board = ""
+		}
+		s.Players[i] = p
+	}
+	return s
+}
+
+// stateFact is the room's state in full: the snapshot with the puzzle, the
+// solution and every player's board, and the boards behind it.
+func (g *Game) stateFact(now time.Time) fact {
+	s := Snapshot{
+		ID: g.id, Mode: g.rules.mode(), Level: g.pz.Level, Phase: g.phase, Round: g.round, Host: g.host,
+		Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String(),
+		Now: now, Players: []PlayerView{}, Spectators: g.count(RoleSpectator),
+		HintPenaltyMS: g.rules.hintPenalty(g.cfg).Milliseconds(),
+	}
+	s.StartsAt, s.StartedAt, s.FinishedAt = timePtr(g.startsAt), timePtr(g.startedAt), timePtr(g.finishedAt)
+	boards := map[string]*board{}
+	for _, m := range g.sortedMembers() {
+		if m.role != RolePlayer {
+			continue
+		}
+		p := PlayerView{ID: m.id, Name: m.name, Connected: m.connected, Progress: m.progress}
+		if m.finished {
+			p.Rank, p.ElapsedMS = m.rank, m.elapsed.Milliseconds()
+		}
+		if m.board != nil {
+			p.Board = m.board.cells.String()
+			boards[m.id] = m.board
+		}
+		if now.Before(m.frozenUntil) {
+			p.FrozenUntil = timePtr(m.frozenUntil)
+		}
+		s.Players = append(s.Players, p)
+	}
+	return fact{kind: kindState, ev: &State{Header: Header{Type: TypeState}, Room: s}, team: g.team, boards: boards}
+}
+
+// Snapshot is the room as member id sees it ("" for an outsider).
+func (g *Game) Snapshot(id string, now time.Time) Snapshot {
+	f := g.stateFact(now)
+	return g.view(&f, g.viewerOf(id)).(*State).Room
+}
+
+func timePtr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
