@@ -99,8 +99,8 @@ func (reg *Registry) Config() Config { return reg.cfg.Game }
 
 // Create makes a room of the mode with a fresh puzzle of the level.
 func (reg *Registry) Create(ctx context.Context, mode, level string) (*Room, error) {
-	if mode != ModeRace && mode != ModeCoop {
-		return nil, fmt.Errorf("room: unknown mode %q", mode)
+	if _, err := rulesFor(mode); err != nil {
+		return nil, err
 	}
 	if !slices.Contains(Levels, level) {
 		return nil, fmt.Errorf("room: unknown level %q", level)
