@@ -41,9 +41,14 @@ func runMigrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena migrate: unknown action %q: want up, down or version\n", action)
 		return exitUsage
 	}
+	db, err := backend.Parse(os.Getenv("DATABASE_URL"))
+	if err != nil {
+		fmt.Fprintf(stderr, "arena migrate: DATABASE_URL=%q: %v\n", os.Getenv("DATABASE_URL"), err)
+		return exitUsage
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	version, dirty, err := backend.Migrate(ctx, os.Getenv(backend.EnvDatabaseURL), action)
+	version, dirty, err := backend.Migrate(ctx, db, action)
 	if err != nil {
 		fmt.Fprintf(stderr, "arena migrate %s: %v\n", action, err)
 		return exitFail

@@ -68,10 +68,15 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena serve: %v\n", err)
 		return exitUsage
 	}
+	db, err := backend.Parse(os.Getenv("DATABASE_URL"))
+	if err != nil {
+		fmt.Fprintf(stderr, "arena serve: configuration: DATABASE_URL=%q: %v\n", os.Getenv("DATABASE_URL"), err)
+		return exitUsage
+	}
 	logger := newLogger(cfg.LogFormat, stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, cfg, os.Getenv(backend.EnvDatabaseURL), logger, nil); err != nil {
+	if err := serve(ctx, cfg, db, logger, nil); err != nil {
 		logger.Error("serve", "err", err)
 		return exitFail
 	}
@@ -87,16 +92,13 @@ func newLogger(format string, w io.Writer) *slog.Logger {
 
 // serve runs the server until ctx ends, then shuts it down in order. It
 // calls listening, when set, with the address it listens on.
-func serve(ctx context.Context, cfg server.Config, databaseURL string, logger *slog.Logger, listening func(addr string)) error {
-	if _, _, err := backend.Migrate(ctx, databaseURL, store.MigrateUp); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	st, kind, err := backend.Open(ctx, databaseURL)
+func serve(ctx context.Context, cfg server.Config, db backend.Kind, logger *slog.Logger, listening func(addr string)) error {
+	st, err := backend.Open(ctx, db) // and migrates, once
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	logger.Info("store open", "driver", kind.Driver)
+	logger.Info("store open", "driver", db.Driver)
 
 	events := store.NewEventLog(st, store.EventLogOptions{Logger: logger})
 	poolCtx, stopPool := context.WithCancel(context.Background())

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/server"
+	"github.com/sudoku-arena/arena/store/backend"
 )
 
 // startServe runs serve over the SQLite file until the returned stop is
@@ -36,7 +37,7 @@ func startServe(t *testing.T, dbPath string) (string, func()) {
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, cfg, "sqlite:"+dbPath, slog.New(slog.DiscardHandler), func(a string) { addr <- a })
+		done <- serve(ctx, cfg, backend.Kind{Driver: "sqlite", Target: dbPath}, slog.New(slog.DiscardHandler), func(a string) { addr <- a })
 	}()
 	select {
 	case a := <-addr:
@@ -101,4 +102,11 @@ func TestServeRejectsBadConfiguration(t *testing.T) {
 	code := run([]string{"serve"}, nil, io.Discard, &stderr)
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr.String(), "HINT_PENALTY")
+
+	t.Setenv("HINT_PENALTY", "")
+	t.Setenv("DATABASE_URL", "mysql://x")
+	stderr.Reset()
+	code = run([]string{"serve"}, nil, io.Discard, &stderr)
+	assert.Equal(t, exitUsage, code, "a bad DATABASE_URL is found before the start")
+	assert.Contains(t, stderr.String(), `DATABASE_URL="mysql://x"`)
 }
