@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sudoku-arena/arena/internal/config"
 	"github.com/sudoku-arena/arena/internal/wire"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
@@ -26,27 +27,12 @@ const serveUsage = `Usage: arena serve
 
 Serves Sudoku Arena: the web client, the JSON API, and the WebSocket
 protocol (docs/protocol.md). Configuration comes from the environment; every
-variable has a default, and a bad value stops the start with its name:
+variable has a default, and bad values stop the start, each named, with exit
+code 2:
 
-  LISTEN_ADDR       address to listen on (":8080")
-  DATABASE_URL      postgres://… for PostgreSQL; sqlite:PATH, or unset for
-                    ./data/arena.db, the embedded store
-  PUBLIC_URL        base of share links (the request's own scheme and host)
-  ALLOWED_ORIGINS   other origins allowed to open WebSockets, comma separated
-                    host patterns such as "*.example.com" (none)
-  LOG_FORMAT        text or json ("text")
-  COUNTDOWN         time from start to play (3s)
-  HINT_PENALTY      how long a hint freezes a racer's board (15s)
-  RECONNECT_WINDOW  how long a dropped player keeps their place (60s)
-  IDLE_TIMEOUT      a room nobody is connected to ends after this (10m)
-  MAX_PLAYERS       players per room (16)
-  MAX_SPECTATORS    spectators per room (64)
-  RATE_LIMIT        messages a second per connection (20)
-  RATE_BURST        messages at once per connection (40)
-  SEND_QUEUE        events queued for a slow client before it is dropped (256)
-  POOL_STOCK        ready puzzles kept per level (20)
-  CREATE_RATE       rooms one client address may create a minute; 0: no limit (30)
+`
 
+const serveUsageEnd = `
 The schema is migrated at start. SIGINT or SIGTERM shuts down in order: rooms
 save their state and close their sockets as going away, HTTP stops, the event
 log is flushed, the database closes. Rooms come back at the next start.
@@ -55,7 +41,11 @@ log is flushed, the database closes. Rooms come back at the next start.
 func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), serveUsage) }
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), serveUsage)
+		_ = config.Usage(fs.Output())
+		fmt.Fprint(fs.Output(), serveUsageEnd)
+	}
 	if err := fs.Parse(args); err != nil {
 		return usageExit(err)
 	}
@@ -63,20 +53,15 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	cfg, err := server.ConfigFromEnv(os.Getenv)
+	cfg, err := config.Load(os.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "arena serve: %v\n", err)
 		return exitUsage
 	}
-	db, err := backend.Parse(os.Getenv("DATABASE_URL"))
-	if err != nil {
-		fmt.Fprintf(stderr, "arena serve: configuration: DATABASE_URL=%q: %v\n", os.Getenv("DATABASE_URL"), err)
-		return exitUsage
-	}
-	logger := newLogger(cfg.LogFormat, stderr)
+	logger := newLogger(cfg.Server.LogFormat, stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, cfg, db, logger, nil); err != nil {
+	if err := serve(ctx, cfg.Server, cfg.Store, logger, nil); err != nil {
 		logger.Error("serve", "err", err)
 		return exitFail
 	}

@@ -15,20 +15,22 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/internal/config"
 	"github.com/sudoku-arena/arena/server"
-	"github.com/sudoku-arena/arena/store/backend"
 )
 
 // startServe runs serve over the SQLite file until the returned stop is
 // called, and returns the base URL.
 func startServe(t *testing.T, dbPath string) (string, func()) {
 	t.Helper()
-	cfg, err := server.ConfigFromEnv(func(name string) string {
+	cfg, err := config.Load(func(name string) string {
 		switch name {
 		case "LISTEN_ADDR":
 			return "127.0.0.1:0"
 		case "POOL_STOCK":
 			return "1"
+		case config.DatabaseURL:
+			return "sqlite:" + dbPath
 		}
 		return ""
 	})
@@ -37,7 +39,7 @@ func startServe(t *testing.T, dbPath string) (string, func()) {
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, cfg, backend.Kind{Driver: "sqlite", Target: dbPath}, slog.New(slog.DiscardHandler), func(a string) { addr <- a })
+		done <- serve(ctx, cfg.Server, cfg.Store, slog.New(slog.DiscardHandler), func(a string) { addr <- a })
 	}()
 	select {
 	case a := <-addr:
@@ -98,15 +100,22 @@ func TestServeServesAndKeepsRoomsAcrossARestart(t *testing.T) {
 
 func TestServeRejectsBadConfiguration(t *testing.T) {
 	t.Setenv("HINT_PENALTY", "soon")
+	t.Setenv("COUNTDOWN", "abc")
+	t.Setenv(config.DatabaseURL, "mysql://x")
 	var stderr bytes.Buffer
 	code := run([]string{"serve"}, nil, io.Discard, &stderr)
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, stderr.String(), "HINT_PENALTY")
+	for _, name := range []string{"HINT_PENALTY", "COUNTDOWN", config.DatabaseURL} {
+		assert.Contains(t, stderr.String(), name+"=", "every bad value is named")
+	}
+}
 
-	t.Setenv("HINT_PENALTY", "")
-	t.Setenv("DATABASE_URL", "mysql://x")
-	stderr.Reset()
-	code = run([]string{"serve"}, nil, io.Discard, &stderr)
-	assert.Equal(t, exitUsage, code, "a bad DATABASE_URL is found before the start")
-	assert.Contains(t, stderr.String(), `DATABASE_URL="mysql://x"`)
+func TestServeHelpListsTheSettings(t *testing.T) {
+	var stderr bytes.Buffer
+	code := run([]string{"serve", "-h"}, nil, io.Discard, &stderr)
+	assert.Equal(t, exitOK, code)
+	for _, s := range config.Settings() {
+		def, _ := s.Default()
+		assert.Regexp(t, `(?m)^  `+s.Name+` +\Q`+s.Doc+` (default\E:? \Q`+def+`)\E$`, stderr.String())
+	}
 }
