@@ -17,6 +17,7 @@ import (
 
 	"github.com/sudoku-arena/arena/internal/config"
 	"github.com/sudoku-arena/arena/server"
+	"github.com/sudoku-arena/arena/store"
 )
 
 // startServe runs serve over the SQLite file until the returned stop is
@@ -62,7 +63,9 @@ func startServe(t *testing.T, dbPath string) (string, func()) {
 
 func TestServeServesAndKeepsRoomsAcrossARestart(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "arena.db")
+	migrations := store.MigrateRuns()
 	base, stop := startServe(t, db)
+	assert.Equal(t, int64(1), store.MigrateRuns()-migrations, "a start migrates once")
 
 	resp, err := http.Get(base + "/healthz")
 	require.NoError(t, err)
@@ -85,8 +88,10 @@ func TestServeServesAndKeepsRoomsAcrossARestart(t *testing.T) {
 
 	stop()
 
+	migrations = store.MigrateRuns()
 	base, stop = startServe(t, db)
 	defer stop()
+	assert.Equal(t, int64(1), store.MigrateRuns()-migrations, "a start migrates once")
 	resp, err = http.Get(base + "/api/rooms/" + created.ID)
 	require.NoError(t, err)
 	defer resp.Body.Close()
