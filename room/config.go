@@ -5,58 +5,78 @@ import (
 	"time"
 )
 
-// Config holds the rules' tunables. Zero fields take the defaults.
+// Config holds the rules' tunables. DefaultConfig is their one set of
+// defaults: the server's configuration table (internal/config) shows and
+// starts from it, and a zero field here takes its value, so a test sets
+// only the fields it is about. HintPenalty is the exception: 0 is a
+// setting of its own (no freeze) and is kept.
 type Config struct {
-	// Countdown is the time from start to play (default 3s).
+	// Countdown is the time from start to play.
 	Countdown time.Duration
 	// HintPenalty is how long a hint freezes a racer's board: the clock
-	// runs on and digits are refused until it ends (default 15s).
+	// runs on and digits are refused until it ends. 0 means no freeze.
 	HintPenalty time.Duration
-	// ReconnectWindow is how long a dropped player keeps their place
-	// (default 60s).
+	// ReconnectWindow is how long a dropped player keeps their place.
 	ReconnectWindow time.Duration
 	// ReplayEvents is how many recent events a room keeps to replay to a
-	// player who comes back (default 200). Older gaps get a snapshot. The
-	// replay is sent in one go, so it must fit the connection's send queue.
+	// player who comes back. Older gaps get a snapshot. The replay is sent
+	// in one go, so the server keeps it within a connection's send queue.
 	ReplayEvents int
-	// MaxPlayers and MaxSpectators bound a room (defaults 16 and 64).
+	// MaxPlayers and MaxSpectators bound a room.
 	MaxPlayers    int
 	MaxSpectators int
 }
 
+// DefaultConfig is the rules rooms are played by unless configured
+// otherwise.
+func DefaultConfig() Config {
+	return Config{
+		Countdown:       3 * time.Second,
+		HintPenalty:     15 * time.Second,
+		ReconnectWindow: 60 * time.Second,
+		ReplayEvents:    200,
+		MaxPlayers:      16,
+		MaxSpectators:   64,
+	}
+}
+
+// withDefaults fills the fields that are unset (zero, or negative, which no
+// setting allows) from DefaultConfig. A HintPenalty of zero or less is no
+// freeze.
 func (c Config) withDefaults() Config {
-	if c.Countdown <= 0 {
-		c.Countdown = 3 * time.Second
-	}
-	if c.HintPenalty < 0 {
-		c.HintPenalty = 0
-	} else if c.HintPenalty == 0 {
-		c.HintPenalty = 15 * time.Second
-	}
-	if c.ReconnectWindow <= 0 {
-		c.ReconnectWindow = 60 * time.Second
-	}
-	if c.ReplayEvents <= 0 {
-		c.ReplayEvents = 200
-	}
-	if c.MaxPlayers <= 0 {
-		c.MaxPlayers = 16
-	}
-	if c.MaxSpectators <= 0 {
-		c.MaxSpectators = 64
-	}
+	d := DefaultConfig()
+	orDefault(&c.Countdown, d.Countdown)
+	orDefault(&c.ReconnectWindow, d.ReconnectWindow)
+	orDefault(&c.ReplayEvents, d.ReplayEvents)
+	orDefault(&c.MaxPlayers, d.MaxPlayers)
+	orDefault(&c.MaxSpectators, d.MaxSpectators)
+	c.HintPenalty = max(c.HintPenalty, 0)
 	return c
 }
 
-// RegistryConfig is the registry's settings; zero fields take defaults.
+// orDefault sets *v to d when *v is not positive.
+func orDefault[T time.Duration | int](v *T, d T) {
+	if *v <= 0 {
+		*v = d
+	}
+}
+
+// RegistryConfig is the registry's settings. DefaultRegistryConfig holds
+// the defaults of the configured ones.
 type RegistryConfig struct {
 	Game Config
-	// IdleTimeout ends a room nobody has been connected to for this long
-	// (default 10m).
+	// IdleTimeout ends a room nobody has been connected to for this long.
 	IdleTimeout time.Duration
-	// StoreTimeout bounds each storage call (default 5s).
+	// StoreTimeout bounds each storage call (default 5s; not a setting).
 	StoreTimeout time.Duration
 	// Clock is the rooms' time and timers (default WallClock).
 	Clock  Clock
 	Logger *slog.Logger
+}
+
+// DefaultRegistryConfig is the registry's settings unless configured
+// otherwise: DefaultConfig's rules, and rooms nobody is connected to end
+// after 10 minutes.
+func DefaultRegistryConfig() RegistryConfig {
+	return RegistryConfig{Game: DefaultConfig(), IdleTimeout: 10 * time.Minute}
 }

@@ -1111,9 +1111,9 @@ func TestHint(t *testing.T) {
 		penalty time.Duration
 		frozen  time.Duration // how long the asker is frozen
 	}{
-		{room.ModeRace, 0, 15 * time.Second},
+		{room.ModeRace, 15 * time.Second, 15 * time.Second},
 		{room.ModeRace, 4 * time.Second, 4 * time.Second},
-		{room.ModeRace, -1, 0},
+		{room.ModeRace, 0, 0}, // no freeze
 		{room.ModeCoop, 4 * time.Second, 0},
 	}
 	for _, tt := range tests {
@@ -1358,7 +1358,7 @@ func states(tb testing.TB, outs []room.Output, ids ...string) []*room.State {
 }
 
 func TestRaceFinish(t *testing.T) {
-	g := running(t, room.ModeRace, room.Config{HintPenalty: -1}, "a", "b")
+	g := running(t, room.ModeRace, room.Config{HintPenalty: 0}, "a", "b")
 	g.watch("s")
 	startedAt := *g.Snapshot("", g.now).StartedAt
 	var live []room.Output
@@ -1750,7 +1750,7 @@ func TestSpectatorsCannotPlay(t *testing.T) {
 // event a spectator receives (and the snapshots they would get) until the
 // end for any digit of a board, a note or the solution.
 func TestSpectatorsSeeNoDigitsOfARace(t *testing.T) {
-	g := running(t, room.ModeRace, room.Config{HintPenalty: -1}, "a", "b")
+	g := running(t, room.ModeRace, room.Config{HintPenalty: 0}, "a", "b")
 	g.watch("s")
 	var outs []room.Output
 	play := func(s step) { outs = append(outs, s.Out...) }
@@ -1810,7 +1810,7 @@ func TestSpectatorsSeeNoDigitsOfARace(t *testing.T) {
 func TestSeq(t *testing.T) {
 	for _, mode := range []string{room.ModeRace, room.ModeCoop} {
 		t.Run(mode, func(t *testing.T) {
-			g := newGame(t, mode, room.Config{HintPenalty: -1})
+			g := newGame(t, mode, room.Config{HintPenalty: 0})
 			ids := []string{"a", "b", "s"}
 			var outs []room.Output
 			play := func(s step) { outs = append(outs, s.Out...) }

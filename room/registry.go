@@ -78,7 +78,7 @@ type Registry struct {
 // NewRegistry is an empty registry whose rooms use st.
 func NewRegistry(cfg RegistryConfig, st Store) *Registry {
 	if cfg.IdleTimeout <= 0 {
-		cfg.IdleTimeout = 10 * time.Minute
+		cfg.IdleTimeout = DefaultRegistryConfig().IdleTimeout
 	}
 	if cfg.StoreTimeout <= 0 {
 		cfg.StoreTimeout = 5 * time.Second

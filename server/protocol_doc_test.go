@@ -32,7 +32,6 @@ var (
 	protocolGoPath   = filepath.Join("..", "room", "protocol.go")
 	errorsGoPath     = filepath.Join("..", "room", "errors.go")
 	closeCodesGoPath = "conn.go"
-	configGoPath     = "config.go"
 )
 
 // docServerEvents makes the Go value each server event type decodes into. A
@@ -64,9 +63,9 @@ var docHTTPBodies = map[string]func() any{
 
 // TestProtocolDoc keeps docs/protocol.md and the code in step: every JSON
 // example is checked against the structs and the server's shape check, and
-// every message type, event type, error code, close code and environment
-// variable the code declares (read from its source, not listed here) must
-// be documented.
+// every message type, event type, error code and close code the code
+// declares (read from its source, not listed here) must be documented. The
+// configuration table is internal/config's to check (TestDocs there).
 func TestProtocolDoc(t *testing.T) {
 	doc, err := os.ReadFile(protocolDocPath)
 	require.NoError(t, err)
@@ -191,58 +190,8 @@ func TestProtocolDoc(t *testing.T) {
 		}
 	})
 
-	t.Run("Configuration", func(t *testing.T) {
-		vars := docEnvVars(t)
-		require.NotEmpty(t, vars)
-		defaults := map[string]string{}
-		for _, row := range docTable(t, doc, "Configuration") {
-			if name, ok := docBackticked(row[0]); ok && len(row) > 1 {
-				defaults[name] = strings.Trim(row[1], "`")
-			}
-		}
-		for _, name := range vars {
-			assert.Contains(t, defaults, name, "environment variable %s (server/config.go) is missing from the table", name)
-		}
-		var cfg Config
-		cfg.defaults()
-		reg := room.NewRegistry(room.RegistryConfig{}, nil)
-		t.Cleanup(func() { _ = reg.Shutdown(t.Context()) })
-		game := reg.Config()
-		want := map[string]any{
-			"LISTEN_ADDR":      cfg.ListenAddr,
-			"LOG_FORMAT":       cfg.LogFormat,
-			"RATE_LIMIT":       int(cfg.RateLimit),
-			"RATE_BURST":       cfg.RateBurst,
-			"SEND_QUEUE":       cfg.SendQueue,
-			"POOL_STOCK":       cfg.PoolStock,
-			"COUNTDOWN":        game.Countdown,
-			"HINT_PENALTY":     game.HintPenalty,
-			"RECONNECT_WINDOW": game.ReconnectWindow,
-			"MAX_PLAYERS":      game.MaxPlayers,
-			"MAX_SPECTATORS":   game.MaxSpectators,
-		}
-		for name, value := range want {
-			got, ok := defaults[name]
-			if !assert.True(t, ok, "%s is missing from the table", name) {
-				continue
-			}
-			switch v := value.(type) {
-			case string:
-				assert.Equal(t, v, got, "the default of %s", name)
-			case int:
-				assert.Equal(t, strconv.Itoa(v), got, "the default of %s", name)
-			case time.Duration:
-				d, err := time.ParseDuration(got)
-				if assert.NoError(t, err, "the default of %s", name) {
-					assert.Equal(t, v, d, "the default of %s", name)
-				}
-			}
-		}
-	})
-
 	t.Run("Limits", func(t *testing.T) {
-		var cfg Config
-		cfg.defaults()
+		cfg := DefaultConfig()
 		limits := string(docSection(t, doc, "Limits"))
 		for _, want := range []string{
 			fmt.Sprintf("%s bytes", docThousands(int(cfg.ReadLimit))),
@@ -606,28 +555,6 @@ func docCloseCodeConsts(t *testing.T) map[string]func(int) error {
 			}
 		}
 	}
-	return out
-}
-
-// docEnvVars is the variables server/config.go reads: the first argument of
-// each call to getenv or to its helpers str, num and dur.
-func docEnvVars(t *testing.T) []string {
-	t.Helper()
-	var out []string
-	ast.Inspect(docParseGo(t, configGoPath), func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok || len(call.Args) == 0 {
-			return true
-		}
-		fn, ok := call.Fun.(*ast.Ident)
-		if !ok || !slices.Contains([]string{"getenv", "str", "num", "dur"}, fn.Name) {
-			return true
-		}
-		if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-			out = append(out, docStringLit(t, lit))
-		}
-		return true
-	})
 	return out
 }
 

@@ -236,6 +236,6 @@ func TestMigrate(t *testing.T) {
 	assert.Contains(t, errOut, "unknown action")
 	t.Setenv("DATABASE_URL", "mysql://x")
 	code, _, errOut = arena(t, "", "migrate", "up")
-	assert.Equal(t, exitFail, code)
-	assert.Contains(t, errOut, "DATABASE_URL")
+	assert.Equal(t, exitUsage, code, "a bad setting is a usage error, as for serve")
+	assert.Contains(t, errOut, `DATABASE_URL="mysql://x"`)
 }

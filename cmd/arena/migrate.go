@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/sudoku-arena/arena/internal/config"
 	"github.com/sudoku-arena/arena/store"
 	"github.com/sudoku-arena/arena/store/backend"
 )
@@ -41,9 +42,14 @@ func runMigrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena migrate: unknown action %q: want up, down or version\n", action)
 		return exitUsage
 	}
+	db, err := config.LoadStore(os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena migrate: %v\n", err)
+		return exitUsage
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	version, dirty, err := backend.Migrate(ctx, os.Getenv(backend.EnvDatabaseURL), action)
+	version, dirty, err := backend.Migrate(ctx, db, action)
 	if err != nil {
 		fmt.Fprintf(stderr, "arena migrate %s: %v\n", action, err)
 		return exitFail

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sudoku-arena/arena/internal/config"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
@@ -25,27 +26,12 @@ const serveUsage = `Usage: arena serve
 
 Serves Sudoku Arena: the web client, the JSON API, and the WebSocket
 protocol (docs/protocol.md). Configuration comes from the environment; every
-variable has a default, and a bad value stops the start with its name:
+variable has a default, and bad values stop the start, each named, with exit
+code 2:
 
-  LISTEN_ADDR       address to listen on (":8080")
-  DATABASE_URL      postgres://… for PostgreSQL; sqlite:PATH, or unset for
-                    ./data/arena.db, the embedded store
-  PUBLIC_URL        base of share links (the request's own scheme and host)
-  ALLOWED_ORIGINS   other origins allowed to open WebSockets, comma separated
-                    host patterns such as "*.example.com" (none)
-  LOG_FORMAT        text or json ("text")
-  COUNTDOWN         time from start to play (3s)
-  HINT_PENALTY      how long a hint freezes a racer's board (15s)
-  RECONNECT_WINDOW  how long a dropped player keeps their place (60s)
-  IDLE_TIMEOUT      a room nobody is connected to ends after this (10m)
-  MAX_PLAYERS       players per room (16)
-  MAX_SPECTATORS    spectators per room (64)
-  RATE_LIMIT        messages a second per connection (20)
-  RATE_BURST        messages at once per connection (40)
-  SEND_QUEUE        events queued for a slow client before it is dropped (256)
-  POOL_STOCK        ready puzzles kept per level (20)
-  CREATE_RATE       rooms one client address may create a minute; 0: no limit (30)
+`
 
+const serveUsageEnd = `
 The schema is migrated at start. SIGINT or SIGTERM shuts down in order: rooms
 save their state and close their sockets as going away, HTTP stops, the event
 log is flushed, the database closes. Rooms come back at the next start.
@@ -54,7 +40,11 @@ log is flushed, the database closes. Rooms come back at the next start.
 func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), serveUsage) }
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), serveUsage)
+		_ = config.Usage(fs.Output())
+		fmt.Fprint(fs.Output(), serveUsageEnd)
+	}
 	if err := fs.Parse(args); err != nil {
 		return usageExit(err)
 	}
@@ -62,15 +52,15 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	cfg, err := server.ConfigFromEnv(os.Getenv)
+	cfg, err := config.Load(os.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "arena serve: %v\n", err)
 		return exitUsage
 	}
-	logger := newLogger(cfg.LogFormat, stderr)
+	logger := newLogger(cfg.Server.LogFormat, stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, cfg, os.Getenv(backend.EnvDatabaseURL), logger, nil); err != nil {
+	if err := serve(ctx, cfg.Server, cfg.Store, logger, nil); err != nil {
 		logger.Error("serve", "err", err)
 		return exitFail
 	}
@@ -86,16 +76,13 @@ func newLogger(format string, w io.Writer) *slog.Logger {
 
 // serve runs the server until ctx ends, then shuts it down in order. It
 // calls listening, when set, with the address it listens on.
-func serve(ctx context.Context, cfg server.Config, databaseURL string, logger *slog.Logger, listening func(addr string)) error {
-	if _, _, err := backend.Migrate(ctx, databaseURL, store.MigrateUp); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	st, kind, err := backend.Open(ctx, databaseURL)
+func serve(ctx context.Context, cfg server.Config, db backend.Kind, logger *slog.Logger, listening func(addr string)) error {
+	st, err := backend.Open(ctx, db) // and migrates, once
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	logger.Info("store open", "driver", kind.Driver)
+	logger.Info("store open", "driver", db.Driver)
 
 	events := store.NewEventLog(st, store.EventLogOptions{Logger: logger})
 	poolCtx, stopPool := context.WithCancel(context.Background())

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/internal/config"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
@@ -28,7 +29,7 @@ import (
 // called, and returns the base URL.
 func startServe(t *testing.T, dbPath string) (string, func()) {
 	t.Helper()
-	cfg, err := server.ConfigFromEnv(func(name string) string {
+	cfg, err := config.Load(func(name string) string {
 		switch name {
 		case "LISTEN_ADDR":
 			return "127.0.0.1:0"
@@ -36,6 +37,8 @@ func startServe(t *testing.T, dbPath string) (string, func()) {
 			return "1"
 		case "COUNTDOWN":
 			return "10ms"
+		case config.DatabaseURL:
+			return "sqlite:" + dbPath
 		}
 		return ""
 	})
@@ -44,7 +47,7 @@ func startServe(t *testing.T, dbPath string) (string, func()) {
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, cfg, "sqlite:"+dbPath, slog.New(slog.DiscardHandler), func(a string) { addr <- a })
+		done <- serve(ctx, cfg.Server, cfg.Store, slog.New(slog.DiscardHandler), func(a string) { addr <- a })
 	}()
 	select {
 	case a := <-addr:
@@ -67,7 +70,9 @@ func startServe(t *testing.T, dbPath string) (string, func()) {
 
 func TestServeServesAndKeepsRoomsAcrossARestart(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "arena.db")
+	migrations := store.MigrateRuns()
 	base, stop := startServe(t, db)
+	assert.Equal(t, int64(1), store.MigrateRuns()-migrations, "a start migrates once")
 
 	resp, err := http.Get(base + "/healthz")
 	require.NoError(t, err)
@@ -90,8 +95,10 @@ func TestServeServesAndKeepsRoomsAcrossARestart(t *testing.T) {
 
 	stop()
 
+	migrations = store.MigrateRuns()
 	base, stop = startServe(t, db)
 	defer stop()
+	assert.Equal(t, int64(1), store.MigrateRuns()-migrations, "a start migrates once")
 	resp, err = http.Get(base + "/api/rooms/" + created.ID)
 	require.NoError(t, err)
 	defer resp.Body.Close()
@@ -181,8 +188,22 @@ func TestServePlaysAGameOverTheRealStore(t *testing.T) {
 
 func TestServeRejectsBadConfiguration(t *testing.T) {
 	t.Setenv("HINT_PENALTY", "soon")
+	t.Setenv("COUNTDOWN", "abc")
+	t.Setenv(config.DatabaseURL, "mysql://x")
 	var stderr bytes.Buffer
 	code := run([]string{"serve"}, nil, io.Discard, &stderr)
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, stderr.String(), "HINT_PENALTY")
+	for _, name := range []string{"HINT_PENALTY", "COUNTDOWN", config.DatabaseURL} {
+		assert.Contains(t, stderr.String(), name+"=", "every bad value is named")
+	}
+}
+
+func TestServeHelpListsTheSettings(t *testing.T) {
+	var stderr bytes.Buffer
+	code := run([]string{"serve", "-h"}, nil, io.Discard, &stderr)
+	assert.Equal(t, exitOK, code)
+	for _, s := range config.Settings() {
+		def, _ := s.Default()
+		assert.Regexp(t, `(?m)^  `+s.Name+` +\Q`+s.Doc+` (default\E:? \Q`+def+`)\E$`, stderr.String())
+	}
 }

@@ -1,6 +1,8 @@
-// Package backend picks the store a DATABASE_URL names: PostgreSQL for
+// Package backend picks the store a database URL names: PostgreSQL for
 // postgres://… URLs, the embedded SQLite store for sqlite:PATH or no URL at
-// all. It is the one place that knows both drivers.
+// all. It is the one place that knows both drivers. It does not read the
+// environment: internal/config reads DATABASE_URL and parses it here, once,
+// at start.
 package backend
 
 import (
@@ -13,11 +15,8 @@ import (
 	"github.com/sudoku-arena/arena/store/sqlite"
 )
 
-// EnvDatabaseURL is the variable that selects the store.
-const EnvDatabaseURL = "DATABASE_URL"
-
-// DefaultSQLitePath is where the embedded store keeps its data when
-// DATABASE_URL is unset.
+// DefaultSQLitePath is where the embedded store keeps its data when no URL
+// is given.
 const DefaultSQLitePath = "./data/arena.db"
 
 // Kind is which store a URL selects, and where it points.
@@ -26,58 +25,73 @@ type Kind struct {
 	Target string // the PostgreSQL URL, or the SQLite file path
 }
 
-// Parse reads a DATABASE_URL value. Errors name the variable.
+// Default is the store used when no URL is given: the embedded SQLite
+// store at DefaultSQLitePath.
+func Default() Kind { return Kind{Driver: "sqlite", Target: DefaultSQLitePath} }
+
+// URL is the URL that selects k, as Parse reads it.
+func (k Kind) URL() string {
+	if k.Driver == "sqlite" {
+		return "sqlite:" + k.Target
+	}
+	return k.Target
+}
+
+// Parse reads a database URL; empty selects Default. Its errors wrap
+// store.ErrInvalid and say what is wanted; the caller names the setting.
 func Parse(rawURL string) (Kind, error) {
 	u := strings.TrimSpace(rawURL)
 	switch {
 	case u == "":
-		return Kind{Driver: "sqlite", Target: DefaultSQLitePath}, nil
+		return Default(), nil
 	case strings.HasPrefix(u, "postgres://"), strings.HasPrefix(u, "postgresql://"):
 		return Kind{Driver: "postgres", Target: u}, nil
 	case strings.HasPrefix(u, "sqlite://"):
-		return sqliteKind(strings.TrimPrefix(u, "sqlite://"), rawURL)
+		return sqliteKind(strings.TrimPrefix(u, "sqlite://"))
 	case strings.HasPrefix(u, "sqlite:"):
-		return sqliteKind(strings.TrimPrefix(u, "sqlite:"), rawURL)
+		return sqliteKind(strings.TrimPrefix(u, "sqlite:"))
 	}
-	return Kind{}, fmt.Errorf("%s=%q: %w: want postgres://user:password@host:port/database, sqlite:PATH, or nothing for %s",
-		EnvDatabaseURL, rawURL, store.ErrInvalid, DefaultSQLitePath)
+	return Kind{}, fmt.Errorf("%w: want postgres://user:password@host:port/database, sqlite:PATH, or nothing for %s",
+		store.ErrInvalid, DefaultSQLitePath)
 }
 
-func sqliteKind(path, raw string) (Kind, error) {
+func sqliteKind(path string) (Kind, error) {
 	if path == "" || strings.ContainsAny(path, "?#") {
-		return Kind{}, fmt.Errorf("%s=%q: %w: sqlite: wants a file path, as in sqlite:./data/arena.db", EnvDatabaseURL, raw, store.ErrInvalid)
+		return Kind{}, fmt.Errorf("%w: sqlite: wants a file path, as in sqlite:%s", store.ErrInvalid, DefaultSQLitePath)
 	}
 	return Kind{Driver: "sqlite", Target: path}, nil
 }
 
-// Open opens (and migrates) the store DATABASE_URL names.
-func Open(ctx context.Context, rawURL string) (store.Store, Kind, error) {
-	k, err := Parse(rawURL)
-	if err != nil {
-		return nil, k, err
-	}
-	var s store.Store
+// Open opens the store k names and applies its pending migrations: the one
+// call a server needs at start, which migrates once.
+func Open(ctx context.Context, k Kind) (store.Store, error) {
+	var (
+		s   store.Store
+		err error
+	)
 	switch k.Driver {
 	case "postgres":
 		s, err = postgres.Open(ctx, k.Target)
-	default:
+	case "sqlite":
 		s, err = sqlite.Open(ctx, k.Target)
+	default:
+		return nil, fmt.Errorf("store: %w: unknown driver %q", store.ErrInvalid, k.Driver)
 	}
 	if err != nil {
-		return nil, k, fmt.Errorf("%s: open %s store: %w", EnvDatabaseURL, k.Driver, err)
+		return nil, fmt.Errorf("open store: %w", err)
 	}
-	return s, k, nil
+	return s, nil
 }
 
 // Migrate runs a migration action (store.MigrateUp, MigrateDown,
-// MigrateVersion) on the database DATABASE_URL names.
-func Migrate(ctx context.Context, rawURL, action string) (version uint, dirty bool, err error) {
-	k, err := Parse(rawURL)
-	if err != nil {
-		return 0, false, err
-	}
-	if k.Driver == "postgres" {
+// MigrateVersion) on the database k names, without opening the store: what
+// `arena migrate` does.
+func Migrate(ctx context.Context, k Kind, action string) (version uint, dirty bool, err error) {
+	switch k.Driver {
+	case "postgres":
 		return postgres.Migrate(ctx, k.Target, action)
+	case "sqlite":
+		return sqlite.Migrate(ctx, k.Target, action)
 	}
-	return sqlite.Migrate(ctx, k.Target, action)
+	return 0, false, fmt.Errorf("store: %w: unknown driver %q", store.ErrInvalid, k.Driver)
 }

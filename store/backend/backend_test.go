@@ -24,8 +24,8 @@ func TestParse(t *testing.T) {
 		{"sqlite://data/x.db", "sqlite", "data/x.db", ""},
 		{"postgres://arena:secret@db:5432/arena?sslmode=disable", "postgres", "postgres://arena:secret@db:5432/arena?sslmode=disable", ""},
 		{"postgresql://localhost/arena", "postgres", "postgresql://localhost/arena", ""},
-		{"mysql://localhost/arena", "", "", `DATABASE_URL="mysql://localhost/arena": invalid value: want postgres://`},
-		{"sqlite:", "", "", `DATABASE_URL="sqlite:": invalid value: sqlite: wants a file path`},
+		{"mysql://localhost/arena", "", "", `invalid value: want postgres://`},
+		{"sqlite:", "", "", `invalid value: sqlite: wants a file path`},
 		{"sqlite:x.db?mode=ro", "", "", "wants a file path"},
 	}
 	for _, tt := range tests {
@@ -39,24 +39,38 @@ func TestParse(t *testing.T) {
 			}
 			require.NoError(t, err)
 			assert.Equal(t, Kind{Driver: tt.driver, Target: tt.target}, k)
+			again, err := Parse(k.URL())
+			require.NoError(t, err)
+			assert.Equal(t, k, again, "URL reads back as the same store")
 		})
 	}
 }
 
-func TestOpenSQLiteAndMigrate(t *testing.T) {
+func TestOpenMigratesSQLite(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "a.db")
-	s, k, err := Open(ctx, "sqlite:"+path)
+	k := Kind{Driver: "sqlite", Target: filepath.Join(t.TempDir(), "a.db")}
+	v, _, err := Migrate(ctx, k, store.MigrateVersion)
 	require.NoError(t, err)
-	assert.Equal(t, "sqlite", k.Driver)
+	require.Equal(t, uint(0), v, "a new file has no schema")
+
+	s, err := Open(ctx, k)
+	require.NoError(t, err)
 	require.NoError(t, s.Ping(ctx))
 	require.NoError(t, s.Close())
-	v, dirty, err := Migrate(ctx, "sqlite:"+path, store.MigrateVersion)
+	v, dirty, err := Migrate(ctx, k, store.MigrateVersion)
 	require.NoError(t, err)
-	assert.Equal(t, uint(1), v)
+	assert.Equal(t, uint(1), v, "Open applied the migrations")
 	assert.False(t, dirty)
+}
 
-	_, _, err = Open(ctx, "postgres://nobody@127.0.0.1:1/none?sslmode=disable&connect_timeout=2")
+func TestOpenErrors(t *testing.T) {
+	ctx := context.Background()
+	_, err := Open(ctx, Kind{Driver: "postgres", Target: "postgres://nobody@127.0.0.1:1/none?sslmode=disable&connect_timeout=2"})
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "DATABASE_URL: open postgres store")
+	assert.Contains(t, err.Error(), "open store: postgres: ")
+
+	_, err = Open(ctx, Kind{Driver: "mysql"})
+	assert.ErrorIs(t, err, store.ErrInvalid)
+	_, _, err = Migrate(ctx, Kind{Driver: "mysql"}, store.MigrateVersion)
+	assert.ErrorIs(t, err, store.ErrInvalid)
 }

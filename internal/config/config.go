@@ -1,0 +1,308 @@
+// Package config is the configuration of `arena serve`: one table,
+// Settings, with a row for every environment variable the server reads (its
+// name, its default, how its value is read and checked, and a line saying
+// what it sets). Load reads and checks them all once, at start, and reports
+// every bad value together, each under its variable's name. Nothing else in
+// the project reads the environment for settings; `arena serve -h` and the
+// configuration tables of docs/operations.md and docs/protocol.md follow the
+// table (a test holds the documents to it).
+//
+// The default values live with the code they configure, once each:
+// server.DefaultConfig (which takes the rooms' from room.DefaultConfig and
+// room.DefaultRegistryConfig) and backend.Default. Default starts from
+// them, and a row shows its default by reading its field there, so -h, the
+// documents and a server started with nothing set cannot disagree. The
+// same defaults fill the zero fields of a room.Config or server.Config
+// built by hand (in tests, which set only what they are about), except
+// where zero is a setting of its own: HINT_PENALTY=0 is no freeze and
+// CREATE_RATE=0 no limit, as the table says.
+//
+// The package does not open anything: it parses DATABASE_URL with
+// store/backend, and cmd/arena wires the result.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/sudoku-arena/arena/server"
+	"github.com/sudoku-arena/arena/store/backend"
+)
+
+// Config is everything `arena serve` is configured with.
+type Config struct {
+	// Server is the server's settings, with the rooms' in Server.Rooms.
+	Server server.Config
+	// Store is the store DATABASE_URL selects.
+	Store backend.Kind
+}
+
+// Default is the configuration of an empty environment.
+func Default() Config {
+	return Config{Server: server.DefaultConfig(), Store: backend.Default()}
+}
+
+// DatabaseURL is the variable that selects the store; `arena migrate` reads
+// it alone (LoadStore).
+const DatabaseURL = "DATABASE_URL"
+
+// Setting is one row of the table: an environment variable and the field it
+// sets.
+type Setting struct {
+	// Name is the environment variable.
+	Name string
+	// Doc says in a line what the setting is for.
+	Doc string
+	// Unset says what the default means when it is no value at all (as
+	// PUBLIC_URL's: the request's own scheme and host).
+	Unset string
+	// get formats the field's value, as the variable would give it.
+	get func(*Config) string
+	// set reads a value (trimmed, not empty) into the field, or says what
+	// is wanted instead.
+	set func(c *Config, v string) error
+}
+
+// Default is the setting's default: the value Default's field holds,
+// written as the variable would give it, or, when that is no value, what
+// being unset means (Unset). isValue says which.
+func (s Setting) Default() (text string, isValue bool) {
+	c := Default()
+	if v := s.get(&c); v != "" {
+		return v, true
+	}
+	return s.Unset, false
+}
+
+// Settings is the table of every setting `arena serve` reads, in the order
+// the help and the documents list them.
+func Settings() []Setting {
+	return []Setting{
+		{
+			Name: "LISTEN_ADDR", Doc: "address to listen on, HOST:PORT or :PORT",
+			get: func(c *Config) string { return c.Server.ListenAddr },
+			set: func(c *Config, v string) error {
+				if _, port, err := net.SplitHostPort(v); err != nil || port == "" {
+					return errors.New("want HOST:PORT or :PORT")
+				}
+				c.Server.ListenAddr = v
+				return nil
+			},
+		},
+		{
+			Name: DatabaseURL, Doc: "postgres://… for PostgreSQL; sqlite:PATH for the embedded store",
+			get: func(c *Config) string { return c.Store.URL() },
+			set: func(c *Config, v string) error {
+				k, err := backend.Parse(v)
+				if err != nil {
+					return err
+				}
+				c.Store = k
+				return nil
+			},
+		},
+		{
+			Name: "PUBLIC_URL", Doc: "base of share links, an http:// or https:// URL",
+			Unset: "the request's scheme and host",
+			get:   func(c *Config) string { return c.Server.PublicURL },
+			set: func(c *Config, v string) error {
+				u, err := url.Parse(v)
+				if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+					return errors.New("want an http:// or https:// URL")
+				}
+				c.Server.PublicURL = strings.TrimRight(v, "/")
+				return nil
+			},
+		},
+		{
+			Name: "ALLOWED_ORIGINS", Doc: `other origins allowed to open WebSockets: comma-separated host patterns such as "*.example.com"`,
+			Unset: "none",
+			get:   func(c *Config) string { return strings.Join(c.Server.AllowedOrigins, ",") },
+			set: func(c *Config, v string) error {
+				c.Server.AllowedOrigins = nil
+				for o := range strings.SplitSeq(v, ",") {
+					if o = strings.TrimSpace(o); o == "" {
+						continue
+					}
+					// The WebSocket library matches origins with path.Match.
+					if _, err := path.Match(o, ""); err != nil {
+						return fmt.Errorf("want host patterns such as *.example.com: %q: %w", o, err)
+					}
+					c.Server.AllowedOrigins = append(c.Server.AllowedOrigins, o)
+				}
+				return nil
+			},
+		},
+		{
+			Name: "LOG_FORMAT", Doc: "text or json",
+			get: func(c *Config) string { return c.Server.LogFormat },
+			set: func(c *Config, v string) error {
+				if v != "text" && v != "json" {
+					return errors.New("want text or json")
+				}
+				c.Server.LogFormat = v
+				return nil
+			},
+		},
+		duration("COUNTDOWN", "time from start to play", 1,
+			func(c *Config) *time.Duration { return &c.Server.Rooms.Game.Countdown }),
+		duration("HINT_PENALTY", "how long a hint freezes a racer's board; 0 turns the freeze off", 0,
+			func(c *Config) *time.Duration { return &c.Server.Rooms.Game.HintPenalty }),
+		duration("RECONNECT_WINDOW", "how long a dropped player keeps their place", 1,
+			func(c *Config) *time.Duration { return &c.Server.Rooms.Game.ReconnectWindow }),
+		duration("IDLE_TIMEOUT", "a room nobody is connected to ends after this", 1,
+			func(c *Config) *time.Duration { return &c.Server.Rooms.IdleTimeout }),
+		whole("MAX_PLAYERS", "players per room", 1, 1000,
+			func(c *Config) *int { return &c.Server.Rooms.Game.MaxPlayers }),
+		whole("MAX_SPECTATORS", "spectators per room", 1, 10000,
+			func(c *Config) *int { return &c.Server.Rooms.Game.MaxSpectators }),
+		// A whole number, though the limiter takes a rate.
+		wholeTo("RATE_LIMIT", "messages a second per connection, after the burst", 1, 10000,
+			func(c *Config) int { return int(c.Server.RateLimit) },
+			func(c *Config, n int) { c.Server.RateLimit = float64(n) }),
+		whole("RATE_BURST", "messages a connection may send at once", 1, 10000,
+			func(c *Config) *int { return &c.Server.RateBurst }),
+		whole("SEND_QUEUE", "events queued for a slow client before it is closed (4001)", 1, 1<<16,
+			func(c *Config) *int { return &c.Server.SendQueue }),
+		whole("POOL_STOCK", "ready puzzles kept per level", 1, 10000,
+			func(c *Config) *int { return &c.Server.PoolStock }),
+		whole("CREATE_RATE", "rooms one client address may create a minute; 0 turns the limit off", 0, 100000,
+			func(c *Config) *int { return &c.Server.CreateRate }),
+	}
+}
+
+// duration is a setting read as a Go duration of at least least (0 or 1ns:
+// zero allowed or not).
+func duration(name, doc string, least time.Duration, field func(*Config) *time.Duration) Setting {
+	want := "want a positive duration such as 30s or 2m"
+	if least <= 0 {
+		want = "want 0 or a positive duration such as 30s or 2m"
+	}
+	return Setting{
+		Name: name, Doc: doc,
+		get: func(c *Config) string { return formatDuration(*field(c)) },
+		set: func(c *Config, v string) error {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < least {
+				return errors.New(want)
+			}
+			*field(c) = d
+			return nil
+		},
+	}
+}
+
+// formatDuration writes d as time.Duration.String does, without the zero
+// units it ends with: 10m rather than 10m0s.
+func formatDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// whole is a setting read as a whole number from lo to hi into field.
+func whole(name, doc string, lo, hi int, field func(*Config) *int) Setting {
+	return wholeTo(name, doc, lo, hi,
+		func(c *Config) int { return *field(c) },
+		func(c *Config, n int) { *field(c) = n })
+}
+
+// wholeTo is a setting read as a whole number from lo to hi and given to
+// put; the range is added to its doc.
+func wholeTo(name, doc string, lo, hi int, get func(*Config) int, put func(*Config, int)) Setting {
+	return Setting{
+		Name: name, Doc: fmt.Sprintf("%s, %d to %d", doc, lo, hi),
+		get: func(c *Config) string { return strconv.Itoa(get(c)) },
+		set: func(c *Config, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < lo || n > hi {
+				return fmt.Errorf("want a whole number from %d to %d", lo, hi)
+			}
+			put(c, n)
+			return nil
+		},
+	}
+}
+
+// Error is every bad value one Load found, each naming its variable.
+type Error struct {
+	Problems []error
+}
+
+func (e *Error) Error() string {
+	msgs := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		msgs[i] = p.Error()
+	}
+	return "configuration: " + strings.Join(msgs, "; ")
+}
+
+func (e *Error) Unwrap() []error { return e.Problems }
+
+// Load reads every setting through getenv (os.Getenv at start): an unset or
+// blank variable keeps its default. It returns all the bad values together
+// in an *Error.
+func Load(getenv func(string) string) (Config, error) {
+	c, err := load(getenv, func(Setting) bool { return true })
+	if err != nil {
+		return Config{}, err
+	}
+	c.Server = c.Server.WithDefaults() // the replay buffer fits SEND_QUEUE
+	return c, nil
+}
+
+// LoadStore reads DATABASE_URL alone, for commands that only reach the
+// database.
+func LoadStore(getenv func(string) string) (backend.Kind, error) {
+	c, err := load(getenv, func(s Setting) bool { return s.Name == DatabaseURL })
+	return c.Store, err
+}
+
+func load(getenv func(string) string, want func(Setting) bool) (Config, error) {
+	c := Default()
+	var problems []error
+	for _, s := range Settings() {
+		if !want(s) {
+			continue
+		}
+		v := strings.TrimSpace(getenv(s.Name))
+		if v == "" {
+			continue
+		}
+		if err := s.set(&c, v); err != nil {
+			problems = append(problems, fmt.Errorf("%s=%q: %w", s.Name, v, err))
+		}
+	}
+	if len(problems) > 0 {
+		return Config{}, &Error{Problems: problems}
+	}
+	return c, nil
+}
+
+// Usage writes the table for `arena serve -h`: each variable, what it sets
+// and its default.
+func Usage(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, s := range Settings() {
+		def, isValue := s.Default()
+		sep := " "
+		if !isValue {
+			sep = ": "
+		}
+		fmt.Fprintf(tw, "  %s\t%s (default%s%s)\n", s.Name, s.Doc, sep, def)
+	}
+	return tw.Flush()
+}

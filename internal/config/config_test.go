@@ -1,0 +1,218 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/server"
+	"github.com/sudoku-arena/arena/store/backend"
+)
+
+func envOf(m map[string]string) func(string) string {
+	return func(name string) string { return m[name] }
+}
+
+func TestLoadDefaults(t *testing.T) {
+	c, err := Load(envOf(nil))
+	require.NoError(t, err)
+	assert.Equal(t, Default(), c)
+	assert.Equal(t, server.DefaultConfig(), c.Server)
+	s := c.Server
+	assert.Equal(t, ":8080", s.ListenAddr)
+	assert.Equal(t, "text", s.LogFormat)
+	assert.Equal(t, 20.0, s.RateLimit)
+	assert.Equal(t, 40, s.RateBurst)
+	assert.Equal(t, 256, s.SendQueue)
+	assert.Equal(t, 20, s.PoolStock)
+	assert.Equal(t, 30, s.CreateRate)
+	assert.Equal(t, 10*time.Minute, s.Rooms.IdleTimeout)
+	assert.Equal(t, room.DefaultConfig(), s.Rooms.Game)
+	assert.Equal(t, 15*time.Second, s.Rooms.Game.HintPenalty)
+	assert.Equal(t, 200, s.Rooms.Game.ReplayEvents)
+	assert.Equal(t, backend.Kind{Driver: "sqlite", Target: backend.DefaultSQLitePath}, c.Store)
+}
+
+func TestLoadFromEnvironment(t *testing.T) {
+	c, err := Load(envOf(map[string]string{
+		"LISTEN_ADDR": "127.0.0.1:9000", "PUBLIC_URL": "https://sudoku.example/", "ALLOWED_ORIGINS": "a.example, *.b.example,",
+		"RECONNECT_WINDOW": "2m", "HINT_PENALTY": "30s", "MAX_PLAYERS": "4", "RATE_LIMIT": "5", "LOG_FORMAT": " json ",
+		"IDLE_TIMEOUT": "1h", "SEND_QUEUE": "100", "CREATE_RATE": "0", "COUNTDOWN": "",
+		"DATABASE_URL": "postgres://arena@db/arena",
+	}))
+	require.NoError(t, err)
+	s := c.Server
+	assert.Equal(t, "127.0.0.1:9000", s.ListenAddr)
+	assert.Equal(t, "https://sudoku.example", s.PublicURL)
+	assert.Equal(t, []string{"a.example", "*.b.example"}, s.AllowedOrigins)
+	assert.Equal(t, 2*time.Minute, s.Rooms.Game.ReconnectWindow)
+	assert.Equal(t, 30*time.Second, s.Rooms.Game.HintPenalty)
+	assert.Equal(t, 3*time.Second, s.Rooms.Game.Countdown, "blank is unset")
+	assert.Equal(t, 4, s.Rooms.Game.MaxPlayers)
+	assert.Equal(t, 5.0, s.RateLimit)
+	assert.Equal(t, "json", s.LogFormat)
+	assert.Equal(t, time.Hour, s.Rooms.IdleTimeout)
+	assert.Equal(t, 100, s.SendQueue)
+	assert.Equal(t, 84, s.Rooms.Game.ReplayEvents, "the replay fits the send queue")
+	assert.Equal(t, 0, s.CreateRate, "0 turns the limit off")
+	assert.Equal(t, backend.Kind{Driver: "postgres", Target: "postgres://arena@db/arena"}, c.Store)
+}
+
+func TestHintPenaltyZeroIsNoFreeze(t *testing.T) {
+	for _, v := range []string{"0", "0s"} {
+		c, err := Load(envOf(map[string]string{"HINT_PENALTY": v}))
+		require.NoError(t, err, v)
+		assert.Equal(t, time.Duration(0), c.Server.Rooms.Game.HintPenalty, v)
+		assert.Equal(t, time.Duration(0), c.Server.WithDefaults().Rooms.Game.HintPenalty, "the server keeps it")
+	}
+}
+
+func TestLoadErrorsNameTheVariable(t *testing.T) {
+	bad := map[string]string{
+		"LISTEN_ADDR":      "8080",
+		"DATABASE_URL":     "mysql://x",
+		"PUBLIC_URL":       "sudoku.example",
+		"ALLOWED_ORIGINS":  "a.example,[b",
+		"LOG_FORMAT":       "xml",
+		"COUNTDOWN":        "soon",
+		"HINT_PENALTY":     "-3s",
+		"RECONNECT_WINDOW": "0s",
+		"IDLE_TIMEOUT":     "10",
+		"MAX_PLAYERS":      "0",
+		"MAX_SPECTATORS":   "many",
+		"RATE_LIMIT":       "1.5",
+		"RATE_BURST":       "-1",
+		"SEND_QUEUE":       "0",
+		"POOL_STOCK":       "x",
+		"CREATE_RATE":      "-1",
+	}
+	for name, value := range bad {
+		_, err := Load(envOf(map[string]string{name: value}))
+		if assert.Error(t, err, name) {
+			assert.Regexp(t, regexp.QuoteMeta(fmt.Sprintf("%s=%q: ", name, value))+"(invalid value: )?want ", err.Error())
+		}
+	}
+
+	// All at once: every one is reported, each once.
+	_, err := Load(envOf(bad))
+	var cerr *Error
+	require.ErrorAs(t, err, &cerr)
+	assert.Len(t, cerr.Problems, len(bad))
+	for name := range bad {
+		assert.Equal(t, 1, strings.Count(err.Error(), name+"="), name)
+	}
+	assert.Len(t, Settings(), len(bad), "the test tries a bad value of every setting")
+}
+
+func TestLoadStoreReadsDatabaseURLAlone(t *testing.T) {
+	k, err := LoadStore(envOf(map[string]string{"DATABASE_URL": "sqlite:x.db", "COUNTDOWN": "soon"}))
+	require.NoError(t, err)
+	assert.Equal(t, backend.Kind{Driver: "sqlite", Target: "x.db"}, k)
+
+	_, err = LoadStore(envOf(map[string]string{"DATABASE_URL": "mysql://x"}))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `DATABASE_URL="mysql://x": invalid value: want postgres://`)
+}
+
+// TestSettings checks the table itself: each row's default, written out,
+// reads back as the default configuration, so what -h and the documents
+// show is what an unset variable gives.
+func TestSettings(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range Settings() {
+		assert.Regexp(t, `^[A-Z][A-Z_]*$`, s.Name)
+		assert.False(t, seen[s.Name], "%s twice", s.Name)
+		seen[s.Name] = true
+		assert.NotEmpty(t, s.Doc, s.Name)
+		def, isValue := s.Default()
+		require.NotEmpty(t, def, s.Name)
+		if !isValue {
+			assert.Equal(t, s.Unset, def)
+			continue
+		}
+		c := Default()
+		require.NoError(t, s.set(&c, def), "%s=%q", s.Name, def)
+		assert.Equal(t, Default(), c, "%s=%q is the default", s.Name, def)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	var b strings.Builder
+	require.NoError(t, Usage(&b))
+	out := b.String()
+	assert.Contains(t, out, "  LISTEN_ADDR       address to listen on, HOST:PORT or :PORT (default :8080)\n")
+	assert.Contains(t, out, "  PUBLIC_URL        base of share links, an http:// or https:// URL (default: the request's scheme and host)\n")
+	assert.Contains(t, out, "  MAX_PLAYERS       players per room, 1 to 1000 (default 16)\n")
+	assert.Equal(t, len(Settings()), strings.Count(out, "\n"))
+}
+
+// TestDocs holds the configuration tables of docs/operations.md and
+// docs/protocol.md to the table: the same variables in the same order, and
+// each default as Default gives it (a value in backticks, or the words of
+// Unset).
+func TestDocs(t *testing.T) {
+	for _, doc := range []string{"operations.md", "protocol.md"} {
+		t.Run(doc, func(t *testing.T) {
+			text, err := os.ReadFile(filepath.Join("..", "..", "docs", doc))
+			require.NoError(t, err)
+			rows := docConfigRows(t, string(text))
+			var names []string
+			for _, s := range Settings() {
+				names = append(names, s.Name)
+				def, isValue := s.Default()
+				if isValue {
+					def = "`" + def + "`"
+				}
+				if assert.Contains(t, rows, s.Name, "%s is missing from the table", s.Name) {
+					assert.Equal(t, def, rows[s.Name][0], "the default of %s", s.Name)
+				}
+			}
+			var documented []string
+			for _, r := range regexp.MustCompile("(?m)^\\| `([A-Z_]+)` \\|").FindAllStringSubmatch(docSection(t, string(text)), -1) {
+				documented = append(documented, r[1])
+			}
+			assert.Equal(t, names, documented, "the table's variables, in order")
+		})
+	}
+
+	text, err := os.ReadFile(filepath.Join("..", "..", "docs", "protocol.md"))
+	require.NoError(t, err)
+	d := server.DefaultConfig()
+	assert.Contains(t, docSection(t, string(text)),
+		fmt.Sprintf("the replay buffer (%d events, or `SEND_QUEUE` − 16 when that is less)", d.Rooms.Game.ReplayEvents))
+}
+
+// docSection is a document's "## Configuration" section.
+func docSection(t *testing.T, doc string) string {
+	t.Helper()
+	_, sec, ok := strings.Cut(doc, "\n## Configuration\n")
+	require.True(t, ok, "no Configuration section")
+	sec, _, _ = strings.Cut(sec, "\n## ")
+	return sec
+}
+
+// docConfigRows is the section's table: each variable's other cells.
+func docConfigRows(t *testing.T, doc string) map[string][]string {
+	t.Helper()
+	rows := map[string][]string{}
+	for line := range strings.Lines(docSection(t, doc)) {
+		cells := strings.Split(strings.Trim(strings.TrimSpace(line), "|"), "|")
+		if !strings.HasPrefix(line, "| `") || len(cells) < 3 {
+			continue
+		}
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		rows[strings.Trim(cells[0], "`")] = cells[1:]
+	}
+	require.NotEmpty(t, rows, "the Configuration section has no table")
+	return rows
+}
