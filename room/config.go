@@ -67,6 +67,9 @@ type RegistryConfig struct {
 	Game Config
 	// IdleTimeout ends a room nobody has been connected to for this long.
 	IdleTimeout time.Duration
+	// MaxRooms bounds the live rooms: Create answers ErrFull beyond it.
+	// Each room holds a goroutine, its boards and a replay buffer.
+	MaxRooms int
 	// StoreTimeout bounds each storage call (default 5s; not a setting).
 	StoreTimeout time.Duration
 	// Clock is the rooms' time and timers (default WallClock).
@@ -75,8 +78,9 @@ type RegistryConfig struct {
 }
 
 // DefaultRegistryConfig is the registry's settings unless configured
-// otherwise: DefaultConfig's rules, and rooms nobody is connected to end
-// after 10 minutes.
+// otherwise: DefaultConfig's rules, rooms nobody is connected to end
+// after 10 minutes, and at most 10,000 rooms live at once (40,000 sockets
+// at four players a room: far beyond what one node serves well).
 func DefaultRegistryConfig() RegistryConfig {
-	return RegistryConfig{Game: DefaultConfig(), IdleTimeout: 10 * time.Minute}
+	return RegistryConfig{Game: DefaultConfig(), IdleTimeout: 10 * time.Minute, MaxRooms: 10000}
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"slices"
 	"sync"
@@ -18,6 +19,10 @@ var Levels = []string{"easy", "medium", "hard", "expert"}
 
 // ErrNotFound: no live room has the id.
 var ErrNotFound = errors.New("room: not found")
+
+// ErrFull: the registry holds as many live rooms as it may
+// (RegistryConfig.MaxRooms); a room may be made once one ends.
+var ErrFull = errors.New("room: the server holds as many rooms as it may")
 
 // Clock is the rooms' time: what time it is, and timers that fire by it.
 // Rooms take both from the registry, so that a test can move time by hand
@@ -68,7 +73,10 @@ type Registry struct {
 
 	mu    sync.Mutex
 	rooms map[string]*Room
-	wg    sync.WaitGroup
+	// creating counts the Creates under way, which hold a place under
+	// MaxRooms while they wait for their puzzle.
+	creating int
+	wg       sync.WaitGroup
 
 	stats struct {
 		members, moves, dropped atomic.Int64
@@ -79,6 +87,9 @@ type Registry struct {
 func NewRegistry(cfg RegistryConfig, st Store) *Registry {
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = DefaultRegistryConfig().IdleTimeout
+	}
+	if cfg.MaxRooms <= 0 {
+		cfg.MaxRooms = DefaultRegistryConfig().MaxRooms
 	}
 	if cfg.StoreTimeout <= 0 {
 		cfg.StoreTimeout = 5 * time.Second
@@ -97,7 +108,9 @@ func NewRegistry(cfg RegistryConfig, st Store) *Registry {
 // Config is the game rules rooms are made with.
 func (reg *Registry) Config() Config { return reg.cfg.Game }
 
-// Create makes a room of the mode with a fresh puzzle of the level.
+// Create makes a room of the mode with a fresh puzzle of the level. It
+// returns ErrFull when the registry holds MaxRooms live rooms, counting
+// those being made.
 func (reg *Registry) Create(ctx context.Context, mode, level string) (*Room, error) {
 	if _, err := rulesFor(mode); err != nil {
 		return nil, err
@@ -105,6 +118,10 @@ func (reg *Registry) Create(ctx context.Context, mode, level string) (*Room, err
 	if !slices.Contains(Levels, level) {
 		return nil, fmt.Errorf("room: unknown level %q", level)
 	}
+	if err := reg.reserve(); err != nil {
+		return nil, err
+	}
+	defer reg.unreserve()
 	id := NewID()
 	pz, err := reg.store.NewGame(ctx, id, id, mode, level)
 	if err != nil {
@@ -117,8 +134,28 @@ func (reg *Registry) Create(ctx context.Context, mode, level string) (*Room, err
 	return reg.start(g)
 }
 
+// reserve holds a place for a room being made, or says there is none.
+func (reg *Registry) reserve() error {
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	if len(reg.rooms)+reg.creating >= reg.cfg.MaxRooms {
+		return ErrFull
+	}
+	reg.creating++
+	return nil
+}
+
+// unreserve gives the place back: the room is in rooms by now, or was not
+// made.
+func (reg *Registry) unreserve() {
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	reg.creating--
+}
+
 // Restore brings back the rooms the store kept from the last run, and
-// returns how many.
+// returns how many. They are not held to MaxRooms: a restart keeps every
+// live room, and Create refuses new ones until there is place again.
 func (reg *Registry) Restore(ctx context.Context) (int, error) {
 	saved, err := reg.store.LoadRooms(ctx)
 	if err != nil {
@@ -228,12 +265,46 @@ func (reg *Registry) Shutdown(ctx context.Context) error {
 // being read aloud or copied by hand.
 const idAlphabet = "23456789abcdefghjkmnpqrstuvwxyz"
 
-// NewID is a random room id: 8 characters of idAlphabet, about 40 bits.
+// NewID is a random room id: 8 characters of idAlphabet, about 40 bits,
+// each drawn uniformly (see idFrom).
 func NewID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	for i := range b {
-		b[i] = idAlphabet[int(b[i])%len(idAlphabet)]
+	id, err := idFrom(rand.Reader)
+	if err != nil {
+		// crypto/rand's Reader does not fail (it crashes the program
+		// instead), so this cannot happen.
+		panic(fmt.Sprintf("room: random id: %v", err))
 	}
-	return string(b[:])
+	return id
+}
+
+// idAcceptBelow is the largest multiple of len(idAlphabet) that a byte can
+// hold: 248 = 8 × 31. A byte below it, taken modulo 31, gives every
+// character the same chance; the bytes 248 to 255 are drawn again.
+// Taking every byte modulo 31 would make the first 8 characters a third
+// likelier than the others (9 of 256 against 8), which shrinks the ids'
+// space for a guesser.
+const idAcceptBelow = 256 / len(idAlphabet) * len(idAlphabet)
+
+// idFrom draws an id's characters from random bytes by rejection sampling:
+// a byte at or over idAcceptBelow is thrown away and another read, so no
+// character is likelier than another.
+func idFrom(random io.Reader) (string, error) {
+	var id [8]byte
+	var buf [16]byte // a few spare bytes: 8 of 256 are thrown away
+	n := 0
+	for n < len(id) {
+		if _, err := io.ReadFull(random, buf[:]); err != nil {
+			return "", fmt.Errorf("room: read random bytes: %w", err)
+		}
+		for _, b := range buf {
+			if int(b) >= idAcceptBelow {
+				continue
+			}
+			id[n] = idAlphabet[int(b)%len(idAlphabet)]
+			if n++; n == len(id) {
+				break
+			}
+		}
+	}
+	return string(id[:]), nil
 }

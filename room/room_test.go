@@ -293,3 +293,40 @@ func TestCreateReportsTheStoresFailure(t *testing.T) {
 	assert.ErrorIs(t, err, down)
 	assert.Zero(t, reg.Stats().Rooms)
 }
+
+// The registry holds at most MaxRooms live rooms: Create refuses with
+// ErrFull beyond them, a Create that failed gives its place back, and a
+// room that ends makes place for another.
+func TestCreateStopsAtMaxRooms(t *testing.T) {
+	const idle = time.Minute
+	reg, st, clock := registry(t, room.RegistryConfig{MaxRooms: 2, IdleTimeout: idle})
+	ctx := context.Background()
+	r1, err := reg.Create(ctx, room.ModeRace, "easy")
+	require.NoError(t, err)
+	down := errors.New("database down")
+	st.Fail(down)
+	_, err = reg.Create(ctx, room.ModeCoop, "easy")
+	require.ErrorIs(t, err, down)
+	st.Fail(nil)
+	r2, err := reg.Create(ctx, room.ModeCoop, "easy")
+	require.NoError(t, err, "the failed Create gave its place back")
+
+	_, err = reg.Create(ctx, room.ModeRace, "easy")
+	assert.ErrorIs(t, err, room.ErrFull)
+	assert.Equal(t, 2, reg.Stats().Rooms)
+
+	// Nobody joined: both rooms end as idle.
+	settle(t, r1)
+	settle(t, r2)
+	clock.Advance(idle)
+	for _, r := range []*room.Room{r1, r2} {
+		select {
+		case <-r.Done():
+		case <-time.After(5 * time.Second):
+			t.Fatal("the idle room did not end")
+		}
+	}
+	require.Eventually(t, func() bool { return reg.Stats().Rooms == 0 }, 5*time.Second, time.Millisecond)
+	_, err = reg.Create(ctx, room.ModeRace, "easy")
+	assert.NoError(t, err, "an ended room made place")
+}
