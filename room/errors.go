@@ -38,6 +38,10 @@ const (
 	CodeUndoStale     = "undo_stale"  // someone else has changed the cell since
 	CodeCoopOnly      = "coop_only"   // cursors are shared in co-op rooms only
 	CodeUnavailable   = "unavailable" // the server could not do it now (a puzzle, the database); try again
+
+	// Making rooms (HTTP).
+	CodeServerFull   = "server_full"    // the server holds as many live rooms as it may
+	CodeTooManyRooms = "too_many_rooms" // the client's address has as many live rooms as it may
 )
 
 // Error is a refused message: a stable Code, a human Message, and the cells

@@ -51,6 +51,49 @@ type Config struct {
 	// minute, in bursts of as many. 0 turns the limit off, as behind a
 	// proxy where every client shares its address; WithDefaults keeps it.
 	CreateRate int
+	// RoomsPerAddr is how many live rooms one client address may have
+	// made; the registry's Rooms.MaxRooms bounds them all. 0 turns the
+	// per-address bound off; WithDefaults keeps it.
+	RoomsPerAddr int
+	// PlayerRate is how many new players (joins without a token) one
+	// client address may make a minute, in bursts of as many: each is a
+	// stored row and logged events. 0 turns the limit off; WithDefaults
+	// keeps it.
+	PlayerRate int
+	// SocketsPerAddr is how many WebSockets one client address may hold
+	// open; one more is closed with CloseTooManySockets. 0 turns the bound
+	// off; WithDefaults keeps it.
+	SocketsPerAddr int
+	// PingInterval is how often a joined connection is pinged; one that
+	// does not answer within PingTimeout (not a setting) is closed with
+	// CloseIdle, so a peer that vanished without a close does not hold its
+	// place (and its socket) until the operating system notices.
+	PingInterval time.Duration
+	PingTimeout  time.Duration
+
+	// HTTP is the http.Server's timeouts (not settings); HTTPServer applies
+	// them. WebSockets are exempt from Read and Write once upgraded.
+	HTTP HTTPTimeouts
+
+	// EventRetention is how long the events of a finished room are kept
+	// (for replays) before serve deletes them. 0 keeps them forever;
+	// WithDefaults keeps it.
+	EventRetention time.Duration
+}
+
+// HTTPTimeouts bound each HTTP connection, so that a client that sends or
+// reads slowly (or not at all) cannot hold a connection and its goroutine
+// for ever.
+type HTTPTimeouts struct {
+	// ReadHeader bounds reading a request's headers.
+	ReadHeader time.Duration
+	// Read bounds reading a whole request, body included.
+	Read time.Duration
+	// Write bounds a response, from the end of reading its request.
+	Write time.Duration
+	// Idle is how long a keep-alive connection may wait for its next
+	// request.
+	Idle time.Duration
 }
 
 // DefaultConfig is the server's configuration unless configured otherwise,
@@ -69,14 +112,30 @@ func DefaultConfig() Config {
 		Rooms:        room.DefaultRegistryConfig(),
 		PoolStock:    20,
 		CreateRate:   30,
+		// A household or a classroom behind one address plays a few rooms
+		// with a few dozen sockets; these leave them room and stop a
+		// script.
+		RoomsPerAddr:   20,
+		PlayerRate:     30,
+		SocketsPerAddr: 64,
+		PingInterval:   30 * time.Second,
+		PingTimeout:    10 * time.Second,
+		HTTP: HTTPTimeouts{
+			ReadHeader: 5 * time.Second,
+			Read:       10 * time.Second,
+			Write:      30 * time.Second,
+			Idle:       2 * time.Minute,
+		},
+		EventRetention: 30 * 24 * time.Hour,
 	}
 	c.fitReplay()
 	return c
 }
 
 // WithDefaults is the configuration with every unset field (zero) at
-// DefaultConfig's value, except CreateRate and the rooms' HintPenalty,
-// whose zero turns the limit or the freeze off. New applies it; build the
+// DefaultConfig's value, except CreateRate, RoomsPerAddr, PlayerRate,
+// SocketsPerAddr, EventRetention and the rooms' HintPenalty, whose zero
+// turns the limit, the retention or the freeze off. New applies it; build the
 // room registry from its Rooms, since the replay buffer is sized to fit the
 // send queue.
 func (c Config) WithDefaults() Config {
@@ -100,7 +159,14 @@ func (c *Config) defaults() {
 	orDefault(&c.JoinTimeout, d.JoinTimeout)
 	orDefault(&c.RetryAfter, d.RetryAfter)
 	orDefault(&c.PoolStock, d.PoolStock)
+	orDefault(&c.PingInterval, d.PingInterval)
+	orDefault(&c.PingTimeout, d.PingTimeout)
+	orDefault(&c.HTTP.ReadHeader, d.HTTP.ReadHeader)
+	orDefault(&c.HTTP.Read, d.HTTP.Read)
+	orDefault(&c.HTTP.Write, d.HTTP.Write)
+	orDefault(&c.HTTP.Idle, d.HTTP.Idle)
 	orDefault(&c.Rooms.Game.ReplayEvents, d.Rooms.Game.ReplayEvents)
+	orDefault(&c.Rooms.MaxRooms, d.Rooms.MaxRooms)
 	c.fitReplay()
 }
 

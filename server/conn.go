@@ -24,6 +24,10 @@ const (
 	CloseRoomEnded   = websocket.StatusCode(4003)    // the room ended
 	CloseRateLimited = websocket.StatusCode(4004)    // kept sending past the rate limit
 	CloseJoinTimeout = websocket.StatusCode(4006)    // joined no room in time
+	CloseIdle        = websocket.StatusCode(4007)    // did not answer a ping in time: resume when back
+	// CloseTooManySockets: the client's address holds as many WebSockets
+	// as it may (SOCKETS_PER_ADDR).
+	CloseTooManySockets = websocket.StatusCode(4008)
 )
 
 // conn is one WebSocket: a reader (the handler's goroutine) that decodes,
@@ -42,6 +46,8 @@ type conn struct {
 
 	// joined is set once the connection is in a room.
 	joined atomic.Bool
+	// addr is the client's address as the per-address limits count it.
+	addr string
 
 	// Owned by the reader goroutine.
 	room    *room.Room
@@ -108,6 +114,7 @@ func (c *conn) serve(ctx context.Context) {
 	joinTimer := time.AfterFunc(c.s.cfg.JoinTimeout, func() {
 		c.closeWith(CloseJoinTimeout, "no room joined in time", true)
 	})
+	go c.keepAlive(ctx)
 	c.read(ctx, joinTimer)
 	joinTimer.Stop()
 	if c.room != nil {
@@ -236,6 +243,38 @@ func (c *conn) read(ctx context.Context, joinTimer *time.Timer) {
 	}
 }
 
+// keepAlive pings the client every PingInterval once it has joined a room,
+// and closes it with CloseIdle when a ping has no answer within
+// PingTimeout: a peer that vanished without a close (a laptop shut, a
+// network gone) is then away at once, with its reconnect window running,
+// rather than holding its place and socket until TCP gives up. Browsers
+// answer pings by themselves. It ends with the connection.
+func (c *conn) keepAlive(ctx context.Context) {
+	t := time.NewTicker(c.s.cfg.PingInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+		case <-c.quit:
+			return
+		case <-ctx.Done():
+			return
+		}
+		if !c.joined.Load() {
+			continue // the join timeout watches it
+		}
+		pctx, cancel := context.WithTimeout(ctx, c.s.cfg.PingTimeout)
+		err := c.ws.Ping(pctx)
+		cancel()
+		if err != nil {
+			if ctx.Err() == nil {
+				c.closeWith(CloseIdle, "no answer to ping: reconnect with your token", false)
+			}
+			return
+		}
+	}
+}
+
 // allow takes a token from the connection's bucket.
 func (c *conn) allow(now time.Time) bool {
 	c.tokens += now.Sub(c.last).Seconds() * c.s.cfg.RateLimit
@@ -297,6 +336,9 @@ func (c *conn) join(ctx context.Context, msg *room.Msg) *room.Error {
 		// Ask first, so that a refused join stores no player.
 		if err := rm.Admits(ctx, false); err != nil {
 			return joinError(err, msg.Room)
+		}
+		if !c.s.newPlayers.allow(c.addr, time.Now()) {
+			return room.Errorf(room.CodeRateLimited, "too many new players from this address: join with your token, or wait a minute")
 		}
 		j.ID, j.Token = newMemberID("p_"), newToken()
 		if err := c.s.players.CreatePlayer(sctx, j.ID, j.Name, HashToken(j.Token)); err != nil {

@@ -119,6 +119,7 @@ func newEnvListening(tb testing.TB, k *kept, wrap func(net.Listener) net.Listene
 	require.NoError(tb, err)
 	srv := server.New(cfg, rooms, k.players, web.FS(), logger)
 	hs := httptest.NewUnstartedServer(srv.Handler())
+	hs.Config = srv.HTTPServer() // with serve's timeouts
 	if wrap != nil {
 		hs.Listener = wrap(hs.Listener)
 	}

@@ -12,6 +12,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -53,7 +54,11 @@ type Server struct {
 	metrics *metrics
 	mux     *http.ServeMux
 
-	creates *addrLimiter // nil: no limit
+	// The per-address limits (limits.go); nil: no limit.
+	creates     *addrLimiter // rooms made a minute
+	newPlayers  *addrLimiter // new players a minute
+	roomsByAddr *addrCounter // live rooms made
+	sockets     *addrCounter // open WebSockets
 
 	mu      sync.Mutex
 	conns   map[*conn]struct{}
@@ -69,9 +74,10 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	}
 	s := &Server{cfg: cfg, rooms: rooms, players: players, log: logger, conns: map[*conn]struct{}{}}
 	s.metrics = newMetrics(s)
-	if cfg.CreateRate > 0 {
-		s.creates = newAddrLimiter(cfg.CreateRate, cfg.CreateRate)
-	}
+	s.creates = newAddrLimiter(cfg.CreateRate, cfg.CreateRate)
+	s.newPlayers = newAddrLimiter(cfg.PlayerRate, cfg.PlayerRate)
+	s.roomsByAddr = newAddrCounter(cfg.RoomsPerAddr)
+	s.sockets = newAddrCounter(cfg.SocketsPerAddr)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.health)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
@@ -91,6 +97,20 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 
 // Handler is the server's HTTP handler.
 func (s *Server) Handler() http.Handler { return s.mux }
+
+// HTTPServer is an http.Server for the handler with the configured
+// timeouts (Config.HTTP) and errors logged as warnings. Its read and write
+// timeouts do not cut WebSockets: the upgrade clears them.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{
+		Handler:           s.mux,
+		ReadHeaderTimeout: s.cfg.HTTP.ReadHeader,
+		ReadTimeout:       s.cfg.HTTP.Read,
+		WriteTimeout:      s.cfg.HTTP.Write,
+		IdleTimeout:       s.cfg.HTTP.Idle,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+}
 
 // Metrics is the Prometheus registry the server reports to, for callers
 // that add their own collectors.
@@ -167,9 +187,19 @@ type CreateRoomResponse struct {
 	WS string `json:"ws"`
 }
 
+// Retry-After of the refusals of POST /api/rooms, in seconds: a minute
+// refills the per-address buckets; a room ends within IDLE_TIMEOUT of its
+// last player leaving, so a minute is only a hint for the others.
+const (
+	retryCreateRate  = "60"
+	retryRoomsByAddr = "60"
+	retryServerFull  = "30"
+)
+
 func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
-	if !s.creates.allow(r, time.Now()) {
-		w.Header().Set("Retry-After", "60")
+	addr := clientAddr(r)
+	if !s.creates.allow(addr, time.Now()) {
+		w.Header().Set("Retry-After", retryCreateRate)
 		writeError(w, http.StatusTooManyRequests, room.CodeRateLimited, "too many rooms made from this address: wait a minute")
 		return
 	}
@@ -191,11 +221,31 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, room.CodeBadField, `level must be "easy", "medium", "hard" or "expert"`)
 		return
 	}
+	if !s.roomsByAddr.acquire(addr) {
+		w.Header().Set("Retry-After", retryRoomsByAddr)
+		writeError(w, http.StatusTooManyRequests, room.CodeTooManyRooms,
+			fmt.Sprintf("this address has %d live rooms, as many as it may: play in one, or wait for one to end", s.cfg.RoomsPerAddr))
+		return
+	}
 	rm, err := s.rooms.Create(r.Context(), req.Mode, req.Level)
 	if err != nil {
+		s.roomsByAddr.release(addr)
+		if errors.Is(err, room.ErrFull) {
+			s.log.Warn("create room: the server is full", "rooms", s.rooms.Stats().Rooms)
+			w.Header().Set("Retry-After", retryServerFull)
+			writeError(w, http.StatusServiceUnavailable, room.CodeServerFull, "the server holds as many rooms as it may: try again later")
+			return
+		}
 		s.log.Error("create room", "mode", req.Mode, "level", req.Level, "err", err)
 		writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "no room could be made just now: try again")
 		return
+	}
+	if s.roomsByAddr != nil {
+		// The address holds the room until it ends.
+		go func() {
+			<-rm.Done()
+			s.roomsByAddr.release(addr)
+		}()
 	}
 	s.log.Info("room created", "room", rm.ID(), "mode", req.Mode, "level", req.Level)
 	writeJSON(w, http.StatusCreated, CreateRoomResponse{
@@ -258,6 +308,15 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "the server is restarting: try again shortly")
 		return
 	}
+	// The http.Server's read and write timeouts are deadlines on the
+	// connection. net/http clears them when it hands the connection over
+	// (Hijack), but its documentation leaves that to the handler: clear
+	// them here, so that no WebSocket is cut when they pass. The WebSocket
+	// has its own (the write timeout, the join timeout and the pings).
+	rc := http.NewResponseController(w)
+	if err := errors.Join(rc.SetReadDeadline(time.Time{}), rc.SetWriteDeadline(time.Time{})); err != nil {
+		s.log.Debug("websocket: clear deadlines", "err", err)
+	}
 	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.AllowedOrigins})
 	if err != nil {
 		// Accept has answered (403 for a foreign origin, 400 for a bad
@@ -265,7 +324,16 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		s.log.Debug("websocket: accept", "err", err, "origin", r.Header.Get("Origin"))
 		return
 	}
+	addr := clientAddr(r)
+	if !s.sockets.acquire(addr) {
+		// Upgraded first, so that a browser learns why (it sees no HTTP
+		// status), then closed at once.
+		_ = ws.Close(CloseTooManySockets, fmt.Sprintf("too many connections from this address (at most %d): close another first", s.cfg.SocketsPerAddr))
+		return
+	}
+	defer s.sockets.release(addr)
 	c := newConn(s, ws)
+	c.addr = addr
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
 	s.mu.Unlock()

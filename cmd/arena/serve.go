@@ -106,7 +106,7 @@ func serve(ctx context.Context, cfg server.Config, db backend.Kind, logger *slog
 		logger.Info("rooms restored", "rooms", n)
 	}
 	srv := server.New(cfg, rooms, data, web.FS(), logger)
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	hs := srv.HTTPServer() // with its timeouts
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {
 		return fmt.Errorf("LISTEN_ADDR: %w", err)

@@ -14,8 +14,9 @@
 // documents and a server started with nothing set cannot disagree. The
 // same defaults fill the zero fields of a room.Config or server.Config
 // built by hand (in tests, which set only what they are about), except
-// where zero is a setting of its own: HINT_PENALTY=0 is no freeze and
-// CREATE_RATE=0 no limit, as the table says.
+// where zero is a setting of its own: HINT_PENALTY=0 is no freeze,
+// EVENT_RETENTION=0 keeps events forever, and CREATE_RATE, ROOMS_PER_ADDR,
+// PLAYER_RATE and SOCKETS_PER_ADDR at 0 are no limit, as the table says.
 //
 // The package does not open anything: it parses DATABASE_URL with
 // store/backend, and cmd/arena wires the result.
@@ -176,6 +177,18 @@ func Settings() []Setting {
 			func(c *Config) *int { return &c.Server.PoolStock }),
 		whole("CREATE_RATE", "rooms one client address may create a minute; 0 turns the limit off", 0, 100000,
 			func(c *Config) *int { return &c.Server.CreateRate }),
+		whole("MAX_ROOMS", "live rooms the server holds at most", 1, 1000000,
+			func(c *Config) *int { return &c.Server.Rooms.MaxRooms }),
+		whole("ROOMS_PER_ADDR", "live rooms one client address may have made; 0 turns the limit off", 0, 1000000,
+			func(c *Config) *int { return &c.Server.RoomsPerAddr }),
+		whole("PLAYER_RATE", "new players (joins without a token) one client address may make a minute; 0 turns the limit off", 0, 100000,
+			func(c *Config) *int { return &c.Server.PlayerRate }),
+		whole("SOCKETS_PER_ADDR", "WebSockets one client address may hold open; 0 turns the limit off", 0, 1000000,
+			func(c *Config) *int { return &c.Server.SocketsPerAddr }),
+		duration("PING_INTERVAL", "how often a joined connection is pinged; one that does not answer closes (4007)", 1,
+			func(c *Config) *time.Duration { return &c.Server.PingInterval }),
+		duration("EVENT_RETENTION", "how long the events of a finished room are kept for replays; 0 keeps them forever", 0,
+			func(c *Config) *time.Duration { return &c.Server.EventRetention }),
 	}
 }
 

@@ -34,6 +34,12 @@ func TestLoadDefaults(t *testing.T) {
 	assert.Equal(t, 256, s.SendQueue)
 	assert.Equal(t, 20, s.PoolStock)
 	assert.Equal(t, 30, s.CreateRate)
+	assert.Equal(t, 10000, s.Rooms.MaxRooms)
+	assert.Equal(t, 20, s.RoomsPerAddr)
+	assert.Equal(t, 30, s.PlayerRate)
+	assert.Equal(t, 64, s.SocketsPerAddr)
+	assert.Equal(t, 30*time.Second, s.PingInterval)
+	assert.Equal(t, 30*24*time.Hour, s.EventRetention)
 	assert.Equal(t, 10*time.Minute, s.Rooms.IdleTimeout)
 	assert.Equal(t, room.DefaultConfig(), s.Rooms.Game)
 	assert.Equal(t, 15*time.Second, s.Rooms.Game.HintPenalty)
@@ -46,6 +52,8 @@ func TestLoadFromEnvironment(t *testing.T) {
 		"LISTEN_ADDR": "127.0.0.1:9000", "PUBLIC_URL": "https://sudoku.example/", "ALLOWED_ORIGINS": "a.example, *.b.example,",
 		"RECONNECT_WINDOW": "2m", "HINT_PENALTY": "30s", "MAX_PLAYERS": "4", "RATE_LIMIT": "5", "LOG_FORMAT": " json ",
 		"IDLE_TIMEOUT": "1h", "SEND_QUEUE": "100", "CREATE_RATE": "0", "COUNTDOWN": "",
+		"MAX_ROOMS": "500", "ROOMS_PER_ADDR": "0", "PLAYER_RATE": "0", "SOCKETS_PER_ADDR": "0",
+		"PING_INTERVAL": "1m", "EVENT_RETENTION": "0",
 		"DATABASE_URL": "postgres://arena@db/arena",
 	}))
 	require.NoError(t, err)
@@ -63,6 +71,15 @@ func TestLoadFromEnvironment(t *testing.T) {
 	assert.Equal(t, 100, s.SendQueue)
 	assert.Equal(t, 84, s.Rooms.Game.ReplayEvents, "the replay fits the send queue")
 	assert.Equal(t, 0, s.CreateRate, "0 turns the limit off")
+	assert.Equal(t, 500, s.Rooms.MaxRooms)
+	assert.Equal(t, time.Minute, s.PingInterval)
+	for name, v := range map[string]int{"ROOMS_PER_ADDR": s.RoomsPerAddr, "PLAYER_RATE": s.PlayerRate, "SOCKETS_PER_ADDR": s.SocketsPerAddr} {
+		assert.Zero(t, v, "%s=0 turns the limit off", name)
+	}
+	assert.Zero(t, s.EventRetention, "0 keeps events forever")
+	kept := s.WithDefaults()
+	assert.Zero(t, kept.RoomsPerAddr+kept.PlayerRate+kept.SocketsPerAddr, "the server keeps the limits off")
+	assert.Zero(t, kept.EventRetention, "the server keeps the events")
 	assert.Equal(t, backend.Kind{Driver: "postgres", Target: "postgres://arena@db/arena"}, c.Store)
 }
 
@@ -93,6 +110,12 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		"SEND_QUEUE":       "0",
 		"POOL_STOCK":       "x",
 		"CREATE_RATE":      "-1",
+		"MAX_ROOMS":        "0",
+		"ROOMS_PER_ADDR":   "-2",
+		"PLAYER_RATE":      "lots",
+		"SOCKETS_PER_ADDR": "1.5",
+		"PING_INTERVAL":    "0",
+		"EVENT_RETENTION":  "30d",
 	}
 	for name, value := range bad {
 		_, err := Load(envOf(map[string]string{name: value}))
