@@ -179,6 +179,12 @@ type Store interface {
 	// Events returns a room's events with Seq > afterSeq in order, at most
 	// limit of them (limit <= 0: all).
 	Events(ctx context.Context, roomID string, afterSeq int64, limit int) ([]Event, error)
+	// DeleteFinishedEvents deletes the events of up to maxRooms rooms that
+	// finished before the time given, oldest finish first, and returns how
+	// many events it deleted (0: none is left to delete). The rooms and
+	// their results stay. It is the event retention: replays need a
+	// finished room's events for a while, not for ever.
+	DeleteFinishedEvents(ctx context.Context, before time.Time, maxRooms int) (int64, error)
 
 	// SaveResult stores a result and returns it with its ID. A second result
 	// for the same room and player, or a second daily result for the same

@@ -341,6 +341,24 @@ func (s *Store) Events(ctx context.Context, roomID string, afterSeq int64, limit
 	return evs, mapErr(err, "events of room "+roomID)
 }
 
+// DeleteFinishedEvents deletes the events of up to maxRooms rooms that
+// finished before before, oldest first, in one statement. The rooms come
+// from the rooms_finished index; a room whose events are gone already is
+// skipped by a probe of room_events' primary key.
+func (s *Store) DeleteFinishedEvents(ctx context.Context, before time.Time, maxRooms int) (int64, error) {
+	tag, err := s.pool.Exec(ctx,
+		`DELETE FROM room_events WHERE room_id IN (
+		   SELECT r.id FROM rooms r
+		   WHERE r.state = 'finished' AND r.finished_at < $1
+		     AND EXISTS (SELECT 1 FROM room_events e WHERE e.room_id = r.id)
+		   ORDER BY r.finished_at LIMIT $2)`,
+		before, maxRooms)
+	if err != nil {
+		return 0, mapErr(err, "delete events of rooms finished before "+before.Format(time.RFC3339))
+	}
+	return tag.RowsAffected(), nil
+}
+
 func nullDay(day string) *string {
 	if day == "" {
 		return nil

@@ -392,6 +392,25 @@ func (s *Store) AppendEvents(ctx context.Context, events []store.Event) error {
 	return mapErr(tx.Commit(), "append events")
 }
 
+// DeleteFinishedEvents deletes the events of up to maxRooms rooms that
+// finished before before, oldest first, in one statement. The rooms come
+// from the rooms_finished index; a room whose events are gone already is
+// skipped by a probe of room_events' primary key.
+func (s *Store) DeleteFinishedEvents(ctx context.Context, before time.Time, maxRooms int) (int64, error) {
+	res, err := s.w.ExecContext(ctx,
+		`DELETE FROM room_events WHERE room_id IN (
+		   SELECT r.id FROM rooms r
+		   WHERE r.state = 'finished' AND r.finished_at < ?
+		     AND EXISTS (SELECT 1 FROM room_events e WHERE e.room_id = r.id)
+		   ORDER BY r.finished_at LIMIT ?)`,
+		before.UnixMicro(), maxRooms)
+	if err != nil {
+		return 0, mapErr(err, "delete events of rooms finished before "+before.Format(time.RFC3339))
+	}
+	n, err := res.RowsAffected()
+	return n, mapErr(err, "delete events: rows affected")
+}
+
 // Events returns a room's events after a sequence number, in order.
 func (s *Store) Events(ctx context.Context, roomID string, afterSeq int64, limit int) ([]store.Event, error) {
 	if limit <= 0 {

@@ -32,6 +32,7 @@ func Run(t *testing.T, open Opener) {
 		{"PoolTakeConcurrent", testPoolConcurrent},
 		{"Rooms", testRooms},
 		{"EventsOrderAndIdempotence", testEvents},
+		{"EventRetention", testEventRetention},
 		{"EventLogBatching", testEventLog},
 		{"EventLogRetries", testEventLogRetries},
 		{"ResultsUniqueness", testResults},
@@ -287,6 +288,75 @@ func testEvents(t *testing.T, s store.Store) {
 	after, err := s.Events(ctx, "r", 250, 0)
 	require.NoError(t, err)
 	assert.Empty(t, after, "a failed batch writes nothing")
+}
+
+// testEventRetention: DeleteFinishedEvents deletes the events of rooms
+// finished before the time, oldest first and at most maxRooms rooms at a
+// time, and nothing else: not the events of rooms finished since or not
+// finished, not the rooms, not their results.
+func testEventRetention(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	mkPlayer(t, s, "a")
+	pz := mkPuzzle(t, s, 4, "easy")
+	finish := func(id string, at time.Time) {
+		r := mkRoom(t, s, id, store.ModeRace, pz.ID, "a")
+		r.State, r.StartedAt, r.FinishedAt = store.StateFinished, at.Add(-time.Minute), at
+		require.NoError(t, s.UpdateRoom(ctx, r))
+	}
+	finish("oldest", t0.Add(-72*time.Hour))
+	finish("old", t0.Add(-48*time.Hour))
+	finish("recent", t0.Add(-time.Hour))
+	finish("empty", t0.Add(-96*time.Hour)) // finished long ago, no events
+	running := mkRoom(t, s, "running", store.ModeCoop, pz.ID, "a")
+	running.State, running.StartedAt = store.StateRunning, t0.Add(-100*time.Hour)
+	require.NoError(t, s.UpdateRoom(ctx, running))
+	mkRoom(t, s, "waiting", store.ModeCoop, pz.ID, "a")
+	counts := map[string]int{"oldest": 3, "old": 2, "recent": 4, "running": 5, "waiting": 1}
+	for id, n := range counts {
+		var evs []store.Event
+		for i := 1; i <= n; i++ {
+			evs = append(evs, store.Event{RoomID: id, Seq: int64(i), Type: "move", At: t0.Add(-100 * time.Hour)})
+		}
+		require.NoError(t, s.AppendEvents(ctx, evs))
+	}
+	mkResult(t, s, "oldest", "a", pz, "", 500, t0.Add(-72*time.Hour), time.Minute)
+	left := func(id string) int {
+		t.Helper()
+		evs, err := s.Events(ctx, id, 0, 0)
+		require.NoError(t, err)
+		return len(evs)
+	}
+
+	cutoff := t0.Add(-24 * time.Hour)
+	n, err := s.DeleteFinishedEvents(ctx, cutoff, 1)
+	require.NoError(t, err)
+	assert.Equal(t, int64(3), n, "one room at a time, the oldest with events first")
+	assert.Zero(t, left("oldest"))
+	assert.Equal(t, 2, left("old"))
+
+	n, err = s.DeleteFinishedEvents(ctx, cutoff, 10)
+	require.NoError(t, err)
+	assert.Equal(t, int64(2), n)
+	n, err = s.DeleteFinishedEvents(ctx, cutoff, 10)
+	require.NoError(t, err)
+	assert.Zero(t, n, "nothing is left to delete")
+
+	for id, want := range map[string]int{"old": 0, "recent": 4, "running": 5, "waiting": 1} {
+		assert.Equal(t, want, left(id), id)
+	}
+	for _, id := range []string{"oldest", "old", "empty"} {
+		_, err := s.Room(ctx, id)
+		assert.NoError(t, err, "the room %s stays", id)
+	}
+	hist, err := s.PlayerHistory(ctx, "a", 10)
+	require.NoError(t, err)
+	assert.Len(t, hist, 1, "results stay")
+
+	// Later, the recent room's time comes too.
+	n, err = s.DeleteFinishedEvents(ctx, t0, 10)
+	require.NoError(t, err)
+	assert.Equal(t, int64(4), n)
+	assert.Equal(t, 5, left("running"))
 }
 
 func mkResult(t *testing.T, s store.Store, room, player string, pz store.Puzzle, day string, score int, fin time.Time, elapsed time.Duration) store.Result {

@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS rooms_finished;
