@@ -94,6 +94,17 @@ func serve(ctx context.Context, cfg server.Config, db backend.Kind, logger *slog
 	}()
 	defer func() { stopPool(); <-poolDone }()
 
+	// The event retention deletes finished rooms' old events, beside the
+	// rest, until shutdown.
+	retention := &store.Retention{Store: st, Keep: cfg.EventRetention, Logger: logger}
+	retentionCtx, stopRetention := context.WithCancel(context.Background())
+	retentionDone := make(chan struct{})
+	go func() {
+		defer close(retentionDone)
+		retention.Run(retentionCtx)
+	}()
+	defer func() { stopRetention(); <-retentionDone }()
+
 	data := &storage{store: st, pool: pool, events: events, logger: logger}
 	rcfg := cfg.Rooms
 	rcfg.Logger = logger

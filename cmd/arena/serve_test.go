@@ -207,3 +207,37 @@ func TestServeHelpListsTheSettings(t *testing.T) {
 		assert.Regexp(t, `(?m)^  `+s.Name+` +\Q`+s.Doc+` (default\E:? \Q`+def+`)\E$`, stderr.String())
 	}
 }
+
+// serve deletes the events of rooms finished longer ago than
+// EVENT_RETENTION (30 days by default) and keeps the others.
+func TestServeDeletesTheEventsOfLongFinishedRooms(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arena.db")
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, db)
+	require.NoError(t, err)
+	pz, err := st.SavePuzzle(ctx, store.Puzzle{Givens: strings.Repeat(".", 80) + "1", Solution: strings.Repeat("1", 81), Level: "easy", CreatedAt: time.Now()})
+	require.NoError(t, err)
+	now := time.Now()
+	for id, finished := range map[string]time.Time{"gone": now.Add(-31 * 24 * time.Hour), "kept": now.Add(-29 * 24 * time.Hour)} {
+		r := store.Room{ID: id, Mode: store.ModeRace, PuzzleID: pz.ID, State: store.StateFinished,
+			CreatedAt: finished.Add(-time.Hour), StartedAt: finished.Add(-time.Hour), FinishedAt: finished}
+		require.NoError(t, st.CreateRoom(ctx, r))
+		require.NoError(t, st.AppendEvents(ctx, []store.Event{{RoomID: id, Seq: 1, Type: "move", At: finished}}))
+	}
+	require.NoError(t, st.Close())
+
+	_, stop := startServe(t, db)
+	defer stop()
+
+	// The retention runs beside the server, from its start.
+	st, err = sqlite.Open(ctx, db)
+	require.NoError(t, err)
+	defer st.Close()
+	require.Eventually(t, func() bool {
+		gone, err := st.Events(ctx, "gone", 0, 0)
+		return err == nil && len(gone) == 0
+	}, 10*time.Second, 10*time.Millisecond, "the events of the room finished 31 days ago are deleted")
+	kept, err := st.Events(ctx, "kept", 0, 0)
+	require.NoError(t, err)
+	assert.Len(t, kept, 1, "finished 29 days ago")
+}
