@@ -115,7 +115,8 @@ func TestNewPlayersAreLimitedPerAddress(t *testing.T) {
 	b := e.dial("Bob")
 	b.join(id)
 
-	// Join, leave, join again without a token: each a new player.
+	// A third join without a token (as a script that joins, leaves and
+	// joins again would send) is a third new player: refused.
 	c := e.dial("Cid")
 	c.send(map[string]any{"type": "join", "id": "j", "room": id, "name": "Cid"})
 	err := c.awaitError(room.CodeRateLimited)
