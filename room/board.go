@@ -71,7 +71,7 @@ func (g *Game) move(now time.Time, m *member, msg *Msg) *Error {
 		return err
 	}
 	if digit != 0 && digit != g.pz.Solution[cell] {
-		m.progress.Mistakes++
+		m.mistakes++
 	}
 	if len(m.undo) == maxUndo {
 		m.undo = append(m.undo[:0], m.undo[1:]...)
@@ -144,7 +144,7 @@ func (g *Game) place(now time.Time, m *member, b *board, cell int, digit uint8, 
 }
 
 func (g *Game) emitProgress(m *member) {
-	g.publish(fact{kind: kindProgress, actor: m.id, ev: &ProgressEvent{Header: Header{Type: TypeProgress}, Player: m.id, Progress: m.progress}})
+	g.publish(fact{kind: kindProgress, actor: m.id, ev: &ProgressEvent{Header: Header{Type: TypeProgress}, Player: m.id, Progress: m.fullProgress()}})
 }
 
 func (g *Game) note(m *member, msg *Msg) *Error {

@@ -240,11 +240,14 @@ type Progress struct {
 	// Filled is how many of the puzzle's empty cells hold a digit, of
 	// Empty. In co-op, Filled counts the digits the player placed that
 	// are still on the shared board.
-	Filled   int `json:"filled"`
-	Empty    int `json:"empty"`
-	Mistakes int `json:"mistakes"`
-	Hints    int `json:"hints"`
-	Moves    int `json:"moves"`
+	Filled int `json:"filled"`
+	Empty  int `json:"empty"`
+	// Mistakes is how many digits the player placed that are not the
+	// solution's. It is nil (omitted) where it may not be told yet: in a
+	// race, until the player's finish (see rules.liveMistakes).
+	Mistakes *int `json:"mistakes,omitempty"`
+	Hints    int  `json:"hints"`
+	Moves    int  `json:"moves"`
 }
 
 // CellNotes are one cell's pencil marks.

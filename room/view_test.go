@@ -127,7 +127,8 @@ func (v *viewGame) sample(k kind) fact {
 			Cells: []int{cell}, Place: []Mark{{Cell: cell, Digit: d}}, Eliminate: []Mark{{Cell: v.own, Digit: d}},
 			Wrong: []int{v.own}, Hints: 1, FrozenUntil: &until}}
 	case kindProgress:
-		return fact{kind: k, actor: "a", ev: &ProgressEvent{Header: Header{Type: TypeProgress}, Player: "a", Progress: Progress{Filled: 1, Empty: 40}}}
+		mistakes := 1
+		return fact{kind: k, actor: "a", ev: &ProgressEvent{Header: Header{Type: TypeProgress}, Player: "a", Progress: Progress{Filled: 1, Empty: 40, Mistakes: &mistakes}}}
 	case kindFinish:
 		return fact{kind: k, actor: "a", ev: &FinishEvent{Header: Header{Type: TypeFinish}, Player: "a", Rank: 1, ElapsedMS: 1000, Score: 999}}
 	case kindCursor:
@@ -193,6 +194,13 @@ func TestView(t *testing.T) {
 			}
 		}}
 	}
+	// noMistakes is a racer's progress while the race runs: all of it but
+	// the count of mistakes, for everyone, the racer included.
+	noMistakes := want{sight: seesPart, check: func(t *testing.T, _ *viewGame, full, got Event) {
+		p := *full.(*ProgressEvent)
+		p.Mistakes = nil
+		assert.Equal(t, &p, got)
+	}}
 	// state is a member's own snapshot: board says whose board they see
 	// ("team", "own" or none).
 	state := func(board string) want {
@@ -204,6 +212,11 @@ func TestView(t *testing.T) {
 			assert.Empty(t, s.Solution, "no solution while the game runs")
 			for _, p := range s.Players {
 				assert.Empty(t, p.Board, "no player's board while the game runs")
+				if v.rules.liveMistakes() {
+					assert.NotNil(t, p.Mistakes, "co-op shows mistakes as they are made")
+				} else {
+					assert.Nil(t, p.Mistakes, "a racer's mistakes are nobody's until their finish")
+				}
 			}
 			switch board {
 			case "team":
@@ -233,7 +246,7 @@ func TestView(t *testing.T) {
 		kindNote:     privateInRace,
 		kindConflict: {ModeRace: {asActor: all, asOther: conflict(true), asSpectator: conflict(true)}, ModeCoop: {asActor: all, asOther: conflict(false), asSpectator: conflict(false)}},
 		kindHint:     {ModeRace: {asActor: all, asOther: hintTechnique, asSpectator: hintTechnique}, ModeCoop: everyone[ModeCoop]},
-		kindProgress: everyone,
+		kindProgress: {ModeRace: {asActor: noMistakes, asOther: noMistakes, asSpectator: noMistakes}, ModeCoop: everyone[ModeCoop]},
 		kindFinish:   everyone,
 		kindCursor:   othersOnly,
 		kindPong:     actorOnly,
