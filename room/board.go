@@ -138,8 +138,15 @@ func (g *Game) place(now time.Time, m *member, b *board, cell int, digit uint8, 
 			g.emitProgress(o)
 		}
 	}
-	if b.cells == g.pz.Solution {
+	switch {
+	case b.cells == g.pz.Solution:
 		g.rules.solved(g, now, m)
+	case !g.rules.liveMistakes() && b.cells.Filled() == engine.NumCells:
+		// The player cannot see their mistakes: tell them, and them
+		// alone, that the board is not the solution, once for each move
+		// that leaves it full.
+		g.publish(fact{kind: kindBoardFull, actor: m.id, ev: &BoardFullEvent{Header: Header{Type: TypeBoardFull},
+			Message: "your board is full but is not the solution: some digits are wrong (a hint names them)"}})
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -140,5 +141,113 @@ func TestMistakesStartAgainWithTheRematch(t *testing.T) {
 	for _, id := range []string{"a", "b"} {
 		assert.Zero(t, g.mistakes(id), "%s starts afresh", id)
 		assert.Nil(t, g.player(id).Mistakes, "and a running race tells nothing")
+	}
+}
+
+// twoSolutions is a puzzle with more than one solution: the solution of
+// an easy puzzle with four cells emptied that can be filled two ways (two
+// rows of one band, two columns of different stacks, holding x y / y x).
+// A full board without a clash is then not always the room's solution.
+// It returns the puzzle and the other way to fill it.
+func twoSolutions(tb testing.TB) (room.Puzzle, engine.Grid) {
+	tb.Helper()
+	for seed := uint64(1); seed <= 20; seed++ {
+		pz := puzzle(tb, seed)
+		sol := pz.Solution
+		for r1 := range 9 {
+			for r2 := r1 + 1; r2 < r1/3*3+3; r2++ {
+				for c1 := range 9 {
+					for c2 := (c1/3 + 1) * 3; c2 < 9; c2++ {
+						a, b, c, d := r1*9+c1, r1*9+c2, r2*9+c1, r2*9+c2
+						if sol[a] != sol[d] || sol[b] != sol[c] {
+							continue
+						}
+						givens, other := sol, sol
+						for _, cell := range []int{a, b, c, d} {
+							givens[cell] = 0
+						}
+						other[a], other[b], other[c], other[d] = sol[b], sol[a], sol[d], sol[c]
+						return room.Puzzle{ID: int64(seed), Level: "easy", Givens: givens, Solution: sol}, other
+					}
+				}
+			}
+		}
+	}
+	require.FailNow(tb, "no puzzle of seeds 1 to 20 has such a rectangle")
+	return room.Puzzle{}, engine.Grid{}
+}
+
+// TestBoardFullButNotTheSolution: a racer whose board fills up without
+// being the solution is told so, alone, once for each move that leaves it
+// full, under no seq of its own; co-op shows mistakes instead. (With a
+// puzzle of one solution, as the server deals, a full board without a
+// clash is the solution, and this cannot happen.)
+func TestBoardFullButNotTheSolution(t *testing.T) {
+	for _, mode := range []string{room.ModeRace, room.ModeCoop} {
+		t.Run(mode, func(t *testing.T) {
+			pz, other := twoSolutions(t)
+			g0, err := room.NewGame(room.Config{}, "r00m", mode, pz, t0)
+			require.NoError(t, err)
+			g0.Drain()
+			g := &game{Game: g0, tb: t, pz: pz, now: t0}
+			g.join("a")
+			g.join("b")
+			g.watch("s")
+			g.begin()
+
+			var cells []int
+			for cell, v := range pz.Givens {
+				if v == 0 {
+					cells = append(cells, cell)
+				}
+			}
+			require.Len(t, cells, 4)
+			var last step
+			for _, cell := range cells {
+				last = g.ok("a", move(cell, other[cell]))
+			}
+			assert.Empty(t, last.Eff, "no finish")
+			assert.Equal(t, room.PhaseRunning, g.Phase())
+			notices := ofType[*room.BoardFullEvent](events(last.Out))
+			if mode == room.ModeCoop {
+				assert.Empty(t, notices, "co-op shows mistakes as they are made")
+				four := 4
+				assert.Equal(t, &four, g.player("a").Mistakes)
+				return
+			}
+			require.Len(t, notices, 1)
+			o := last.Out[len(last.Out)-1]
+			assert.Equal(t, room.Output{To: "a", Event: &room.BoardFullEvent{
+				Header:  room.Header{Type: room.TypeBoardFull, Seq: g.Seq()},
+				Message: notices[0].Message,
+			}}, o, "to a alone, unlogged, under the progress event's seq")
+			assert.Equal(t, seqOf(last.Out[len(last.Out)-2].Event), g.Seq(), "no seq of its own")
+			assert.NotRegexp(t, `[0-9]`, notices[0].Message, "no cell named, no count")
+			for _, id := range []string{"b", "s"} {
+				assert.Empty(t, ofType[*room.BoardFullEvent](seen(last.Out, id)), id)
+			}
+
+			// The same digit again changes nothing and tells nothing; a
+			// cleared cell is no full board; filling it again tells again.
+			s := g.ok("a", move(cells[0], other[cells[0]]))
+			assert.Empty(t, ofType[*room.BoardFullEvent](events(s.Out)), "an echo")
+			s = g.ok("a", move(cells[0], 0))
+			assert.Empty(t, ofType[*room.BoardFullEvent](events(s.Out)), "not full")
+			s = g.ok("a", move(cells[0], other[cells[0]]))
+			assert.Len(t, ofType[*room.BoardFullEvent](events(s.Out)), 1, "full again")
+
+			// Put right, the board finishes, and the finish tells the count.
+			for _, cell := range cells {
+				g.ok("a", move(cell, 0))
+			}
+			for _, cell := range cells {
+				s = g.ok("a", move(cell, pz.Solution[cell]))
+			}
+			assert.Empty(t, ofType[*room.BoardFullEvent](events(s.Out)))
+			rs := results(t, s)
+			assert.Equal(t, 5, rs[0].Mistakes, "four wrong digits, one of them twice")
+			fin := one[*room.FinishEvent](t, events(g.saved(rs).Out))
+			assert.Equal(t, 5, fin.Mistakes)
+		})
 	}
 }

@@ -31,6 +31,7 @@ const (
 	TypeCountdown = "countdown"
 	TypeFinish    = "finish"
 	TypePong      = "pong"
+	TypeBoardFull = "board_full"
 )
 
 // Msg is one client message, every type's fields in one struct: the server
@@ -374,6 +375,17 @@ type FinishEvent struct {
 	Mistakes  int    `json:"mistakes"`
 	Hints     int    `json:"hints"`
 	Score     int    `json:"score"`
+}
+
+// BoardFullEvent tells a racer, and nobody else, that their board is full
+// but is not the solution: without it a player who may not see their
+// mistakes could not tell a wrong board from a finish still being stored.
+// It names no cell and no count; a hint names the wrong cells, at a
+// hint's price. It takes no seq of its own, so the room's numbering does
+// not tell the others either.
+type BoardFullEvent struct {
+	Header
+	Message string `json:"message"`
 }
 
 // Pong answers a ping.

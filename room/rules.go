@@ -32,7 +32,9 @@ type rules interface {
 	// are made. A contest says no: a count that goes up the moment a wrong
 	// digit is placed tells the mover (and anyone watching) whether the
 	// digit is right, so the solution could be read off cell by cell. There
-	// the count is told with the player's finish and in the finished room.
+	// the count is told with the player's finish and in the finished room,
+	// and a player whose board is full but is not the solution is told
+	// only that.
 	liveMistakes() bool
 
 	// teamBoard is the board the players share for a puzzle, or nil when

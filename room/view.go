@@ -32,8 +32,8 @@ func (g *Game) viewerOf(id string) viewer {
 //     count out, so that no event or snapshot differs between a right
 //     digit and a wrong one.
 //   - The member an event is about does not hear of it again (their own
-//     presence, their own cursor); an answer (pong, echo, notice) is for
-//     its actor alone.
+//     presence, their own cursor); an answer (pong, echo, notice, a full
+//     board that is not the solution) is for its actor alone.
 //   - In a contest (rules.private, a race) a player's digits, notes and
 //     hints are theirs alone while the game is live: the others learn who
 //     asked for a hint and its technique, and of a conflict only the

@@ -137,6 +137,8 @@ func (v *viewGame) sample(k kind) fact {
 		return fact{kind: k, actor: "a", ev: &Pong{Header: Header{Type: TypePong}, ID: id, Now: v.now}}
 	case kindNotice:
 		return fact{kind: k, actor: "a", ev: &ErrorEvent{Header: Header{Type: TypeError}, Code: CodeUnavailable, Message: "try again"}}
+	case kindBoardFull:
+		return fact{kind: k, actor: "a", ev: &BoardFullEvent{Header: Header{Type: TypeBoardFull}, Message: "not the solution"}}
 	}
 	return fact{kind: k, actor: "a", ev: &ErrorEvent{Header: Header{Type: TypeError}, Code: "new", Message: strconv.Itoa(d)}}
 }
@@ -241,16 +243,17 @@ func TestView(t *testing.T) {
 			ModeRace: {asActor: state("own"), asOther: state("own"), asSpectator: state("")},
 			ModeCoop: {asActor: state("team"), asOther: state("team"), asSpectator: state("team")},
 		},
-		kindMove:     privateInRace,
-		kindEcho:     actorOnly,
-		kindNote:     privateInRace,
-		kindConflict: {ModeRace: {asActor: all, asOther: conflict(true), asSpectator: conflict(true)}, ModeCoop: {asActor: all, asOther: conflict(false), asSpectator: conflict(false)}},
-		kindHint:     {ModeRace: {asActor: all, asOther: hintTechnique, asSpectator: hintTechnique}, ModeCoop: everyone[ModeCoop]},
-		kindProgress: {ModeRace: {asActor: noMistakes, asOther: noMistakes, asSpectator: noMistakes}, ModeCoop: everyone[ModeCoop]},
-		kindFinish:   everyone,
-		kindCursor:   othersOnly,
-		kindPong:     actorOnly,
-		kindNotice:   actorOnly,
+		kindMove:      privateInRace,
+		kindEcho:      actorOnly,
+		kindNote:      privateInRace,
+		kindConflict:  {ModeRace: {asActor: all, asOther: conflict(true), asSpectator: conflict(true)}, ModeCoop: {asActor: all, asOther: conflict(false), asSpectator: conflict(false)}},
+		kindHint:      {ModeRace: {asActor: all, asOther: hintTechnique, asSpectator: hintTechnique}, ModeCoop: everyone[ModeCoop]},
+		kindProgress:  {ModeRace: {asActor: noMistakes, asOther: noMistakes, asSpectator: noMistakes}, ModeCoop: everyone[ModeCoop]},
+		kindFinish:    everyone,
+		kindCursor:    othersOnly,
+		kindPong:      actorOnly,
+		kindNotice:    actorOnly,
+		kindBoardFull: actorOnly,
 	}
 	for k := kind(0); k < numKinds; k++ {
 		require.Contains(t, tests, k, "kind %d has no row: write view's rule for it and a row here", k)

@@ -50,6 +50,7 @@ var docServerEvents = map[string]func() any{
 	room.TypeFinish:    func() any { return new(room.FinishEvent) },
 	room.TypeError:     func() any { return new(room.ErrorEvent) },
 	room.TypePong:      func() any { return new(room.Pong) },
+	room.TypeBoardFull: func() any { return new(room.BoardFullEvent) },
 }
 
 // docHTTPBodies makes the Go value each "http NAME" example decodes into.
