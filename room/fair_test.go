@@ -121,6 +121,24 @@ func TestMistakesToldByTheRules(t *testing.T) {
 	}
 }
 
+// TestEarlyRematchShowsTheUnfinished: a rematch started while a racer is
+// still playing ends their race, and the state that says so shows their
+// count.
+func TestEarlyRematchShowsTheUnfinished(t *testing.T) {
+	g := running(t, room.ModeRace, room.Config{}, "a", "b")
+	g.watch("s")
+	cell, d := g.wrong("b")
+	g.ok("b", move(cell, d))
+	g.saved(results(t, g.fill("a")))
+	assert.Nil(t, g.player("b").Mistakes, "b races on")
+
+	s := g.ok("a", msg(room.TypeRematch))
+	require.Equal(t, room.PhasePreparing, g.Phase())
+	n0, n1 := 0, 1
+	g.toldMistakes(s.Out, map[string]*int{"a": &n0, "b": &n1})
+	require.Len(t, states(t, s.Out, "a", "b", "s"), 3)
+}
+
 // TestMistakesStartAgainWithTheRematch: a new round's counts start at
 // zero, and a race hides them again.
 func TestMistakesStartAgainWithTheRematch(t *testing.T) {

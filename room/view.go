@@ -28,7 +28,7 @@ func (g *Game) viewerOf(id string) viewer {
 //   - The room's own news (countdown, progress, finishes) is everyone's.
 //   - Under rules without live mistakes (a race) a player's mistakes are
 //     nobody's, their own included, until their finish is told or the
-//     room is finished (mistakesShown): progress and snapshots leave the
+//     round is over (mistakesShown): progress and snapshots leave the
 //     count out, so that no event or snapshot differs between a right
 //     digit and a wrong one.
 //   - The member an event is about does not hear of it again (their own
@@ -120,9 +120,11 @@ func (g *Game) othersConflict(ev *ErrorEvent, private bool) *ErrorEvent {
 
 // mistakesShown reports whether player id's mistakes may be told now:
 // always under rules with live mistakes, otherwise once the player's
-// finish is told (they are in it) or the room is finished.
+// finish is told (they are in it) or the round is over: the room is
+// finished, or preparing a rematch, which ends the race of anyone still
+// in it.
 func (g *Game) mistakesShown(id string) bool {
-	if g.rules.liveMistakes() || g.phase == PhaseFinished {
+	if g.rules.liveMistakes() || g.phase == PhaseFinished || g.phase == PhasePreparing {
 		return true
 	}
 	m, ok := g.members[id]

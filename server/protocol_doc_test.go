@@ -243,11 +243,11 @@ func docExampleSnapshot(t *testing.T, ex docExample) (*room.Snapshot, bool) {
 
 // docCheckMistakesTold checks an example's snapshot against the fair-play
 // rule: co-op shows every player's mistakes; a race shows a player's only
-// once they have finished (a rank) or the room is finished.
+// once they have finished (a rank) or the round is over.
 func docCheckMistakesTold(t *testing.T, ex docExample, s *room.Snapshot) {
 	t.Helper()
 	for _, p := range s.Players {
-		told := s.Mode == room.ModeCoop || s.Phase == room.PhaseFinished || p.Rank > 0
+		told := s.Mode == room.ModeCoop || s.Phase == room.PhaseFinished || s.Phase == room.PhasePreparing || p.Rank > 0
 		assert.Equal(t, told, p.Mistakes != nil, "%s: %s's mistakes in a %s room, phase %s, rank %d",
 			ex.name(), p.Name, s.Mode, s.Phase, p.Rank)
 	}
