@@ -71,7 +71,7 @@ func (g *Game) move(now time.Time, m *member, msg *Msg) *Error {
 		return err
 	}
 	if digit != 0 && digit != g.pz.Solution[cell] {
-		m.progress.Mistakes++
+		m.mistakes++
 	}
 	if len(m.undo) == maxUndo {
 		m.undo = append(m.undo[:0], m.undo[1:]...)
@@ -138,13 +138,20 @@ func (g *Game) place(now time.Time, m *member, b *board, cell int, digit uint8, 
 			g.emitProgress(o)
 		}
 	}
-	if b.cells == g.pz.Solution {
+	switch {
+	case b.cells == g.pz.Solution:
 		g.rules.solved(g, now, m)
+	case !g.rules.liveMistakes() && b.cells.Filled() == engine.NumCells:
+		// The player cannot see their mistakes: tell them, and them
+		// alone, that the board is not the solution, once for each move
+		// that leaves it full.
+		g.publish(fact{kind: kindBoardFull, actor: m.id, ev: &BoardFullEvent{Header: Header{Type: TypeBoardFull},
+			Message: "your board is full but is not the solution: some digits are wrong (a hint names them)"}})
 	}
 }
 
 func (g *Game) emitProgress(m *member) {
-	g.publish(fact{kind: kindProgress, actor: m.id, ev: &ProgressEvent{Header: Header{Type: TypeProgress}, Player: m.id, Progress: m.progress}})
+	g.publish(fact{kind: kindProgress, actor: m.id, ev: &ProgressEvent{Header: Header{Type: TypeProgress}, Player: m.id, Progress: m.fullProgress()}})
 }
 
 func (g *Game) note(m *member, msg *Msg) *Error {

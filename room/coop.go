@@ -8,11 +8,14 @@ import (
 
 // coop is the rules of a co-op game: the players solve one shared board,
 // see each other's digits, notes, hints and cursors, and finish together
-// the moment the board is solved, as one team with one score.
+// the moment the board is solved, as one team with one score. It is not a
+// contest, so each player's mistakes are shown as they are made: the team
+// sees the board anyway, and the count helps it find a wrong digit.
 type coop struct{}
 
-func (coop) mode() string  { return ModeCoop }
-func (coop) private() bool { return false }
+func (coop) mode() string       { return ModeCoop }
+func (coop) private() bool      { return false }
+func (coop) liveMistakes() bool { return true }
 
 func (coop) teamBoard(givens engine.Grid) *board { return &board{cells: givens} }
 

@@ -44,14 +44,17 @@ const (
 	kindCursor                // a co-op player's cursor moved
 	kindPong                  // the answer to a ping
 	kindNotice                // an error the room tells one member of its own accord
+	kindBoardFull             // a player's board is full but not the solution, told to them alone
 	numKinds
 )
 
 // logged reports whether facts of the kind take a sequence number and are
-// kept for replay and stored. Replies and passing events are not.
+// kept for replay and stored. Replies and passing events are not, nor a
+// board-full notice: a number of its own would show up to the others as a
+// gap in theirs, and tell them what only its player may know.
 func (k kind) logged() bool {
 	switch k {
-	case kindEcho, kindCursor, kindPong:
+	case kindEcho, kindCursor, kindPong, kindBoardFull:
 		return false
 	}
 	return true

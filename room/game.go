@@ -111,6 +111,7 @@ func (g *Game) setPuzzle(pz Puzzle) {
 		m.undo, m.redo = nil, nil
 		m.frozenUntil = time.Time{}
 		m.finished, m.rank, m.elapsed, m.saving = false, 0, 0, false
+		m.mistakes = 0
 		g.rules.seat(g, m)
 	}
 	g.ranked, g.pending = 0, 0

@@ -179,6 +179,29 @@ func (g *game) progress(id string) room.Progress {
 	return g.player(id).Progress
 }
 
+// mistakes is player id's mistakes as the room counts them, told or not:
+// read from the state it saves, which no client sees.
+func (g *game) mistakes(id string) int {
+	g.tb.Helper()
+	for _, p := range g.Save(g.now).Players {
+		if p.ID == id {
+			require.NotNil(g.tb, p.Progress.Mistakes, "the saved state keeps every count")
+			return *p.Progress.Mistakes
+		}
+	}
+	require.Failf(g.tb, "no such player", "%s is not a player", id)
+	return 0
+}
+
+// told is a count of mistakes as a live game of mode tells it: in co-op as
+// it is, in a race not at all (nil).
+func told(mode string, n int) *int {
+	if mode == room.ModeRace {
+		return nil
+	}
+	return &n
+}
+
 func (g *game) player(id string) room.PlayerView {
 	g.tb.Helper()
 	for _, p := range g.Snapshot("", g.now).Players {
@@ -835,7 +858,8 @@ func TestMoveConflict(t *testing.T) {
 			assert.Equal(t, &cell, s.Err.Cell)
 			assert.Equal(t, peers, s.Err.Cells)
 			assert.Equal(t, seq+1, g.Seq(), "a conflict is one logged event")
-			assert.Equal(t, room.Progress{Empty: g.progress("a").Empty}, g.progress("a"), "a refused digit is no mistake")
+			assert.Equal(t, room.Progress{Empty: g.progress("a").Empty, Mistakes: told(mode, 0)}, g.progress("a"), "a refused digit is no mistake")
+			assert.Zero(t, g.mistakes("a"), "a refused digit is no mistake")
 			require.Len(t, s.Out, 2, "the mover's view and the room's")
 			mine, theirs := s.Out[0], s.Out[1]
 			assert.Equal(t, room.Output{To: "a", Logged: true, Event: &room.ErrorEvent{
@@ -872,7 +896,9 @@ func TestMove(t *testing.T) {
 		name  string
 		setup func(g *game) play // a's move before the one tested
 		play  func(g *game, before play) play
-		want  room.Progress // a's, Empty aside
+		want  room.Progress // a's, Empty and Mistakes aside
+		// mistakes is a's count, told in co-op and not in a race.
+		mistakes int
 	}{
 		{
 			name: "the solution's digit",
@@ -880,9 +906,10 @@ func TestMove(t *testing.T) {
 			want: room.Progress{Filled: 1, Moves: 1},
 		},
 		{
-			name: "a wrong digit no peer holds is a mistake",
-			play: func(g *game, _ play) play { c, d := g.wrong("a"); return play{c, d} },
-			want: room.Progress{Filled: 1, Mistakes: 1, Moves: 1},
+			name:     "a wrong digit no peer holds is a mistake",
+			play:     func(g *game, _ play) play { c, d := g.wrong("a"); return play{c, d} },
+			want:     room.Progress{Filled: 1, Moves: 1},
+			mistakes: 1,
 		},
 		{
 			name:  "clearing a digit",
@@ -901,7 +928,8 @@ func TestMove(t *testing.T) {
 				})
 				return play{before.cell, d}
 			},
-			want: room.Progress{Filled: 1, Mistakes: 1, Moves: 2},
+			want:     room.Progress{Filled: 1, Moves: 2},
+			mistakes: 1,
 		},
 	}
 	for _, mode := range []string{room.ModeRace, room.ModeCoop} {
@@ -922,8 +950,10 @@ func TestMove(t *testing.T) {
 				board[p.cell] = p.digit
 				assert.Equal(t, board, g.board("a"))
 				tt.want.Empty = g.progress("a").Empty
+				tt.want.Mistakes = told(mode, tt.mistakes)
 				assert.Equal(t, tt.want, g.progress("a"))
-				assert.Equal(t, room.Progress{Empty: tt.want.Empty}, g.progress("b"), "b has not played")
+				assert.Equal(t, tt.mistakes, g.mistakes("a"), "counted, told or not")
+				assert.Equal(t, room.Progress{Empty: tt.want.Empty, Mistakes: told(mode, 0)}, g.progress("b"), "b has not played")
 				assert.Empty(t, s.Eff)
 				g.secret(s.Out)
 
@@ -989,7 +1019,7 @@ func TestMistakesNeverRevealTheDigit(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, 5, g.progress("a").Mistakes)
+	assert.Equal(t, 5, g.mistakes("a"))
 	g.secret(outs)
 	snap := g.Snapshot("a", g.now)
 	assert.Empty(t, snap.Solution)
@@ -1080,7 +1110,7 @@ func TestNotes(t *testing.T) {
 					assert.Equal(t, wantNotes, g.Snapshot("s", g.now).Notes)
 				}
 				assert.Equal(t, want, s.Out[0])
-				assert.Equal(t, room.Progress{Empty: g.progress("a").Empty}, g.progress("a"), "notes are not moves")
+				assert.Equal(t, room.Progress{Empty: g.progress("a").Empty, Mistakes: told(mode, 0)}, g.progress("a"), "notes are not moves")
 			})
 		}
 	}
@@ -1168,7 +1198,7 @@ func TestHint(t *testing.T) {
 			pr := s.Out[views]
 			assert.Equal(t, room.Output{Logged: true, Event: &room.ProgressEvent{
 				Header: room.Header{Type: room.TypeProgress, Seq: seq + 2},
-				Player: "a", Progress: room.Progress{Empty: g.progress("a").Empty, Hints: 1},
+				Player: "a", Progress: room.Progress{Empty: g.progress("a").Empty, Mistakes: told(tt.mode, 0), Hints: 1},
 			}}, pr, "hints count in progress")
 			g.secret(s.Out)
 		})
@@ -1261,7 +1291,7 @@ func TestUndoRedo(t *testing.T) {
 			p := g.progress("a")
 			assert.Equal(t, 1, p.Filled)
 			assert.Equal(t, 7, p.Moves, "undo and redo are moves")
-			assert.Equal(t, 1, p.Mistakes, "undo does not take a mistake back, nor redo make another")
+			assert.Equal(t, 1, g.mistakes("a"), "undo does not take a mistake back, nor redo make another")
 
 			// A new move clears what could be redone.
 			other := g.open("a")

@@ -13,14 +13,27 @@ type member struct {
 
 	// Player state. board is nil for spectators, and for players when the
 	// team shares one (co-op).
-	board       *board
-	undo, redo  []change
+	board      *board
+	undo, redo []change
+	// progress is what the room is told of the player's game, without
+	// mistakes, which are counted apart: whether they may be told is
+	// view's to decide (see fullProgress).
 	progress    Progress
+	mistakes    int
 	frozenUntil time.Time
 	finished    bool
 	rank        int
 	elapsed     time.Duration
 	saving      bool
+}
+
+// fullProgress is the player's progress with their mistakes: what a fact
+// carries, for view to pass on or trim.
+func (m *member) fullProgress() Progress {
+	p := m.progress
+	n := m.mistakes
+	p.Mistakes = &n
+	return p
 }
 
 // frozen refuses digits while a player's hint penalty runs (only the rules

@@ -31,6 +31,7 @@ const (
 	TypeCountdown = "countdown"
 	TypeFinish    = "finish"
 	TypePong      = "pong"
+	TypeBoardFull = "board_full"
 )
 
 // Msg is one client message, every type's fields in one struct: the server
@@ -240,11 +241,14 @@ type Progress struct {
 	// Filled is how many of the puzzle's empty cells hold a digit, of
 	// Empty. In co-op, Filled counts the digits the player placed that
 	// are still on the shared board.
-	Filled   int `json:"filled"`
-	Empty    int `json:"empty"`
-	Mistakes int `json:"mistakes"`
-	Hints    int `json:"hints"`
-	Moves    int `json:"moves"`
+	Filled int `json:"filled"`
+	Empty  int `json:"empty"`
+	// Mistakes is how many digits the player placed that are not the
+	// solution's. It is nil (omitted) where it may not be told yet: in a
+	// race, until the player's finish (see rules.liveMistakes).
+	Mistakes *int `json:"mistakes,omitempty"`
+	Hints    int  `json:"hints"`
+	Moves    int  `json:"moves"`
 }
 
 // CellNotes are one cell's pencil marks.
@@ -371,6 +375,17 @@ type FinishEvent struct {
 	Mistakes  int    `json:"mistakes"`
 	Hints     int    `json:"hints"`
 	Score     int    `json:"score"`
+}
+
+// BoardFullEvent tells a racer, and nobody else, that their board is full
+// but is not the solution: without it a player who may not see their
+// mistakes could not tell a wrong board from a finish still being stored.
+// It names no cell and no count; a hint names the wrong cells, at a
+// hint's price. It takes no seq of its own, so the room's numbering does
+// not tell the others either.
+type BoardFullEvent struct {
+	Header
+	Message string `json:"message"`
 }
 
 // Pong answers a ping.

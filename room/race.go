@@ -9,11 +9,15 @@ import (
 // race is the rules of a race: every player solves the same puzzle on a
 // board of their own; each finish is ranked and told as soon as it is
 // stored, and the race is over once every player still in it has finished.
-// A race is a contest (private): nobody sees another racer's digits.
+// A race is a contest (private): nobody sees another racer's digits, and
+// nobody, the racer included, learns whether a digit is right before the
+// racer's finish (no live mistakes): ranks go by finishing order, so a
+// penalty would not stop a racer who tests digits one by one.
 type race struct{}
 
-func (race) mode() string  { return ModeRace }
-func (race) private() bool { return true }
+func (race) mode() string       { return ModeRace }
+func (race) private() bool      { return true }
+func (race) liveMistakes() bool { return false }
 
 func (race) teamBoard(engine.Grid) *board { return nil }
 

@@ -20,7 +20,7 @@ const (
 // is a new implementation rather than a branch in every handler.
 //
 // What each member may see is not here: view decides it, reading only
-// private from the rules.
+// private and liveMistakes from the rules.
 type rules interface {
 	// mode is the mode's name, as clients and the store know it.
 	mode() string
@@ -28,6 +28,14 @@ type rules interface {
 	// notes and hints are theirs alone until the game is over, and the
 	// puzzle is shown only once play starts, so nobody gets a head start.
 	private() bool
+	// liveMistakes reports whether each player's mistakes are told as they
+	// are made. A contest says no: a count that goes up the moment a wrong
+	// digit is placed tells the mover (and anyone watching) whether the
+	// digit is right, so the solution could be read off cell by cell. There
+	// the count is told with the player's finish and in the finished room,
+	// and a player whose board is full but is not the solution is told
+	// only that.
+	liveMistakes() bool
 
 	// teamBoard is the board the players share for a puzzle, or nil when
 	// each plays their own.

@@ -91,7 +91,7 @@ func (g *Game) Save(now time.Time) *Saved {
 		}
 		p := SavedPlayer{
 			ID: m.id, Name: m.name, Order: m.order, Undo: saveChanges(m.undo), Redo: saveChanges(m.redo),
-			Progress: m.progress, FrozenUntil: m.frozenUntil, Finished: m.finished || m.saving, Rank: m.rank,
+			Progress: m.fullProgress(), FrozenUntil: m.frozenUntil, Finished: m.finished || m.saving, Rank: m.rank,
 			ElapsedMS: m.elapsed.Milliseconds(),
 		}
 		if m.board != nil {
@@ -174,6 +174,10 @@ func Restore(cfg Config, s *Saved, now time.Time) (*Game, error) {
 		// any; the saved progress is kept as it was.
 		g.rules.seat(g, m)
 		m.progress = p.Progress
+		if p.Progress.Mistakes != nil {
+			m.mistakes = *p.Progress.Mistakes
+		}
+		m.progress.Mistakes = nil
 		if m.board != nil && p.Board != nil {
 			if err := restoreBoard(m.board, p.Board); err != nil {
 				return nil, fmt.Errorf("room: restore %s: board of %s: %w", s.ID, p.ID, err)

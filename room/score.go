@@ -25,8 +25,8 @@ type Result struct {
 func (g *Game) result(m *member, now time.Time) Result {
 	return Result{
 		GameID: g.GameID(), PlayerID: m.id, PuzzleID: g.pz.ID, Mode: g.rules.mode(), Level: g.pz.Level,
-		Rank: m.rank, Elapsed: m.elapsed, Mistakes: m.progress.Mistakes, Hints: m.progress.Hints,
-		Score:      Score(g.pz.Level, m.elapsed, m.progress.Mistakes, m.progress.Hints),
+		Rank: m.rank, Elapsed: m.elapsed, Mistakes: m.mistakes, Hints: m.progress.Hints,
+		Score:      Score(g.pz.Level, m.elapsed, m.mistakes, m.progress.Hints),
 		FinishedAt: now,
 	}
 }

@@ -26,9 +26,14 @@ func (g *Game) viewerOf(id string) viewer {
 // something. The rules it keeps:
 //
 //   - The room's own news (countdown, progress, finishes) is everyone's.
+//   - Under rules without live mistakes (a race) a player's mistakes are
+//     nobody's, their own included, until their finish is told or the
+//     round is over (mistakesShown): progress and snapshots leave the
+//     count out, so that no event or snapshot differs between a right
+//     digit and a wrong one.
 //   - The member an event is about does not hear of it again (their own
-//     presence, their own cursor); an answer (pong, echo, notice) is for
-//     its actor alone.
+//     presence, their own cursor); an answer (pong, echo, notice, a full
+//     board that is not the solution) is for its actor alone.
 //   - In a contest (rules.private, a race) a player's digits, notes and
 //     hints are theirs alone while the game is live: the others learn who
 //     asked for a hint and its technique, and of a conflict only the
@@ -44,8 +49,16 @@ func (g *Game) view(f *fact, v viewer) Event {
 	actor := f.actor != "" && v.id == f.actor
 	private := g.rules.private()
 	switch f.kind {
-	case kindCountdown, kindProgress, kindFinish:
+	case kindCountdown, kindFinish:
 		return f.ev
+	case kindProgress:
+		p := f.ev.(*ProgressEvent)
+		if g.mistakesShown(p.Player) {
+			return f.ev
+		}
+		hidden := *p
+		hidden.Mistakes = nil
+		return &hidden
 	case kindPresence, kindCursor:
 		if actor {
 			return nil
@@ -70,7 +83,7 @@ func (g *Game) view(f *fact, v viewer) Event {
 		return g.othersConflict(f.ev.(*ErrorEvent), private)
 	case kindState:
 		st := f.ev.(*State)
-		return &State{Header: st.Header, Room: snapshotFor(st.Room, f, v, private)}
+		return &State{Header: st.Header, Room: g.snapshotFor(st.Room, f, v)}
 	}
 	if actor {
 		return f.ev
@@ -105,9 +118,23 @@ func (g *Game) othersConflict(ev *ErrorEvent, private bool) *ErrorEvent {
 	return &other
 }
 
+// mistakesShown reports whether player id's mistakes may be told now:
+// always under rules with live mistakes, otherwise once the player's
+// finish is told (they are in it) or the round is over: the room is
+// finished, or preparing a rematch, which ends the race of anyone still
+// in it.
+func (g *Game) mistakesShown(id string) bool {
+	if g.rules.liveMistakes() || g.phase == PhaseFinished || g.phase == PhasePreparing {
+		return true
+	}
+	m, ok := g.members[id]
+	return ok && m.finished
+}
+
 // snapshotFor is the full snapshot full of fact f as viewer v may see it
 // (view's rule for a state).
-func snapshotFor(full Snapshot, f *fact, v viewer, private bool) Snapshot {
+func (g *Game) snapshotFor(full Snapshot, f *fact, v viewer) Snapshot {
+	private := g.rules.private()
 	s := full
 	over := s.Phase == PhaseFinished
 	if !over {
@@ -127,6 +154,9 @@ func snapshotFor(full Snapshot, f *fact, v viewer, private bool) Snapshot {
 	for i, p := range full.Players {
 		if !over {
 			p.Board = ""
+		}
+		if !g.mistakesShown(p.ID) {
+			p.Mistakes = nil
 		}
 		s.Players[i] = p
 	}
@@ -148,7 +178,7 @@ func (g *Game) stateFact(now time.Time) fact {
 		if m.role != RolePlayer {
 			continue
 		}
-		p := PlayerView{ID: m.id, Name: m.name, Connected: m.connected, Progress: m.progress}
+		p := PlayerView{ID: m.id, Name: m.name, Connected: m.connected, Progress: m.fullProgress()}
 		if m.finished {
 			p.Rank, p.ElapsedMS = m.rank, m.elapsed.Milliseconds()
 		}

@@ -127,7 +127,8 @@ func (v *viewGame) sample(k kind) fact {
 			Cells: []int{cell}, Place: []Mark{{Cell: cell, Digit: d}}, Eliminate: []Mark{{Cell: v.own, Digit: d}},
 			Wrong: []int{v.own}, Hints: 1, FrozenUntil: &until}}
 	case kindProgress:
-		return fact{kind: k, actor: "a", ev: &ProgressEvent{Header: Header{Type: TypeProgress}, Player: "a", Progress: Progress{Filled: 1, Empty: 40}}}
+		mistakes := 1
+		return fact{kind: k, actor: "a", ev: &ProgressEvent{Header: Header{Type: TypeProgress}, Player: "a", Progress: Progress{Filled: 1, Empty: 40, Mistakes: &mistakes}}}
 	case kindFinish:
 		return fact{kind: k, actor: "a", ev: &FinishEvent{Header: Header{Type: TypeFinish}, Player: "a", Rank: 1, ElapsedMS: 1000, Score: 999}}
 	case kindCursor:
@@ -136,6 +137,8 @@ func (v *viewGame) sample(k kind) fact {
 		return fact{kind: k, actor: "a", ev: &Pong{Header: Header{Type: TypePong}, ID: id, Now: v.now}}
 	case kindNotice:
 		return fact{kind: k, actor: "a", ev: &ErrorEvent{Header: Header{Type: TypeError}, Code: CodeUnavailable, Message: "try again"}}
+	case kindBoardFull:
+		return fact{kind: k, actor: "a", ev: &BoardFullEvent{Header: Header{Type: TypeBoardFull}, Message: "not the solution"}}
 	}
 	return fact{kind: k, actor: "a", ev: &ErrorEvent{Header: Header{Type: TypeError}, Code: "new", Message: strconv.Itoa(d)}}
 }
@@ -193,6 +196,13 @@ func TestView(t *testing.T) {
 			}
 		}}
 	}
+	// noMistakes is a racer's progress while the race runs: all of it but
+	// the count of mistakes, for everyone, the racer included.
+	noMistakes := want{sight: seesPart, check: func(t *testing.T, _ *viewGame, full, got Event) {
+		p := *full.(*ProgressEvent)
+		p.Mistakes = nil
+		assert.Equal(t, &p, got)
+	}}
 	// state is a member's own snapshot: board says whose board they see
 	// ("team", "own" or none).
 	state := func(board string) want {
@@ -204,6 +214,11 @@ func TestView(t *testing.T) {
 			assert.Empty(t, s.Solution, "no solution while the game runs")
 			for _, p := range s.Players {
 				assert.Empty(t, p.Board, "no player's board while the game runs")
+				if v.rules.liveMistakes() {
+					assert.NotNil(t, p.Mistakes, "co-op shows mistakes as they are made")
+				} else {
+					assert.Nil(t, p.Mistakes, "a racer's mistakes are nobody's until their finish")
+				}
 			}
 			switch board {
 			case "team":
@@ -228,16 +243,17 @@ func TestView(t *testing.T) {
 			ModeRace: {asActor: state("own"), asOther: state("own"), asSpectator: state("")},
 			ModeCoop: {asActor: state("team"), asOther: state("team"), asSpectator: state("team")},
 		},
-		kindMove:     privateInRace,
-		kindEcho:     actorOnly,
-		kindNote:     privateInRace,
-		kindConflict: {ModeRace: {asActor: all, asOther: conflict(true), asSpectator: conflict(true)}, ModeCoop: {asActor: all, asOther: conflict(false), asSpectator: conflict(false)}},
-		kindHint:     {ModeRace: {asActor: all, asOther: hintTechnique, asSpectator: hintTechnique}, ModeCoop: everyone[ModeCoop]},
-		kindProgress: everyone,
-		kindFinish:   everyone,
-		kindCursor:   othersOnly,
-		kindPong:     actorOnly,
-		kindNotice:   actorOnly,
+		kindMove:      privateInRace,
+		kindEcho:      actorOnly,
+		kindNote:      privateInRace,
+		kindConflict:  {ModeRace: {asActor: all, asOther: conflict(true), asSpectator: conflict(true)}, ModeCoop: {asActor: all, asOther: conflict(false), asSpectator: conflict(false)}},
+		kindHint:      {ModeRace: {asActor: all, asOther: hintTechnique, asSpectator: hintTechnique}, ModeCoop: everyone[ModeCoop]},
+		kindProgress:  {ModeRace: {asActor: noMistakes, asOther: noMistakes, asSpectator: noMistakes}, ModeCoop: everyone[ModeCoop]},
+		kindFinish:    everyone,
+		kindCursor:    othersOnly,
+		kindPong:      actorOnly,
+		kindNotice:    actorOnly,
+		kindBoardFull: actorOnly,
 	}
 	for k := kind(0); k < numKinds; k++ {
 		require.Contains(t, tests, k, "kind %d has no row: write view's rule for it and a row here", k)

@@ -114,14 +114,16 @@ func TestRaceThreePlayersFromCreateToRanksAndRematch(t *testing.T) {
 	}
 
 	// A wrong digit that conflicts with nothing is placed and counted as a
-	// mistake; no one is told the right digit.
+	// mistake, but nobody, B included, is told so before B's finish (nor
+	// the right digit).
 	wc, wd := wrongMove(givens, sol)
 	b.move(wc, wd)
 	mv := await(b, room.TypeMove, func(m *room.MoveEvent) bool { return m.Cell == wc })
 	assert.Equal(t, int(wd), mv.Digit)
 	for _, x := range []*client{a, b, c} {
 		p := await(x, room.TypeProgress, func(p *room.ProgressEvent) bool { return p.Player == b.id })
-		assert.Equal(t, 1, p.Mistakes)
+		assert.Nil(t, p.Mistakes, "%s is told of no mistake in a running race", x.name)
+		assert.NotContains(t, string(x.seen[len(x.seen)-1].raw), "mistakes")
 		assert.Equal(t, 1, p.Filled)
 		assert.Equal(t, 81-givens.Filled(), p.Empty)
 	}
@@ -169,6 +171,11 @@ func TestRaceThreePlayersFromCreateToRanksAndRematch(t *testing.T) {
 		for i, p := range end.Room.Players {
 			assert.Equal(t, i+1, p.Rank, "players in join order finished in order")
 			assert.Equal(t, sol.String(), p.Board)
+			want := 0
+			if p.ID == b.id {
+				want = 1
+			}
+			assert.Equal(t, &want, p.Mistakes, "the finished race tells every count")
 		}
 	}
 	// Moves after the finish change nothing.

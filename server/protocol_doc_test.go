@@ -50,6 +50,7 @@ var docServerEvents = map[string]func() any{
 	room.TypeFinish:    func() any { return new(room.FinishEvent) },
 	room.TypeError:     func() any { return new(room.ErrorEvent) },
 	room.TypePong:      func() any { return new(room.Pong) },
+	room.TypeBoardFull: func() any { return new(room.BoardFullEvent) },
 }
 
 // docHTTPBodies makes the Go value each "http NAME" example decodes into.
@@ -146,6 +147,17 @@ func TestProtocolDoc(t *testing.T) {
 		}
 	})
 
+	t.Run("FairPlayInExamples", func(t *testing.T) {
+		checked := 0
+		for _, ex := range examples {
+			if snap, ok := docExampleSnapshot(t, ex); ok {
+				checked++
+				docCheckMistakesTold(t, ex, snap)
+			}
+		}
+		assert.Positive(t, checked, "no example holds a snapshot")
+	})
+
 	t.Run("ErrorCodes", func(t *testing.T) {
 		rows := docTable(t, doc, "Error codes")
 		documented := map[string]bool{}
@@ -207,6 +219,38 @@ func TestProtocolDoc(t *testing.T) {
 			assert.Contains(t, limits, want, "the Limits table")
 		}
 	})
+}
+
+// docExampleSnapshot is the snapshot an example holds: a welcome's or a
+// state's room, or GET /api/rooms/{id}'s body.
+func docExampleSnapshot(t *testing.T, ex docExample) (*room.Snapshot, bool) {
+	t.Helper()
+	switch {
+	case ex.kind == "http" && ex.arg == "room-snapshot":
+		var s room.Snapshot
+		require.NoError(t, json.Unmarshal(ex.body, &s))
+		return &s, true
+	case ex.kind == "server":
+		var ev struct {
+			Type string         `json:"type"`
+			Room *room.Snapshot `json:"room"`
+		}
+		require.NoError(t, json.Unmarshal(ex.body, &ev))
+		return ev.Room, ev.Room != nil && (ev.Type == room.TypeWelcome || ev.Type == room.TypeState)
+	}
+	return nil, false
+}
+
+// docCheckMistakesTold checks an example's snapshot against the fair-play
+// rule: co-op shows every player's mistakes; a race shows a player's only
+// once they have finished (a rank) or the round is over.
+func docCheckMistakesTold(t *testing.T, ex docExample, s *room.Snapshot) {
+	t.Helper()
+	for _, p := range s.Players {
+		told := s.Mode == room.ModeCoop || s.Phase == room.PhaseFinished || s.Phase == room.PhasePreparing || p.Rank > 0
+		assert.Equal(t, told, p.Mistakes != nil, "%s: %s's mistakes in a %s room, phase %s, rank %d",
+			ex.name(), p.Name, s.Mode, s.Phase, p.Rank)
+	}
 }
 
 // docExample is one marked JSON example of the protocol document.
