@@ -67,6 +67,13 @@ type RegistryConfig struct {
 	Game Config
 	// IdleTimeout ends a room nobody has been connected to for this long.
 	IdleTimeout time.Duration
+	// MaxResultsWaiting bounds the results written or waiting to be
+	// (while the database is away, finishes wait and are retried): at the
+	// bound Create refuses new rooms (ErrBusy) and the server reports
+	// itself not ready, while the games already running play on. Nothing
+	// waiting is dropped; each player has at most one finish waiting per
+	// room (a rematch waits for the last), so live players bound it too.
+	MaxResultsWaiting int
 	// StoreTimeout bounds each storage call (default 5s; not a setting).
 	StoreTimeout time.Duration
 	// Clock is the rooms' time and timers (default WallClock).
@@ -75,8 +82,8 @@ type RegistryConfig struct {
 }
 
 // DefaultRegistryConfig is the registry's settings unless configured
-// otherwise: DefaultConfig's rules, and rooms nobody is connected to end
-// after 10 minutes.
+// otherwise: DefaultConfig's rules, rooms nobody is connected to end after
+// 10 minutes, and at most 10,000 results wait for the database.
 func DefaultRegistryConfig() RegistryConfig {
-	return RegistryConfig{Game: DefaultConfig(), IdleTimeout: 10 * time.Minute}
+	return RegistryConfig{Game: DefaultConfig(), IdleTimeout: 10 * time.Minute, MaxResultsWaiting: 10000}
 }

@@ -42,9 +42,11 @@ func Score(level string, elapsed time.Duration, mistakes, hints int) int {
 	return max(1, base-int(elapsed/time.Second)-50*mistakes-100*hints)
 }
 
-// ResultsSaved tells the game that the results of an effect are stored (or
-// failed to be: the finish is announced either way, and the caller logs the
-// error). Only now are ranks told, so no one hears a rank that is not kept.
+// ResultsSaved tells the game that the results of an effect are stored.
+// Only now are ranks told, so no one hears a rank that is not kept: while
+// the database is away the room retries the write and the finish waits,
+// unannounced (the one exception is a finish the store refuses for good,
+// which the room logs and announces so that the game can go on).
 func (g *Game) ResultsSaved(now time.Time, rs []Result) {
 	for _, r := range rs {
 		g.pending--
