@@ -46,6 +46,7 @@ func TestLoadFromEnvironment(t *testing.T) {
 		"LISTEN_ADDR": "127.0.0.1:9000", "PUBLIC_URL": "https://sudoku.example/", "ALLOWED_ORIGINS": "a.example, *.b.example,",
 		"RECONNECT_WINDOW": "2m", "HINT_PENALTY": "30s", "MAX_PLAYERS": "4", "RATE_LIMIT": "5", "LOG_FORMAT": " json ",
 		"IDLE_TIMEOUT": "1h", "SEND_QUEUE": "100", "CREATE_RATE": "0", "COUNTDOWN": "",
+		"RESULT_QUEUE": "500", "EVENT_QUEUE_MB": "8",
 		"DATABASE_URL": "postgres://arena@db/arena",
 	}))
 	require.NoError(t, err)
@@ -63,6 +64,8 @@ func TestLoadFromEnvironment(t *testing.T) {
 	assert.Equal(t, 100, s.SendQueue)
 	assert.Equal(t, 84, s.Rooms.Game.ReplayEvents, "the replay fits the send queue")
 	assert.Equal(t, 0, s.CreateRate, "0 turns the limit off")
+	assert.Equal(t, 500, s.Rooms.MaxResultsWaiting)
+	assert.Equal(t, 8, s.EventQueueMB)
 	assert.Equal(t, backend.Kind{Driver: "postgres", Target: "postgres://arena@db/arena"}, c.Store)
 }
 
@@ -92,6 +95,8 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		"RATE_BURST":       "-1",
 		"SEND_QUEUE":       "0",
 		"POOL_STOCK":       "x",
+		"RESULT_QUEUE":     "0",
+		"EVENT_QUEUE_MB":   "65537",
 		"CREATE_RATE":      "-1",
 	}
 	for name, value := range bad {
