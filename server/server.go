@@ -55,6 +55,7 @@ type Server struct {
 
 	creates *addrLimiter // nil: no limit
 	queues  queues
+	known   identities
 
 	mu      sync.Mutex
 	conns   map[*conn]struct{}
