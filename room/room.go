@@ -276,6 +276,7 @@ func (r *Room) run(ctx context.Context) {
 	defer timer.Stop()
 	saves := clock.NewTimer(start.Add(saveEvery))
 	defer saves.Stop()
+	r.flush(ctx) // a restored game may have finishes to store
 	for {
 		wake := r.g.Deadline()
 		if len(r.conns) == 0 && r.pending == 0 {
@@ -460,7 +461,13 @@ func (r *Room) saveResults(ctx context.Context, rs []Result) {
 				t.Stop()
 				continue
 			}
-			return func(now time.Time) { r.g.ResultsSaved(now, rs) }
+			return func(now time.Time) {
+				r.g.ResultsSaved(now, rs)
+				// A state saved while the finish waited says so
+				// (Saved.Unstored); save again, so that a restart does
+				// not store and announce it twice.
+				r.save(ctx)
+			}
 		}
 	})
 }

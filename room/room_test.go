@@ -387,3 +387,73 @@ func TestFinishWaitsForTheDatabaseAndIsAnnouncedOnceStored(t *testing.T) {
 	_, err = reg.Create(ctx, room.ModeRace, "easy")
 	assert.NoError(t, err)
 }
+
+// A state saved while a finish was not yet stored (the server was killed,
+// or stopped during a database outage) brings the finish back: the
+// restored room stores it, once, and only then announces it.
+func TestRestoreStoresAFinishThatWasNotStored(t *testing.T) {
+	reg, st, clock := registry(t, room.RegistryConfig{})
+	ctx := context.Background()
+	now := clock.Now()
+	for _, mode := range []string{room.ModeRace, room.ModeCoop} {
+		t.Run(mode, func(t *testing.T) {
+			id := "r00m" + mode
+			pz, err := st.NewGame(ctx, id, id, mode, "easy")
+			require.NoError(t, err)
+			g, err := room.NewGame(room.Config{}, id, mode, pz, now)
+			require.NoError(t, err)
+			for _, p := range []string{"p_a", "p_b"} {
+				_, _, jerr := g.Join(now, p, "Name "+p, false, 0)
+				require.Nil(t, jerr)
+			}
+			require.Nil(t, g.Handle(now, "p_a", &room.Msg{Type: room.TypeStart}))
+			started := now.Add(room.DefaultConfig().Countdown)
+			g.Tick(started)
+			solvedAt := started.Add(90 * time.Second)
+			for cell, d := range pz.Givens {
+				if d == 0 {
+					cell, digit := cell, int(pz.Solution[cell])
+					require.Nil(t, g.Handle(solvedAt, "p_a", &room.Msg{Type: room.TypeMove, Cell: &cell, Digit: &digit}))
+				}
+			}
+			_, effects := g.Drain()
+			var finish []room.Result
+			for _, e := range effects {
+				finish = append(finish, e.Results...)
+			}
+			require.NotEmpty(t, finish, "the finish asks to be stored")
+			// The store never took it; the state was saved meanwhile.
+			s := g.Save(solvedAt)
+			require.True(t, s.Unstored())
+			require.NoError(t, st.SaveRoom(ctx, s))
+
+			_, err = reg.Restore(ctx)
+			require.NoError(t, err)
+			_, err = reg.Get(id)
+			require.NoError(t, err, "a room with a finish to store comes back, finished or not")
+			var mine []room.Result
+			require.Eventually(t, func() bool {
+				mine = nil
+				for _, r := range st.Results() {
+					if r.GameID == id {
+						mine = append(mine, r)
+					}
+				}
+				return len(mine) == len(finish)
+			}, 5*time.Second, time.Millisecond)
+			assert.Equal(t, "p_a", mine[0].PlayerID)
+			assert.Equal(t, 1, mine[0].Rank)
+			assert.Equal(t, 90*time.Second, mine[0].Elapsed)
+			assert.True(t, solvedAt.Equal(mine[0].FinishedAt), "finished when it was, not when restored")
+			require.Eventually(t, func() bool {
+				for _, e := range st.Events(id) {
+					if e.Type == room.TypeFinish {
+						return true
+					}
+				}
+				return false
+			}, 5*time.Second, time.Millisecond, "announced once stored: %v", st.Events(id))
+			require.Eventually(t, func() bool { return !st.Saved(id).Unstored() }, 5*time.Second, time.Millisecond)
+		})
+	}
+}

@@ -110,6 +110,9 @@ func (st *storage) SaveRoom(ctx context.Context, s *room.Saved) error {
 	}
 	state := store.StateWaiting
 	switch {
+	case s.Unstored():
+		// A finish waits to be stored: the room must come back to store it.
+		state = store.StateRunning
 	case s.Abandoned, s.Phase == room.PhaseFinished:
 		state = store.StateFinished
 	case s.Phase == room.PhaseRunning:

@@ -117,6 +117,16 @@ func TestStorageOnEveryStore(t *testing.T) {
 			loaded, err = sg.LoadRooms(ctx)
 			require.NoError(t, err)
 			assert.Empty(t, loaded)
+			// Unless a finish in it waits to be stored: it comes back to
+			// store it.
+			s.Players[0].Finished, s.Players[0].Unstored = true, true
+			require.NoError(t, sg.SaveRoom(ctx, s))
+			loaded, err = sg.LoadRooms(ctx)
+			require.NoError(t, err)
+			require.Len(t, loaded, 1)
+			assert.True(t, loaded[0].Unstored())
+			s.Players[0].Unstored = false
+			require.NoError(t, sg.SaveRoom(ctx, s))
 
 			sg.RecordEvents("r00m", []room.Record{{Seq: 1, Type: room.TypePresence, Player: "p_a", Data: []byte(`{"type":"presence","seq":1}`), At: now}})
 			require.NoError(t, events.Flush(ctx))
