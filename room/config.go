@@ -70,6 +70,13 @@ type RegistryConfig struct {
 	// MaxRooms bounds the live rooms: Create answers ErrFull beyond it.
 	// Each room holds a goroutine, its boards and a replay buffer.
 	MaxRooms int
+	// MaxResultsWaiting bounds the results written or waiting to be
+	// (while the database is away, finishes wait and are retried): at the
+	// bound Create refuses new rooms (ErrBusy) and the server reports
+	// itself not ready, while the games already running play on. Nothing
+	// waiting is dropped; each player has at most one finish waiting per
+	// room (a rematch waits for the last), so live players bound it too.
+	MaxResultsWaiting int
 	// StoreTimeout bounds each storage call (default 5s; not a setting).
 	StoreTimeout time.Duration
 	// Clock is the rooms' time and timers (default WallClock).
@@ -79,8 +86,9 @@ type RegistryConfig struct {
 
 // DefaultRegistryConfig is the registry's settings unless configured
 // otherwise: DefaultConfig's rules, rooms nobody is connected to end
-// after 10 minutes, and at most 10,000 rooms live at once (40,000 sockets
-// at four players a room: far beyond what one node serves well).
+// after 10 minutes, at most 10,000 rooms live at once (40,000 sockets at
+// four players a room: far beyond what one node serves well), and at most
+// 10,000 results wait for the database.
 func DefaultRegistryConfig() RegistryConfig {
-	return RegistryConfig{Game: DefaultConfig(), IdleTimeout: 10 * time.Minute, MaxRooms: 10000}
+	return RegistryConfig{Game: DefaultConfig(), IdleTimeout: 10 * time.Minute, MaxRooms: 10000, MaxResultsWaiting: 10000}
 }

@@ -81,7 +81,63 @@ type Registry struct {
 	stats struct {
 		members, moves, dropped atomic.Int64
 	}
+	backlog backlog
 }
+
+// backlog is the finishes written or waiting to be, across the rooms: how
+// many results, and since when the oldest has waited.
+type backlog struct {
+	mu      sync.Mutex
+	next    uint64
+	results int
+	since   map[uint64]backlogEntry
+}
+
+type backlogEntry struct {
+	n     int
+	since time.Time
+}
+
+// add counts a finish of n results that is waiting from at, and returns
+// its key for remove.
+func (b *backlog) add(n int, at time.Time) uint64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.since == nil {
+		b.since = map[uint64]backlogEntry{}
+	}
+	b.next++
+	b.since[b.next] = backlogEntry{n: n, since: at}
+	b.results += n
+	return b.next
+}
+
+// remove forgets a finish once it is stored (or given up).
+func (b *backlog) remove(key uint64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.results -= b.since[key].n
+	delete(b.since, key)
+}
+
+// read is how many results wait and since when the oldest has (zero when
+// none does).
+func (b *backlog) read() (int, time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var oldest time.Time
+	for _, e := range b.since {
+		if oldest.IsZero() || e.since.Before(oldest) {
+			oldest = e.since
+		}
+	}
+	return b.results, oldest
+}
+
+// ErrBusy is Create's refusal while more results wait to be stored than
+// RegistryConfig.MaxResultsWaiting: no new games start until the database
+// takes them.
+var ErrBusy = errors.New("room: too many results wait to be stored")
 
 // NewRegistry is an empty registry whose rooms use st.
 func NewRegistry(cfg RegistryConfig, st Store) *Registry {
@@ -90,6 +146,9 @@ func NewRegistry(cfg RegistryConfig, st Store) *Registry {
 	}
 	if cfg.MaxRooms <= 0 {
 		cfg.MaxRooms = DefaultRegistryConfig().MaxRooms
+	}
+	if cfg.MaxResultsWaiting <= 0 {
+		cfg.MaxResultsWaiting = DefaultRegistryConfig().MaxResultsWaiting
 	}
 	if cfg.StoreTimeout <= 0 {
 		cfg.StoreTimeout = 5 * time.Second
@@ -122,6 +181,9 @@ func (reg *Registry) Create(ctx context.Context, mode, level string) (*Room, err
 		return nil, err
 	}
 	defer reg.unreserve()
+	if n, _ := reg.backlog.read(); n >= reg.cfg.MaxResultsWaiting {
+		return nil, fmt.Errorf("room: new %s room: %w (%d)", mode, ErrBusy, n)
+	}
 	id := NewID()
 	pz, err := reg.store.NewGame(ctx, id, id, mode, level)
 	if err != nil {
@@ -234,6 +296,13 @@ func (reg *Registry) remove(r *Room) {
 type Stats struct {
 	Rooms, Members int
 	Moves, Dropped int64
+	// ResultsWaiting is how many results are being written or wait to be
+	// retried (the database is away); ResultsWaitingSince is when the
+	// oldest of them was finished (zero when none waits).
+	ResultsWaiting      int
+	ResultsWaitingSince time.Time
+	// MaxResultsWaiting is the configured bound on ResultsWaiting.
+	MaxResultsWaiting int
 }
 
 // Stats reads the gauges and counters.
@@ -241,7 +310,11 @@ func (reg *Registry) Stats() Stats {
 	reg.mu.Lock()
 	n := len(reg.rooms)
 	reg.mu.Unlock()
-	return Stats{Rooms: n, Members: int(reg.stats.members.Load()), Moves: reg.stats.moves.Load(), Dropped: reg.stats.dropped.Load()}
+	waiting, since := reg.backlog.read()
+	return Stats{
+		Rooms: n, Members: int(reg.stats.members.Load()), Moves: reg.stats.moves.Load(), Dropped: reg.stats.dropped.Load(),
+		ResultsWaiting: waiting, ResultsWaitingSince: since, MaxResultsWaiting: reg.cfg.MaxResultsWaiting,
+	}
 }
 
 // Shutdown ends every room: each saves its state and closes its

@@ -7,10 +7,23 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/sudoku-arena/arena/internal/backoff"
 )
 
 // ErrClosed is what a room that has ended answers.
 var ErrClosed = errors.New("room: closed")
+
+// ErrRefused is what a Store wraps when it refuses a write for good (not
+// because the database is away), so that the room stops retrying it.
+var ErrRefused = errors.New("room: refused by the store")
+
+// Retry bounds of a finish whose write failed: the wait doubles from the
+// first to the last, each drawn from its upper half.
+const (
+	resultRetryMin = 250 * time.Millisecond
+	resultRetryMax = 10 * time.Second
+)
 
 // Frame is one event, encoded once, on its way to a connection. At is when
 // the message that caused it reached the room (or when the room acted on its
@@ -52,7 +65,11 @@ type Store interface {
 	// NewGame takes a fresh puzzle of the level and records a game with it
 	// (gameID is the room's id, or "ROOM.N" for round N).
 	NewGame(ctx context.Context, roomID, gameID, mode, level string) (Puzzle, error)
-	// SaveResults stores finishes.
+	// SaveResults stores one finish (a racer's result, or all of a team's)
+	// in one transaction: all of it or none. Saving a finish again once it
+	// is stored must change nothing, for it is retried after any error.
+	// An error that retrying cannot cure (the database refuses the values)
+	// wraps ErrRefused.
 	SaveResults(ctx context.Context, rs []Result) error
 	// SaveRoom stores the room's state, from which Restore rebuilds it.
 	SaveRoom(ctx context.Context, s *Saved) error
@@ -259,6 +276,7 @@ func (r *Room) run(ctx context.Context) {
 	defer timer.Stop()
 	saves := clock.NewTimer(start.Add(saveEvery))
 	defer saves.Stop()
+	r.flush(ctx) // a restored game may have finishes to store
 	for {
 		wake := r.g.Deadline()
 		if len(r.conns) == 0 && r.pending == 0 {
@@ -380,13 +398,7 @@ func (r *Room) effect(ctx context.Context, e Effect) {
 	st := r.reg.store
 	switch {
 	case len(e.Results) > 0:
-		rs := e.Results
-		r.beside(ctx, func(sctx context.Context) func(time.Time) {
-			if err := st.SaveResults(sctx, rs); err != nil {
-				r.log().Error("room: save results", "room", r.id, "err", err)
-			}
-			return func(now time.Time) { r.g.ResultsSaved(now, rs) }
-		})
+		r.saveResults(ctx, e.Results)
 	case e.NewRound > 0:
 		round, mode, level := e.NewRound, r.g.Mode(), r.g.Puzzle().Level
 		r.beside(ctx, func(sctx context.Context) func(time.Time) {
@@ -403,6 +415,61 @@ func (r *Room) effect(ctx context.Context, e Effect) {
 	case e.Save:
 		r.save(ctx)
 	}
+}
+
+// saveResults stores a finish beside the room, and tells the game once it
+// is stored (Game.ResultsSaved announces it then, never before). While the
+// database is away the write is tried again after a back-off, capped and
+// jittered, on the registry's clock, for as long as it takes: the finish
+// waits in the registry's backlog, the room keeps playing, and the room
+// does not end while it waits. Once the registry shuts down one last try
+// is made; a finish that still fails then is logged with every field, as
+// the last place it is kept. A finish the store refuses for good is
+// logged and announced, since retrying cannot store it and the game must
+// go on.
+func (r *Room) saveResults(ctx context.Context, rs []Result) {
+	st, clock, stop := r.reg.store, r.reg.clock, r.reg.ctx.Done()
+	waiting := r.reg.backlog.add(len(rs), clock.Now())
+	r.beside(ctx, func(context.Context) func(time.Time) {
+		defer r.reg.backlog.remove(waiting)
+		wait := backoff.Backoff{Min: resultRetryMin, Max: resultRetryMax}
+		for {
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.reg.cfg.StoreTimeout)
+			err := st.SaveResults(sctx, rs)
+			cancel()
+			switch {
+			case err == nil:
+				if wait.Fails() > 0 {
+					r.log().Info("room: finish stored after retries", "room", r.id, "game", rs[0].GameID, "results", len(rs), "failures", wait.Fails())
+				}
+			case errors.Is(err, ErrRefused):
+				r.log().Error("room: finish refused by the store, announced unstored", "room", r.id, "err", err, "results", rs)
+			default:
+				select {
+				case <-stop:
+					r.log().Error("room: finish not stored at shutdown", "room", r.id, "err", err, "results", rs)
+					return func(now time.Time) {}
+				default:
+				}
+				d := wait.Next()
+				r.log().Warn("room: finish not stored, retrying", "room", r.id, "game", rs[0].GameID, "results", len(rs), "failures", wait.Fails(), "backoff", d, "err", err)
+				t := clock.NewTimer(clock.Now().Add(d))
+				select {
+				case <-t.C():
+				case <-stop:
+				}
+				t.Stop()
+				continue
+			}
+			return func(now time.Time) {
+				r.g.ResultsSaved(now, rs)
+				// A state saved while the finish waited says so
+				// (Saved.Unstored); save again, so that a restart does
+				// not store and announce it twice.
+				r.save(ctx)
+			}
+		}
+	})
 }
 
 // save stores the room's state beside the room. One save is in flight at a

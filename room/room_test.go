@@ -330,3 +330,167 @@ func TestCreateStopsAtMaxRooms(t *testing.T) {
 	_, err = reg.Create(ctx, room.ModeRace, "easy")
 	assert.NoError(t, err, "an ended room made place")
 }
+
+// startRace starts the room (its host is the first of cs) and waits out the
+// countdown.
+func startRace(t *testing.T, r *room.Room, clock *roomtest.Clock, host *conn, hostID string) {
+	t.Helper()
+	ctx := context.Background()
+	require.NoError(t, r.Message(ctx, hostID, host, &room.Msg{Type: room.TypeStart}, time.Now()))
+	settle(t, r)
+	clock.Advance(room.DefaultConfig().Countdown)
+	snap, err := r.Snapshot(ctx)
+	require.NoError(t, err)
+	require.Equal(t, room.PhaseRunning, snap.Phase)
+}
+
+// solve fills every blank cell of the player's board with the solution's
+// digit, skipping the first skip of them.
+func solve(t *testing.T, r *room.Room, pz room.Puzzle, id string, c *conn, skip int) {
+	t.Helper()
+	for cell, g := range pz.Givens {
+		if g != 0 {
+			continue
+		}
+		if skip > 0 {
+			skip--
+			continue
+		}
+		cell, d := cell, int(pz.Solution[cell])
+		require.NoError(t, r.Message(context.Background(), id, c, &room.Msg{Type: room.TypeMove, Cell: &cell, Digit: &d}, time.Now()))
+	}
+	settle(t, r)
+}
+
+func finishOf(player string) func([]byte) bool {
+	return func(data []byte) bool {
+		var f room.FinishEvent
+		return json.Unmarshal(data, &f) == nil && f.Player == player
+	}
+}
+
+// While the database is away a racer's finish waits, unannounced, and is
+// retried while the others race on; once the database is back it is stored
+// once and only then announced. Meanwhile no new room is made past the
+// bound on waiting results.
+func TestFinishWaitsForTheDatabaseAndIsAnnouncedOnceStored(t *testing.T) {
+	reg, st, clock := registry(t, room.RegistryConfig{MaxResultsWaiting: 1})
+	ctx := context.Background()
+	r, cs := live(t, reg, room.ModeRace, "p_a", "p_b")
+	a, b := cs[0], cs[1]
+	startRace(t, r, clock, a, "p_a")
+	pz, ok := st.Puzzle(r.ID())
+	require.True(t, ok)
+
+	down := errors.New("database down")
+	st.Fail(down)
+	solve(t, r, pz, "p_a", a, 0)
+	require.Eventually(t, func() bool { return reg.Stats().ResultsWaiting == 1 }, 5*time.Second, time.Millisecond)
+	for range 5 {
+		clock.Advance(time.Second) // a few retries, all failing
+	}
+	settle(t, r)
+
+	// b plays on; nobody has heard of a's finish, and nothing is stored.
+	solve(t, r, pz, "p_b", b, 3)
+	assert.Empty(t, st.Results())
+	for _, c := range cs {
+		c.mu.Lock()
+		for _, f := range c.frames {
+			assert.NotEqual(t, room.TypeFinish, f.Type, "a finish is told only once stored")
+		}
+		c.mu.Unlock()
+	}
+	stats := reg.Stats()
+	assert.Equal(t, 1, stats.ResultsWaiting)
+	assert.False(t, stats.ResultsWaitingSince.IsZero())
+	assert.Equal(t, 1, stats.MaxResultsWaiting)
+	st.Fail(nil)
+	_, err := reg.Create(ctx, room.ModeRace, "easy")
+	assert.ErrorIs(t, err, room.ErrBusy, "no new room while the results wait at their bound")
+
+	// The database is back: the next retry stores the finish, once.
+	require.Eventually(t, func() bool {
+		clock.Advance(time.Second)
+		return len(st.Results()) == 1
+	}, 5*time.Second, time.Millisecond)
+	a.await(t, room.TypeFinish, finishOf("p_a"))
+	b.await(t, room.TypeFinish, finishOf("p_a"))
+	res := st.Results()
+	assert.Equal(t, "p_a", res[0].PlayerID)
+	assert.Equal(t, 1, res[0].Rank)
+	require.Eventually(t, func() bool { return reg.Stats().ResultsWaiting == 0 }, 5*time.Second, time.Millisecond)
+	assert.True(t, reg.Stats().ResultsWaitingSince.IsZero())
+	_, err = reg.Create(ctx, room.ModeRace, "easy")
+	assert.NoError(t, err)
+}
+
+// A state saved while a finish was not yet stored (the server was killed,
+// or stopped during a database outage) brings the finish back: the
+// restored room stores it, once, and only then announces it.
+func TestRestoreStoresAFinishThatWasNotStored(t *testing.T) {
+	reg, st, clock := registry(t, room.RegistryConfig{})
+	ctx := context.Background()
+	now := clock.Now()
+	for _, mode := range []string{room.ModeRace, room.ModeCoop} {
+		t.Run(mode, func(t *testing.T) {
+			id := "r00m" + mode
+			pz, err := st.NewGame(ctx, id, id, mode, "easy")
+			require.NoError(t, err)
+			g, err := room.NewGame(room.Config{}, id, mode, pz, now)
+			require.NoError(t, err)
+			for _, p := range []string{"p_a", "p_b"} {
+				_, _, jerr := g.Join(now, p, "Name "+p, false, 0)
+				require.Nil(t, jerr)
+			}
+			require.Nil(t, g.Handle(now, "p_a", &room.Msg{Type: room.TypeStart}))
+			started := now.Add(room.DefaultConfig().Countdown)
+			g.Tick(started)
+			solvedAt := started.Add(90 * time.Second)
+			for cell, d := range pz.Givens {
+				if d == 0 {
+					cell, digit := cell, int(pz.Solution[cell])
+					require.Nil(t, g.Handle(solvedAt, "p_a", &room.Msg{Type: room.TypeMove, Cell: &cell, Digit: &digit}))
+				}
+			}
+			_, effects := g.Drain()
+			var finish []room.Result
+			for _, e := range effects {
+				finish = append(finish, e.Results...)
+			}
+			require.NotEmpty(t, finish, "the finish asks to be stored")
+			// The store never took it; the state was saved meanwhile.
+			s := g.Save(solvedAt)
+			require.True(t, s.Unstored())
+			require.NoError(t, st.SaveRoom(ctx, s))
+
+			_, err = reg.Restore(ctx)
+			require.NoError(t, err)
+			_, err = reg.Get(id)
+			require.NoError(t, err, "a room with a finish to store comes back, finished or not")
+			var mine []room.Result
+			require.Eventually(t, func() bool {
+				mine = nil
+				for _, r := range st.Results() {
+					if r.GameID == id {
+						mine = append(mine, r)
+					}
+				}
+				return len(mine) == len(finish)
+			}, 5*time.Second, time.Millisecond)
+			assert.Equal(t, "p_a", mine[0].PlayerID)
+			assert.Equal(t, 1, mine[0].Rank)
+			assert.Equal(t, 90*time.Second, mine[0].Elapsed)
+			assert.True(t, solvedAt.Equal(mine[0].FinishedAt), "finished when it was, not when restored")
+			require.Eventually(t, func() bool {
+				for _, e := range st.Events(id) {
+					if e.Type == room.TypeFinish {
+						return true
+					}
+				}
+				return false
+			}, 5*time.Second, time.Millisecond, "announced once stored: %v", st.Events(id))
+			require.Eventually(t, func() bool { return !st.Saved(id).Unstored() }, 5*time.Second, time.Millisecond)
+		})
+	}
+}

@@ -40,6 +40,17 @@ type Saved struct {
 // GameID is the store id of the saved round.
 func (s *Saved) GameID() string { return GameID(s.ID, s.Round) }
 
+// Unstored says whether some player's finish was not yet stored: such a
+// room must be brought back, finished or not, to store it.
+func (s *Saved) Unstored() bool {
+	for _, p := range s.Players {
+		if p.Unstored {
+			return true
+		}
+	}
+	return false
+}
+
 // SavedPuzzle is the puzzle with its solution.
 type SavedPuzzle struct {
 	ID       int64  `json:"id"`
@@ -66,8 +77,13 @@ type SavedPlayer struct {
 	Progress    Progress    `json:"progress"`
 	FrozenUntil time.Time   `json:"frozen_until"`
 	Finished    bool        `json:"finished,omitempty"`
-	Rank        int         `json:"rank,omitempty"`
-	ElapsedMS   int64       `json:"elapsed_ms,omitempty"`
+	// Unstored is set on a finished player whose result was not yet
+	// stored when the state was saved: Restore writes it again (the write
+	// is idempotent) and announces it once stored, so a crash or a
+	// shutdown during a database outage loses no finish.
+	Unstored  bool  `json:"unstored,omitempty"`
+	Rank      int   `json:"rank,omitempty"`
+	ElapsedMS int64 `json:"elapsed_ms,omitempty"`
 }
 
 // Save is the game's state to store. A rematch being prepared is saved as
@@ -91,7 +107,7 @@ func (g *Game) Save(now time.Time) *Saved {
 		}
 		p := SavedPlayer{
 			ID: m.id, Name: m.name, Order: m.order, Undo: saveChanges(m.undo), Redo: saveChanges(m.redo),
-			Progress: m.fullProgress(), FrozenUntil: m.frozenUntil, Finished: m.finished || m.saving, Rank: m.rank,
+			Progress: m.fullProgress(), FrozenUntil: m.frozenUntil, Finished: m.finished || m.saving, Unstored: m.saving, Rank: m.rank,
 			ElapsedMS: m.elapsed.Milliseconds(),
 		}
 		if m.board != nil {
@@ -168,7 +184,7 @@ func Restore(cfg Config, s *Saved, now time.Time) (*Game, error) {
 		m := &member{
 			id: p.ID, name: p.Name, role: RolePlayer, order: p.Order, awayUntil: now.Add(g.cfg.ReconnectWindow),
 			undo: restoreChanges(p.Undo), redo: restoreChanges(p.Redo),
-			frozenUntil: p.FrozenUntil, finished: p.Finished, rank: p.Rank, elapsed: time.Duration(p.ElapsedMS) * time.Millisecond,
+			frozenUntil: p.FrozenUntil, finished: p.Finished && !p.Unstored, saving: p.Unstored, rank: p.Rank, elapsed: time.Duration(p.ElapsedMS) * time.Millisecond,
 		}
 		// The rules give the player the board of their own they play on, if
 		// any; the saved progress is kept as it was.
@@ -185,6 +201,7 @@ func Restore(cfg Config, s *Saved, now time.Time) (*Game, error) {
 		}
 		g.members[p.ID] = m
 	}
+	g.storeUnstored()
 	return g, nil
 }
 

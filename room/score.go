@@ -42,9 +42,28 @@ func Score(level string, elapsed time.Duration, mistakes, hints int) int {
 	return max(1, base-int(elapsed/time.Second)-50*mistakes-100*hints)
 }
 
-// ResultsSaved tells the game that the results of an effect are stored (or
-// failed to be: the finish is announced either way, and the caller logs the
-// error). Only now are ranks told, so no one hears a rank that is not kept.
+// storeUnstored asks again for the results of the players a restored state
+// says finished without their result stored (Saved.Unstored), as one
+// finish: writing a stored result again changes nothing, and each is
+// announced once stored, as it was not before.
+func (g *Game) storeUnstored() {
+	var rs []Result
+	for _, m := range g.sortedMembers() {
+		if m.role == RolePlayer && m.saving {
+			rs = append(rs, g.result(m, g.startedAt.Add(m.elapsed)))
+		}
+	}
+	if len(rs) > 0 {
+		g.pending += len(rs)
+		g.effects = append(g.effects, Effect{Results: rs})
+	}
+}
+
+// ResultsSaved tells the game that the results of an effect are stored.
+// Only now are ranks told, so no one hears a rank that is not kept: while
+// the database is away the room retries the write and the finish waits,
+// unannounced (the one exception is a finish the store refuses for good,
+// which the room logs and announces so that the game can go on).
 func (g *Game) ResultsSaved(now time.Time, rs []Result) {
 	for _, r := range rs {
 		g.pending--

@@ -47,6 +47,10 @@ type Config struct {
 	Rooms room.RegistryConfig
 	// PoolStock is how many ready puzzles to keep per level.
 	PoolStock int
+	// EventQueueMB bounds, in MiB, the room events held in memory while
+	// the database is away (store.EventLogOptions.MaxPendingBytes); past
+	// it new events are dropped and counted, and readiness fails.
+	EventQueueMB int
 	// CreateRate is how many rooms one client address may create a
 	// minute, in bursts of as many. 0 turns the limit off, as behind a
 	// proxy where every client shares its address; WithDefaults keeps it.
@@ -111,6 +115,7 @@ func DefaultConfig() Config {
 		RetryAfter:   5 * time.Second,
 		Rooms:        room.DefaultRegistryConfig(),
 		PoolStock:    20,
+		EventQueueMB: 64,
 		CreateRate:   30,
 		// A household or a classroom behind one address plays a few rooms
 		// with a few dozen sockets; these leave them room and stop a
@@ -165,6 +170,8 @@ func (c *Config) defaults() {
 	orDefault(&c.HTTP.Read, d.HTTP.Read)
 	orDefault(&c.HTTP.Write, d.HTTP.Write)
 	orDefault(&c.HTTP.Idle, d.HTTP.Idle)
+	orDefault(&c.EventQueueMB, d.EventQueueMB)
+	orDefault(&c.Rooms.MaxResultsWaiting, d.Rooms.MaxResultsWaiting)
 	orDefault(&c.Rooms.Game.ReplayEvents, d.Rooms.Game.ReplayEvents)
 	orDefault(&c.Rooms.MaxRooms, d.Rooms.MaxRooms)
 	c.fitReplay()

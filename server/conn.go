@@ -317,7 +317,7 @@ func (c *conn) join(ctx context.Context, msg *room.Msg) *room.Error {
 			j.Name = "Spectator"
 		}
 	case msg.Token != "":
-		id, name, err := c.s.players.PlayerByToken(sctx, HashToken(msg.Token))
+		id, name, err := c.s.playerByToken(sctx, HashToken(msg.Token))
 		if errors.Is(err, ErrUnknownPlayer) {
 			return room.Errorf(room.CodeBadToken, "the token is not a player's: join without it to play as someone new")
 		}
@@ -326,6 +326,7 @@ func (c *conn) join(ctx context.Context, msg *room.Msg) *room.Error {
 			return room.Errorf(room.CodeUnavailable, "the server cannot check tokens just now: try again")
 		}
 		j.ID, j.Token = id, msg.Token
+		c.s.known.remember(HashToken(msg.Token), identity{id: id, name: name, room: rm.ID()}, c.s.rooms)
 		if j.Name == "" {
 			j.Name = name
 		}
@@ -345,6 +346,7 @@ func (c *conn) join(ctx context.Context, msg *room.Msg) *room.Error {
 			c.s.log.Error("join: create player", "err", err)
 			return room.Errorf(room.CodeUnavailable, "the server cannot add players just now: try again")
 		}
+		c.s.known.remember(HashToken(j.Token), identity{id: j.ID, name: j.Name, room: rm.ID()}, c.s.rooms)
 	}
 	if err := rm.Attach(ctx, j, c); err != nil {
 		return joinError(err, msg.Room)

@@ -60,6 +60,9 @@ func newPlayers() *players { return &players{byToken: map[string][2]string{}} }
 func (p *players) CreatePlayer(ctx context.Context, id, name string, tokenHash []byte) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.down != nil {
+		return p.down
+	}
 	p.byToken[string(tokenHash)] = [2]string{id, name}
 	return nil
 }
@@ -67,6 +70,9 @@ func (p *players) CreatePlayer(ctx context.Context, id, name string, tokenHash [
 func (p *players) PlayerByToken(ctx context.Context, tokenHash []byte) (string, string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.down != nil {
+		return "", "", p.down
+	}
 	pl, ok := p.byToken[string(tokenHash)]
 	if !ok {
 		return "", "", server.ErrUnknownPlayer
@@ -81,11 +87,18 @@ func (p *players) Ping(ctx context.Context) error {
 	return p.down
 }
 
-// goDown makes Ping fail from now on, as a database that went away.
+// goDown makes every call fail from now on, as a database that went away.
 func (p *players) goDown() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.down = errors.New("database closed")
+}
+
+// goUp brings the database back.
+func (p *players) goUp() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = nil
 }
 
 // newEnv starts a server over new, empty storage. The rules' timings are

@@ -299,7 +299,7 @@ func TestHealthAndMetrics(t *testing.T) {
 	}
 	status, body := get("/healthz")
 	assert.Equal(t, http.StatusOK, status)
-	assert.JSONEq(t, `{"status":"ok","database":"ok"}`, body)
+	assert.JSONEq(t, `{"status":"ok","database":"ok","results":"ok"}`, body)
 
 	id := e.createRoom("coop", "easy")
 	a := e.dial("Ann")
@@ -348,7 +348,7 @@ func TestHealthSaysWhenTheDatabaseIsGone(t *testing.T) {
 	body, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
-	assert.JSONEq(t, `{"status":"unavailable","database":"unreachable"}`, string(body))
+	assert.JSONEq(t, `{"status":"unavailable","database":"unreachable","results":"ok"}`, string(body))
 }
 
 func TestRoomCreationIsRateLimitedPerAddress(t *testing.T) {

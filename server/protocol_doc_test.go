@@ -59,6 +59,8 @@ var docHTTPBodies = map[string]func() any{
 	"create-room-request":  func() any { return new(CreateRoomRequest) },
 	"create-room-response": func() any { return new(CreateRoomResponse) },
 	"room-snapshot":        func() any { return new(room.Snapshot) },
+	"livez":                func() any { return new(map[string]string) },
+	"readyz":               func() any { return new(map[string]string) },
 	"healthz":              func() any { return new(map[string]string) },
 }
 

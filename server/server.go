@@ -59,6 +59,8 @@ type Server struct {
 	newPlayers  *addrLimiter // new players a minute
 	roomsByAddr *addrCounter // live rooms made
 	sockets     *addrCounter // open WebSockets
+	queues      queues
+	known       identities
 
 	mu      sync.Mutex
 	conns   map[*conn]struct{}
@@ -73,13 +75,16 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 		logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg, rooms: rooms, players: players, log: logger, conns: map[*conn]struct{}{}}
+	s.queues.add("results", s.resultsQueue)
 	s.metrics = newMetrics(s)
 	s.creates = newAddrLimiter(cfg.CreateRate, cfg.CreateRate)
 	s.newPlayers = newAddrLimiter(cfg.PlayerRate, cfg.PlayerRate)
 	s.roomsByAddr = newAddrCounter(cfg.RoomsPerAddr)
 	s.sockets = newAddrCounter(cfg.SocketsPerAddr)
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", s.health)
+	mux.HandleFunc("GET /livez", s.livez)
+	mux.HandleFunc("GET /readyz", s.readyz)
+	mux.HandleFunc("GET /healthz", s.readyz)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("POST /api/rooms", s.createRoom)
 	mux.HandleFunc("GET /api/rooms/{id}", s.getRoom)
@@ -155,19 +160,6 @@ func writeError(w http.ResponseWriter, status int, code, message string) {
 	var e apiError
 	e.Error.Code, e.Error.Message = code, message
 	writeJSON(w, status, e)
-}
-
-func (s *Server) health(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-	defer cancel()
-	body := map[string]string{"status": "ok", "database": "ok"}
-	status := http.StatusOK
-	if err := s.players.Ping(ctx); err != nil {
-		s.log.Warn("health: database", "err", err)
-		body["status"], body["database"] = "unavailable", "unreachable"
-		status = http.StatusServiceUnavailable
-	}
-	writeJSON(w, status, body)
 }
 
 // CreateRoomRequest is POST /api/rooms's body.

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/sudoku-arena/arena/internal/backoff"
 )
 
 // EventAppender is the part of a Store the event log writes to.
@@ -21,14 +23,21 @@ type EventLogOptions struct {
 	// MaxBatch is the most events one write carries (default 1000); a full
 	// batch is written without waiting for the interval.
 	MaxBatch int
-	// MaxPending bounds the events held in memory while the database is
-	// unreachable (default 1,000,000); past it new events are dropped and
-	// counted, so a long outage costs log entries, never the server.
-	MaxPending int
+	// MaxPending and MaxPendingBytes bound the events held in memory while
+	// the database is unreachable (defaults 1,000,000 events and 64 MiB,
+	// counting each event's data and ids and 64 bytes besides); past
+	// either, new events are dropped and counted, so a long outage costs
+	// log entries, never the server. Rooms keep their own state and save
+	// it on their own, so a dropped event costs a replay, not a game.
+	MaxPending      int
+	MaxPendingBytes int64
 	// RetryMin and RetryMax bound the back-off between failed writes
-	// (defaults 10ms and 2s).
+	// (defaults 10ms and 2s); each wait is drawn from the upper half of
+	// the doubled one.
 	RetryMin, RetryMax time.Duration
-	Logger             *slog.Logger
+	// Now is the clock that dates what is queued (default time.Now).
+	Now    func() time.Time
+	Logger *slog.Logger
 }
 
 // EventLog writes room events to the store in batches, off the rooms' hot
@@ -42,11 +51,14 @@ type EventLog struct {
 
 	mu      sync.Mutex
 	pending []Event
-	queued  int64 // events ever queued (not dropped)
-	written int64 // events ever written; the first written..queued are pending
+	bytes   int64  // the size of pending, as eventSize counts it
+	marks   []mark // when the pending events were queued, oldest first
+	queued  int64  // events ever queued (not dropped)
+	written int64  // events ever written; the first written..queued are pending
 	dropped int64
 	flushes []flushWaiter
 	closed  bool
+	full    bool // the last Append dropped events
 
 	wake chan struct{}
 	done chan struct{}
@@ -56,13 +68,39 @@ type EventLog struct {
 	stats   EventLogStats
 }
 
-// EventLogStats counts what an EventLog did.
+// mark is when an Append queued the events up to the upTo-th.
+type mark struct {
+	upTo int64
+	at   time.Time
+}
+
+// eventSize is what an event counts against MaxPendingBytes: its data and
+// ids, and a fixed 64 bytes for the rest.
+func eventSize(e *Event) int64 {
+	return int64(len(e.Data)+len(e.RoomID)+len(e.Type)+len(e.PlayerID)) + 64
+}
+
+// EventLogStats counts what an EventLog did, and what it holds.
 type EventLogStats struct {
 	Written int64 // events handed to the store in batches that succeeded
 	Batches int64 // batches that succeeded
 	Retries int64 // failed batch writes, each retried
-	Dropped int64 // events dropped because MaxPending was reached
+	Dropped int64 // events dropped because a bound was reached
+
+	Pending      int       // events queued and not yet written
+	PendingBytes int64     // their size, as MaxPendingBytes counts it
+	OldestAt     time.Time // when the oldest of them was queued (zero: none)
+	// Full is set while the queue is within a tenth of either bound, or
+	// dropped events at its last Append: what readiness reports.
+	Full bool
+	// MaxPending and MaxPendingBytes are the bounds in force.
+	MaxPending      int
+	MaxPendingBytes int64
 }
+
+// DefaultEventLogBytes is MaxPendingBytes unless set: 64 MiB, some hours
+// of a busy server's moves.
+const DefaultEventLogBytes = 64 << 20
 
 // NewEventLog starts an EventLog writing to dst; Close stops it.
 func NewEventLog(dst EventAppender, opts EventLogOptions) *EventLog {
@@ -74,6 +112,12 @@ func NewEventLog(dst EventAppender, opts EventLogOptions) *EventLog {
 	}
 	if opts.MaxPending <= 0 {
 		opts.MaxPending = 1_000_000
+	}
+	if opts.MaxPendingBytes <= 0 {
+		opts.MaxPendingBytes = DefaultEventLogBytes
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	if opts.RetryMin <= 0 {
 		opts.RetryMin = 10 * time.Millisecond
@@ -91,20 +135,34 @@ func NewEventLog(dst EventAppender, opts EventLogOptions) *EventLog {
 }
 
 // Append queues events for writing. It never blocks on the database.
+// Past either bound the events that do not fit are dropped, counted, and
+// logged.
 func (l *EventLog) Append(events ...Event) {
+	now := l.opts.Now()
 	l.mu.Lock()
-	room := l.opts.MaxPending - len(l.pending)
-	if l.closed {
-		room = 0
+	n := 0
+	if !l.closed {
+		for n < len(events) && len(l.pending) < l.opts.MaxPending {
+			size := eventSize(&events[n])
+			if l.bytes+size > l.opts.MaxPendingBytes {
+				break
+			}
+			l.pending = append(l.pending, events[n])
+			l.bytes += size
+			n++
+		}
 	}
-	n := min(len(events), max(room, 0))
-	l.pending = append(l.pending, events[:n]...)
 	l.queued += int64(n)
+	if n > 0 {
+		l.marks = append(l.marks, mark{upTo: l.queued, at: now})
+	}
 	l.dropped += int64(len(events) - n)
+	l.full = n < len(events)
 	full := len(l.pending) >= l.opts.MaxBatch
 	l.mu.Unlock()
 	if n < len(events) {
-		l.opts.Logger.Error("event log: queue full, events dropped", "dropped", len(events)-n, "max_pending", l.opts.MaxPending)
+		l.opts.Logger.Error("event log: queue full, events dropped", "dropped", len(events)-n,
+			"max_pending", l.opts.MaxPending, "max_pending_bytes", l.opts.MaxPendingBytes)
 	}
 	if full {
 		l.poke()
@@ -160,14 +218,21 @@ type flushWaiter struct {
 	ch   chan struct{}
 }
 
-// Stats returns the counts so far.
+// Stats returns the counts so far, and what is queued.
 func (l *EventLog) Stats() EventLogStats {
 	l.statsMu.Lock()
 	s := l.stats
 	l.statsMu.Unlock()
 	l.mu.Lock()
 	s.Dropped = l.dropped
+	s.Pending, s.PendingBytes = len(l.pending), l.bytes
+	if len(l.marks) > 0 {
+		s.OldestAt = l.marks[0].at
+	}
+	s.Full = l.full || s.Pending >= l.opts.MaxPending-l.opts.MaxPending/10 ||
+		s.PendingBytes >= l.opts.MaxPendingBytes-l.opts.MaxPendingBytes/10
 	l.mu.Unlock()
+	s.MaxPending, s.MaxPendingBytes = l.opts.MaxPending, l.opts.MaxPendingBytes
 	return s
 }
 
@@ -195,7 +260,7 @@ func (l *EventLog) writeOne(ctx context.Context) bool {
 	batch := l.pending[:n:n]
 	l.mu.Unlock()
 
-	backoff := l.opts.RetryMin
+	wait := backoff.Backoff{Min: l.opts.RetryMin, Max: l.opts.RetryMax}
 	for n > 0 {
 		err := l.dst.AppendEvents(ctx, batch)
 		if err == nil {
@@ -207,21 +272,38 @@ func (l *EventLog) writeOne(ctx context.Context) bool {
 		l.statsMu.Lock()
 		l.stats.Retries++
 		l.statsMu.Unlock()
-		l.opts.Logger.Warn("event log: batch write failed, retrying", "events", n, "backoff", backoff, "err", err)
+		d := wait.Next()
+		l.opts.Logger.Warn("event log: batch write failed, retrying", "events", n, "failures", wait.Fails(), "backoff", d, "err", err)
 		select {
 		case <-ctx.Done():
 			return false
-		case <-time.After(backoff):
+		case <-time.After(d):
 		}
-		backoff = min(2*backoff, l.opts.RetryMax)
+	}
+	if wait.Fails() > 0 {
+		l.opts.Logger.Info("event log: batch written after retries", "events", n, "failures", wait.Fails())
 	}
 
 	l.mu.Lock()
+	for i := range batch {
+		l.bytes -= eventSize(&batch[i])
+	}
 	l.pending = l.pending[n:]
 	if len(l.pending) == 0 {
 		l.pending = nil // let the backing array go
 	}
 	l.written += int64(n)
+	if n > 0 {
+		l.full = false
+	}
+	k := 0
+	for k < len(l.marks) && l.marks[k].upTo <= l.written {
+		k++
+	}
+	l.marks = l.marks[k:]
+	if len(l.marks) == 0 {
+		l.marks = nil
+	}
 	more := len(l.pending) > 0
 	waiting := l.flushes[:0]
 	var done []flushWaiter

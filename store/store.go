@@ -190,6 +190,13 @@ type Store interface {
 	// for the same room and player, or a second daily result for the same
 	// day, level and player, is ErrConflict.
 	SaveResult(ctx context.Context, r Result) (Result, error)
+	// SaveResults stores one finish (a racer's result, or all of a co-op
+	// team's) in one transaction: all of them or none. A result whose room
+	// and player are stored already is skipped, so a finish retried after a
+	// write that landed (but whose answer was lost) stores nothing twice;
+	// any other conflict (a second daily result for the day and level) is
+	// ErrConflict and stores none of them.
+	SaveResults(ctx context.Context, rs []Result) error
 	// PlayerHistory is the player's results, newest first.
 	PlayerHistory(ctx context.Context, playerID string, limit int) ([]Result, error)
 	// PlayerStreak counts the player's consecutive days with a daily

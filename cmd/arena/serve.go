@@ -84,7 +84,7 @@ func serve(ctx context.Context, cfg server.Config, db backend.Kind, logger *slog
 	defer st.Close()
 	logger.Info("store open", "driver", db.Driver)
 
-	events := store.NewEventLog(st, store.EventLogOptions{Logger: logger})
+	events := store.NewEventLog(st, store.EventLogOptions{MaxPendingBytes: int64(cfg.EventQueueMB) << 20, Logger: logger})
 	poolCtx, stopPool := context.WithCancel(context.Background())
 	pool := &store.PuzzlePool{Store: st, Make: makePuzzle, Levels: room.Levels, Stock: cfg.PoolStock, Logger: logger}
 	poolDone := make(chan struct{})
@@ -117,6 +117,10 @@ func serve(ctx context.Context, cfg server.Config, db backend.Kind, logger *slog
 		logger.Info("rooms restored", "rooms", n)
 	}
 	srv := server.New(cfg, rooms, data, web.FS(), logger)
+	srv.AddQueue("events", func() server.QueueStats {
+		s := events.Stats()
+		return server.QueueStats{Depth: s.Pending, Bytes: s.PendingBytes, OldestAt: s.OldestAt, Full: s.Full, Dropped: s.Dropped}
+	})
 	hs := srv.HTTPServer() // with its timeouts
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {

@@ -74,10 +74,25 @@ func TestServeServesAndKeepsRoomsAcrossARestart(t *testing.T) {
 	base, stop := startServe(t, db)
 	assert.Equal(t, int64(1), store.MigrateRuns()-migrations, "a start migrates once")
 
-	resp, err := http.Get(base + "/healthz")
+	for path, want := range map[string]string{
+		"/livez":   `{"status":"ok"}`,
+		"/readyz":  `{"status":"ok","database":"ok","results":"ok","events":"ok"}`,
+		"/healthz": `{"status":"ok","database":"ok","results":"ok","events":"ok"}`,
+	} {
+		resp, err := http.Get(base + path)
+		require.NoError(t, err)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusOK, resp.StatusCode, path)
+		assert.JSONEq(t, want, string(body), path)
+	}
+	resp, err := http.Get(base + "/metrics")
 	require.NoError(t, err)
+	metrics, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	for _, series := range []string{`arena_queue_depth{queue="events"} `, `arena_queue_bytes{queue="events"} `, `arena_queue_oldest_seconds{queue="events"} `, `arena_queue_depth{queue="results"} 0`} {
+		assert.Contains(t, string(metrics), series, "the event log's and the results' queues are exported")
+	}
 
 	resp, err = http.Post(base+"/api/rooms", "application/json", strings.NewReader(`{"mode":"coop","level":"medium"}`))
 	require.NoError(t, err)

@@ -80,19 +80,26 @@ func (st *storage) NewGame(ctx context.Context, roomID, gameID, mode, level stri
 	return room.Puzzle{ID: pz.ID, Level: pz.Level, Givens: givens, Solution: sol}, nil
 }
 
-// SaveResults stores finishes; one stored already (a retry) is fine.
+// SaveResults stores one finish in one transaction; a retry of one stored
+// already stores nothing. Values the database refuses (ErrConflict,
+// ErrInvalid) are refused for good: retrying cannot store them.
 func (st *storage) SaveResults(ctx context.Context, rs []room.Result) error {
-	var errs []error
-	for _, r := range rs {
-		_, err := st.store.SaveResult(ctx, store.Result{
+	out := make([]store.Result, len(rs))
+	for i, r := range rs {
+		out[i] = store.Result{
 			RoomID: r.GameID, PlayerID: r.PlayerID, PuzzleID: r.PuzzleID, Mode: r.Mode, Level: r.Level,
 			Elapsed: r.Elapsed, Mistakes: r.Mistakes, Hints: r.Hints, Score: r.Score, FinishedAt: r.FinishedAt,
-		})
-		if err != nil && !errors.Is(err, store.ErrConflict) {
-			errs = append(errs, fmt.Errorf("result of %s in %s: %w", r.PlayerID, r.GameID, err))
 		}
 	}
-	return errors.Join(errs...)
+	err := st.store.SaveResults(ctx, out)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, store.ErrConflict), errors.Is(err, store.ErrInvalid):
+		return fmt.Errorf("save finish of %d: %w: %w", len(rs), room.ErrRefused, err)
+	default:
+		return fmt.Errorf("save finish of %d: %w", len(rs), err)
+	}
 }
 
 // SaveRoom stores the room's state as the game's settings.
@@ -103,6 +110,9 @@ func (st *storage) SaveRoom(ctx context.Context, s *room.Saved) error {
 	}
 	state := store.StateWaiting
 	switch {
+	case s.Unstored():
+		// A finish waits to be stored: the room must come back to store it.
+		state = store.StateRunning
 	case s.Abandoned, s.Phase == room.PhaseFinished:
 		state = store.StateFinished
 	case s.Phase == room.PhaseRunning:

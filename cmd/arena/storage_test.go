@@ -100,6 +100,15 @@ func TestStorageOnEveryStore(t *testing.T) {
 			require.Len(t, hist, 1)
 			assert.Equal(t, 90*time.Second, hist[0].Elapsed)
 			assert.Equal(t, 1710, hist[0].Score)
+			// A finish the database refuses (a player it does not know) is
+			// refused for good, and none of it is stored.
+			bad := append(res[:1:1], res[0])
+			bad[0].GameID, bad[1].GameID, bad[1].PlayerID = "n3w", "n3w", "p_ghost"
+			err = sg.SaveResults(ctx, bad)
+			require.ErrorIs(t, err, room.ErrRefused)
+			hist, err = st.PlayerHistory(ctx, "p_a", 10)
+			require.NoError(t, err)
+			assert.Len(t, hist, 1, "all of a finish or none")
 
 			// A finished game is not loaded back.
 			s := g.Save(now)
@@ -108,6 +117,16 @@ func TestStorageOnEveryStore(t *testing.T) {
 			loaded, err = sg.LoadRooms(ctx)
 			require.NoError(t, err)
 			assert.Empty(t, loaded)
+			// Unless a finish in it waits to be stored: it comes back to
+			// store it.
+			s.Players[0].Finished, s.Players[0].Unstored = true, true
+			require.NoError(t, sg.SaveRoom(ctx, s))
+			loaded, err = sg.LoadRooms(ctx)
+			require.NoError(t, err)
+			require.Len(t, loaded, 1)
+			assert.True(t, loaded[0].Unstored())
+			s.Players[0].Unstored = false
+			require.NoError(t, sg.SaveRoom(ctx, s))
 
 			sg.RecordEvents("r00m", []room.Record{{Seq: 1, Type: room.TypePresence, Player: "p_a", Data: []byte(`{"type":"presence","seq":1}`), At: now}})
 			require.NoError(t, events.Flush(ctx))

@@ -54,6 +54,7 @@ func TestLoadFromEnvironment(t *testing.T) {
 		"IDLE_TIMEOUT": "1h", "SEND_QUEUE": "100", "CREATE_RATE": "0", "COUNTDOWN": "",
 		"MAX_ROOMS": "500", "ROOMS_PER_ADDR": "0", "PLAYER_RATE": "0", "SOCKETS_PER_ADDR": "0",
 		"PING_INTERVAL": "1m", "EVENT_RETENTION": "0",
+		"RESULT_QUEUE": "500", "EVENT_QUEUE_MB": "8",
 		"DATABASE_URL": "postgres://arena@db/arena",
 	}))
 	require.NoError(t, err)
@@ -80,6 +81,8 @@ func TestLoadFromEnvironment(t *testing.T) {
 	kept := s.WithDefaults()
 	assert.Zero(t, kept.RoomsPerAddr+kept.PlayerRate+kept.SocketsPerAddr, "the server keeps the limits off")
 	assert.Zero(t, kept.EventRetention, "the server keeps the events")
+	assert.Equal(t, 500, s.Rooms.MaxResultsWaiting)
+	assert.Equal(t, 8, s.EventQueueMB)
 	assert.Equal(t, backend.Kind{Driver: "postgres", Target: "postgres://arena@db/arena"}, c.Store)
 }
 
@@ -109,6 +112,8 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		"RATE_BURST":       "-1",
 		"SEND_QUEUE":       "0",
 		"POOL_STOCK":       "x",
+		"RESULT_QUEUE":     "0",
+		"EVENT_QUEUE_MB":   "65537",
 		"CREATE_RATE":      "-1",
 		"MAX_ROOMS":        "0",
 		"ROOMS_PER_ADDR":   "-2",

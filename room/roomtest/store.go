@@ -101,7 +101,8 @@ func (s *Store) SaveRoom(ctx context.Context, st *room.Saved) error {
 	return nil
 }
 
-// LoadRooms is the saved states of the games not finished or abandoned.
+// LoadRooms is the saved states of the games not finished or abandoned, or
+// with a finish not yet stored.
 func (s *Store) LoadRooms(ctx context.Context) ([]*room.Saved, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -111,7 +112,7 @@ func (s *Store) LoadRooms(ctx context.Context) ([]*room.Saved, error) {
 	var out []*room.Saved
 	for id := range s.saved {
 		st := s.decode(id)
-		if !st.Abandoned && st.Phase != room.PhaseFinished {
+		if st.Unstored() || !st.Abandoned && st.Phase != room.PhaseFinished {
 			out = append(out, st)
 		}
 	}

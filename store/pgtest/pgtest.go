@@ -38,10 +38,13 @@ type Server struct {
 	// TEST_DATABASE_URL, as the role given there).
 	URL string
 
-	dir     string // temporary directory; empty for an external server
-	binDir  string
-	cred    *syscall.Credential // who runs the server when we are root
-	counter atomic.Int64
+	dir    string // temporary directory; empty for an external server
+	binDir string
+	// settings are the server's options (its port among them), for
+	// Resume to start it again as it was.
+	settings string
+	cred     *syscall.Credential // who runs the server when we are root
+	counter  atomic.Int64
 }
 
 // Options tune a throwaway server.
@@ -49,11 +52,14 @@ type Options struct {
 	// Durable keeps fsync and synchronous commit on, as in production. Tests
 	// leave it off for speed; benchmarks of write throughput turn it on.
 	Durable bool
+	// Own starts a throwaway server even when TEST_DATABASE_URL is set,
+	// for tests that stop and start it (Halt, Resume).
+	Own bool
 }
 
 // Start starts a throwaway server, or connects to TEST_DATABASE_URL.
 func Start(ctx context.Context, opts Options) (*Server, error) {
-	if u := os.Getenv(EnvURL); u != "" {
+	if u := os.Getenv(EnvURL); u != "" && !opts.Own {
 		if _, err := url.Parse(u); err != nil {
 			return nil, fmt.Errorf("pgtest: %s: %w", EnvURL, err)
 		}
@@ -132,17 +138,51 @@ func (s *Server) start(ctx context.Context, opts Options) error {
 		if !opts.Durable {
 			settings = append(settings, "-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off")
 		}
-		out, err := s.run(ctx, "pg_ctl", "-D", data, "-l", filepath.Join(s.dir, "server.log"), "-w", "-t", "60",
-			"-o", strings.Join(settings, " "), "start")
-		if err != nil {
-			log, _ := os.ReadFile(filepath.Join(s.dir, "server.log"))
-			lastErr = fmt.Errorf("pgtest: pg_ctl start on port %d: %w\n%s\n%s", port, err, out, log)
+		s.settings = strings.Join(settings, " ")
+		if err := s.pgStart(ctx); err != nil {
+			lastErr = err
 			continue
 		}
 		s.URL = fmt.Sprintf("postgres://arena@127.0.0.1:%d/postgres?sslmode=disable", port)
 		return nil
 	}
 	return lastErr
+}
+
+// pgStart starts the initialised server with its settings and waits until
+// it takes connections.
+func (s *Server) pgStart(ctx context.Context) error {
+	out, err := s.run(ctx, "pg_ctl", "-D", filepath.Join(s.dir, "data"), "-l", filepath.Join(s.dir, "server.log"), "-w", "-t", "60",
+		"-o", s.settings, "start")
+	if err != nil {
+		log, _ := os.ReadFile(filepath.Join(s.dir, "server.log"))
+		return fmt.Errorf("pgtest: pg_ctl start (%s): %w\n%s\n%s", s.settings, err, out, log)
+	}
+	return nil
+}
+
+// Halt stops a throwaway server at once, as a crash or a lost database
+// host would (pg_ctl stop -m immediate): connections break and new ones
+// are refused until Resume. Its data is kept; start the server Durable,
+// since without synchronous commit the last moments' commits are lost. An external server
+// (TEST_DATABASE_URL) cannot be halted; start one with Options.Own.
+func (s *Server) Halt(ctx context.Context) error {
+	if s.dir == "" {
+		return errors.New("pgtest: cannot halt an external server: start one with Options.Own")
+	}
+	if out, err := s.run(ctx, "pg_ctl", "-D", filepath.Join(s.dir, "data"), "-m", "immediate", "-w", "stop"); err != nil {
+		return fmt.Errorf("pgtest: pg_ctl stop: %w\n%s", err, out)
+	}
+	return nil
+}
+
+// Resume starts a halted server again, on the same port, with its data
+// (recovered from its write-ahead log, as after a crash).
+func (s *Server) Resume(ctx context.Context) error {
+	if s.dir == "" {
+		return errors.New("pgtest: cannot resume an external server")
+	}
+	return s.pgStart(ctx)
 }
 
 func unprivileged() (*syscall.Credential, error) {

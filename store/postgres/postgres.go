@@ -384,6 +384,36 @@ func (s *Store) SaveResult(ctx context.Context, r store.Result) (store.Result, e
 	return r, nil
 }
 
+// SaveResults stores one finish in one transaction; results already stored
+// for their room and player are skipped.
+func (s *Store) SaveResults(ctx context.Context, rs []store.Result) error {
+	for _, r := range rs {
+		if err := store.ValidDay(r.Day, true); err != nil {
+			return fmt.Errorf("postgres: save results: %w", err)
+		}
+	}
+	if len(rs) == 0 {
+		return nil
+	}
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return mapErr(err, "save results: begin")
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	for _, r := range rs {
+		_, err := tx.Exec(ctx,
+			`INSERT INTO results (room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, day)
+			 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::date)
+			 ON CONFLICT (room_id, player_id) DO NOTHING`,
+			r.RoomID, r.PlayerID, r.PuzzleID, r.Mode, r.Level, r.Elapsed.Milliseconds(), r.Mistakes, r.Hints, r.Score,
+			r.FinishedAt, nullDay(r.Day))
+		if err != nil {
+			return mapErr(err, "save result of "+r.PlayerID+" in room "+r.RoomID)
+		}
+	}
+	return mapErr(tx.Commit(ctx), fmt.Sprintf("save %d results: commit", len(rs)))
+}
+
 // PlayerHistory is the player's results, newest first.
 func (s *Store) PlayerHistory(ctx context.Context, playerID string, limit int) ([]store.Result, error) {
 	var lim *int

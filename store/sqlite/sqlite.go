@@ -452,6 +452,36 @@ func (s *Store) SaveResult(ctx context.Context, r store.Result) (store.Result, e
 	return r, nil
 }
 
+// SaveResults stores one finish in one transaction; results already stored
+// for their room and player are skipped.
+func (s *Store) SaveResults(ctx context.Context, rs []store.Result) error {
+	for _, r := range rs {
+		if err := store.ValidDay(r.Day, true); err != nil {
+			return fmt.Errorf("sqlite: save results: %w", err)
+		}
+	}
+	if len(rs) == 0 {
+		return nil
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return mapErr(err, "save results: begin")
+	}
+	defer tx.Rollback()
+	for _, r := range rs {
+		_, err := tx.ExecContext(ctx,
+			`INSERT INTO results (room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, day)
+			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			 ON CONFLICT (room_id, player_id) DO NOTHING`,
+			r.RoomID, r.PlayerID, r.PuzzleID, r.Mode, r.Level, r.Elapsed.Milliseconds(), r.Mistakes, r.Hints, r.Score,
+			micros(r.FinishedAt), nullDay(r.Day))
+		if err != nil {
+			return mapErr(err, "save result of "+r.PlayerID+" in room "+r.RoomID)
+		}
+	}
+	return mapErr(tx.Commit(), fmt.Sprintf("save %d results: commit", len(rs)))
+}
+
 // PlayerHistory is the player's results, newest first.
 func (s *Store) PlayerHistory(ctx context.Context, playerID string, limit int) ([]store.Result, error) {
 	if limit <= 0 {

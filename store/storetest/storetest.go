@@ -36,6 +36,7 @@ func Run(t *testing.T, open Opener) {
 		{"EventLogBatching", testEventLog},
 		{"EventLogRetries", testEventLogRetries},
 		{"ResultsUniqueness", testResults},
+		{"FinishInOneTransaction", testSaveResults},
 		{"DailyPuzzles", testDaily},
 		{"LeaderboardOrderAndTies", testLeaderboard},
 		{"LeaderboardAround", testAround},
@@ -400,6 +401,57 @@ func testResults(t *testing.T, s store.Store) {
 	assert.Equal(t, 1, hist[1].Mistakes)
 	assert.Equal(t, 2, hist[1].Hints)
 	assert.Equal(t, pz.ID, hist[1].PuzzleID)
+}
+
+func testSaveResults(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	for _, id := range []string{"a", "b", "c"} {
+		mkPlayer(t, s, id)
+	}
+	pz := mkPuzzle(t, s, 5, "medium")
+	mkRoom(t, s, "team", store.ModeCoop, pz.ID, "a")
+	mkRoom(t, s, "d1", store.ModeDaily, pz.ID, "a")
+	mkRoom(t, s, "d2", store.ModeDaily, pz.ID, "a")
+	finish := func(room, mode, day string, players ...string) []store.Result {
+		var rs []store.Result
+		for i, p := range players {
+			rs = append(rs, store.Result{RoomID: room, PlayerID: p, PuzzleID: pz.ID, Mode: mode, Level: pz.Level,
+				Elapsed: 70 * time.Second, Mistakes: i, Hints: 1, Score: 1800 - i, FinishedAt: t0, Day: day})
+		}
+		return rs
+	}
+	count := func(player string) int {
+		t.Helper()
+		hist, err := s.PlayerHistory(ctx, player, 0)
+		require.NoError(t, err)
+		return len(hist)
+	}
+
+	team := finish("team", store.ModeCoop, "", "a", "b", "c")
+	require.NoError(t, s.SaveResults(ctx, team))
+	require.NoError(t, s.SaveResults(ctx, team), "a retried finish is a no-op")
+	require.NoError(t, s.SaveResults(ctx, team[1:]), "so is part of one")
+	for i, p := range []string{"a", "b", "c"} {
+		hist, err := s.PlayerHistory(ctx, p, 0)
+		require.NoError(t, err)
+		require.Len(t, hist, 1, "stored once: %s", p)
+		assert.Equal(t, i, hist[0].Mistakes)
+		assert.Equal(t, 1800-i, hist[0].Score)
+	}
+
+	require.NoError(t, s.SaveResults(ctx, finish("d1", store.ModeDaily, "2026-11-21", "a")))
+	// b's daily result would be new, a's breaks one daily result per day:
+	// neither is stored.
+	err := s.SaveResults(ctx, finish("d2", store.ModeDaily, "2026-11-21", "b", "a"))
+	require.ErrorIs(t, err, store.ErrConflict)
+	assert.Equal(t, 1, count("b"), "all of a finish or none")
+	// A missing player is refused the same way, and rolls back the rest.
+	err = s.SaveResults(ctx, finish("d2", store.ModeDaily, "2026-11-22", "c", "ghost"))
+	require.ErrorIs(t, err, store.ErrInvalid)
+	assert.Equal(t, 1, count("c"))
+	err = s.SaveResults(ctx, finish("d2", store.ModeDaily, "2026-13-01", "c"))
+	require.ErrorIs(t, err, store.ErrInvalid)
+	require.NoError(t, s.SaveResults(ctx, nil), "an empty finish stores nothing")
 }
 
 func testDaily(t *testing.T, s store.Store) {

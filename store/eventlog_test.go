@@ -1,0 +1,134 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/store"
+)
+
+// outage is an EventAppender whose database is away until up is called;
+// once up, it keeps each (room, seq) once, as the real stores do.
+type outage struct {
+	mu    sync.Mutex
+	down  bool
+	tries int
+	kept  map[int64]int // times each seq was stored
+}
+
+func (o *outage) AppendEvents(ctx context.Context, events []store.Event) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.tries++
+	if o.down {
+		return errors.New("connection refused")
+	}
+	for _, e := range events {
+		if _, ok := o.kept[e.Seq]; !ok {
+			o.kept[e.Seq]++
+		}
+	}
+	return nil
+}
+
+func (o *outage) up() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.down = false
+}
+
+func (o *outage) stored() map[int64]int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	out := make(map[int64]int, len(o.kept))
+	for k, v := range o.kept {
+		out[k] = v
+	}
+	return out
+}
+
+func event(seq int64, data string) store.Event {
+	return store.Event{RoomID: "r00m", Seq: seq, Type: "move", PlayerID: "p_a", Data: []byte(data)}
+}
+
+// While the database is away the log holds its events, says how many and
+// since when, and retries; when the database is back it catches up, and
+// every event is stored exactly once.
+func TestEventLogHoldsThroughAnOutageAndCatchesUp(t *testing.T) {
+	db := &outage{down: true, kept: map[int64]int{}}
+	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	now := t0
+	var clockMu sync.Mutex
+	l := store.NewEventLog(db, store.EventLogOptions{
+		Interval: time.Millisecond, MaxBatch: 10, RetryMin: time.Millisecond, RetryMax: 5 * time.Millisecond,
+		Now: func() time.Time { clockMu.Lock(); defer clockMu.Unlock(); return now },
+	})
+	defer l.Close(context.Background())
+	for i := int64(1); i <= 25; i++ {
+		l.Append(event(i, `{"d":1}`))
+		clockMu.Lock()
+		now = now.Add(time.Second)
+		clockMu.Unlock()
+	}
+	require.Eventually(t, func() bool { return l.Stats().Retries >= 3 }, 5*time.Second, time.Millisecond)
+	st := l.Stats()
+	assert.Equal(t, 25, st.Pending)
+	assert.Equal(t, t0, st.OldestAt, "the oldest unwritten event's queueing time")
+	assert.Equal(t, int64(25*(7+4+4+3+64)), st.PendingBytes)
+	assert.False(t, st.Full)
+	assert.Zero(t, st.Written)
+
+	db.up()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	require.NoError(t, l.Flush(ctx))
+	st = l.Stats()
+	assert.Equal(t, int64(25), st.Written)
+	assert.Zero(t, st.Pending)
+	assert.Zero(t, st.PendingBytes)
+	assert.True(t, st.OldestAt.IsZero())
+	kept := db.stored()
+	require.Len(t, kept, 25)
+	for seq, n := range kept {
+		assert.Equal(t, 1, n, "event %d stored once", seq)
+	}
+}
+
+// The queue is bounded in bytes as well as in events: past the bound new
+// events are dropped and counted, the log reports itself full, and it
+// takes events again once it has written what it held.
+func TestEventLogIsBoundedInBytes(t *testing.T) {
+	db := &outage{down: true, kept: map[int64]int{}}
+	big := `"` + strings.Repeat("x", 1000) + `"`
+	size := int64(len(big) + len("r00m") + len("move") + len("p_a") + 64)
+	l := store.NewEventLog(db, store.EventLogOptions{
+		Interval: time.Millisecond, MaxBatch: 100, MaxPendingBytes: 10 * size, RetryMin: time.Millisecond, RetryMax: 2 * time.Millisecond,
+	})
+	defer l.Close(context.Background())
+	for i := int64(1); i <= 15; i++ {
+		l.Append(event(i, big))
+	}
+	st := l.Stats()
+	assert.Equal(t, 10, st.Pending, "ten fit in the bytes allowed")
+	assert.Equal(t, 10*size, st.PendingBytes)
+	assert.Equal(t, int64(5), st.Dropped)
+	assert.True(t, st.Full)
+	assert.Equal(t, 10*size, st.MaxPendingBytes)
+
+	db.up()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	require.NoError(t, l.Flush(ctx))
+	assert.False(t, l.Stats().Full, "written out, it is no longer full")
+	l.Append(event(16, big))
+	require.NoError(t, l.Flush(ctx))
+	assert.Len(t, db.stored(), 11)
+	assert.Equal(t, int64(5), l.Stats().Dropped)
+}
