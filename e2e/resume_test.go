@@ -1,0 +1,126 @@
+package e2e
+
+import (
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/engine"
+)
+
+// soloRace makes a race of one on base, starts it, and places the first n
+// digits of the solution. It returns the room, the givens and solution,
+// and the cells in play.
+func soloRace(p *page, base string, n int) (id string, givens, sol engine.Grid, cells []int) {
+	p.t.Helper()
+	id = createRoom(p, base, "race", "easy", "Alice")
+	startGame(p)
+	givens, sol = puzzle(p)
+	cells = empties(givens)
+	for _, c := range cells[:n] {
+		p.place(c, sol[c])
+	}
+	return id, givens, sol, cells
+}
+
+// storage is the page's local storage, as JSON: the player's name and
+// token.
+func storage(p *page) string {
+	p.t.Helper()
+	return eval[string](p, `JSON.stringify(Object.fromEntries(Object.entries(localStorage).sort()))`)
+}
+
+// TestReload reloads the page mid-game: the same player comes back to the
+// same board and plays on.
+func TestReload(t *testing.T) {
+	t.Parallel()
+	srv := startArena(t)
+	p := newBrowser(t).newPage("Alice")
+	id, _, sol, cells := soloRace(p, srv.URL(), 3)
+	before, board := storage(p), readBoard(p, false)
+	require.Contains(t, before, "Alice", "the name is kept")
+
+	p.run("reload", chromedp.Reload())
+	waitPlaying(p)
+	p.wait("the connection", connIs("open"))
+	p.wait("the board as it was", digitIs(cells[2], sol[cells[2]]))
+	assert.Equal(t, board, readBoard(p, false), "the same board")
+	assert.Equal(t, before, storage(p), "the same player")
+	assert.Equal(t, "Alice", eval[string](p, `[...document.querySelectorAll('#players li')].map(li => li.textContent.match(/Alice|Bob/)?.[0] ?? '?').join()`))
+
+	p.place(cells[3], sol[cells[3]])
+	room := srv.room(id)
+	require.Len(t, room.Players, 1, "no second player")
+	assert.Equal(t, 4, room.Players[0].Filled, "the move after the reload counts")
+	assert.True(t, room.Players[0].Connected)
+}
+
+// TestSocketCut drops the page's connection mid-game, without a close
+// frame, as a network does: the page says it reconnects, resumes by itself
+// and plays on.
+func TestSocketCut(t *testing.T) {
+	t.Parallel()
+	srv := startArena(t)
+	px := startProxy(t, srv.addr)
+	p := newBrowser(t).newPage("Alice")
+	id, _, sol, cells := soloRace(p, px.URL(), 2)
+	board := readBoard(p, false)
+
+	p.recordAttr("__conn", "#conn", "data-state")
+	require.Positive(t, px.cut(), "connections cut")
+	p.wait("reconnecting shown", `window.__conn.includes('reconnecting')`)
+	p.wait("connected again", connIs("open"))
+	assert.Equal(t, board, readBoard(p, false), "the board is intact")
+
+	p.place(cells[2], sol[cells[2]])
+	room := srv.room(id)
+	require.Len(t, room.Players, 1, "resumed as the same player")
+	assert.Equal(t, 3, room.Players[0].Filled, "the move after the cut counts")
+	assert.True(t, room.Players[0].Connected)
+}
+
+// TestServerRestart restarts the server mid-game (SIGTERM, then a new
+// process on the same address and database): the page is told to come back
+// later (1001), does, and plays on.
+func TestServerRestart(t *testing.T) {
+	t.Parallel()
+	srv := startArena(t)
+	p := newBrowser(t).newPage("Alice")
+	id, _, sol, cells := soloRace(p, srv.URL(), 2)
+	board := readBoard(p, false)
+
+	p.recordAttr("__conn", "#conn", "data-state")
+	srv.restart()
+	p.waitFor("connected again", `window.__conn.some(s => s !== 'open') && `+connIs("open"), 30*time.Second)
+	waitPlaying(p)
+	assert.Equal(t, board, readBoard(p, false), "the board is intact")
+
+	p.place(cells[2], sol[cells[2]])
+	room := srv.room(id)
+	require.Len(t, room.Players, 1, "resumed as the same player")
+	assert.Equal(t, 3, room.Players[0].Filled, "the move after the restart counts")
+}
+
+// TestReplaced opens the room in a second tab of the same browser: the
+// second tab takes over (4002), and the first says so and does not take
+// it back.
+func TestReplaced(t *testing.T) {
+	t.Parallel()
+	srv := startArena(t)
+	first := newBrowser(t).newPage("first tab")
+	id := createRoom(first, srv.URL(), "race", "easy", "Alice")
+
+	second := first.newTab("second tab")
+	second.navigate(srv.URL() + "/r/" + id)
+	second.wait("the room in the second tab", phaseIs("waiting")+" && "+connIs("open"))
+	first.wait("the first tab replaced", connIs("replaced"))
+	assert.NotEmpty(t, eval[string](first, `document.querySelector('#conn').textContent.trim()`), "in words")
+	assert.True(t, first.staysFalse(`!(`+connIs("replaced")+`)`, 3*time.Second), "the first tab does not reconnect")
+	assert.True(t, eval[bool](second, connIs("open")), "the second tab keeps the room")
+	room := srv.room(id)
+	require.Len(t, room.Players, 1, "one player in two tabs")
+	assert.True(t, room.Players[0].Connected)
+}
