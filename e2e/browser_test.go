@@ -345,3 +345,8 @@ func (p *page) press(k key, mods int64) {
 		return err
 	}))
 }
+
+// evalVoid is an action that runs JavaScript for its effect.
+func evalVoid(expr string) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](expr)
+}
