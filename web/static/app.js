@@ -120,6 +120,11 @@ function room(id, as) {
   mount('room-tpl');
   $('room-tag').textContent = id;
   const game = new Game();
+  const byKey = `arena.by.${id}`;
+  try { game.saved = JSON.parse(sessionStorage.getItem(byKey) || 'null'); } catch { /* none */ }
+  const saveBy = () => {
+    try { sessionStorage.setItem(byKey, JSON.stringify({ round: game.room.round, by: game.by })); } catch { /* private mode */ }
+  };
   let dismissed = false;
   let finishKey = '';
   let link;
@@ -204,6 +209,7 @@ function room(id, as) {
           return;
       }
     }
+    if (ev.type === 'move' && game.mode === 'coop') saveBy();
     if (out.message) ui.message(out.message);
     else if ((ev.type === 'move' || ev.type === 'note') && ev.player === game.me.id) ui.message(null);
     if (out.feed.length) ui.feed(out.feed);
@@ -239,6 +245,12 @@ function room(id, as) {
   $('start').addEventListener('click', () => link.send({ type: 'start' }));
   $('rematch').addEventListener('click', () => link.send({ type: 'rematch' }));
   $('finish-close').addEventListener('click', () => { dismissed = true; $('finish').hidden = true; });
+  $('leave').addEventListener('click', () => {
+    const me = game.mine();
+    if (game.phase === 'running' && me && !me.rank && !confirm('Leave the room? You give up your place in this game.')) return;
+    link.send({ type: 'leave' });
+    setTimeout(() => location.assign('/'), 150);
+  });
   $('undo').addEventListener('click', () => act({ type: 'undo' }));
   $('redo').addEventListener('click', () => act({ type: 'redo' }));
   $('hint').addEventListener('click', () => act({ type: 'hint' }));

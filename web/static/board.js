@@ -83,6 +83,10 @@ export class Board {
   }
 
   input() {
+    // Tabbing onto the board selects a cell, so the keys work at once.
+    this.root.addEventListener('focus', () => {
+      if (this.sel < 0 && this.root.matches(':focus-visible')) this.select(0);
+    });
     this.root.addEventListener('pointerdown', (e) => {
       const el = e.target.closest('[data-cell]');
       if (!el) return;
@@ -110,11 +114,13 @@ export class Board {
     if (ctrl && e.code === 'KeyZ') { e.preventDefault(); this.act({ type: e.shiftKey ? 'redo' : 'undo' }); return; }
     if (ctrl && e.code === 'KeyY') { e.preventDefault(); this.act({ type: 'redo' }); return; }
     const m = /^(?:Digit|Numpad)([0-9])$/.exec(e.code);
-    if (m && !e.altKey) {
+    if (m) {
       e.preventDefault();
       const d = Number(m[1]);
       if (d === 0) return this.erase();
-      return this.enter(d, e.shiftKey ? 'corner' : ctrl ? 'centre' : this.mode);
+      // Alt+digit is a second way to centre marks, where the browser keeps
+      // Ctrl+digit for itself (switching tabs).
+      return this.enter(d, e.shiftKey ? 'corner' : ctrl || e.altKey ? 'centre' : this.mode);
     }
     if (ctrl || e.altKey) return;
     if (KEY_MODE[e.code]) { e.preventDefault(); this.setMode(KEY_MODE[e.code]); return; }
@@ -219,7 +225,8 @@ export class Board {
       if (this.flash.has(c)) cls.push('flash');
       if (hinted.has(c)) cls.push('hinted');
       if (g.solution && d && !given && g.solution[c] !== String(d)) cls.push('wrong');
-      const key = `${cls.join(' ')}|${d}|${corner.join('')}|${centre.join('')}|${by}|${cur.join(',')}`;
+      const tint = [by, ...cur].map((id) => this.colour(id)).join();
+      const key = `${cls.join(' ')}|${d}|${corner.join('')}|${centre.join('')}|${by}|${cur.join(',')}|${tint}`;
       if (key === this.keys[c]) continue;
       this.keys[c] = key;
       const el = this.cells[c];

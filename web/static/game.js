@@ -75,7 +75,10 @@ export class Game {
   }
 
   snapshot(r) {
-    const keepBy = this.room.id === r.id && this.room.round === r.round ? this.by : null;
+    // Snapshots do not say who placed which digit: keep what this page saw
+    // (or saved before a reload) for the same round.
+    const saved = this.saved && this.saved.round === r.round ? this.saved.by : null;
+    const keepBy = this.room.id === r.id && this.room.round === r.round ? this.by : saved;
     this.reset();
     this.room = { id: r.id, mode: r.mode, level: r.level, phase: r.phase, round: r.round, host: r.host || '' };
     this.clock(r.now);
@@ -104,10 +107,14 @@ export class Game {
   apply(ev) {
     const out = { feed: [], message: null, flash: [], conflict: [] };
     switch (ev.type) {
-      case 'welcome':
+      case 'welcome': {
+        const again = !!this.me.id;
         this.me = { ...ev.you };
         if (ev.room) this.snapshot(ev.room);
+        const first = this.spectator ? `You are watching as ${this.me.name}.` : `You joined as ${this.me.name}.`;
+        out.feed.push({ kind: 'info', text: again ? 'Reconnected.' : first });
         break;
+      }
       case 'state': {
         const before = this.phase;
         this.snapshot(ev.room);

@@ -107,6 +107,7 @@ export function renderLobby(game) {
 // tick refreshes what moves with the clock: the timer, the countdown and the
 // freeze, all from the server's clock.
 export function tick(game) {
+  connTick();
   const now = game.now();
   const timer = $('timer');
   if (!timer) return;
@@ -153,7 +154,7 @@ export function renderFinish(game, dismissed) {
   const rows = [];
   const team = game.finishes.get('team');
   if (game.mode === 'coop') {
-    $('finish-title').textContent = 'Solved together!';
+    $('finish-title').textContent = game.players.length > 1 ? 'Solved together!' : 'Solved!';
     const f = team || [...game.finishes.values()][0];
     $('finish-sub').textContent = `${game.players.length === 1 ? 'Solved' : 'Team time'} ${fmt(f.elapsed_ms)} · ${f.mistakes} mistakes · ${f.hints} hints`;
     const tr = row(1, 'Team', fmt(f.elapsed_ms), team ? team.score : f.score);
@@ -198,12 +199,25 @@ const CONN = {
   replaced: 'Playing in another tab',
 };
 
+let retryAt = 0;
+
+// connState shows the connection's state in #conn; while a reconnection
+// waits, connTick counts its seconds down.
 export function connState(state, detail) {
   const c = $('conn');
   c.hidden = false;
   c.dataset.state = state;
+  retryAt = state === 'reconnecting' && detail > 1 ? Date.now() + detail * 1000 : 0;
   let text = CONN[state] || state;
-  if (state === 'reconnecting' && detail > 1) text = `Reconnecting in ${detail}s…`;
   if (state === 'closed' && detail === 'room_ended') text = 'Room ended';
   c.textContent = text;
+  connTick();
+}
+
+function connTick() {
+  if (!retryAt) return;
+  const s = Math.ceil((retryAt - Date.now()) / 1000);
+  const text = s > 0 ? `Reconnecting in ${s}s…` : CONN.reconnecting;
+  const c = $('conn');
+  if (c.textContent !== text) c.textContent = text;
 }
