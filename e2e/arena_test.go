@@ -48,9 +48,11 @@ var arenaEnv = []string{
 }
 
 // startArena starts a server on a free loopback port; it is stopped when
-// the test ends, and its log is shown when the test failed.
+// the test ends, and its log is shown when the test failed. Like every
+// browser test, it needs Chromium.
 func startArena(t *testing.T) *arena {
 	t.Helper()
+	requireChromium(t) // the binary is built only when there is a browser
 	a := &arena{t: t, db: filepath.Join(t.TempDir(), "arena.db")}
 	t.Cleanup(func() {
 		a.stop()

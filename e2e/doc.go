@@ -4,7 +4,7 @@
 // clicking, reloading, losing the network). It has no code outside its
 // tests and nothing imports it.
 //
-// The tests need Chromium (/usr/bin/chromium or chromium on PATH). Without
-// it they skip, unless E2E_REQUIRED=1, which makes a missing browser a
-// failure. Screenshots of the pages go to e2e/screenshots/.
+// The tests need Chromium (E2E_CHROMIUM, /usr/bin/chromium or chromium on
+// PATH). Without it they skip, unless E2E_REQUIRED=1, which makes a missing
+// browser a failure. Screenshots of the pages go to e2e/screenshots/.
 package e2e

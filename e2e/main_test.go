@@ -40,8 +40,15 @@ func run(m *testing.M) int {
 	return m.Run()
 }
 
-// findChromium is Debian's Chromium, or a chromium on PATH.
+// findChromium is the browser E2E_CHROMIUM names (a path, for another
+// build of Chromium), else Debian's Chromium, else a chromium on PATH.
 func findChromium() string {
+	if p := os.Getenv("E2E_CHROMIUM"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return ""
+		}
+		return p
+	}
 	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
 		return "/usr/bin/chromium"
 	}
