@@ -269,9 +269,9 @@ export class Board {
     if (g.givens) for (const d of g.board) count[d]++;
     for (const b of this.padButtons) {
       const d = Number(b.dataset.digit);
-      const left = g.givens ? 9 - count[d] : 9;
+      const left = 9 - count[d];
       const span = b.lastChild;
-      const text = left > 0 ? String(left) : '✓';
+      const text = !g.givens ? '' : left > 0 ? String(left) : '✓';
       if (span.textContent !== text) span.textContent = text;
       b.classList.toggle('done', left <= 0);
       b.setAttribute('aria-label', `${d}, ${left > 0 ? left + ' left' : 'all placed'}`);

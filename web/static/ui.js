@@ -147,9 +147,10 @@ export function renderFinish(game, dismissed) {
   const box = $('finish');
   const me = game.mine();
   const any = game.finishes.size > 0;
-  const show = any && (game.phase === 'finished' || (me && me.rank) || (game.spectator && any));
+  const live = game.phase === 'running' || game.phase === 'finished';
+  const show = live && any && (game.phase === 'finished' || (me && me.rank) || game.spectator);
   box.hidden = !show || dismissed;
-  $('rematch').hidden = !(game.host && (game.phase === 'finished' || (game.mode === 'race' && any)));
+  $('rematch').hidden = !(game.host && live && (game.phase === 'finished' || (game.mode === 'race' && any)));
   if (!show) return;
   const rows = [];
   const team = game.finishes.get('team');
