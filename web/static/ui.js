@@ -94,8 +94,9 @@ export function renderLobby(game) {
   lobby.hidden = !waiting;
   if (!waiting) return;
   $('share-link').value = `${location.origin}/r/${game.room.id}`;
-  const n = game.players.length;
-  $('lobby-count').textContent = `${n} ${n === 1 ? 'player' : 'players'} here${game.spectators ? `, ${game.spectators} watching` : ''}.`;
+  const names = game.players.map((p) => p.name);
+  const watching = game.spectators ? ` · ${game.spectators} watching` : '';
+  $('lobby-count').textContent = names.length ? `Here: ${names.join(', ')}${watching}` : `Nobody here yet${watching}`;
   $('lobby-title').textContent = game.phase === 'preparing' ? 'Finding a new puzzle…' : game.room.round > 1 ? `Round ${game.room.round}` : game.mode === 'coop' ? 'Solve together' : 'Race';
   const start = $('start');
   start.hidden = !game.host || game.phase !== 'waiting';
