@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -82,10 +83,23 @@ func TestCoop(t *testing.T) {
 	}
 	bob.place(last, sol[last])
 
+	placed := map[string]int{}
+	for _, pl := range srv.room(id).Players {
+		placed[pl.Name] = pl.Filled
+	}
+	require.Equal(t, len(cells), placed["Alice"]+placed["Bob"], "the server counts every digit once")
 	for _, p := range []*page{alice, bob} {
 		p.wait("the team's finish", visible("#finish")+` && ['Alice', 'Bob'].every(n => document.querySelector('#finish').textContent.includes(n))`)
 		assert.Zero(t, eval[int](p, `document.querySelectorAll('#finish [data-rank="2"]').length`), "%s: a team has no second place", p.name)
 		assert.Equal(t, "finished", eval[string](p, `document.documentElement.dataset.phase`))
+		for name, n := range placed {
+			// The row (or line) of the banner that names the player says
+			// how many digits they placed.
+			row := eval[string](p, fmt.Sprintf(`[...document.querySelectorAll('#finish tr, #finish li, #finish p')]
+				.map(e => e.textContent).filter(t => t.includes(%q)).join(' | ')`, name))
+			assert.Regexp(t, fmt.Sprintf(`(^|\D)%d(\D|$)`, n), strings.ReplaceAll(row, name, " "),
+				"%s: the finish says %s placed %d", p.name, name, n)
+		}
 	}
 	alice.shot("coop-finish")
 }

@@ -71,9 +71,17 @@ func createRoom(p *page, base, mode, level, name string) string {
 	return id
 }
 
-// joinRoom opens a share link as a newcomer named name: the page asks for
-// the name first.
+// joinRoom opens a share link as a newcomer named name and waits until
+// the page is in the room.
 func joinRoom(p *page, link, name string) {
+	p.t.Helper()
+	enterRoom(p, link, name)
+	p.wait("the room", `!!document.documentElement.dataset.phase && `+connIs("open"))
+}
+
+// enterRoom opens a share link as a newcomer named name: the page asks for
+// the name first.
+func enterRoom(p *page, link, name string) {
 	p.t.Helper()
 	p.navigate(link)
 	p.wait("the name prompt or the room", `!!document.querySelector('#enter') || !!document.documentElement.dataset.phase`)
@@ -81,7 +89,6 @@ func joinRoom(p *page, link, name string) {
 		p.typeInto("#name", name)
 		p.click("#enter")
 	}
-	p.wait("the room", `!!document.documentElement.dataset.phase && `+connIs("open"))
 }
 
 // startGame has the host start and waits until every page plays.

@@ -121,6 +121,13 @@ func TestRace(t *testing.T) {
 		want := map[string]int{"Alice": 1, "Bob": 2}[pl.Name]
 		assert.Equal(t, want, pl.Rank, "the server's rank of %s", pl.Name)
 	}
+
+	// The rematch: a new round, back in the lobby, same players.
+	alice.click("#rematch")
+	for _, p := range []*page{alice, bob} {
+		p.wait("the new round's lobby", phaseIs("waiting")+" && "+visible("#lobby")+" && !("+visible("#finish")+")")
+	}
+	assert.True(t, eval[bool](alice, visible("#start")), "the host starts the rematch")
 }
 
 // namesTechnique says whether the text names one of the engine's

@@ -58,28 +58,45 @@ func TestReload(t *testing.T) {
 	assert.True(t, room.Players[0].Connected)
 }
 
-// TestSocketCut drops the page's connection mid-game, without a close
-// frame, as a network does: the page says it reconnects, resumes by itself
-// and plays on.
+// TestSocketCut drops one player's connection mid-game, without a close
+// frame, as a network does: that page says it reconnects, resumes by
+// itself and plays on, and the other player's feed shows them away and
+// back. Each player reaches the server through a proxy of their own, so
+// that only one is cut.
 func TestSocketCut(t *testing.T) {
 	t.Parallel()
 	srv := startArena(t)
-	px := startProxy(t, srv.addr)
-	p := newBrowser(t).newPage("Alice")
-	id, _, sol, cells := soloRace(p, px.URL(), 2)
-	board := readBoard(p, false)
+	pxAlice, pxBob := startProxy(t, srv.addr), startProxy(t, srv.addr)
+	b := newBrowser(t)
+	alice, bob := b.newPage("Alice"), b.newPage("Bob")
+	id := createRoom(alice, pxAlice.URL(), "race", "easy", "Alice")
+	joinRoom(bob, pxBob.URL()+"/r/"+id, "Bob")
+	startGame(alice, bob)
+	givens, sol := puzzle(bob)
+	cells := empties(givens)
+	for _, c := range cells[:2] {
+		bob.place(c, sol[c])
+	}
+	board := readBoard(bob, false)
 
-	p.recordAttr("__conn", "#conn", "data-state")
-	require.Positive(t, px.cut(), "connections cut")
-	p.wait("reconnecting shown", `window.__conn.includes('reconnecting')`)
-	p.wait("connected again", connIs("open"))
-	assert.Equal(t, board, readBoard(p, false), "the board is intact")
+	bob.recordAttr("__conn", "#conn", "data-state")
+	require.Positive(t, pxBob.cut(), "connections cut")
+	bob.wait("reconnecting shown", `window.__conn.includes('reconnecting')`)
+	bob.wait("connected again", connIs("open"))
+	assert.Equal(t, board, readBoard(bob, false), "the board is intact")
+	alice.wait("Bob away in the feed", feedHas("away", "Bob"))
+	alice.wait("Bob back in the feed", feedHas("back", "Bob"))
+	assert.True(t, eval[bool](alice, connIs("open")), "Alice was not cut")
 
-	p.place(cells[2], sol[cells[2]])
+	bob.place(cells[2], sol[cells[2]])
 	room := srv.room(id)
-	require.Len(t, room.Players, 1, "resumed as the same player")
-	assert.Equal(t, 3, room.Players[0].Filled, "the move after the cut counts")
-	assert.True(t, room.Players[0].Connected)
+	require.Len(t, room.Players, 2, "Bob resumed as himself")
+	for _, pl := range room.Players {
+		assert.True(t, pl.Connected, pl.Name)
+		if pl.Name == "Bob" {
+			assert.Equal(t, 3, pl.Filled, "the move after the cut counts")
+		}
+	}
 }
 
 // TestServerRestart restarts the server mid-game (SIGTERM, then a new

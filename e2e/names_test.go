@@ -1,0 +1,57 @@
+package e2e
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestNamesAreText joins with a name that is HTML: every page shows it as
+// the characters typed, and nothing of it becomes an element.
+func TestNamesAreText(t *testing.T) {
+	t.Parallel()
+	srv := startArena(t)
+	b := newBrowser(t)
+	alice, mallory := b.newPage("Alice"), b.newPage("Mallory")
+	const name = `<img src=x onerror=1>`
+	id := createRoom(alice, srv.URL(), "race", "easy", "Alice")
+	joinRoom(mallory, srv.URL()+"/r/"+id, name)
+	for _, p := range []*page{alice, mallory} {
+		p.wait("the name as text", `(document.querySelector('#players')?.textContent || '').includes('<img src=x onerror=1>')`)
+		assert.Zero(t, eval[int](p, `document.querySelectorAll('#players img, #feed img, #lobby img, #board img').length`),
+			"%s: the name made an element", p.name)
+	}
+	alice.wait("the join in the feed", feedHas("join", name))
+}
+
+// TestSpectator watches a running race: the newcomer is offered to watch,
+// sees the racers' progress but not their digits, and cannot play.
+func TestSpectator(t *testing.T) {
+	t.Parallel()
+	srv := startArena(t)
+	b := newBrowser(t)
+	alice, carol := b.newPage("Alice"), b.newPage("Carol")
+	id := createRoom(alice, srv.URL(), "race", "easy", "Alice")
+	startGame(alice)
+	givens, sol := puzzle(alice)
+	cells := empties(givens)
+
+	enterRoom(carol, srv.URL()+"/r/"+id, "Carol")
+	carol.wait("the offer to watch", visible("#notice button.primary"))
+	carol.click("#notice button.primary")
+	waitPlaying(carol)
+	carol.wait("a read-only board", `document.querySelector('#board').getAttribute('aria-readonly') === 'true'`)
+	assert.False(t, eval[bool](carol, visible("#pad")), "no pad for a spectator")
+	assert.Equal(t, readBoard(alice, true), readBoard(carol, false), "the givens, and no racer's digits")
+
+	alice.place(cells[0], sol[cells[0]])
+	ids := playerIDs(t, srv, id)
+	carol.wait("Alice's progress", `document.querySelector('#players li[data-player="`+ids["Alice"]+`"] progress')?.value === 1`)
+	assert.True(t, eval[bool](carol, digitIs(cells[0], 0)), "a racer's digit stays hers")
+
+	carol.click(cellSel(cells[1]))
+	carol.press(digitKey(int(sol[cells[1]]), false), modNone)
+	assert.True(t, carol.staysFalse(digitIs(cells[1], sol[cells[1]]), time.Second), "a spectator places nothing")
+	assert.Equal(t, 1, srv.room(id).Players[0].Filled)
+}
