@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 )
@@ -349,4 +350,23 @@ func (p *page) press(k key, mods int64) {
 // evalVoid is an action that runs JavaScript for its effect.
 func evalVoid(expr string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](expr)
+}
+
+// skewClock sets the page's clock (Date) off by d from the next document
+// on, as a computer whose clock is wrong: what the page shows of the game's
+// time must come from the server's clock.
+func (p *page) skewClock(d time.Duration) {
+	p.t.Helper()
+	src := fmt.Sprintf(`(() => {
+		const skew = %d, RealDate = Date;
+		class SkewedDate extends RealDate {
+			constructor(...a) { if (a.length === 0) super(RealDate.now() + skew); else super(...a); }
+			static now() { return RealDate.now() + skew; }
+		}
+		globalThis.Date = SkewedDate;
+	})()`, d.Milliseconds())
+	p.run("skew the clock", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: src})
+		return err
+	}))
 }

@@ -34,12 +34,16 @@ func storage(p *page) string {
 }
 
 // TestReload reloads the page mid-game: the same player comes back to the
-// same board and plays on.
+// same board and plays on. The browser's clock is an hour fast: the game's
+// clock is the server's all the same.
 func TestReload(t *testing.T) {
 	t.Parallel()
 	srv := startArena(t)
 	p := newBrowser(t).newPage("Alice")
+	p.skewClock(time.Hour)
 	id, _, sol, cells := soloRace(p, srv.URL(), 3)
+	require.Greater(t, eval[float64](p, `Date.now() - (performance.timeOrigin + performance.now())`), 3500e3, "the page's clock is fast")
+	assert.Regexp(t, `^0:0\d$`, eval[string](p, `document.querySelector('#timer').textContent.trim()`), "the server's clock, seconds into the game")
 	before, board := storage(p), readBoard(p, false)
 	require.Contains(t, before, "Alice", "the name is kept")
 
@@ -51,6 +55,7 @@ func TestReload(t *testing.T) {
 	assert.Equal(t, before, storage(p), "the same player")
 	assert.Equal(t, "Alice", eval[string](p, `[...document.querySelectorAll('#players li')].map(li => li.textContent.match(/Alice|Bob/)?.[0] ?? '?').join()`))
 
+	assert.Regexp(t, `^0:[01]\d$`, eval[string](p, `document.querySelector('#timer').textContent.trim()`), "the clock after the reload")
 	p.place(cells[3], sol[cells[3]])
 	room := srv.room(id)
 	require.Len(t, room.Players, 1, "no second player")

@@ -112,6 +112,14 @@ func TestKeyboard(t *testing.T) {
 	p.wait("Z: digit mode", padPressed("digit"))
 	assert.True(t, eval[bool](p, digitIs(e, 0)), "no digit placed by the mode keys")
 
+	// A given cannot change: the server says so, in words.
+	g := givenCell(givens)
+	p.click(cellSel(g))
+	p.press(digitKey(int(givens[g])%9+1, false), modNone)
+	p.wait("the given_cell message", `document.querySelector('#message')?.dataset.code === 'given_cell'`)
+	assert.NotContains(t, eval[string](p, `document.querySelector('#message').textContent`), "given_cell", "a sentence, not the code")
+	assert.True(t, eval[bool](p, digitIs(g, givens[g])), "the given stays")
+
 	// Esc deselects; Tab reaches the board again, and the arrows work.
 	p.press(keyEscape, modNone)
 	p.wait("Esc deselects", `document.querySelectorAll('#board .selected').length === 0`)
