@@ -75,20 +75,26 @@ func createRoom(p *page, base, mode, level, name string) string {
 // the page is in the room.
 func joinRoom(p *page, link, name string) {
 	p.t.Helper()
-	enterRoom(p, link, name)
-	p.wait("the room", `!!document.documentElement.dataset.phase && `+connIs("open"))
+	p.navigate(link)
+	enterRoom(p, name)
+	waitJoined(p)
 }
 
-// enterRoom opens a share link as a newcomer named name: the page asks for
-// the name first.
-func enterRoom(p *page, link, name string) {
+// enterRoom answers the room page's question for a newcomer's name, if it
+// asks.
+func enterRoom(p *page, name string) {
 	p.t.Helper()
-	p.navigate(link)
 	p.wait("the name prompt or the room", `!!document.querySelector('#enter') || !!document.documentElement.dataset.phase`)
 	if eval[bool](p, `!!document.querySelector('#enter')`) {
 		p.typeInto("#name", name)
 		p.click("#enter")
 	}
+}
+
+// waitJoined waits until the page is in its room and connected.
+func waitJoined(p *page) {
+	p.t.Helper()
+	p.wait("the room", `!!document.documentElement.dataset.phase && `+connIs("open"))
 }
 
 // startGame has the host start and waits until every page plays.

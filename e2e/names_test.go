@@ -37,7 +37,8 @@ func TestSpectator(t *testing.T) {
 	givens, sol := puzzle(alice)
 	cells := empties(givens)
 
-	enterRoom(carol, srv.URL()+"/r/"+id, "Carol")
+	carol.navigate(srv.URL() + "/r/" + id)
+	enterRoom(carol, "Carol")
 	carol.wait("the offer to watch", visible("#notice button.primary"))
 	carol.click("#notice button.primary")
 	waitPlaying(carol)
@@ -54,4 +55,26 @@ func TestSpectator(t *testing.T) {
 	carol.press(digitKey(int(sol[cells[1]]), false), modNone)
 	assert.True(t, carol.staysFalse(digitIs(cells[1], sol[cells[1]]), time.Second), "a spectator places nothing")
 	assert.Equal(t, 1, srv.room(id).Players[0].Filled)
+}
+
+// TestJoinByCode joins from the home page with the room's code, and with
+// the whole link pasted in.
+func TestJoinByCode(t *testing.T) {
+	t.Parallel()
+	srv := startArena(t)
+	b := newBrowser(t)
+	alice := b.newPage("Alice")
+	id := createRoom(alice, srv.URL(), "coop", "medium", "Alice")
+	for name, input := range map[string]string{"Bob": id, "Carol": srv.URL() + "/r/" + id} {
+		p := b.newPage(name)
+		p.navigate(srv.URL() + "/")
+		p.wait("the home page", visible("#join-code"))
+		p.typeInto("#join-code", input)
+		p.click("#join")
+		p.wait("the room's page", `location.pathname === '/r/`+id+`'`)
+		enterRoom(p, name)
+		waitJoined(p)
+		alice.wait(name+" in the room", `(document.querySelector('#players')?.textContent || '').includes('`+name+`')`)
+	}
+	assert.Len(t, srv.room(id).Players, 3)
 }
