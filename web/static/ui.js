@@ -166,7 +166,9 @@ export function renderFinish(game, dismissed) {
       const r = el('tr', 'contrib');
       r.style.setProperty('--pc', `var(--p${colourOf(game, p.id) % 7})`);
       const name = el('td', 'name');
-      name.append(el('span', 'dot'), el('span', null, p.name));
+      const who = el('span', 'who');
+      who.append(el('span', 'dot'), el('span', null, p.name));
+      name.append(who);
       r.append(el('td'), name, el('td', 'num', `${p.filled || 0} digits`), el('td', 'num', total ? `${Math.round((100 * (p.filled || 0)) / total)}%` : ''));
       rows.push(r);
     }
