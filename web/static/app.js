@@ -145,11 +145,11 @@ function room(id, as) {
     const ro = game.spectator;
     $('board').setAttribute('aria-readonly', String(ro));
     $('pad').hidden = ro;
-    document.querySelector('.controls').hidden = ro;
     document.querySelector('.room').classList.toggle('spectating', ro);
     document.querySelector('.room').dataset.mode = game.mode;
     const m = game.room;
     $('mode').textContent = `${m.mode === 'coop' ? 'Co-op' : 'Race'} · ${m.level[0].toUpperCase()}${m.level.slice(1)}${m.round > 1 ? ` · Round ${m.round}` : ''}${ro ? ' · Watching' : ''}`;
+    document.title = `${m.mode === 'coop' ? 'Co-op' : 'Race'} ${id} · Sudoku Arena`;
     const playing = game.canPlay();
     for (const b of ['undo', 'redo', 'hint']) $(b).disabled = !playing;
     board.render();
@@ -190,8 +190,8 @@ function room(id, as) {
       if (ev.you && ev.you.name && ev.you.role === 'player') store.set('name', ev.you.name);
     }
     const out = game.apply(ev);
-    if (ev.type === 'error' && !game.me.id) {
-      // The join was refused.
+    if (ev.refused) {
+      // The join was refused: at first, or on a reconnection.
       switch (ev.code) {
         case 'game_started':
           notice('This race has started already. You can watch it, or join the next round.', [

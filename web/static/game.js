@@ -32,6 +32,7 @@ export class Game {
     this.me = { id: '', name: '', role: 'player', host: false };
     this.reset();
     this.offset = 0; // server clock minus ours, ms
+    this.saved = null; // {round, by} saved before a reload, for the first snapshot
   }
 
   reset() {

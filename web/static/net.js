@@ -70,7 +70,7 @@ export class Link {
     if (!ev || typeof ev !== 'object') return;
     if (!this.joined) {
       if (ev.type === 'welcome') return this.welcome(ev);
-      if (ev.type === 'error') return this.joinRefused(ev);
+      if (ev.type === 'error') { ev.refused = true; return this.joinRefused(ev); }
       return;
     }
     if (ev.type === 'pong') { this.o.onEvent(ev); return; }
