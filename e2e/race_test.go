@@ -25,6 +25,14 @@ func TestRace(t *testing.T) {
 	alice.navigate(srv.URL() + "/")
 	alice.wait("the home page", visible("#create-race")+" && "+visible("#daily"))
 	alice.shot("home")
+	// The client's modules and styles came gzipped.
+	packed := eval[[]string](alice, `performance.getEntriesByType('resource')
+		.filter(r => /\.(js|css)$/.test(r.name))
+		.map(r => r.name.replace(location.origin, '') + (r.encodedBodySize < r.decodedBodySize ? ' gzip' : ' plain'))`)
+	require.NotEmpty(t, packed, "the page loads modules and styles")
+	for _, r := range packed {
+		assert.True(t, strings.HasSuffix(r, " gzip"), "%s", r)
+	}
 	id := createRoom(alice, srv.URL(), "race", "easy", "Alice")
 
 	// The lobby: the share link, the host's Start, the others waiting.

@@ -150,13 +150,22 @@ func TestPhone(t *testing.T) {
 	p.navigate(srv.URL() + "/")
 	p.wait("the home page", visible("#create-race"))
 	assert.True(t, eval[bool](p, noSideScroll), "the home page fits: scrollWidth %d", eval[int](p, `document.documentElement.scrollWidth`))
-	_, givens, sol, cells := soloRace(p, srv.URL(), 0)
-	for _, sel := range []string{"#board", "#pad"} {
+	fits := func(sel string) {
+		t.Helper()
 		p.wait(sel+" visible", visible(sel))
 		rect := eval[map[string]float64](p, fmt.Sprintf(`(r => ({left: r.left, right: r.right}))(document.querySelector(%q).getBoundingClientRect())`, sel))
 		assert.GreaterOrEqual(t, rect["left"], 0.0, "%s within the screen", sel)
 		assert.LessOrEqual(t, rect["right"], 375.0, "%s within the screen", sel)
 	}
+	createRoom(p, srv.URL(), "race", "easy", "Alice")
+	fits("#lobby")
+	fits("#share-link")
+	assert.True(t, eval[bool](p, noSideScroll), "the lobby fits")
+	startGame(p)
+	givens, sol := puzzle(p)
+	cells := empties(givens)
+	fits("#board")
+	fits("#pad")
 	assert.True(t, eval[bool](p, noSideScroll), "the room fits: scrollWidth %d", eval[int](p, `document.documentElement.scrollWidth`))
 	small := eval[[]string](p, `[...document.querySelectorAll('#pad button, #undo, #redo, #hint')]
 		.filter(b => b.getClientRects().length > 0)
@@ -182,12 +191,22 @@ func TestPhone(t *testing.T) {
 	p.wait("one fewer left", fmt.Sprintf(`%s === %q`, left, fmt.Sprint(8-given)))
 	p.click(`#pad button[data-digit="0"]`)
 	p.wait("the pad's erase", digitIs(e, 0))
-	for _, c := range cells[:8] {
-		p.click(cellSel(c))
-		p.click(fmt.Sprintf(`#pad button[data-digit="%d"]`, sol[c]))
-		p.wait("the pad's digit", digitIs(c, sol[c]))
+	tap := func(cells []int) {
+		t.Helper()
+		for _, c := range cells {
+			p.click(cellSel(c))
+			p.click(fmt.Sprintf(`#pad button[data-digit="%d"]`, sol[c]))
+			p.wait("the pad's digit", digitIs(c, sol[c]))
+		}
 	}
+	tap(cells[:8])
 	p.shot("race-phone")
+
+	// The finish fits too.
+	tap(cells[8:])
+	fits("#finish")
+	assert.True(t, eval[bool](p, noSideScroll), "the finish fits")
+	p.shot("finish-phone")
 }
 
 // TestDarkMode follows the system's colour scheme: dark when it is dark,
