@@ -213,8 +213,17 @@ function room(id, as) {
     if (out.message) ui.message(out.message);
     else if ((ev.type === 'move' || ev.type === 'note') && ev.player === game.me.id) ui.message(null);
     if (out.feed.length) ui.feed(out.feed);
+    if (out.explain !== undefined || ev.type === 'state') ui.explain(out.explain || '');
     if (out.flash.length) board.mark(out.flash, out.conflict.length > 0);
     if (ev.type === 'state' && game.phase !== 'running') board.select(-1);
+    // The solved moment: a wave over the board when this player's (or the
+    // team's) finish comes live, not from a snapshot.
+    if (ev.type === 'finish' && (!ev.player || ev.player === game.me.id)) {
+      const b = $('board');
+      b.classList.remove('solved');
+      void b.offsetWidth;
+      b.classList.add('solved');
+    }
     render();
     if (link.lastSeq) document.documentElement.dataset.seq = String(link.lastSeq);
   };

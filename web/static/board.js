@@ -38,6 +38,7 @@ export class Board {
         el.id = `cell-${c}`;
         el.dataset.cell = c;
         el.dataset.r = r; el.dataset.k = k;
+        el.style.setProperty('--wave', `${(r + k) * 35}ms`);
         const d = document.createElement('span');
         d.className = 'digit';
         const corner = document.createElement('span');

@@ -103,10 +103,12 @@ export class Game {
     return n;
   }
 
-  // apply changes the model by one event. It returns {feed: [{kind, text}],
-  // message: {code, text} | null, flash: [cells], cells: changed cells}.
+  // apply changes the model by one event. It returns what to show besides
+  // the model: {feed: [{kind, text}], message: {code, text} | null,
+  // flash: [cells], conflict: [cells], explain: string | undefined}.
   apply(ev) {
-    const out = { feed: [], message: null, flash: [], conflict: [] };
+    // explain: the hint's explanation to show by the board ('' clears it).
+    const out = { feed: [], message: null, flash: [], conflict: [], explain: undefined };
     switch (ev.type) {
       case 'welcome': {
         const again = !!this.me.id;
@@ -141,6 +143,7 @@ export class Game {
           if (n) { n.corner.delete(ev.digit); n.centre.delete(ev.digit); }
         }
         this.hinted = [];
+        out.explain = '';
         break;
       }
       case 'note': {
@@ -177,6 +180,7 @@ export class Game {
       this.hinted = ev.cells.slice();
       out.flash = ev.cells.slice();
     }
+    if (ev.explanation) out.explain = `${name}: ${ev.explanation}`;
   }
 
   presence(ev, out) {

@@ -88,6 +88,15 @@ export function message(m) {
   messageTimer = setTimeout(() => p.classList.add('stale'), 6000);
 }
 
+// explain shows the last hint's explanation under the board until the
+// board changes: on a phone the feed is folded away.
+export function explain(text) {
+  const p = $('explain');
+  if (!p) return;
+  p.textContent = text;
+  p.hidden = !text;
+}
+
 export function renderLobby(game) {
   const lobby = $('lobby');
   const waiting = game.phase === 'waiting' || game.phase === 'preparing';
