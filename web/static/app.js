@@ -110,6 +110,15 @@ function enter(id, then) {
     then();
   };
   $('enter').addEventListener('click', go);
+  // Say what the invitation is for, from the public view of the room.
+  fetch(`/api/rooms/${encodeURIComponent(id)}`).then((r) => (r.ok ? r.json() : null)).then((r) => {
+    const about = $('enter-about');
+    if (!about) return;
+    if (!r) { about.textContent = 'This room does not exist or has ended.'; return; }
+    const names = (r.players || []).map((p) => p.name);
+    const kind = r.mode === 'coop' ? 'A co-op game' : 'A race';
+    about.textContent = `${kind}, ${r.level}${names.length ? `, with ${names.join(', ')}` : ''}.`;
+  }).catch(() => {});
   name.addEventListener('keydown', (e) => { if (e.key === 'Enter') go(); });
 }
 
@@ -148,7 +157,7 @@ function room(id, as) {
     document.querySelector('.room').classList.toggle('spectating', ro);
     document.querySelector('.room').dataset.mode = game.mode;
     const m = game.room;
-    $('mode').textContent = `${m.mode === 'coop' ? 'Co-op' : 'Race'} · ${m.level[0].toUpperCase()}${m.level.slice(1)}${m.round > 1 ? ` · Round ${m.round}` : ''}${ro ? ' · Watching' : ''}`;
+    $('mode').textContent = !game.me.id ? '' : `${m.mode === 'coop' ? 'Co-op' : 'Race'} · ${m.level[0].toUpperCase()}${m.level.slice(1)}${m.round > 1 ? ` · Round ${m.round}` : ''}${ro ? ' · Watching' : ''}`;
     document.title = `${m.mode === 'coop' ? 'Co-op' : 'Race'} ${id} · Sudoku Arena`;
     const playing = game.canPlay();
     for (const b of ['undo', 'redo', 'hint']) $(b).disabled = !playing;

@@ -54,7 +54,7 @@ export class Game {
   get mode() { return this.room.mode; }
   get phase() { return this.room.phase; }
   get spectator() { return this.me.role === 'spectator'; }
-  get host() { return !this.spectator && this.room.host === this.me.id; }
+  get host() { return !!this.me.id && !this.spectator && this.room.host === this.me.id; }
   now() { return Date.now() + this.offset; }
   player(id) { return this.players.find((p) => p.id === id); }
   nameOf(id) { const p = this.player(id); return p ? p.name : 'Someone'; }

@@ -99,7 +99,7 @@ export function explain(text) {
 
 export function renderLobby(game) {
   const lobby = $('lobby');
-  const waiting = game.phase === 'waiting' || game.phase === 'preparing';
+  const waiting = !!game.me.id && (game.phase === 'waiting' || game.phase === 'preparing');
   lobby.hidden = !waiting;
   if (!waiting) return;
   $('share-link').value = `${location.origin}/r/${game.room.id}`;
