@@ -23,7 +23,7 @@ func TestCoop(t *testing.T) {
 
 	id := createRoom(alice, srv.URL(), "coop", "easy", "Alice")
 	joinRoom(bob, srv.URL()+"/r/"+id, "Bob")
-	alice.wait("Bob in the lobby", `(document.querySelector('#players')?.textContent || '').includes('Bob')`)
+	alice.wait("Bob in the lobby", playersHave("Bob"))
 	ids := playerIDs(t, srv, id)
 	require.Len(t, ids, 2)
 	startGame(alice, bob)
@@ -50,7 +50,7 @@ func TestCoop(t *testing.T) {
 	bob.press(digitKey(int(sol[x]), true), modShift)
 	alice.wait("Bob's cursor", cursorOf(y, ids["Bob"], "Bob"))
 	alice.wait("Bob's corner mark", fmt.Sprintf(`(document.querySelector('%s .corner')?.textContent || '').includes('%d')`, cellSel(y), sol[x]))
-	assert.Contains(t, eval[string](alice, fmt.Sprintf(`document.querySelector('%s').getAttribute('aria-label')`, cellSel(y))), "notes",
+	assert.Contains(t, cellLabel(alice, y), "notes",
 		"the cell's label reads its notes")
 	alice.shot("coop")
 
@@ -80,6 +80,8 @@ func TestCoop(t *testing.T) {
 		assert.Equal(t, ids["Bob"], byOf(p, rest[0]), "%s: placed by Bob", p.name)
 		assert.Equal(t, ids["Alice"], byOf(p, rest[1]), "%s: placed by Alice", p.name)
 		assert.Empty(t, byOf(p, givenCell(givens)), "%s: a given is nobody's", p.name)
+		assert.NotEqual(t, digitColor(p, x), digitColor(p, rest[0]), "%s: each player's digits in their colour", p.name)
+		assert.Equal(t, digitColor(p, rest[1]), digitColor(p, x), "%s: one colour for one player", p.name)
 	}
 	bob.place(last, sol[last])
 
@@ -136,4 +138,10 @@ func givenCell(g engine.Grid) int {
 		}
 	}
 	panic("no givens")
+}
+
+// digitColor is the computed colour of the cell's digit.
+func digitColor(p *page, cell int) string {
+	p.t.Helper()
+	return eval[string](p, fmt.Sprintf(`getComputedStyle(document.querySelector('%s .digit')).color`, cellSel(cell)))
 }

@@ -31,6 +31,16 @@ func connIs(state string) string {
 	return fmt.Sprintf(`document.querySelector('#conn')?.dataset.state === %q`, state)
 }
 
+// messageIs is a predicate: #message carries the server's error code.
+func messageIs(code string) string {
+	return fmt.Sprintf(`document.querySelector('#message')?.dataset.code === %q`, code)
+}
+
+// playersHave is a predicate: #players names each of them.
+func playersHave(names ...string) string {
+	return fmt.Sprintf(`%s.every(n => (document.querySelector('#players')?.textContent || '').includes(n))`, jsStrings(names))
+}
+
 // feedHas is a predicate: an entry of the kind in #feed whose text holds
 // each of the words.
 func feedHas(kind string, words ...string) string {
@@ -160,6 +170,12 @@ func digitIs(cell int, d uint8) string {
 	return fmt.Sprintf(`(document.querySelector('%s .digit')?.textContent || '').trim() === %q`, cellSel(cell), want)
 }
 
+// cellLabel is the cell's aria-label, what a screen reader says of it.
+func cellLabel(p *page, cell int) string {
+	p.t.Helper()
+	return eval[string](p, fmt.Sprintf(`document.querySelector('%s').getAttribute('aria-label')`, cellSel(cell)))
+}
+
 // selectedIs is a predicate: the cell is the one selected.
 func selectedIs(cell int) string {
 	return fmt.Sprintf(`[...document.querySelectorAll('#board .selected')].map(c => +c.dataset.cell).join() === '%d'`, cell)
@@ -197,7 +213,8 @@ func (p *page) fillByKeys(from int, cells []int, sol engine.Grid) {
 			p.press(keyLeft, modNone)
 			at--
 		}
-		p.wait(fmt.Sprintf("cell %d selected by the arrows", c), selectedIs(c))
+		// No wait for the selection: a digit typed into the wrong cell
+		// fails the wait for it in the right one.
 		p.press(digitKey(int(sol[c]), false), modNone)
 		p.wait(fmt.Sprintf("%d in cell %d", sol[c], c), digitIs(c, sol[c]))
 	}

@@ -44,7 +44,7 @@ func TestRace(t *testing.T) {
 	bob.wait("Waiting for Alice", `(document.querySelector('#waiting')?.textContent || '').includes('Waiting for Alice')`)
 	assert.False(t, eval[bool](bob, visible("#start")), "only the host has Start")
 	for _, p := range []*page{alice, bob} {
-		p.wait("both players listed", `['Alice', 'Bob'].every(n => (document.querySelector('#players')?.textContent || '').includes(n))`)
+		p.wait("both players listed", playersHave("Alice", "Bob"))
 	}
 	alice.shot("lobby")
 	ids := playerIDs(t, srv, id)
@@ -58,7 +58,7 @@ func TestRace(t *testing.T) {
 	require.Equal(t, readBoard(alice, true), readBoard(bob, true), "one puzzle for both")
 	cells := empties(givens)
 	assert.True(t, eval[bool](alice, `document.querySelector('#board').getAttribute('aria-readonly') !== 'true'`))
-	label := eval[string](alice, fmt.Sprintf(`document.querySelector('%s').getAttribute('aria-label')`, cellSel(cells[0])))
+	label := cellLabel(alice, cells[0])
 	assert.Equal(t, fmt.Sprintf("row %d, column %d, empty", cells[0]/9+1, cells[0]%9+1), label)
 
 	// A digit its row already has: refused, told to the mover in words,
@@ -67,7 +67,7 @@ func TestRace(t *testing.T) {
 	alice.recordFlashes()
 	alice.click(cellSel(cc))
 	alice.press(digitKey(int(cd), false), modNone)
-	alice.wait("the conflict message", `document.querySelector('#message')?.dataset.code === 'conflict'`)
+	alice.wait("the conflict message", messageIs("conflict"))
 	msg := eval[string](alice, `document.querySelector('#message').textContent.trim()`)
 	assert.NotEmpty(t, msg)
 	assert.NotEqual(t, "conflict", msg, "a sentence, not the code")
@@ -89,7 +89,7 @@ func TestRace(t *testing.T) {
 		assert.Regexp(t, `[0-9]`, eval[string](alice, `document.querySelector('#freeze').textContent`), "the freeze counts down")
 		alice.click(cellSel(cells[0]))
 		alice.press(digitKey(int(sol[cells[0]]), false), modNone)
-		alice.wait("the frozen message", `document.querySelector('#message')?.dataset.code === 'frozen'`)
+		alice.wait("the frozen message", messageIs("frozen"))
 		assert.NotEqual(t, "frozen", eval[string](alice, `document.querySelector('#message').textContent.trim()`))
 	} else {
 		t.Error("Alice: #freeze not visible right after a race hint (HINT_PENALTY=2s)")

@@ -57,7 +57,7 @@ func TestKeyboard(t *testing.T) {
 	p.press(digitKey(int(d), false), modNone)
 	p.wait("the digit", digitIs(e, d))
 	assert.Equal(t, fmt.Sprintf("row %d, column %d, %d", e/9+1, e%9+1, d),
-		eval[string](p, fmt.Sprintf(`document.querySelector('%s').getAttribute('aria-label')`, cellSel(e))))
+		cellLabel(p, e))
 	sameWant := 0
 	for _, g := range givens {
 		if g == d {
@@ -68,7 +68,7 @@ func TestKeyboard(t *testing.T) {
 	p.press(keyBackspace, modNone)
 	p.wait("Backspace clears", digitIs(e, 0))
 	assert.Equal(t, fmt.Sprintf("row %d, column %d, empty", e/9+1, e%9+1),
-		eval[string](p, fmt.Sprintf(`document.querySelector('%s').getAttribute('aria-label')`, cellSel(e))))
+		cellLabel(p, e))
 	p.press(digitKey(int(d), false), modNone)
 	p.wait("the digit again", digitIs(e, d))
 	p.press(keyDelete, modNone)
@@ -93,7 +93,7 @@ func TestKeyboard(t *testing.T) {
 	p.wait("Shift+digit: a corner mark", marksHave(e, "corner", n1, true))
 	p.press(digitKey(int(n2), false), modCtrl)
 	p.wait("Ctrl+digit: a centre mark", marksHave(e, "centre", n2, true))
-	assert.Contains(t, eval[string](p, fmt.Sprintf(`document.querySelector('%s').getAttribute('aria-label')`, cellSel(e))), "notes")
+	assert.Contains(t, cellLabel(p, e), "notes")
 	assert.Equal(t, 0, eval[int](p, fmt.Sprintf(`document.querySelectorAll('%s .digit:not(:empty)').length`, cellSel(e))), "marks are not digits")
 	p.press(digitKey(int(n1), true), modShift)
 	p.wait("Shift+digit again: the mark off", marksHave(e, "corner", n1, false))
@@ -114,9 +114,11 @@ func TestKeyboard(t *testing.T) {
 
 	// A given cannot change: the server says so, in words.
 	g := givenCell(givens)
+	assert.Equal(t, fmt.Sprintf("row %d, column %d, %d, given", g/9+1, g%9+1, givens[g]),
+		cellLabel(p, g))
 	p.click(cellSel(g))
 	p.press(digitKey(int(givens[g])%9+1, false), modNone)
-	p.wait("the given_cell message", `document.querySelector('#message')?.dataset.code === 'given_cell'`)
+	p.wait("the given_cell message", messageIs("given_cell"))
 	assert.NotContains(t, eval[string](p, `document.querySelector('#message').textContent`), "given_cell", "a sentence, not the code")
 	assert.True(t, eval[bool](p, digitIs(g, givens[g])), "the given stays")
 
