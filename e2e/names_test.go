@@ -77,4 +77,13 @@ func TestJoinByCode(t *testing.T) {
 		alice.wait(name+" in the room", playersHave(name))
 	}
 	assert.Len(t, srv.room(id).Players, 3)
+
+	// A code that names no room: the page says so and stops there.
+	dave := b.newPage("Dave")
+	dave.navigate(srv.URL() + "/")
+	dave.typeInto("#name", "Dave")
+	dave.typeInto("#join-code", "zzzzzzzz")
+	dave.click("#join")
+	dave.wait("the page saying the room is gone", `/does not exist|ended|no room|not found/i.test([...document.querySelectorAll('#notice, #message')].map(e => e.textContent).join(' '))`)
+	assert.True(t, dave.staysFalse(connIs("reconnecting")+" || "+connIs("connecting"), 2*time.Second), "no retrying a room that is not there")
 }
