@@ -30,12 +30,11 @@ function mount(tpl) {
 // cleanName trims a display name; '' when it is not one the server takes.
 function cleanName(s) {
   const n = (s || '').trim();
-  // eslint-disable-next-line no-control-regex
   return n && [...n].length <= 24 && !/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]/.test(n) ? n : '';
 }
 
 // roomIdFrom accepts a room code or any link ending in /r/CODE.
-export function roomIdFrom(s) {
+function roomIdFrom(s) {
   const t = (s || '').trim().toLowerCase();
   const m = /\/r\/([0-9a-z]+)\/?(?:[?#].*)?$/.exec(t);
   const id = m ? m[1] : t;
