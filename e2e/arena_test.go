@@ -24,7 +24,8 @@ import (
 type arena struct {
 	t    *testing.T
 	db   string
-	addr string // host:port, known once it listens
+	env  []string // the test's own settings, after arenaEnv
+	addr string   // host:port, known once it listens
 
 	mu     sync.Mutex
 	cmd    *exec.Cmd
@@ -47,13 +48,14 @@ var arenaEnv = []string{
 	"PUBLIC_URL=",
 }
 
-// startArena starts a server on a free loopback port; it is stopped when
-// the test ends, and its log is shown when the test failed. Like every
-// browser test, it needs Chromium.
-func startArena(t *testing.T) *arena {
+// startArena starts a server on a free loopback port, with arenaEnv and
+// then env (NAME=value) set; it is stopped when the test ends, and its log
+// is shown when the test failed. Like every browser test, it needs
+// Chromium.
+func startArena(t *testing.T, env ...string) *arena {
 	t.Helper()
 	requireChromium(t) // the binary is built only when there is a browser
-	a := &arena{t: t, db: filepath.Join(t.TempDir(), "arena.db")}
+	a := &arena{t: t, db: filepath.Join(t.TempDir(), "arena.db"), env: env}
 	t.Cleanup(func() {
 		a.stop()
 		if t.Failed() {
@@ -80,6 +82,7 @@ func (a *arena) start(listen string) {
 	t.Helper()
 	cmd := exec.Command(arenaBin, "serve")
 	cmd.Env = append(os.Environ(), arenaEnv...)
+	cmd.Env = append(cmd.Env, a.env...)
 	cmd.Env = append(cmd.Env, "LISTEN_ADDR="+listen, "DATABASE_URL=sqlite:"+a.db)
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)

@@ -323,6 +323,21 @@ func digitKey(d int, shift bool) key {
 	return k
 }
 
+// pressRepeat is a key held down: a keydown that repeats, with no keyup.
+func (p *page) pressRepeat(k key) {
+	p.t.Helper()
+	down := input.DispatchKeyEventParams{
+		Type: input.DispatchKeyEventTypeRawKeyDown, Key: k.key, Code: k.code,
+		WindowsVirtualKeyCode: k.vk, NativeVirtualKeyCode: k.vk, AutoRepeat: ptrTo(true),
+	}
+	p.run("hold "+k.key, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, input.DispatchKeyEvent, down)
+		return err
+	}))
+}
+
+func ptrTo[T any](v T) *T { return &v }
+
 // press types the key with the modifiers: keydown then keyup, with text
 // only when no control key is held, as a keyboard does.
 func (p *page) press(k key, mods int64) {

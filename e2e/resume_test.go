@@ -116,7 +116,7 @@ func TestServerRestart(t *testing.T) {
 
 	p.recordAttr("__conn", "#conn", "data-state")
 	srv.restart()
-	p.waitFor("connected again", `window.__conn.some(s => s !== 'open') && `+connIs("open"), 30*time.Second)
+	p.waitFor("connected again", `window.__conn.includes('reconnecting') && `+connIs("open"), 30*time.Second)
 	waitPlaying(p)
 	assert.Equal(t, board, readBoard(p, false), "the board is intact")
 

@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -247,4 +248,31 @@ func bodyLuminance(p *page) float64 {
 		});
 		return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 	})()`)
+}
+
+// TestHeldArrows holds arrow keys down in a co-op room, under the
+// server's default message rate: the cursor the page shares follows, to
+// the cell where the keys stop, without the page being told to slow down
+// or cut off.
+func TestHeldArrows(t *testing.T) {
+	t.Parallel()
+	srv := startArena(t, "RATE_LIMIT=20", "RATE_BURST=40")
+	b := newBrowser(t)
+	alice, bob := b.newPage("Alice"), b.newPage("Bob")
+	id := createRoom(alice, srv.URL(), "coop", "easy", "Alice")
+	joinRoom(bob, srv.URL()+"/r/"+id, "Bob")
+	startGame(alice, bob)
+	givens, sol := puzzle(alice)
+	alice.click(cellSel(0))
+	for i := range 120 { // 120 key repeats: a held key for a few seconds
+		alice.pressRepeat([]key{keyRight, keyDown}[i/9%2])
+	}
+	at := eval[int](alice, `+document.querySelector('#board .selected').dataset.cell`)
+	bob.wait("Alice's cursor where her keys stopped", cursorOf(at, playerIDs(t, srv, id)["Alice"], "Alice"))
+	assert.True(t, eval[bool](alice, connIs("open")), "still connected")
+	assert.NotEqual(t, "rate_limited", eval[string](alice, `document.querySelector('#message')?.dataset.code || ''`))
+	e := empties(givens)[0]
+	alice.place(e, sol[e])
+	bob.wait("Alice's digit", digitIs(e, sol[e]))
+	assert.True(t, alice.staysFalse(messageIs("rate_limited"), time.Second), "no rate limit after")
 }
