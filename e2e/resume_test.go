@@ -141,8 +141,14 @@ func TestReplaced(t *testing.T) {
 	first.wait("the first tab replaced", connIs("replaced"))
 	assert.NotEmpty(t, eval[string](first, `document.querySelector('#conn').textContent.trim()`), "in words")
 	assert.True(t, first.staysFalse(`!(`+connIs("replaced")+`)`, 3*time.Second), "the first tab does not reconnect")
+	first.shot("replaced")
 	assert.True(t, eval[bool](second, connIs("open")), "the second tab keeps the room")
 	room := srv.room(id)
 	require.Len(t, room.Players, 1, "one player in two tabs")
 	assert.True(t, room.Players[0].Connected)
+
+	// The first tab's offer to play there takes the room back.
+	first.click("#notice button.primary")
+	first.wait("the first tab back", connIs("open")+" && "+phaseIs("waiting"))
+	second.wait("the second tab replaced in turn", connIs("replaced"))
 }
