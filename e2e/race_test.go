@@ -65,6 +65,7 @@ func TestRace(t *testing.T) {
 	// to the room in the feed, and the clashing given flashes.
 	cc, cd, given := conflictFor(givens)
 	alice.recordFlashes()
+	bob.recordFlashes()
 	alice.click(cellSel(cc))
 	alice.press(digitKey(int(cd), false), modNone)
 	alice.wait("the conflict message", messageIs("conflict"))
@@ -74,6 +75,7 @@ func TestRace(t *testing.T) {
 	alice.wait("the conflict in Alice's feed", feedHas("conflict"))
 	bob.wait("the conflict in Bob's feed", feedHas("conflict", "Alice"))
 	alice.wait("the given flashed", fmt.Sprintf(`window.__flashed.includes(%d)`, given))
+	bob.wait("the given flashed for the others too", fmt.Sprintf(`window.__flashed.includes(%d)`, given))
 	alice.wait("the refused digit gone", digitIs(cc, 0))
 
 	// A hint: the technique in both feeds, its cells for the asker only,
