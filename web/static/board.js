@@ -10,7 +10,7 @@ const KEY_MODE = { KeyZ: 'digit', KeyX: 'corner', KeyC: 'centre' };
 
 export class Board {
   // root: the #board element; pad: #pad; act(msg) sends a message;
-  // colour(id) is a player's colour index (-1 when none); moved() after the
+  // colour(id) is a player's colour index; moved(cell) after the
   // selection changes.
   constructor(root, pad, game, act, colour, moved) {
     this.root = root; this.pad = pad; this.game = game; this.act = act;
