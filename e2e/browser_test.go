@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -117,7 +118,7 @@ func (b *browser) open(name string, parent context.Context, opts ...chromedp.Con
 // about itself: its address, connection state, message and feed.
 func (b *browser) diagnose() {
 	b.mu.Lock()
-	pages := slicesClone(b.pages)
+	pages := slices.Clone(b.pages)
 	b.mu.Unlock()
 	for _, p := range pages {
 		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
@@ -142,8 +143,6 @@ func (b *browser) diagnose() {
 		cancel()
 	}
 }
-
-func slicesClone[T any](s []T) []T { return append([]T(nil), s...) }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 
