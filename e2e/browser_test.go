@@ -366,6 +366,16 @@ func evalVoid(expr string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](expr)
 }
 
+// initScript runs the JavaScript in every document the page opens from
+// now on, before the page's own scripts.
+func (p *page) initScript(what, src string) {
+	p.t.Helper()
+	p.run(what, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: src})
+		return err
+	}))
+}
+
 // skewClock sets the page's clock (Date) off by d from the next document
 // on, as a computer whose clock is wrong: what the page shows of the game's
 // time must come from the server's clock.
@@ -379,8 +389,33 @@ func (p *page) skewClock(d time.Duration) {
 		}
 		globalThis.Date = SkewedDate;
 	})()`, d.Milliseconds())
-	p.run("skew the clock", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: src})
-		return err
-	}))
+	p.initScript("skew the clock", src)
+}
+
+// recordWelcomeFrame makes the page keep, in window.__welcomeFrame, the
+// board as drawn at the first animation frame after each welcome that
+// carries a snapshot: what a player sees one frame after joining. Its
+// listener is the socket's first, so it runs before the page's own.
+func (p *page) recordWelcomeFrame() {
+	p.t.Helper()
+	p.initScript("watch the welcome", `(() => {
+		const Real = WebSocket;
+		window.__welcomeFrame = null;
+		window.WebSocket = class extends Real {
+			constructor(...a) {
+				super(...a);
+				this.addEventListener('message', (ev) => {
+					let m;
+					try { m = JSON.parse(ev.data); } catch { return; }
+					if (m.type !== 'welcome' || !m.room) return;
+					requestAnimationFrame(() => {
+						window.__welcomeFrame = [...document.querySelectorAll('#board [data-cell]')]
+							.sort((a, b) => a.dataset.cell - b.dataset.cell)
+							.map(c => { const d = (c.querySelector('.digit')?.textContent || '').trim(); return /^[1-9]$/.test(d) ? d : '.'; })
+							.join('');
+					});
+				});
+			}
+		};
+	})()`)
 }

@@ -47,11 +47,13 @@ func TestReload(t *testing.T) {
 	before, board := storage(p), readBoard(p, false)
 	require.Contains(t, before, "Alice", "the name is kept")
 
+	p.recordWelcomeFrame()
 	p.run("reload", chromedp.Reload())
 	waitPlaying(p)
 	p.wait("the connection", connIs("open"))
 	p.wait("the board as it was", digitIs(cells[2], sol[cells[2]]))
 	assert.Equal(t, board, readBoard(p, false), "the same board")
+	assert.Equal(t, board, eval[string](p, `window.__welcomeFrame || ''`), "the board drawn at the first frame after the welcome")
 	assert.Equal(t, before, storage(p), "the same player")
 	assert.Equal(t, "Alice", eval[string](p, `[...document.querySelectorAll('#players li')].map(li => li.textContent.match(/Alice|Bob/)?.[0] ?? '?').join()`))
 
