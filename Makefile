@@ -9,7 +9,7 @@ PKGS          := ./...
 TEST_TIMEOUT  ?= 15m
 BENCH_TIME    ?= 1s
 
-.PHONY: all build run test test-short bench fuzz lint fmt vet staticcheck clean
+.PHONY: all build run test test-short e2e bench fuzz lint fmt vet staticcheck clean
 
 all: build
 
@@ -24,6 +24,12 @@ run: build
 test:
 	./scripts/ensure-postgres
 	$(GO) test -race -timeout $(TEST_TIMEOUT) -count=1 $(PKGS)
+
+# The browser tests alone (they are part of `make test` too): a real arena
+# serve and Debian's headless Chromium. Without Chromium they skip, unless
+# E2E_REQUIRED=1; screenshots go to e2e/screenshots/.
+e2e:
+	$(GO) test -count=1 -timeout 5m ./e2e
 
 test-short:
 	./scripts/ensure-postgres

@@ -90,11 +90,18 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	mux.HandleFunc("GET /api/rooms/{id}", s.getRoom)
 	mux.HandleFunc("GET /ws", s.serveWS)
 	if web != nil {
-		files := http.FileServerFS(web)
-		mux.Handle("GET /", files)
-		mux.HandleFunc("GET /r/{id}", func(w http.ResponseWriter, r *http.Request) {
-			http.ServeFileFS(w, r, web, "index.html")
-		})
+		files, err := newStatic(web)
+		if err != nil {
+			// The embedded client always reads; another fs.FS may not, and
+			// then the API still serves while the pages say what is wrong.
+			logger.Error("web client", "err", err)
+			mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
+				http.Error(w, "the web client could not be loaded", http.StatusInternalServerError)
+			})
+		} else {
+			mux.Handle("GET /", files)
+			mux.HandleFunc("GET /r/{id}", files.serveIndex)
+		}
 	}
 	s.mux = mux
 	return s

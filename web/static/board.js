@@ -1,0 +1,306 @@
+// board.js: the 9×9 grid and the digit pad, and the keyboard and pointer
+// input on them. Rendering reads the Game model; input becomes protocol
+// messages through act(msg). The server is the authority: nothing changes on
+// the board until its event comes back.
+
+import { PEERS } from './game.js';
+
+const MODES = ['digit', 'corner', 'centre'];
+const KEY_MODE = { KeyZ: 'digit', KeyX: 'corner', KeyC: 'centre' };
+
+export class Board {
+  // root: the #board element; pad: #pad; act(msg) sends a message;
+  // colour(id) is a player's colour index; moved(cell) after the
+  // selection changes.
+  constructor(root, pad, game, act, colour, moved) {
+    this.root = root; this.pad = pad; this.game = game; this.act = act;
+    this.colour = colour; this.moved = moved;
+    this.sel = -1;
+    this.mode = 'digit';
+    this.flash = new Set();
+    this.conflict = new Set();
+    this.cells = [];
+    this.keys = new Array(81).fill('');
+    this.build();
+    this.input();
+  }
+
+  build() {
+    const frag = document.createDocumentFragment();
+    for (let r = 0; r < 9; r++) {
+      const row = document.createElement('div');
+      row.setAttribute('role', 'row');
+      row.className = 'row';
+      for (let k = 0; k < 9; k++) {
+        const c = r * 9 + k;
+        const el = document.createElement('div');
+        el.setAttribute('role', 'gridcell');
+        el.id = `cell-${c}`;
+        el.dataset.cell = c;
+        el.dataset.r = r; el.dataset.k = k;
+        el.style.setProperty('--wave', `${(r + k) * 35}ms`);
+        const d = document.createElement('span');
+        d.className = 'digit';
+        const corner = document.createElement('span');
+        corner.className = 'corner';
+        for (let i = 1; i <= 9; i++) {
+          const m = document.createElement('i');
+          m.className = `m${i}`;
+          corner.append(m);
+        }
+        const centre = document.createElement('span');
+        centre.className = 'centre';
+        el.append(d, corner, centre);
+        row.append(el);
+        this.cells.push(el);
+      }
+      frag.append(row);
+    }
+    this.root.replaceChildren(frag);
+
+    const digits = this.pad.querySelector('.digits');
+    const btns = [];
+    for (let i = 1; i <= 9; i++) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.dataset.digit = i;
+      const n = document.createElement('span');
+      n.className = 'n';
+      n.textContent = i;
+      const left = document.createElement('span');
+      left.className = 'left';
+      b.append(n, left);
+      btns.push(b);
+    }
+    const erase = document.createElement('button');
+    erase.type = 'button';
+    erase.dataset.digit = '0';
+    erase.className = 'erase';
+    erase.setAttribute('aria-label', 'Erase');
+    erase.title = 'Erase (Delete)';
+    erase.textContent = '⌫';
+    digits.replaceChildren(...btns, erase);
+    this.padButtons = btns;
+  }
+
+  input() {
+    // Tabbing onto the board selects a cell, so the keys work at once.
+    this.root.addEventListener('focus', () => {
+      if (this.sel < 0 && this.root.matches(':focus-visible')) this.select(0);
+    });
+    this.root.addEventListener('pointerdown', (e) => {
+      const el = e.target.closest('[data-cell]');
+      if (!el) return;
+      e.preventDefault();
+      this.root.focus({ preventScroll: true });
+      this.select(Number(el.dataset.cell));
+    });
+    this.pad.addEventListener('click', (e) => {
+      const b = e.target.closest('button');
+      if (!b) return;
+      if (b.dataset.padMode) return this.setMode(b.dataset.padMode);
+      if (b.dataset.digit != null) {
+        const d = Number(b.dataset.digit);
+        if (d === 0) this.erase(); else this.enter(d, this.mode);
+      }
+    });
+    document.addEventListener('keydown', (e) => this.key(e));
+  }
+
+  key(e) {
+    const t = e.target;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
+    if (!this.root.isConnected) return;
+    const ctrl = e.ctrlKey || e.metaKey;
+    if (ctrl && e.code === 'KeyZ') { e.preventDefault(); this.act({ type: e.shiftKey ? 'redo' : 'undo' }); return; }
+    if (ctrl && e.code === 'KeyY') { e.preventDefault(); this.act({ type: 'redo' }); return; }
+    const m = /^(?:Digit|Numpad)([0-9])$/.exec(e.code);
+    if (m) {
+      e.preventDefault();
+      const d = Number(m[1]);
+      if (d === 0) return this.erase();
+      // Alt+digit is a second way to centre marks, where the browser keeps
+      // Ctrl+digit for itself (switching tabs).
+      return this.enter(d, e.shiftKey ? 'corner' : ctrl || e.altKey ? 'centre' : this.mode);
+    }
+    if (ctrl || e.altKey) return;
+    if (KEY_MODE[e.code]) { e.preventDefault(); this.setMode(KEY_MODE[e.code]); return; }
+    let s = this.sel;
+    switch (e.key) {
+      case 'ArrowUp': s = s < 0 ? 0 : (s + 72) % 81; break;
+      case 'ArrowDown': s = s < 0 ? 0 : (s + 9) % 81; break;
+      case 'ArrowLeft': s = s < 0 ? 0 : s - (s % 9) + ((s % 9) + 8) % 9; break;
+      case 'ArrowRight': s = s < 0 ? 0 : s - (s % 9) + ((s % 9) + 1) % 9; break;
+      case 'Home': s = s < 0 ? 0 : s - (s % 9); break;
+      case 'End': s = s < 0 ? 8 : s - (s % 9) + 8; break;
+      case 'Delete': case 'Backspace': e.preventDefault(); this.erase(); return;
+      case 'Escape': this.select(-1); return;
+      case ' ': if (t === this.root) { e.preventDefault(); this.setMode(MODES[(MODES.indexOf(this.mode) + 1) % 3]); } return;
+      default: return;
+    }
+    e.preventDefault();
+    if (t !== this.root && !(t && t.closest && t.closest('#pad'))) this.root.focus({ preventScroll: true });
+    this.select(s);
+  }
+
+  setMode(mode) {
+    this.mode = mode;
+    for (const b of this.pad.querySelectorAll('[data-pad-mode]')) b.setAttribute('aria-pressed', String(b.dataset.padMode === mode));
+    this.pad.dataset.mode = mode;
+  }
+
+  select(c) {
+    if (c === this.sel) return;
+    this.sel = c;
+    if (c >= 0) this.root.setAttribute('aria-activedescendant', `cell-${c}`);
+    else this.root.removeAttribute('aria-activedescendant');
+    this.render();
+    this.moved(c);
+  }
+
+  given(c) { const g = this.game.givens; return !!(g && g[c]); }
+
+  enter(d, mode) {
+    const c = this.sel;
+    if (c < 0 || this.game.spectator) return;
+    // A note on a filled cell goes too: the server explains (cell_filled).
+    if (mode === 'digit') this.act({ type: 'move', cell: c, digit: d });
+    else this.act({ type: 'note', cell: c, digit: d, kind: mode });
+  }
+
+  // erase clears the selected cell's digit, or else its marks of the pad's
+  // kind (both kinds in digit mode).
+  erase() {
+    const c = this.sel;
+    if (c < 0 || this.game.spectator) return;
+    // A given answers given_cell from the server, which the player then reads.
+    if (this.game.board[c]) return void this.act({ type: 'move', cell: c, digit: 0 });
+    const n = this.game.notes.get(c);
+    if (!n) return;
+    for (const kind of ['corner', 'centre']) {
+      if ((this.mode === 'digit' || this.mode === kind) && n[kind].size) this.act({ type: 'note', cell: c, digit: 0, kind });
+    }
+  }
+
+  // mark flashes cells for a moment (a conflict's or a hint's), and marks a
+  // conflict's cells red while they flash.
+  mark(cells, conflict) {
+    const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
+    for (const c of cells) { this.flash.add(c); if (conflict) this.conflict.add(c); }
+    this.render();
+    setTimeout(() => {
+      for (const c of cells) { this.flash.delete(c); if (conflict) this.conflict.delete(c); }
+      this.render();
+    }, reduce ? 2500 : 1600);
+  }
+
+  render() {
+    const g = this.game, b = g.board, sel = this.sel;
+    const selDigit = sel >= 0 ? b[sel] : 0;
+    const peers = sel >= 0 ? new Set(PEERS[sel]) : null;
+    const clash = localConflicts(b);
+    const hinted = new Set(g.hinted);
+    const cursors = new Map();
+    if (g.mode === 'coop') {
+      for (const [id, c] of g.cursors) {
+        if (!g.player(id)) continue;
+        if (!cursors.has(c)) cursors.set(c, []);
+        cursors.get(c).push(id);
+      }
+    }
+    const shown = !!g.givens;
+    for (let c = 0; c < 81; c++) {
+      const d = shown ? b[c] : 0;
+      const given = this.given(c);
+      const n = shown && !d ? g.notes.get(c) : null;
+      const corner = n ? [...n.corner].sort() : [];
+      const centre = n ? [...n.centre].sort() : [];
+      const by = d && !given && g.mode === 'coop' ? g.by[c] : '';
+      const cur = cursors.get(c) || [];
+      const cls = ['cell'];
+      if (given) cls.push('given'); else if (d) cls.push('entered');
+      if (c === sel) cls.push('selected');
+      else if (peers && peers.has(c)) cls.push('peer');
+      if (selDigit && d === selDigit && shown) cls.push('same');
+      if (clash.has(c) || this.conflict.has(c)) cls.push('conflict');
+      if (this.flash.has(c)) cls.push('flash');
+      if (hinted.has(c)) cls.push('hinted');
+      if (g.solution && d && !given && g.solution[c] !== String(d)) cls.push('wrong');
+      const tint = [by, ...cur].map((id) => this.colour(id)).join();
+      const key = `${cls.join(' ')}|${d}|${corner.join('')}|${centre.join('')}|${by}|${cur.join(',')}|${tint}`;
+      if (key === this.keys[c]) continue;
+      this.keys[c] = key;
+      const el = this.cells[c];
+      el.className = cls.join(' ');
+      el.firstChild.textContent = d ? String(d) : '';
+      const marks = el.children[1].children;
+      for (let i = 0; i < 9; i++) marks[i].textContent = n && n.corner.has(i + 1) ? String(i + 1) : '';
+      el.children[2].textContent = centre.join('');
+      el.children[2].classList.toggle('long', centre.length > 4);
+      // Who placed the digit: on the cell (for its colour) and on the digit.
+      if (by) {
+        el.dataset.by = el.firstChild.dataset.by = by;
+        el.style.setProperty('--by', `var(--p${this.colour(by) % 7})`);
+      } else if (el.dataset.by) {
+        delete el.dataset.by;
+        delete el.firstChild.dataset.by;
+        el.style.removeProperty('--by');
+      }
+      for (const old of el.querySelectorAll('.cursor')) old.remove();
+      for (const id of cur) {
+        const k = document.createElement('span');
+        k.className = 'cursor';
+        k.dataset.player = id;
+        k.style.setProperty('--pc', `var(--p${this.colour(id) % 7})`);
+        const label = document.createElement('span');
+        label.className = 'label';
+        label.textContent = g.nameOf(id);
+        k.append(label);
+        el.append(k);
+      }
+      el.setAttribute('aria-label', label(c, d, given, corner, centre, clash.has(c)));
+      el.setAttribute('aria-selected', String(c === sel));
+    }
+    this.renderPad();
+  }
+
+  renderPad() {
+    const g = this.game;
+    const count = new Array(10).fill(0);
+    if (g.givens) for (const d of g.board) count[d]++;
+    for (const b of this.padButtons) {
+      const d = Number(b.dataset.digit);
+      const left = 9 - count[d];
+      const span = b.lastChild;
+      const text = !g.givens ? '' : left > 0 ? String(left) : '✓';
+      if (span.textContent !== text) span.textContent = text;
+      b.classList.toggle('done', left <= 0);
+      b.setAttribute('aria-label', `${d}, ${left > 0 ? left + ' left' : 'all placed'}`);
+    }
+  }
+}
+
+function label(c, d, given, corner, centre, clash) {
+  let s = `row ${Math.floor(c / 9) + 1}, column ${(c % 9) + 1}, `;
+  if (d) s += given ? `${d}, given` : String(d);
+  else if (corner.length || centre.length) {
+    const parts = [];
+    if (corner.length) parts.push(`notes ${corner.join(' ')}`);
+    if (centre.length) parts.push(`centre notes ${centre.join(' ')}`);
+    s += parts.join(', ');
+  } else s += 'empty';
+  if (clash) s += ', conflict';
+  return s;
+}
+
+// localConflicts finds digits that repeat in a row, column or box. The
+// server refuses such moves, but two co-op players racing for peer cells,
+// or a board from an older round, can still show one.
+function localConflicts(b) {
+  const out = new Set();
+  for (let c = 0; c < 81; c++) {
+    if (!b[c]) continue;
+    for (const p of PEERS[c]) if (p > c && b[p] === b[c]) { out.add(c); out.add(p); }
+  }
+  return out;
+}

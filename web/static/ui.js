@@ -1,0 +1,236 @@
+// ui.js: everything around the board: the players, the feed, the message
+// line, the lobby, the countdown, the freeze, the clock and the finish
+// banner. Every string from the server is set with textContent.
+
+import { fmt, ordinal } from './game.js';
+
+// el makes an element with a class and text.
+export function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text != null) e.textContent = text;
+  return e;
+}
+
+const $ = (id) => document.getElementById(id);
+
+// colourOf gives each player the index of their Okabe–Ito colour: their
+// place in the room's list, which every member sees in the same order.
+export function colourOf(game, id) {
+  const i = game.players.findIndex((p) => p.id === id);
+  return i < 0 ? 0 : i;
+}
+
+export function renderPlayers(game) {
+  const ul = $('players');
+  const items = game.players.map((p) => {
+    const li = el('li');
+    li.dataset.player = p.id;
+    li.style.setProperty('--pc', `var(--p${colourOf(game, p.id) % 7})`);
+    if (p.id === game.me.id) li.classList.add('me');
+    if (!p.connected) li.classList.add('away');
+    const head = el('div', 'who');
+    head.append(el('span', 'dot'), el('span', 'pname', p.name));
+    const tags = [];
+    if (p.id === game.me.id) tags.push('you');
+    if (p.id === game.room.host) tags.push('host');
+    if (tags.length) head.append(el('span', 'tags', tags.join(' · ')));
+    const bar = el('progress');
+    bar.max = Math.max(1, p.empty || 0);
+    bar.value = p.filled || 0;
+    const what = game.mode === 'coop' ? 'placed' : 'filled';
+    bar.setAttribute('aria-label', `${p.name}: ${p.filled || 0} of ${p.empty || 0} ${what}`);
+    const stats = el('div', 'stats');
+    stats.append(
+      el('span', 'count', game.mode === 'coop' ? `${p.filled || 0} placed` : `${p.filled || 0}/${p.empty || 0}`),
+      el('span', 'hints', p.hints === 1 ? '1 hint' : `${p.hints || 0} hints`),
+      el('span', 'status', status(game, p)),
+    );
+    li.append(head, bar, stats);
+    return li;
+  });
+  ul.replaceChildren(...items);
+  $('spectators').textContent = game.spectators ? `· ${game.spectators} watching` : '';
+}
+
+function status(game, p) {
+  if (p.rank && game.mode === 'race') return `${ordinal(p.rank)} · ${fmt(p.elapsed_ms)}`;
+  if (p.rank) return 'solved';
+  if (!p.connected) return 'away';
+  const t = p.frozen_until ? Date.parse(p.frozen_until) - game.now() : 0;
+  if (t > 0) return 'frozen';
+  return '';
+}
+
+// feed adds lines to #feed, newest first (at the top), keeping the last 80.
+export function feed(items) {
+  const ol = $('feed');
+  if (!ol) return;
+  for (const it of items) {
+    const li = el('li', null, it.text);
+    li.dataset.kind = it.kind;
+    ol.prepend(li);
+  }
+  while (ol.children.length > 80) ol.lastChild.remove();
+}
+
+let messageTimer = 0;
+
+// message shows the last server error near the board (data-code for tests).
+export function message(m) {
+  const p = $('message');
+  if (!p) return;
+  clearTimeout(messageTimer);
+  p.classList.remove('stale');
+  if (!m) { p.textContent = ''; delete p.dataset.code; return; }
+  p.textContent = m.text;
+  p.dataset.code = m.code;
+  messageTimer = setTimeout(() => p.classList.add('stale'), 6000);
+}
+
+// explain shows the last hint's explanation under the board until the
+// board changes: on a phone the feed is folded away.
+export function explain(text) {
+  const p = $('explain');
+  if (!p) return;
+  p.textContent = text;
+  p.hidden = !text;
+}
+
+export function renderLobby(game) {
+  const lobby = $('lobby');
+  const waiting = !!game.me.id && (game.phase === 'waiting' || game.phase === 'preparing');
+  lobby.hidden = !waiting;
+  if (!waiting) return;
+  $('share-link').value = `${location.origin}/r/${game.room.id}`;
+  const names = game.players.map((p) => p.name);
+  const watching = game.spectators ? ` · ${game.spectators} watching` : '';
+  $('lobby-count').textContent = names.length ? `Here: ${names.join(', ')}${watching}` : `Nobody here yet${watching}`;
+  $('lobby-title').textContent = game.phase === 'preparing' ? 'Finding a new puzzle…' : game.room.round > 1 ? `Round ${game.room.round}` : game.mode === 'coop' ? 'Solve together' : 'Race';
+  const start = $('start');
+  start.hidden = !game.host || game.phase !== 'waiting';
+  const w = $('waiting');
+  w.hidden = game.host;
+  w.textContent = game.phase === 'preparing' ? 'A new puzzle is on its way.' : `Waiting for ${game.nameOf(game.room.host)} to start`;
+}
+
+// tick refreshes what moves with the clock: the timer, the countdown and the
+// freeze, all from the server's clock.
+export function tick(game) {
+  connTick();
+  const now = game.now();
+  const timer = $('timer');
+  if (!timer) return;
+  let t = 0;
+  const me = game.mine();
+  if (game.startedAt) {
+    if (me && me.rank && me.elapsed_ms != null) t = me.elapsed_ms;
+    else if (game.phase === 'finished' && game.finishedAt) t = game.finishedAt - game.startedAt;
+    else if (game.phase === 'running') t = now - game.startedAt;
+    else if (game.finishedAt) t = game.finishedAt - game.startedAt;
+  }
+  const text = fmt(t);
+  if (timer.textContent !== text) timer.textContent = text;
+
+  const cd = $('countdown');
+  const counting = game.phase === 'countdown' && game.startsAt;
+  cd.hidden = !counting;
+  if (counting) {
+    const s = Math.max(0, Math.ceil((game.startsAt - now) / 1000));
+    const v = s > 0 ? String(s) : 'Go';
+    if (cd.textContent !== v) cd.textContent = v;
+  }
+
+  const fz = $('freeze');
+  const until = game.phase === 'running' ? game.frozenUntil() : 0;
+  fz.hidden = !until;
+  document.getElementById('board').classList.toggle('frozen', !!until);
+  if (until) {
+    const v = `Frozen for ${Math.ceil((until - now) / 1000)}s · notes still work`;
+    if (fz.textContent !== v) fz.textContent = v;
+  }
+}
+
+// renderFinish fills the finish banner; it shows when this player (or the
+// team) has finished, when the room has, or for a spectator once anyone has.
+export function renderFinish(game, dismissed) {
+  const box = $('finish');
+  const me = game.mine();
+  const any = game.finishes.size > 0;
+  const live = game.phase === 'running' || game.phase === 'finished';
+  const show = live && any && (game.phase === 'finished' || (me && me.rank) || game.spectator);
+  box.hidden = !show || dismissed;
+  $('rematch').hidden = !(game.host && live && (game.phase === 'finished' || (game.mode === 'race' && any)));
+  if (!show) return;
+  const rows = [];
+  const team = game.finishes.get('team');
+  if (game.mode === 'coop') {
+    $('finish-title').textContent = game.players.length > 1 ? 'Solved together!' : 'Solved!';
+    const f = team || [...game.finishes.values()][0];
+    $('finish-sub').textContent = `${game.players.length === 1 ? 'Solved' : 'Team time'} ${fmt(f.elapsed_ms)} · ${f.mistakes} mistakes · ${f.hints} hints`;
+    const tr = row(1, 'Team', fmt(f.elapsed_ms), team ? team.score : f.score);
+    rows.push(tr);
+    const total = game.players.reduce((s, p) => s + (p.filled || 0), 0);
+    for (const p of [...game.players].sort((a, b) => (b.filled || 0) - (a.filled || 0))) {
+      const r = el('tr', 'contrib');
+      r.style.setProperty('--pc', `var(--p${colourOf(game, p.id) % 7})`);
+      const name = el('td', 'name');
+      const who = el('span', 'who');
+      who.append(el('span', 'dot'), el('span', null, p.name));
+      name.append(who);
+      r.append(el('td'), name, el('td', 'num', `${p.filled || 0} digits`), el('td', 'num', total ? `${Math.round((100 * (p.filled || 0)) / total)}%` : ''));
+      rows.push(r);
+    }
+  } else {
+    const mine = me && me.rank;
+    $('finish-title').textContent = mine ? (me.rank === 1 ? 'You won!' : `You finished ${ordinal(me.rank)}`) : game.phase === 'finished' ? 'The race is over' : 'Finished';
+    const left = game.players.filter((p) => !p.rank).length;
+    $('finish-sub').textContent = game.phase === 'finished' ? 'Final ranks' : left ? `${left} still racing` : '';
+    const fs = [...game.finishes.values()].filter((f) => f.player).sort((a, b) => a.rank - b.rank);
+    for (const f of fs) {
+      const r = row(f.rank, game.nameOf(f.player), fmt(f.elapsed_ms), f.score);
+      if (f.player === game.me.id) r.classList.add('me');
+      rows.push(r);
+    }
+  }
+  $('finish-rows').replaceChildren(...rows);
+}
+
+function row(rank, name, time, score) {
+  const tr = el('tr');
+  tr.dataset.rank = rank;
+  tr.append(el('td', 'rank', ordinal(rank)), el('td', 'name', name), el('td', 'num time', time), el('td', 'num score', `${score} pts`));
+  return tr;
+}
+
+// CONN says each connection state in words.
+const CONN = {
+  connecting: 'Connecting…',
+  open: 'Connected',
+  reconnecting: 'Reconnecting…',
+  closed: 'Disconnected',
+  replaced: 'Playing in another tab',
+};
+
+let retryAt = 0;
+
+// connState shows the connection's state in #conn; while a reconnection
+// waits, connTick counts its seconds down.
+export function connState(state, detail) {
+  const c = $('conn');
+  c.hidden = false;
+  c.dataset.state = state;
+  retryAt = state === 'reconnecting' && detail > 1 ? Date.now() + detail * 1000 : 0;
+  let text = CONN[state] || state;
+  if (state === 'closed' && detail === 'room_ended') text = 'Room ended';
+  c.textContent = text;
+  connTick();
+}
+
+function connTick() {
+  if (!retryAt) return;
+  const s = Math.ceil((retryAt - Date.now()) / 1000);
+  const text = s > 0 ? `Reconnecting in ${s}s…` : CONN.reconnecting;
+  const c = $('conn');
+  if (c.textContent !== text) c.textContent = text;
+}
