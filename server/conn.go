@@ -209,11 +209,7 @@ func (c *conn) read(ctx context.Context, joinTimer *time.Timer) {
 		}
 		msg, rerr := decode(data)
 		if rerr != nil {
-			var id json.RawMessage
-			if msg != nil {
-				id = msg.ID
-			}
-			c.reply(rerr, id)
+			c.reply(rerr, idOf(msg))
 			continue
 		}
 		c.s.metrics.messages.WithLabelValues(msg.Type).Inc()
@@ -248,6 +244,15 @@ func (c *conn) allow(now time.Time) bool {
 	}
 	c.tokens--
 	return true
+}
+
+// idOf is the id to answer a message with: the one decode checked and
+// re-encoded, or none.
+func idOf(msg *room.Msg) json.RawMessage {
+	if msg == nil {
+		return nil
+	}
+	return msg.ID
 }
 
 // reply answers this client alone with an error found before any room saw
