@@ -194,12 +194,9 @@ func (c *conn) read(ctx context.Context, joinTimer *time.Timer) {
 		}
 		at := time.Now()
 		if !c.allow(at) {
-			c.refused++
-			if c.refused > c.s.cfg.RateBurst {
-				c.closeWith(CloseRateLimited, "rate limited: too many messages", false)
+			if !c.refuse(typ, data) {
 				return
 			}
-			c.reply(room.Errorf(room.CodeRateLimited, "too many messages: at most %g a second", c.s.cfg.RateLimit), nil)
 			continue
 		}
 		c.refused = 0
@@ -243,6 +240,26 @@ func (c *conn) allow(now time.Time) bool {
 		return false
 	}
 	c.tokens--
+	return true
+}
+
+// refuse answers a message over the rate limit with rate_limited, naming
+// it by its id when it has a valid one, and reports whether the connection
+// stays open. RateBurst refusals in a row are each answered; the next one
+// closes the connection with 4004 once the answers queued before it are
+// written, so a client sees every refusal and then why it was closed.
+func (c *conn) refuse(typ websocket.MessageType, data []byte) bool {
+	c.refused++
+	if c.refused > c.s.cfg.RateBurst {
+		c.closeWith(CloseRateLimited, "rate limited: too many messages", true)
+		return false
+	}
+	var id json.RawMessage
+	if typ == websocket.MessageText {
+		msg, _ := decode(data)
+		id = idOf(msg)
+	}
+	c.reply(room.Errorf(room.CodeRateLimited, "too many messages: at most %g a second", c.s.cfg.RateLimit), id)
 	return true
 }
 

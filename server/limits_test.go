@@ -189,25 +189,33 @@ func itoa(n int) string {
 	return string(data)
 }
 
-func TestRateLimitErrorsThenCloses(t *testing.T) {
-	e := newEnv(t, func(c *server.Config) { c.RateLimit, c.RateBurst = 1, 5 })
+// Every message over the rate limit is answered with rate_limited and its
+// id, RATE_BURST of them in a row; the next one closes the connection with
+// 4004, after those answers. The rate is so low that no token comes back
+// while the test runs.
+func TestRateLimitAnswersEachRefusalThenCloses(t *testing.T) {
+	const burst = 5
+	e := newEnv(t, func(c *server.Config) { c.RateLimit, c.RateBurst = 0.001, burst })
 	c := e.dial("Ann")
-	for range 5 {
-		c.send(map[string]any{"type": "ping"})
+	for i := range 2*burst + 1 {
+		c.sendRaw([]byte(`{"type":"ping","id":` + itoa(i) + `}`))
 	}
-	for range 5 {
-		assert.Equal(t, room.TypeError, c.read().Type, "not joined, but within the burst")
+	for i := range burst {
+		err := c.awaitError(room.CodeNotJoined)
+		assert.JSONEq(t, itoa(i), string(err.ID), "not joined, but within the burst")
 	}
-	c.send(map[string]any{"type": "ping"})
-	assert.Equal(t, room.CodeRateLimited, c.awaitError(room.CodeRateLimited).Code)
-	for range 10 {
-		if err := c.ws.Write(context.Background(), websocket.MessageText, []byte(`{"type":"ping"}`)); err != nil {
-			break
-		}
+	for i := burst; i < 2*burst; i++ {
+		f := c.read()
+		require.Equal(t, room.TypeError, f.Type)
+		var err room.ErrorEvent
+		require.NoError(t, json.Unmarshal(f.raw, &err))
+		assert.Equal(t, room.CodeRateLimited, err.Code)
+		assert.JSONEq(t, itoa(i), string(err.ID), "each refusal names its message")
 	}
 	code, reason := c.closeStatus()
 	assert.Equal(t, server.CloseRateLimited, code)
 	assert.Contains(t, reason, "rate")
+	assert.Len(t, c.seen, 2*burst, "every answer, then the close")
 }
 
 func TestOriginIsChecked(t *testing.T) {
