@@ -2,6 +2,9 @@ package server_test
 
 import (
 	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -43,4 +46,47 @@ func TestCoopMovesCarryOnlyIDsTheServerBuilt(t *testing.T) {
 		require.NoError(t, json.Unmarshal(mv.ID, &got), "%s: id %s", c.name, mv.ID)
 		assert.Equal(t, "<é>\u2028", got, "%s", c.name)
 	}
+}
+
+// POST /api/rooms takes one JSON object in valid UTF-8 and nothing else;
+// every refusal is a 400 with a JSON error, and makes no room.
+func TestCreateRoomRefusesAnythingButOneObject(t *testing.T) {
+	e := newEnv(t)
+	for _, tc := range []struct{ name, body, code string }{
+		{"two objects", `{"mode":"race"}{"mode":"coop"}`, room.CodeBadJSON},
+		{"two objects, spaced", "{\"mode\":\"race\"}\n{\"mode\":\"race\"}", room.CodeBadJSON},
+		{"trailing bytes", `{"mode":"race"} x`, room.CodeBadJSON},
+		{"trailing bracket", `{"mode":"race"}]`, room.CodeBadJSON},
+		{"not valid UTF-8", "{\"mode\":\"race\",\"level\":\"easy\xff\"}", room.CodeBadJSON},
+		{"an array", `[{"mode":"race"}]`, room.CodeBadJSON},
+		{"empty", ``, room.CodeBadJSON},
+		{"truncated", `{"mode":"race"`, room.CodeBadJSON},
+		{"over 1,024 bytes", `{"mode":"race"}` + strings.Repeat(" ", 1024), room.CodeBadJSON},
+		{"unknown field", `{"mode":"race","extra":1}`, room.CodeBadJSON},
+		{"mode a number", `{"mode":1}`, room.CodeBadField},
+		{"level an array", `{"mode":"race","level":["easy"]}`, room.CodeBadField},
+		{"unknown mode", `{"mode":"duel"}`, room.CodeBadField},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(tc.body))
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			body, err := io.ReadAll(resp.Body)
+			require.NoError(t, err)
+			assert.Equal(t, http.StatusBadRequest, resp.StatusCode, "%s", body)
+			assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+			var apiErr struct {
+				Error struct{ Code, Message string }
+			}
+			require.NoError(t, json.Unmarshal(body, &apiErr), "%s", body)
+			assert.Equal(t, tc.code, apiErr.Error.Code, apiErr.Error.Message)
+			assert.NotEmpty(t, apiErr.Error.Message)
+			assert.Zero(t, e.rooms.Stats().Rooms, "a refused body made a room")
+		})
+	}
+	// Surrounding white space is not "other bytes".
+	resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(" {\"mode\":\"race\"}\n"))
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusCreated, resp.StatusCode)
 }
