@@ -123,11 +123,11 @@ func checkID(raw json.RawMessage) (json.RawMessage, *room.Error) {
 	if raw[0] == '"' {
 		var s string
 		if !utf8.Valid(raw) || json.Unmarshal(raw, &s) != nil {
-			return nil, room.Errorf(room.CodeBadField, "id must be a string or a number")
+			return nil, badID()
 		}
 		out, err := json.Marshal(s)
 		if err != nil {
-			return nil, room.Errorf(room.CodeBadField, "id must be a string or a number")
+			return nil, badID()
 		}
 		return out, nil
 	}
@@ -135,10 +135,13 @@ func checkID(raw json.RawMessage) (json.RawMessage, *room.Error) {
 	// and exponent, all ASCII.
 	var n json.Number
 	if json.Unmarshal(raw, &n) != nil || n == "" || !isNumberLiteral(n) {
-		return nil, room.Errorf(room.CodeBadField, "id must be a string or a number")
+		return nil, badID()
 	}
 	return json.RawMessage(n), nil
 }
+
+// badID is the refusal of an id that is neither a JSON string nor a number.
+func badID() *room.Error { return room.Errorf(room.CodeBadField, "id must be a string or a number") }
 
 // isNumberLiteral reports whether n has only the bytes of a JSON number:
 // json.Number also takes a quoted number, which is a string here.
