@@ -59,7 +59,7 @@ func decode(data []byte) (*room.Msg, *room.Error) {
 		return &room.Msg{}, idErr
 	}
 	var msg room.Msg
-	if err := json.Unmarshal(bytes.TrimSpace(data), &msg); err != nil {
+	if err := json.Unmarshal(data, &msg); err != nil {
 		return &room.Msg{ID: id}, badJSON(err)
 	}
 	msg.ID = id
@@ -82,13 +82,17 @@ var (
 	errTrailing  = errors.New("a frame holds one JSON object and nothing after it")
 )
 
+// jsonSpace is the white space JSON allows around a value; Unicode's other
+// spaces (a vertical tab, a no-break space) are not among it.
+const jsonSpace = " \t\r\n"
+
 // decodeObject decodes data, which must be exactly one JSON object with
 // nothing but white space around it, into v; with strict, a field v does
 // not have is an error. It does not check UTF-8 (see decode); a type
 // mismatch comes back as encoding/json's *json.UnmarshalTypeError, the
 // rest as one of the errors above or the syntax error.
 func decodeObject(data []byte, v any, strict bool) error {
-	trimmed := bytes.TrimSpace(data)
+	trimmed := bytes.Trim(data, jsonSpace)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return errNotObject
 	}

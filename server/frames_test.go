@@ -57,6 +57,8 @@ func TestCreateRoomRefusesAnythingButOneObject(t *testing.T) {
 		{"two objects, spaced", "{\"mode\":\"race\"}\n{\"mode\":\"race\"}", room.CodeBadJSON},
 		{"trailing bytes", `{"mode":"race"} x`, room.CodeBadJSON},
 		{"trailing bracket", `{"mode":"race"}]`, room.CodeBadJSON},
+		{"a no-break space after", "{\"mode\":\"race\"}\u00a0", room.CodeBadJSON},
+		{"a form feed before", "\f{\"mode\":\"race\"}", room.CodeBadJSON},
 		{"not valid UTF-8", "{\"mode\":\"race\",\"level\":\"easy\xff\"}", room.CodeBadJSON},
 		{"an array", `[{"mode":"race"}]`, room.CodeBadJSON},
 		{"empty", ``, room.CodeBadJSON},
@@ -84,8 +86,8 @@ func TestCreateRoomRefusesAnythingButOneObject(t *testing.T) {
 			assert.Zero(t, e.rooms.Stats().Rooms, "a refused body made a room")
 		})
 	}
-	// Surrounding white space is not "other bytes".
-	resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(" {\"mode\":\"race\"}\n"))
+	// JSON's white space around the object is not "other bytes".
+	resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(" \t{\"mode\":\"race\"}\r\n"))
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusCreated, resp.StatusCode)

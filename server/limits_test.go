@@ -116,6 +116,8 @@ func TestBadInputGetsAnErrorAndChangesNothing(t *testing.T) {
 		{"an array", `[1,2]`, room.CodeBadJSON, ""},
 		{"two objects", `{"type":"ping"} {"type":"ping"}`, room.CodeBadJSON, ""},
 		{"trailing bracket", `{"type":"ping"}]`, room.CodeBadJSON, ""},
+		{"a vertical tab before", "\v{\"type\":\"ping\",\"id\":1}", room.CodeBadJSON, ""},
+		{"a no-break space after", "{\"type\":\"ping\",\"id\":1}\u00a0", room.CodeBadJSON, ""},
 		{"null", `null`, room.CodeBadJSON, ""},
 		{"a string", `"ping"`, room.CodeBadJSON, ""},
 		{"no type", `{"cell":3}`, room.CodeBadField, ""},
