@@ -201,12 +201,9 @@ func (c *conn) read(ctx context.Context, joinTimer *time.Timer) {
 		}
 		at := time.Now()
 		if !c.allow(at) {
-			c.refused++
-			if c.refused > c.s.cfg.RateBurst {
-				c.closeWith(CloseRateLimited, "rate limited: too many messages", false)
+			if !c.refuse(typ, data) {
 				return
 			}
-			c.reply(room.Errorf(room.CodeRateLimited, "too many messages: at most %g a second", c.s.cfg.RateLimit), nil)
 			continue
 		}
 		c.refused = 0
@@ -216,11 +213,7 @@ func (c *conn) read(ctx context.Context, joinTimer *time.Timer) {
 		}
 		msg, rerr := decode(data)
 		if rerr != nil {
-			var id json.RawMessage
-			if msg != nil {
-				id = msg.ID
-			}
-			c.reply(rerr, id)
+			c.reply(rerr, idOf(msg))
 			continue
 		}
 		c.s.metrics.messages.WithLabelValues(msg.Type).Inc()
@@ -287,6 +280,35 @@ func (c *conn) allow(now time.Time) bool {
 	}
 	c.tokens--
 	return true
+}
+
+// refuse answers a message over the rate limit with rate_limited, naming
+// it by its id when it has a valid one, and reports whether the connection
+// stays open. RateBurst refusals in a row are each answered; the next one
+// closes the connection with 4004 once the answers queued before it are
+// written, so a client sees every refusal and then why it was closed.
+func (c *conn) refuse(typ websocket.MessageType, data []byte) bool {
+	c.refused++
+	if c.refused > c.s.cfg.RateBurst {
+		c.closeWith(CloseRateLimited, "rate limited: too many messages", true)
+		return false
+	}
+	var id json.RawMessage
+	if typ == websocket.MessageText {
+		msg, _ := decode(data)
+		id = idOf(msg)
+	}
+	c.reply(room.Errorf(room.CodeRateLimited, "too many messages: at most %g a second", c.s.cfg.RateLimit), id)
+	return true
+}
+
+// idOf is the id to answer a message with: the one decode checked and
+// re-encoded, or none.
+func idOf(msg *room.Msg) json.RawMessage {
+	if msg == nil {
+		return nil
+	}
+	return msg.ID
 }
 
 // reply answers this client alone with an error found before any room saw

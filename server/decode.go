@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -19,33 +21,48 @@ const (
 	maxRoomLen   = 32
 )
 
-// decode parses one frame into a message and checks its shape: a JSON
-// object, a known type, and each field the type needs present and in range.
-// The rules of the game (is it this player's turn to start, is the cell a
-// given) are the room's.
+// decode parses one frame into a message and checks its shape: one JSON
+// object in valid UTF-8, a known type, and each field the type needs present
+// and in range. The rules of the game (is it this player's turn to start, is
+// the cell a given) are the room's.
+//
+// The message's id comes back (in the message, also with an error) whenever
+// the frame had a valid one, so that the refusal can name the message; it is
+// re-encoded by the server (see checkID), never the client's bytes.
 func decode(data []byte) (*room.Msg, *room.Error) {
+	// head is what is read of a frame before its fields' types are
+	// checked: the id to answer with, and what tells a bad name from
+	// other invalid text. RawMessage takes any JSON value, so this fails
+	// only on a frame that is not one JSON object.
+	var head struct {
+		Type json.RawMessage `json:"type"`
+		ID   json.RawMessage `json:"id"`
+		Name json.RawMessage `json:"name"`
+	}
+	if err := decodeObject(data, &head, false); err != nil {
+		return nil, room.Errorf(room.CodeBadJSON, "%v", err)
+	}
+	id, idErr := checkID(head.ID)
+	if !utf8.Valid(data) {
+		// encoding/json would turn the bad bytes into U+FFFD and carry
+		// on: refuse the frame instead, naming the message when its id is
+		// valid.
+		msg := &room.Msg{ID: id}
+		var typ string
+		_ = json.Unmarshal(head.Type, &typ)
+		if typ == room.TypeJoin && !utf8.Valid(head.Name) {
+			return msg, room.Errorf(room.CodeBadName, "the name is not valid UTF-8")
+		}
+		return msg, room.Errorf(room.CodeBadJSON, "%v", errNotUTF8)
+	}
+	if idErr != nil {
+		return &room.Msg{}, idErr
+	}
 	var msg room.Msg
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return nil, room.Errorf(room.CodeBadJSON, "the frame is not a JSON object")
+	if err := json.Unmarshal(data, &msg); err != nil {
+		return &room.Msg{ID: id}, badJSON(err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	if err := dec.Decode(&msg); err != nil {
-		return nil, badJSON(err)
-	}
-	if dec.InputOffset() != int64(len(trimmed)) {
-		return nil, room.Errorf(room.CodeBadJSON, "a frame holds one JSON object and nothing after it")
-	}
-	if len(msg.ID) > 0 {
-		if len(msg.ID) > maxIDBytes {
-			msg.ID = nil
-			return &msg, room.Errorf(room.CodeBadField, "id is longer than %d bytes", maxIDBytes)
-		}
-		if c := msg.ID[0]; c != '"' && c != '-' && (c < '0' || c > '9') {
-			msg.ID = nil
-			return &msg, room.Errorf(room.CodeBadField, "id must be a string or a number")
-		}
-	}
+	msg.ID = id
 	if msg.Room != "" && len(msg.Room) > maxRoomLen {
 		return &msg, room.Errorf(room.CodeBadField, "room is longer than %d characters", maxRoomLen)
 	}
@@ -56,6 +73,91 @@ func decode(data []byte) (*room.Msg, *room.Error) {
 		return &msg, checkJoin(&msg)
 	}
 	return &msg, nil
+}
+
+// Why decodeObject refuses a body, in words a client can act on.
+var (
+	errNotObject = errors.New("the frame is not a JSON object")
+	errNotUTF8   = errors.New("the frame is not valid UTF-8")
+	errTrailing  = errors.New("a frame holds one JSON object and nothing after it")
+)
+
+// jsonSpace is the white space JSON allows around a value; Unicode's other
+// spaces (a vertical tab, a no-break space) are not among it.
+const jsonSpace = " \t\r\n"
+
+// decodeObject decodes data, which must be exactly one JSON object with
+// nothing but white space around it, into v; with strict, a field v does
+// not have is an error. It does not check UTF-8 (see decode); a type
+// mismatch comes back as encoding/json's *json.UnmarshalTypeError, the
+// rest as one of the errors above or the syntax error.
+func decodeObject(data []byte, v any, strict bool) error {
+	trimmed := bytes.Trim(data, jsonSpace)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return errNotObject
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	if strict {
+		dec.DisallowUnknownFields()
+	}
+	if err := dec.Decode(v); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("%w: %v", errNotObject, err)
+		}
+		return err
+	}
+	if dec.InputOffset() != int64(len(trimmed)) {
+		return errTrailing
+	}
+	return nil
+}
+
+// checkID is the id to echo for a message's raw id: a JSON string or number
+// of at most maxIDBytes bytes as the client wrote it, re-encoded by the
+// server, so what is echoed is always valid UTF-8 JSON that the server
+// built, whatever the client sent. No id gives nil.
+func checkID(raw json.RawMessage) (json.RawMessage, *room.Error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	if len(raw) > maxIDBytes {
+		return nil, room.Errorf(room.CodeBadField, "id is longer than %d bytes", maxIDBytes)
+	}
+	if raw[0] == '"' {
+		var s string
+		if !utf8.Valid(raw) || json.Unmarshal(raw, &s) != nil {
+			return nil, badID()
+		}
+		out, err := json.Marshal(s)
+		if err != nil {
+			return nil, badID()
+		}
+		return out, nil
+	}
+	// A json.Number holds only a number's literal: digits, sign, point
+	// and exponent, all ASCII.
+	var n json.Number
+	if json.Unmarshal(raw, &n) != nil || n == "" || !isNumberLiteral(n) {
+		return nil, badID()
+	}
+	return json.RawMessage(n), nil
+}
+
+// badID is the refusal of an id that is neither a JSON string nor a number.
+func badID() *room.Error { return room.Errorf(room.CodeBadField, "id must be a string or a number") }
+
+// isNumberLiteral reports whether n has only the bytes of a JSON number:
+// json.Number also takes a quoted number, which is a string here.
+func isNumberLiteral(n json.Number) bool {
+	for i := 0; i < len(n); i++ {
+		switch c := n[i]; {
+		case c >= '0' && c <= '9', c == '-', c == '+', c == '.', c == 'e', c == 'E':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func badJSON(err error) *room.Error {

@@ -257,9 +257,21 @@ func (c *client) read() frame {
 func (c *client) tryRead(d time.Duration) (frame, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
-	_, data, err := c.ws.Read(ctx)
+	typ, data, err := c.ws.Read(ctx)
 	if err != nil {
 		return frame{}, err
+	}
+	// Every frame is one a browser takes: text, valid UTF-8 JSON, "type"
+	// first. A frame that is not fails the test that read it, whatever
+	// the test was waiting for, so that no echo of a client's bytes can
+	// slip through unnoticed.
+	bad := server.ValidFrame(data)
+	if typ != websocket.MessageText {
+		bad = errors.New("a binary frame")
+	}
+	if bad != nil {
+		c.tb.Errorf("%s: the server sent a bad frame: %v: %q", c.name, bad, data)
+		return frame{}, fmt.Errorf("%s: bad frame %q: %w", c.name, data, bad)
 	}
 	var f frame
 	if err := json.Unmarshal(data, &f); err != nil {

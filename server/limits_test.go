@@ -25,22 +25,36 @@ func (c *client) ping() int64 {
 	return await(c, room.TypePong, func(p *room.Pong) bool { return string(p.ID) == `"p"` }).Seq
 }
 
-// refused sends a raw frame, expects an error with the code and checks that
-// nothing changed: no event was logged (the room's seq stands) and no other
-// event arrived in between.
-func refused(t *testing.T, c *client, frame, code string) {
+// refused sends a raw frame, expects an error with the code that echoes id
+// (a JSON value, "" for none), and checks that nothing changed: no event was
+// logged (the room's seq stands) and no other event arrived in between.
+func refused(t *testing.T, c *client, frame, code, id string) {
 	t.Helper()
 	before := c.ping()
 	seen := len(c.seen)
 	c.sendRaw([]byte(frame))
 	f := c.read()
-	require.Equal(t, room.TypeError, f.Type, "%s: want an error, got %s", frame, f.raw)
+	require.Equal(t, room.TypeError, f.Type, "%q: want an error, got %s", frame, f.raw)
 	var e room.ErrorEvent
 	require.NoError(t, json.Unmarshal(f.raw, &e))
-	assert.Equal(t, code, e.Code, "%s: %s", frame, e.Message)
+	assert.Equal(t, code, e.Code, "%q: %s", frame, e.Message)
 	assert.NotEmpty(t, e.Message)
-	assert.Equal(t, before, c.ping(), "%s changed the room", frame)
-	assert.Len(t, c.seen, seen+2, "%s: only the error and the pong", frame)
+	assertID(t, id, e.ID, frame)
+	assert.Equal(t, before, c.ping(), "%q changed the room", frame)
+	assert.Len(t, c.seen, seen+2, "%q: only the error and the pong", frame)
+}
+
+// assertID checks that an answer echoes the id want (a JSON value, "" for
+// none): the same value, whatever escapes the server chose.
+func assertID(t *testing.T, want string, got json.RawMessage, frame string) {
+	t.Helper()
+	if want == "" {
+		assert.Empty(t, got, "%q: no id to echo", frame)
+		return
+	}
+	if assert.NotEmpty(t, got, "%q: the id is not echoed", frame) {
+		assert.JSONEq(t, want, string(got), "%q: the id echoed", frame)
+	}
 }
 
 func TestBadInputGetsAnErrorAndChangesNothing(t *testing.T) {
@@ -50,29 +64,36 @@ func TestBadInputGetsAnErrorAndChangesNothing(t *testing.T) {
 
 	// Before joining.
 	c := e.dial("Ann")
-	for _, tc := range []struct{ frame, code string }{
-		{`{"type":"move","cell":3,"digit":1}`, room.CodeNotJoined},
-		{`{"type":"join","room":"nosuchroom","name":"Ann"}`, room.CodeRoomNotFound},
-		{`{"type":"join","room":"` + id + `"}`, room.CodeBadName},
-		{`{"type":"join","room":"` + id + `","name":"   "}`, room.CodeBadName},
-		{`{"type":"join","room":"` + id + `","name":"Ann\u0007"}`, room.CodeBadName},
-		{`{"type":"join","room":"` + id + `","name":"` + strings.Repeat("x", 25) + `"}`, room.CodeBadName},
-		{`{"type":"join","room":"` + id + `","name":"Ann","token":"not-a-token"}`, room.CodeBadToken},
-		{`{"type":"join","room":"` + id + `","name":"Ann","as":"referee"}`, room.CodeBadField},
-		{`{"type":"join","name":"Ann"}`, room.CodeBadField},
+	for _, tc := range []struct{ frame, code, id string }{
+		{`{"type":"move","cell":3,"digit":1}`, room.CodeNotJoined, ""},
+		{`{"type":"move","id":"m","cell":3,"digit":1}`, room.CodeNotJoined, `"m"`},
+		{`{"type":"join","room":"nosuchroom","name":"Ann"}`, room.CodeRoomNotFound, ""},
+		{`{"type":"join","room":"` + id + `"}`, room.CodeBadName, ""},
+		{`{"type":"join","room":"` + id + `","name":"   "}`, room.CodeBadName, ""},
+		{`{"type":"join","room":"` + id + `","name":"Ann\u0007"}`, room.CodeBadName, ""},
+		{`{"type":"join","room":"` + id + `","name":"` + strings.Repeat("x", 25) + `"}`, room.CodeBadName, ""},
+		{"{\"type\":\"join\",\"id\":3,\"room\":\"" + id + "\",\"name\":\"An\xc3\"}", room.CodeBadName, "3"},
+		{"{\"type\":\"join\",\"room\":\"" + id + "\",\"name\":\"\xffAnn\"}", room.CodeBadName, ""},
+		{"{\"type\":\"join\",\"id\":\"j\",\"room\":\"" + id + "\xff\",\"name\":\"Ann\"}", room.CodeBadJSON, `"j"`},
+		{`{"type":"join","id":"j","room":"` + id + `","name":["Ann"]}`, room.CodeBadField, `"j"`},
+		{`{"type":"join","id":4,"room":"` + id + `","name":"Ann","last_seq":"9"}`, room.CodeBadField, "4"},
+		{`{"type":"join","room":"` + id + `","name":"Ann","token":"not-a-token"}`, room.CodeBadToken, ""},
+		{`{"type":"join","room":"` + id + `","name":"Ann","as":"referee"}`, room.CodeBadField, ""},
+		{`{"type":"join","name":"Ann"}`, room.CodeBadField, ""},
 	} {
 		c.sendRaw([]byte(tc.frame))
 		err := c.awaitError(tc.code)
 		assert.Zero(t, err.Seq, "outside a room there is no seq")
+		assertID(t, tc.id, err.ID, tc.frame)
 	}
 	c.join(id)
 	b := e.dial("Bob")
 	b.join(id)
 
 	// Joined, before the start.
-	refused(t, c, `{"type":"move","cell":0,"digit":0}`, room.CodeNotStarted)
-	refused(t, c, `{"type":"hint"}`, room.CodeNotStarted)
-	refused(t, b, `{"type":"start"}`, room.CodeNotHost)
+	refused(t, c, `{"type":"move","cell":0,"digit":0}`, room.CodeNotStarted, "")
+	refused(t, c, `{"type":"hint","id":"h"}`, room.CodeNotStarted, `"h"`)
+	refused(t, b, `{"type":"start"}`, room.CodeNotHost, "")
 
 	c.send(map[string]any{"type": "start"})
 	givens := awaitRunning(c)
@@ -90,35 +111,54 @@ func TestBadInputGetsAnErrorAndChangesNothing(t *testing.T) {
 		return string(data)
 	}
 
-	for _, tc := range []struct{ name, frame, code string }{
-		{"not JSON", `{not json`, room.CodeBadJSON},
-		{"an array", `[1,2]`, room.CodeBadJSON},
-		{"two objects", `{"type":"ping"} {"type":"ping"}`, room.CodeBadJSON},
-		{"trailing bracket", `{"type":"ping"}]`, room.CodeBadJSON},
-		{"null", `null`, room.CodeBadJSON},
-		{"a string", `"ping"`, room.CodeBadJSON},
-		{"no type", `{"cell":3}`, room.CodeBadField},
-		{"unknown type", `{"type":"fly"}`, room.CodeUnknownType},
-		{"cell too high", cellFrame("move", 81, 1), room.CodeBadField},
-		{"cell negative", cellFrame("move", -1, 1), room.CodeBadField},
-		{"digit too high", cellFrame("move", empty, 10), room.CodeBadField},
-		{"digit negative", cellFrame("move", empty, -1), room.CodeBadField},
-		{"cell not a number", `{"type":"move","cell":"a1","digit":1}`, room.CodeBadField},
-		{"no digit", `{"type":"move","cell":3}`, room.CodeBadField},
-		{"note kind", `{"type":"note","cell":3,"kind":"side","digit":1}`, room.CodeBadField},
-		{"id an object", `{"type":"ping","id":{"a":1}}`, room.CodeBadField},
-		{"id too long", `{"type":"ping","id":"` + strings.Repeat("x", 80) + `"}`, room.CodeBadField},
-		{"move on a given", cellFrame("move", given, 0), room.CodeGivenCell},
-		{"note on a given", `{"type":"note","cell":` + itoa(given) + `,"kind":"corner","digit":1}`, room.CodeGivenCell},
-		{"move in another room", `{"type":"move","room":"` + other + `","cell":` + itoa(empty) + `,"digit":1}`, room.CodeWrongRoom},
-		{"second join", `{"type":"join","room":"` + other + `","name":"Ann"}`, room.CodeAlreadyJoined},
-		{"cursor in a race", `{"type":"cursor","cell":3}`, room.CodeCoopOnly},
-		{"undo with nothing done", `{"type":"undo"}`, room.CodeNothingToUndo},
-		{"redo with nothing undone", `{"type":"redo"}`, room.CodeNothingToRedo},
-		{"start twice", `{"type":"start"}`, room.CodeAlreadyStart},
-		{"rematch before a finish", `{"type":"rematch"}`, room.CodeNotFinished},
+	for _, tc := range []struct{ name, frame, code, id string }{
+		{"not JSON", `{not json`, room.CodeBadJSON, ""},
+		{"an array", `[1,2]`, room.CodeBadJSON, ""},
+		{"two objects", `{"type":"ping"} {"type":"ping"}`, room.CodeBadJSON, ""},
+		{"trailing bracket", `{"type":"ping"}]`, room.CodeBadJSON, ""},
+		{"a vertical tab before", "\v{\"type\":\"ping\",\"id\":1}", room.CodeBadJSON, ""},
+		{"a no-break space after", "{\"type\":\"ping\",\"id\":1}\u00a0", room.CodeBadJSON, ""},
+		{"null", `null`, room.CodeBadJSON, ""},
+		{"a string", `"ping"`, room.CodeBadJSON, ""},
+		{"no type", `{"cell":3}`, room.CodeBadField, ""},
+		{"unknown type", `{"type":"fly"}`, room.CodeUnknownType, ""},
+		{"cell too high", cellFrame("move", 81, 1), room.CodeBadField, ""},
+		{"cell negative", cellFrame("move", -1, 1), room.CodeBadField, ""},
+		{"digit too high", cellFrame("move", empty, 10), room.CodeBadField, ""},
+		{"digit negative", cellFrame("move", empty, -1), room.CodeBadField, ""},
+		{"cell not a number", `{"type":"move","cell":"a1","digit":1}`, room.CodeBadField, ""},
+		{"no digit", `{"type":"move","cell":3}`, room.CodeBadField, ""},
+		{"note kind", `{"type":"note","cell":3,"kind":"side","digit":1}`, room.CodeBadField, ""},
+		{"id an object", `{"type":"ping","id":{"a":1}}`, room.CodeBadField, ""},
+		{"id too long", `{"type":"ping","id":"` + strings.Repeat("x", 80) + `"}`, room.CodeBadField, ""},
+		{"id not valid UTF-8", "{\"type\":\"move\",\"id\":\"xA\xff\",\"cell\":" + itoa(empty) + ",\"digit\":1}", room.CodeBadJSON, ""},
+		{"a string not valid UTF-8", "{\"type\":\"note\",\"id\":\"n\",\"cell\":" + itoa(empty) + ",\"kind\":\"corner\xe2\x82\",\"digit\":1}", room.CodeBadJSON, `"n"`},
+		{"a key not valid UTF-8", "{\"type\":\"ping\",\"\xff\":1,\"id\":7}", room.CodeBadJSON, "7"},
+		{"an overlong encoding", "{\"type\":\"ping\",\"id\":8,\"x\":\"\xc0\xaf\"}", room.CodeBadJSON, "8"},
+		{"a lone surrogate's bytes", "{\"type\":\"ping\",\"id\":9,\"x\":\"\xed\xa0\x80\"}", room.CodeBadJSON, "9"},
+		{"cell a string", `{"type":"move","id":"c","cell":"4","digit":1}`, room.CodeBadField, `"c"`},
+		{"cell 1e309", `{"type":"move","id":2,"cell":1e309,"digit":1}`, room.CodeBadField, "2"},
+		{"cell a fraction", `{"type":"move","id":2.5,"cell":4.5,"digit":1}`, room.CodeBadField, "2.5"},
+		{"digit a bool", `{"type":"move","id":"d","cell":` + itoa(empty) + `,"digit":true}`, room.CodeBadField, `"d"`},
+		{"type a number", `{"type":5,"id":"t"}`, room.CodeBadField, `"t"`},
+		{"kind a number", `{"type":"note","id":-1,"cell":3,"kind":1,"digit":1}`, room.CodeBadField, "-1"},
+		{"id escaped, echoed as the same string", `{"type":"move","id":"\u003c\u00e9\u003e\u2028\"","cell":81,"digit":1}`, room.CodeBadField, `"<é>\u2028\""`},
+		{"id a number with an exponent", `{"type":"move","id":-1.5E+3,"cell":81,"digit":1}`, room.CodeBadField, "-1500"},
+		{"id a lone surrogate escape", `{"type":"move","id":"\ud800","cell":81,"digit":1}`, room.CodeBadField, `"\ufffd"`},
+		{"id null", `{"type":"ping","id":null}`, room.CodeBadField, ""},
+		{"id a bool", `{"type":"ping","id":true}`, room.CodeBadField, ""},
+		{"id an array", `{"type":"ping","id":[1]}`, room.CodeBadField, ""},
+		{"move on a given", cellFrame("move", given, 0), room.CodeGivenCell, ""},
+		{"note on a given", `{"type":"note","cell":` + itoa(given) + `,"kind":"corner","digit":1}`, room.CodeGivenCell, ""},
+		{"move in another room", `{"type":"move","room":"` + other + `","cell":` + itoa(empty) + `,"digit":1}`, room.CodeWrongRoom, ""},
+		{"second join", `{"type":"join","room":"` + other + `","name":"Ann"}`, room.CodeAlreadyJoined, ""},
+		{"cursor in a race", `{"type":"cursor","cell":3}`, room.CodeCoopOnly, ""},
+		{"undo with nothing done", `{"type":"undo"}`, room.CodeNothingToUndo, ""},
+		{"redo with nothing undone", `{"type":"redo"}`, room.CodeNothingToRedo, ""},
+		{"start twice", `{"type":"start"}`, room.CodeAlreadyStart, ""},
+		{"rematch before a finish", `{"type":"rematch"}`, room.CodeNotFinished, ""},
 	} {
-		t.Run(tc.name, func(t *testing.T) { refused(t, c, tc.frame, tc.code) })
+		t.Run(tc.name, func(t *testing.T) { refused(t, c, tc.frame, tc.code, tc.id) })
 	}
 
 	// A binary frame.
@@ -132,12 +172,12 @@ func TestBadInputGetsAnErrorAndChangesNothing(t *testing.T) {
 	sol := e.solution(id, 1)
 	solve(c, givens, sol)
 	await(c, room.TypeFinish, func(f *room.FinishEvent) bool { return f.Player == c.id })
-	refused(t, c, cellFrame("move", empty, 0), room.CodeFinished)
-	refused(t, c, `{"type":"hint"}`, room.CodeFinished)
+	refused(t, c, cellFrame("move", empty, 0), room.CodeFinished, "")
+	refused(t, c, `{"type":"hint"}`, room.CodeFinished, "")
 	solve(b, givens, sol)
 	await(c, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseFinished })
-	refused(t, b, `{"type":"hint"}`, room.CodeFinished)
-	refused(t, b, cellFrame("move", empty, 0), room.CodeFinished)
+	refused(t, b, `{"type":"hint","id":"late"}`, room.CodeFinished, `"late"`)
+	refused(t, b, cellFrame("move", empty, 0), room.CodeFinished, "")
 
 	// A frame over the 4 KB limit closes the connection.
 	big := `{"type":"ping","id":"` + strings.Repeat("x", 5000) + `"}`
@@ -151,25 +191,33 @@ func itoa(n int) string {
 	return string(data)
 }
 
-func TestRateLimitErrorsThenCloses(t *testing.T) {
-	e := newEnv(t, func(c *server.Config) { c.RateLimit, c.RateBurst = 1, 5 })
+// Every message over the rate limit is answered with rate_limited and its
+// id, RATE_BURST of them in a row; the next one closes the connection with
+// 4004, after those answers. The rate is so low that no token comes back
+// while the test runs.
+func TestRateLimitAnswersEachRefusalThenCloses(t *testing.T) {
+	const burst = 5
+	e := newEnv(t, func(c *server.Config) { c.RateLimit, c.RateBurst = 0.001, burst })
 	c := e.dial("Ann")
-	for range 5 {
-		c.send(map[string]any{"type": "ping"})
+	for i := range 2*burst + 1 {
+		c.sendRaw([]byte(`{"type":"ping","id":` + itoa(i) + `}`))
 	}
-	for range 5 {
-		assert.Equal(t, room.TypeError, c.read().Type, "not joined, but within the burst")
+	for i := range burst {
+		err := c.awaitError(room.CodeNotJoined)
+		assert.JSONEq(t, itoa(i), string(err.ID), "not joined, but within the burst")
 	}
-	c.send(map[string]any{"type": "ping"})
-	assert.Equal(t, room.CodeRateLimited, c.awaitError(room.CodeRateLimited).Code)
-	for range 10 {
-		if err := c.ws.Write(context.Background(), websocket.MessageText, []byte(`{"type":"ping"}`)); err != nil {
-			break
-		}
+	for i := burst; i < 2*burst; i++ {
+		f := c.read()
+		require.Equal(t, room.TypeError, f.Type)
+		var err room.ErrorEvent
+		require.NoError(t, json.Unmarshal(f.raw, &err))
+		assert.Equal(t, room.CodeRateLimited, err.Code)
+		assert.JSONEq(t, itoa(i), string(err.ID), "each refusal names its message")
 	}
 	code, reason := c.closeStatus()
 	assert.Equal(t, server.CloseRateLimited, code)
 	assert.Contains(t, reason, "rate")
+	assert.Len(t, c.seen, 2*burst, "every answer, then the close")
 }
 
 func TestOriginIsChecked(t *testing.T) {

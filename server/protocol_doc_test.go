@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -353,7 +354,8 @@ func parseDocExamples(doc []byte) ([]docExample, error) {
 }
 
 // docCheckClientExample decodes a client example strictly into room.Msg and
-// runs it through the server's shape check.
+// runs it through the server's shape check. A refused example may hold a
+// field of the wrong type, and its refusal must then echo its id.
 func docCheckClientExample(t *testing.T, ex docExample) {
 	t.Helper()
 	keys := docTopKeys(t, ex.body)
@@ -362,15 +364,22 @@ func docCheckClientExample(t *testing.T, ex docExample) {
 	var msg room.Msg
 	dec := json.NewDecoder(bytes.NewReader(ex.body))
 	dec.DisallowUnknownFields()
-	require.NoError(t, dec.Decode(&msg), "%s", ex.body)
+	err := dec.Decode(&msg)
+	var te *json.UnmarshalTypeError
+	if ex.refused == "" || !errors.As(err, &te) {
+		require.NoError(t, err, "%s", ex.body)
+	}
 	require.False(t, dec.More(), "one JSON object per example")
-	_, rerr := decode(ex.body)
+	got, rerr := decode(ex.body)
 	if ex.refused == "" {
 		assert.Nil(t, rerr, "the server refuses the example %s", ex.body)
 		return
 	}
 	if assert.NotNil(t, rerr, "the server accepts an example marked refused: %s", ex.body) {
 		assert.Equal(t, ex.refused, rerr.Code, "refused with %q", rerr.Message)
+	}
+	if te != nil && len(msg.ID) > 0 && assert.NotNil(t, got, "%s", ex.body) {
+		assert.JSONEq(t, string(msg.ID), string(got.ID), "the refusal echoes the id")
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 	"github.com/prometheus/client_golang/prometheus"
@@ -202,22 +203,9 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusTooManyRequests, room.CodeRateLimited, "too many rooms made from this address: wait a minute")
 		return
 	}
-	var req CreateRoomRequest
-	dec := json.NewDecoder(io.LimitReader(r.Body, 1024))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		writeError(w, http.StatusBadRequest, room.CodeBadJSON, "the body must be a JSON object such as {\"mode\":\"race\",\"level\":\"easy\"}")
-		return
-	}
-	if req.Mode != room.ModeRace && req.Mode != room.ModeCoop {
-		writeError(w, http.StatusBadRequest, room.CodeBadField, `mode must be "race" or "coop"`)
-		return
-	}
-	if req.Level == "" {
-		req.Level = "easy"
-	}
-	if !slices.Contains(room.Levels, req.Level) {
-		writeError(w, http.StatusBadRequest, room.CodeBadField, `level must be "easy", "medium", "hard" or "expert"`)
+	req, rerr := readCreateRoom(r.Body)
+	if rerr != nil {
+		writeError(w, http.StatusBadRequest, rerr.Code, rerr.Message)
 		return
 	}
 	if !s.roomsByAddr.acquire(addr) {
@@ -250,6 +238,43 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, CreateRoomResponse{
 		ID: rm.ID(), Mode: req.Mode, Level: req.Level, URL: s.baseURL(r) + "/r/" + rm.ID(), WS: "/ws",
 	})
+}
+
+// maxCreateBody is the most of a POST /api/rooms body that is read.
+const maxCreateBody = 1024
+
+// readCreateRoom reads and checks a POST /api/rooms body: one JSON object in
+// valid UTF-8, of at most maxCreateBody bytes, with no field but mode and
+// level, a known mode and a known level (easy when left out).
+func readCreateRoom(body io.Reader) (CreateRoomRequest, *room.Error) {
+	var req CreateRoomRequest
+	const want = `the body must be one JSON object such as {"mode":"race","level":"easy"}`
+	data, err := io.ReadAll(io.LimitReader(body, maxCreateBody+1))
+	switch {
+	case err != nil:
+		return req, room.Errorf(room.CodeBadJSON, "%s: the body could not be read", want)
+	case len(data) > maxCreateBody:
+		return req, room.Errorf(room.CodeBadJSON, "%s, of at most %d bytes", want, maxCreateBody)
+	case !utf8.Valid(data):
+		return req, room.Errorf(room.CodeBadJSON, "%s: %v", want, errNotUTF8)
+	}
+	if err := decodeObject(data, &req, true); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return req, room.Errorf(room.CodeBadField, "%s must be a string", te.Field)
+		}
+		return req, room.Errorf(room.CodeBadJSON, "%s, and no field but mode and level", want)
+	}
+	if req.Mode != room.ModeRace && req.Mode != room.ModeCoop {
+		return req, room.Errorf(room.CodeBadField, `mode must be "race" or "coop"`)
+	}
+	if req.Level == "" {
+		req.Level = "easy"
+	}
+	if !slices.Contains(room.Levels, req.Level) {
+		return req, room.Errorf(room.CodeBadField, `level must be "easy", "medium", "hard" or "expert"`)
+	}
+	return req, nil
 }
 
 // baseURL is PUBLIC_URL, or the scheme and host the request came to.

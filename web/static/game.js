@@ -299,6 +299,8 @@ const ERRORS = {
   undo_stale: 'That cell has changed since; undo skipped it.',
   coop_only: 'Cursors are shared in co-op rooms only.',
   unavailable: 'The server is busy just now; try again in a moment.',
+  server_full: 'The server is full just now; try again in a minute.',
+  too_many_rooms: 'You have many rooms open already; finish or leave one first.',
 };
 
 export function errorText(ev, game) {

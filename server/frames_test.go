@@ -1,0 +1,94 @@
+package server_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/room"
+)
+
+// In co-op every member gets a move with its mover's id. An id that is not
+// valid UTF-8 is refused to its sender alone and reaches nobody; a valid one
+// reaches the others as the same value in bytes the server wrote (each
+// client's reads check that every frame is valid UTF-8 JSON).
+func TestCoopMovesCarryOnlyIDsTheServerBuilt(t *testing.T) {
+	e := newEnv(t)
+	id := e.createRoom("coop", "easy")
+	a := e.dial("Ann")
+	a.join(id)
+	b := e.dial("Bob")
+	b.join(id)
+	a.send(map[string]any{"type": "start"})
+	givens := awaitRunning(a)
+	awaitRunning(b)
+	cell := firstEmpty(givens, nil)
+	sol := e.solution(id, 1)
+
+	before := b.ping()
+	seen := len(b.seen)
+	bad := "{\"type\":\"move\",\"id\":\"xA\xff\",\"cell\":" + itoa(cell) + ",\"digit\":" + itoa(int(sol[cell])) + "}"
+	a.sendRaw([]byte(bad))
+	err := a.awaitError(room.CodeBadJSON)
+	assert.Empty(t, err.ID, "an id that is not valid UTF-8 is not echoed")
+	assert.Equal(t, before, b.ping(), "the refused move changed the room")
+	assert.Len(t, b.seen, seen+1, "Bob got nothing but his pong")
+
+	a.sendRaw([]byte(`{"type":"move","id":"\u003c\u00e9\u003e\u2028","cell":` + itoa(cell) + `,"digit":` + itoa(int(sol[cell])) + `}`))
+	for _, c := range []*client{a, b} {
+		mv := await(c, room.TypeMove, func(m *room.MoveEvent) bool { return m.Cell == cell })
+		var got string
+		require.NoError(t, json.Unmarshal(mv.ID, &got), "%s: id %s", c.name, mv.ID)
+		assert.Equal(t, "<é>\u2028", got, "%s", c.name)
+	}
+}
+
+// POST /api/rooms takes one JSON object in valid UTF-8 and nothing else;
+// every refusal is a 400 with a JSON error, and makes no room.
+func TestCreateRoomRefusesAnythingButOneObject(t *testing.T) {
+	e := newEnv(t)
+	for _, tc := range []struct{ name, body, code string }{
+		{"two objects", `{"mode":"race"}{"mode":"coop"}`, room.CodeBadJSON},
+		{"two objects, spaced", "{\"mode\":\"race\"}\n{\"mode\":\"race\"}", room.CodeBadJSON},
+		{"trailing bytes", `{"mode":"race"} x`, room.CodeBadJSON},
+		{"trailing bracket", `{"mode":"race"}]`, room.CodeBadJSON},
+		{"a no-break space after", "{\"mode\":\"race\"}\u00a0", room.CodeBadJSON},
+		{"a form feed before", "\f{\"mode\":\"race\"}", room.CodeBadJSON},
+		{"not valid UTF-8", "{\"mode\":\"race\",\"level\":\"easy\xff\"}", room.CodeBadJSON},
+		{"an array", `[{"mode":"race"}]`, room.CodeBadJSON},
+		{"empty", ``, room.CodeBadJSON},
+		{"truncated", `{"mode":"race"`, room.CodeBadJSON},
+		{"over 1,024 bytes", `{"mode":"race"}` + strings.Repeat(" ", 1024), room.CodeBadJSON},
+		{"unknown field", `{"mode":"race","extra":1}`, room.CodeBadJSON},
+		{"mode a number", `{"mode":1}`, room.CodeBadField},
+		{"level an array", `{"mode":"race","level":["easy"]}`, room.CodeBadField},
+		{"unknown mode", `{"mode":"duel"}`, room.CodeBadField},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(tc.body))
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			body, err := io.ReadAll(resp.Body)
+			require.NoError(t, err)
+			assert.Equal(t, http.StatusBadRequest, resp.StatusCode, "%s", body)
+			assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+			var apiErr struct {
+				Error struct{ Code, Message string }
+			}
+			require.NoError(t, json.Unmarshal(body, &apiErr), "%s", body)
+			assert.Equal(t, tc.code, apiErr.Error.Code, apiErr.Error.Message)
+			assert.NotEmpty(t, apiErr.Error.Message)
+			assert.Zero(t, e.rooms.Stats().Rooms, "a refused body made a room")
+		})
+	}
+	// JSON's white space around the object is not "other bytes".
+	resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(" \t{\"mode\":\"race\"}\r\n"))
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusCreated, resp.StatusCode)
+}
