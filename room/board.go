@@ -39,6 +39,23 @@ func (b *board) noteList() []CellNotes {
 	return out
 }
 
+// placedBy is who placed the board's digits: each player's id with the
+// cells, in order, that hold a digit of theirs; nil when no digit has a
+// placer (a race's board or an untouched one).
+func (b *board) placedBy() map[string][]int {
+	var out map[string][]int
+	for cell, id := range b.by {
+		if id == "" || b.cells[cell] == 0 {
+			continue
+		}
+		if out == nil {
+			out = map[string][]int{}
+		}
+		out[id] = append(out[id], cell)
+	}
+	return out
+}
+
 func cellNotes(cell int, n notes) CellNotes {
 	return CellNotes{Cell: cell, Corner: maskDigits(n.corner), Centre: maskDigits(n.centre)}
 }

@@ -203,6 +203,12 @@ type Snapshot struct {
 	// Notes are the member's (race) or the shared (co-op) pencil marks of
 	// the cells that have any.
 	Notes []CellNotes `json:"notes,omitempty"`
+	// PlacedBy says who placed each digit of a shared board (co-op): each
+	// player's id with the cells, ascending, that hold a digit they
+	// placed. Givens and empty cells are nobody's. Absent in a race (a
+	// racer's board is theirs alone) and while no digit is placed. Keyed
+	// by player so that each id is sent once, not once per digit.
+	PlacedBy map[string][]int `json:"placed_by,omitempty"`
 	// Solution is present once the room is finished, never before.
 	Solution string `json:"solution,omitempty"`
 	// StartsAt is when the countdown ends and play starts, StartedAt when

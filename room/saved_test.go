@@ -78,6 +78,11 @@ func TestSaveRestore(t *testing.T) {
 				}
 				assert.Equal(t, want, r.Snapshot(id, r.now), "%q's view", id)
 			}
+			if mode == room.ModeCoop {
+				// b's digit was undone: a's two are all there are.
+				assert.Equal(t, map[string][]int{"a": {min(right, cell), max(right, cell)}}, r.Snapshot("s", r.now).PlacedBy,
+					"who placed each digit survives")
+			}
 
 			// A player back with the last seq they saw resumes.
 			w, replay, s := r.arrive("a", false, saved.Seq)

@@ -42,6 +42,7 @@ func (g *Game) viewerOf(id string) viewer {
 //   - A snapshot shows the solution only once the room is finished, a
 //     contest's puzzle only once play has started, and a contest's boards
 //     to their players alone until the end; nobody else sees a digit.
+//     Who placed each digit goes with a shared board (co-op) only.
 //
 // A kind without a rule here goes to its actor alone (or to nobody), and a
 // test fails until the rule is written.
@@ -149,6 +150,11 @@ func (g *Game) snapshotFor(full Snapshot, f *fact, v viewer) Snapshot {
 	}
 	if b != nil {
 		s.Board, s.Notes = b.cells.String(), b.noteList()
+		if b == f.team {
+			// Who placed what is seen with the shared board; a racer's
+			// own board says nothing of the kind.
+			s.PlacedBy = b.placedBy()
+		}
 	}
 	s.Players = make([]PlayerView, len(full.Players))
 	for i, p := range full.Players {

@@ -30,6 +30,8 @@ type viewGame struct {
 	// name them: a given, and a digit of a's own.
 	clash      uint8
 	given, own int
+	// bs is the empty cell where b placed a right digit.
+	bs int
 }
 
 func newViewGame(tb testing.TB, mode string) *viewGame {
@@ -82,6 +84,7 @@ func newViewGame(tb testing.TB, mode string) *viewGame {
 			break
 		}
 	}
+	v.bs = other
 	for i, id := range []string{"a", "b"} {
 		cell, d := v.own, int(v.clash)
 		if id == "b" {
@@ -224,6 +227,7 @@ func TestView(t *testing.T) {
 			case "team":
 				assert.Equal(t, v.team.cells.String(), s.Board)
 				assert.Equal(t, v.team.noteList(), s.Notes)
+				assert.Equal(t, map[string][]int{"a": {v.own}, "b": {v.bs}}, s.PlacedBy, "who placed each digit")
 			case "own":
 				// Whose the viewer is is checked by the caller, through
 				// the board's content.
@@ -232,6 +236,9 @@ func TestView(t *testing.T) {
 			default:
 				assert.Empty(t, s.Board, "no board")
 				assert.Empty(t, s.Notes, "no notes")
+			}
+			if board != "team" {
+				assert.Nil(t, s.PlacedBy, "who placed a digit is told with a shared board only")
 			}
 		}}
 	}
@@ -319,7 +326,7 @@ func (v *viewGame) noDigits(t *testing.T, ev Event) {
 	assert.NotContains(t, string(data), v.pz.Solution.String())
 	var tree any
 	require.NoError(t, json.Unmarshal(data, &tree))
-	forbidden := []string{"digit", "place", "eliminate", "wrong", "explanation", "cleared", "board", "notes", "corner", "centre", "solution"}
+	forbidden := []string{"digit", "place", "eliminate", "wrong", "explanation", "cleared", "board", "notes", "corner", "centre", "solution", "placed_by"}
 	var walk func(path string, x any)
 	walk = func(path string, x any) {
 		switch x := x.(type) {

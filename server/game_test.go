@@ -324,6 +324,56 @@ func TestCoopSharedBoardNotesAndCursors(t *testing.T) {
 	}
 }
 
+// TestCoopLateJoinerSeesWhoPlacedEachDigit: a player who joins a co-op
+// game under way, and a spectator, learn from their welcome who placed the
+// digits already on the board, which no move event told them.
+func TestCoopLateJoinerSeesWhoPlacedEachDigit(t *testing.T) {
+	e := newEnv(t)
+	id := e.createRoom("coop", "easy")
+	a := e.dial("Ann")
+	a.join(id)
+	a.send(map[string]any{"type": "start"})
+	givens := awaitRunning(a)
+	sol := e.solution(id, 1)
+	var placed []int
+	for cell, v := range givens {
+		if v == 0 && len(placed) < 3 {
+			placed = append(placed, cell)
+			a.move(cell, sol[cell])
+		}
+	}
+	await(a, room.TypeMove, func(m *room.MoveEvent) bool { return m.Cell == placed[2] })
+
+	b := e.dial("Bob")
+	w := b.join(id)
+	require.NotNil(t, w.Room)
+	assert.Equal(t, map[string][]int{a.id: placed}, w.Room.PlacedBy, "the newcomer sees Ann's digits as hers")
+	s := e.dial("Sam")
+	s.send(map[string]any{"type": "join", "room": id, "as": "spectator"})
+	sw := await[room.Welcome](s, room.TypeWelcome, nil)
+	require.NotNil(t, sw.Room)
+	assert.Equal(t, map[string][]int{a.id: placed}, sw.Room.PlacedBy, "and so does a spectator")
+
+	// B overwrites one of A's digits with a wrong one: it is B's now.
+	board := givens
+	for _, cell := range placed {
+		board[cell] = sol[cell]
+	}
+	wrong := uint8(0)
+	for d := uint8(1); d <= 9 && wrong == 0; d++ {
+		if d != sol[placed[0]] && board.Conflicts(placed[0], d).Empty() {
+			wrong = d
+		}
+	}
+	require.NotZero(t, wrong, "no digit can replace Ann's")
+	b.move(placed[0], wrong)
+	await(b, room.TypeMove, func(m *room.MoveEvent) bool { return m.Cell == placed[0] })
+	c := e.dial("Cal")
+	w = c.join(id)
+	require.NotNil(t, w.Room)
+	assert.Equal(t, map[string][]int{a.id: placed[1:], b.id: placed[:1]}, w.Room.PlacedBy)
+}
+
 func TestDropAndResumeReplaysMissedEvents(t *testing.T) {
 	e := newEnv(t)
 	id := e.createRoom("race", "easy")

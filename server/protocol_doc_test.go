@@ -156,6 +156,7 @@ func TestProtocolDoc(t *testing.T) {
 			if snap, ok := docExampleSnapshot(t, ex); ok {
 				checked++
 				docCheckMistakesTold(t, ex, snap)
+				docCheckPlacedBy(t, ex, snap)
 			}
 		}
 		assert.Positive(t, checked, "no example holds a snapshot")
@@ -253,6 +254,24 @@ func docCheckMistakesTold(t *testing.T, ex docExample, s *room.Snapshot) {
 		told := s.Mode == room.ModeCoop || s.Phase == room.PhaseFinished || s.Phase == room.PhasePreparing || p.Rank > 0
 		assert.Equal(t, told, p.Mistakes != nil, "%s: %s's mistakes in a %s room, phase %s, rank %d",
 			ex.name(), p.Name, s.Mode, s.Phase, p.Rank)
+	}
+}
+
+// docCheckPlacedBy checks an example's placed_by: co-op only, and naming
+// only cells of the board that hold a digit and are not givens.
+func docCheckPlacedBy(t *testing.T, ex docExample, s *room.Snapshot) {
+	t.Helper()
+	if s.Mode != room.ModeCoop {
+		assert.Nil(t, s.PlacedBy, "%s: placed_by in a race", ex.name())
+		return
+	}
+	for id, cells := range s.PlacedBy {
+		assert.True(t, slices.IsSorted(cells), "%s: %s's cells in order", ex.name(), id)
+		for _, c := range cells {
+			if assert.True(t, c >= 0 && c < len(s.Board) && c < len(s.Givens), "%s: %s's cell %d", ex.name(), id, c) {
+				assert.True(t, s.Board[c] != '.' && s.Givens[c] == '.', "%s: %s's cell %d is not a placed digit", ex.name(), id, c)
+			}
+		}
 	}
 }
 
