@@ -13,8 +13,8 @@ import (
 
 // TestCoop solves one shared board from two browsers: notes placed by one
 // appear for the other, each sees the other's cursor, digits carry who
-// placed them, a placed digit clears its peers' notes, and the team
-// finishes together.
+// placed them (for a third player who joins late too), a placed digit
+// clears its peers' notes, and the team finishes together.
 func TestCoop(t *testing.T) {
 	t.Parallel()
 	srv := startArena(t)
@@ -83,6 +83,19 @@ func TestCoop(t *testing.T) {
 		assert.NotEqual(t, digitColor(p, x), digitColor(p, rest[0]), "%s: each player's digits in their colour", p.name)
 		assert.Equal(t, digitColor(p, rest[1]), digitColor(p, x), "%s: one colour for one player", p.name)
 	}
+
+	// Carol joins now, in a browser context of her own: her first
+	// snapshot tints the digits placed before she came, as the others see
+	// them.
+	carol := b.newPage("Carol")
+	joinRoom(carol, srv.URL()+"/r/"+id, "Carol")
+	waitPlaying(carol)
+	carol.wait("the digits so far", digitIs(rest[len(rest)-2], sol[rest[len(rest)-2]]))
+	for c, who := range map[int]string{x: "Alice", rest[0]: "Bob", rest[1]: "Alice"} {
+		assert.Equal(t, ids[who], byOf(carol, c), "Carol: %s placed %s", who, engine.CellName(c))
+		assert.Equal(t, digitColor(alice, c), digitColor(carol, c), "Carol: %s's colour at %s", who, engine.CellName(c))
+	}
+	assert.Empty(t, byOf(carol, givenCell(givens)), "Carol: a given is nobody's")
 	bob.place(last, sol[last])
 
 	placed := map[string]int{}

@@ -128,11 +128,6 @@ function room(id, as) {
   mount('room-tpl');
   $('room-tag').textContent = id;
   const game = new Game();
-  const byKey = `arena.by.${id}`;
-  try { game.saved = JSON.parse(sessionStorage.getItem(byKey) || 'null'); } catch { /* none */ }
-  const saveBy = () => {
-    try { sessionStorage.setItem(byKey, JSON.stringify({ round: game.room.round, by: game.by })); } catch { /* private mode */ }
-  };
   let dismissed = false;
   let finishKey = '';
   let link;
@@ -217,7 +212,6 @@ function room(id, as) {
           return;
       }
     }
-    if (ev.type === 'move' && game.mode === 'coop') saveBy();
     if (out.message) ui.message(out.message);
     else if ((ev.type === 'move' || ev.type === 'note') && ev.player === game.me.id) ui.message(null);
     if (out.feed.length) ui.feed(out.feed);

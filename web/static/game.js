@@ -32,7 +32,6 @@ export class Game {
     this.me = { id: '', name: '', role: 'player', host: false };
     this.reset();
     this.offset = 0; // server clock minus ours, ms
-    this.saved = null; // {round, by} saved before a reload, for the first snapshot
   }
 
   reset() {
@@ -40,7 +39,7 @@ export class Game {
     this.givens = null;          // array of 81 digits (0 empty) or null before the puzzle is shown
     this.board = new Array(81).fill(0);
     this.notes = new Map();      // cell -> {corner: Set, centre: Set}
-    this.by = new Array(81).fill(''); // co-op: who placed each digit, as far as we saw
+    this.by = new Array(81).fill(''); // co-op: who placed each digit
     this.players = [];           // in joining order
     this.spectators = 0;
     this.solution = null;
@@ -76,10 +75,6 @@ export class Game {
   }
 
   snapshot(r) {
-    // Snapshots do not say who placed which digit: keep what this page saw
-    // (or saved before a reload) for the same round.
-    const saved = this.saved && this.saved.round === r.round ? this.saved.by : null;
-    const keepBy = this.room.id === r.id && this.room.round === r.round ? this.by : saved;
     this.reset();
     this.room = { id: r.id, mode: r.mode, level: r.level, phase: r.phase, round: r.round, host: r.host || '' };
     this.clock(r.now);
@@ -91,7 +86,7 @@ export class Game {
     this.players = (r.players || []).map((p) => ({ ...p }));
     this.spectators = r.spectators || 0;
     this.penalty = r.hint_penalty_ms || 0;
-    if (keepBy) this.by = keepBy.map((id, c) => (this.board[c] && !(this.givens && this.givens[c]) ? id : ''));
+    for (const [id, cells] of Object.entries(r.placed_by || {})) for (const c of cells) this.by[c] = id;
     for (const p of this.players) {
       if (p.rank) this.finishes.set(p.id, { player: p.id, rank: p.rank, elapsed_ms: p.elapsed_ms, mistakes: p.mistakes, hints: p.hints, score: score(r.level, p.elapsed_ms || 0, p.mistakes, p.hints) });
     }
