@@ -40,8 +40,8 @@ func (b *board) noteList() []CellNotes {
 }
 
 // placedBy is who placed the board's digits: each player's id with the
-// cells, in order, that hold a digit of theirs; nil when no digit has a
-// placer (a race's board or an untouched one).
+// cells, in order, that hold a digit of theirs; nil while no digit is
+// placed. A player who left keeps theirs, as the board does.
 func (b *board) placedBy() map[string][]int {
 	var out map[string][]int
 	for cell, id := range b.by {
