@@ -341,15 +341,22 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	if err := errors.Join(rc.SetReadDeadline(time.Time{}), rc.SetWriteDeadline(time.Time{})); err != nil {
 		s.log.Debug("websocket: clear deadlines", "err", err)
 	}
+	// The socket is counted before the upgrade is answered, so that a
+	// client whose upgrade succeeded holds its place: sockets dialled one
+	// after another are counted in that order.
+	addr := clientAddr(r)
+	admitted := s.sockets.acquire(addr)
 	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.AllowedOrigins})
 	if err != nil {
 		// Accept has answered (403 for a foreign origin, 400 for a bad
 		// handshake).
 		s.log.Debug("websocket: accept", "err", err, "origin", r.Header.Get("Origin"))
+		if admitted {
+			s.sockets.release(addr)
+		}
 		return
 	}
-	addr := clientAddr(r)
-	if !s.sockets.acquire(addr) {
+	if !admitted {
 		// Upgraded first, so that a browser learns why (it sees no HTTP
 		// status), then closed at once.
 		_ = ws.Close(CloseTooManySockets, fmt.Sprintf("too many connections from this address (at most %d): close another first", s.cfg.SocketsPerAddr))
