@@ -74,6 +74,8 @@ type Game struct {
 	// of that event was dropped cannot resume from just before it.
 	trimmed int64
 	out     []Output
+	// records are the logged events in full, for the store (DrainRecords).
+	records []Event
 	effects []Effect
 }
 

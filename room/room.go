@@ -77,9 +77,16 @@ type Store interface {
 	LoadRooms(ctx context.Context) ([]*Saved, error)
 	// RecordEvents queues logged events for storage; it must not block.
 	RecordEvents(gameID string, events []Record)
+	// LoadEvents reads back the recorded events of a game with a seq
+	// after the one given, in order, for Restore to replay onto the
+	// game's saved state.
+	LoadEvents(ctx context.Context, gameID string, afterSeq int64) ([]Record, error)
 }
 
-// Record is a logged event for the store.
+// Record is a logged event for the store: the event in full, as the room
+// knows it rather than as any member sees it (a racer's mistakes are in
+// it), so that replaying the records after a saved state rebuilds the
+// room. Records are the server's own and never go to a client.
 type Record struct {
 	Seq    int64
 	Type   string
@@ -329,18 +336,13 @@ func (r *Room) flush(ctx context.Context) {
 // anything.
 func (r *Room) flushOnce(ctx context.Context) bool {
 	out, effects := r.g.Drain()
-	if len(out) == 0 && len(effects) == 0 {
+	logged := r.g.DrainRecords()
+	if len(out) == 0 && len(effects) == 0 && len(logged) == 0 {
 		return false
 	}
-	var records []Record
-	lastSeq := int64(-1)
 	for i := range out {
 		o := &out[i]
 		f := r.frame(o.Event)
-		if o.Logged && o.Event.header().Seq != lastSeq {
-			lastSeq = o.Event.header().Seq
-			records = append(records, Record{Seq: lastSeq, Type: f.Type, Player: playerOf(o.Event), Data: f.Data, At: r.at})
-		}
 		if o.To != "" {
 			if c, ok := r.conns[o.To]; ok {
 				r.send(o.To, c, f)
@@ -353,7 +355,14 @@ func (r *Room) flushOnce(ctx context.Context) bool {
 			}
 		}
 	}
-	if len(records) > 0 {
+	if len(logged) > 0 {
+		// What is stored is each event in full, never a member's view of
+		// it: enough to rebuild the room (Rebuild) after a crash.
+		records := make([]Record, len(logged))
+		for i, ev := range logged {
+			f := r.frame(ev)
+			records[i] = Record{Seq: ev.header().Seq, Type: f.Type, Player: playerOf(ev), Data: f.Data, At: r.at}
+		}
 		r.reg.store.RecordEvents(r.g.GameID(), records)
 	}
 	for _, e := range effects {
