@@ -55,7 +55,7 @@ func (r *liveRoom) cellsOf(i int) []int {
 		if v != 0 {
 			continue
 		}
-		if r.mode == room.ModeRace || n%roomPlayers == i {
+		if r.mode == room.ModeRace || n%len(r.players) == i {
 			cells = append(cells, cell)
 		}
 		n++
@@ -139,6 +139,7 @@ func play(ctx context.Context, t *testing.T, rooms []*liveRoom) {
 // the last moments, within killBound), that no finish was lost, and that
 // the players resume with their token.
 func TestProcessDeath(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pg, err := pgtest.Start(ctx, pgtest.Options{})
 	require.NoError(t, err)

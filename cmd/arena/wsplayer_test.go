@@ -45,6 +45,8 @@ type wsPlayer struct {
 	acks         []ack
 	finish       *room.FinishEvent
 	finishAt     time.Time
+	// heard counts the finishes this player was told of, theirs or not.
+	heard int
 }
 
 // frame is a server event's type and seq, with its JSON.
@@ -133,6 +135,7 @@ func (p *wsPlayer) read(ctx context.Context) (frame, error) {
 			p.phase, p.givens = st.Room.Phase, st.Room.Givens
 		}
 	case room.TypeFinish:
+		p.heard++
 		var fin room.FinishEvent
 		if err := json.Unmarshal(data, &fin); err == nil && (fin.Player == "" || fin.Player == p.id) {
 			p.finish, p.finishAt = &fin, time.Now()
