@@ -118,7 +118,9 @@ type Room struct {
 }
 
 // saveEvery is how often a room whose state changed is saved besides its
-// phase changes, which bounds what a crash can lose.
+// phase changes. What a crash loses is bounded by the event log instead
+// (Restore replays the events after the last save); saving bounds how many
+// events there are to replay.
 const saveEvery = 30 * time.Second
 
 func (r *Room) log() *slog.Logger { return r.reg.logger }
