@@ -146,10 +146,8 @@ func (st *storage) LoadRooms(ctx context.Context) ([]*room.Saved, error) {
 	var out []*room.Saved
 	for _, r := range rooms {
 		var s room.Saved
-		if len(r.Settings) > 0 {
-			if err := json.Unmarshal(r.Settings, &s); err == nil && s.ID != "" && s.Puzzle.Givens != "" {
-				out = append(out, &s)
-			}
+		if err := json.Unmarshal(r.Settings, &s); err == nil && s.ID != "" && s.Puzzle.Givens != "" {
+			out = append(out, &s)
 			continue
 		}
 		made, err := st.unsaved(ctx, r)
