@@ -342,9 +342,18 @@ func (r *Room) flushOnce(ctx context.Context) bool {
 	if len(out) == 0 && len(effects) == 0 && len(logged) == 0 {
 		return false
 	}
+	// An event stored as it was sent (its view is the event in full) is
+	// encoded once.
+	var encoded map[Event][]byte
 	for i := range out {
 		o := &out[i]
 		f := r.frame(o.Event)
+		if o.Logged {
+			if encoded == nil {
+				encoded = make(map[Event][]byte, len(logged))
+			}
+			encoded[o.Event] = f.Data
+		}
 		if o.To != "" {
 			if c, ok := r.conns[o.To]; ok {
 				r.send(o.To, c, f)
@@ -362,8 +371,11 @@ func (r *Room) flushOnce(ctx context.Context) bool {
 		// it: enough to rebuild the room (Rebuild) after a crash.
 		records := make([]Record, len(logged))
 		for i, ev := range logged {
-			f := r.frame(ev)
-			records[i] = Record{Seq: ev.header().Seq, Type: f.Type, Player: playerOf(ev), Data: f.Data, At: r.at}
+			data, ok := encoded[ev]
+			if !ok {
+				data = r.frame(ev).Data
+			}
+			records[i] = Record{Seq: ev.header().Seq, Type: ev.header().Type, Player: playerOf(ev), Data: data, At: r.at}
 		}
 		r.reg.store.RecordEvents(r.g.GameID(), records)
 	}
