@@ -212,6 +212,9 @@ func Rebuild(cfg Config, s *Saved, records []Record, now time.Time) (*Game, erro
 		// past any of them, and nothing before the restart can be resumed.
 		g.seq += seqGapAfterCrash
 		g.trimmed = g.seq
+		// Saved at once: the events from now on follow the gap, and a
+		// replay from the older state would stop at it.
+		g.effects = append(g.effects, Effect{Save: true})
 	}
 	for _, m := range g.members {
 		m.connected, m.awayUntil = false, now.Add(g.cfg.ReconnectWindow)
