@@ -234,7 +234,7 @@ func (reg *Registry) Restore(ctx context.Context) (int, error) {
 	}
 	n := 0
 	for _, s := range saved {
-		if latest[s.ID] != s || s.Abandoned || s.Phase == PhaseFinished && len(s.Players) == 0 {
+		if latest[s.ID] != s || s.Abandoned || s.Ended || s.Phase == PhaseFinished && len(s.Players) == 0 {
 			continue
 		}
 		records, err := reg.store.LoadEvents(ctx, s.GameID(), s.Seq)

@@ -554,8 +554,9 @@ func (r *Room) end(ctx context.Context, now time.Time, why CloseReason) {
 	}
 	s := r.g.Save(now)
 	s.Final = true
-	if why == CloseRoomEnded && s.Phase != PhaseFinished {
-		s.Abandoned = true
+	if why == CloseRoomEnded {
+		s.Ended = true
+		s.Abandoned = s.Phase != PhaseFinished
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.reg.cfg.StoreTimeout)
 	if err := r.reg.store.SaveRoom(sctx, s); err != nil {

@@ -30,6 +30,12 @@ type Saved struct {
 	// Abandoned is set when the room ended unfinished because nobody came
 	// back: it is not restored.
 	Abandoned bool `json:"abandoned,omitempty"`
+	// Ended is set on the state saved when the room ended for good (idle,
+	// or everyone left), and on a round that gave way to a rematch's: it
+	// is not restored. A finished round whose room lives on (its players
+	// reading the results, or about to ask for a rematch) comes back after
+	// a restart like any other.
+	Ended bool `json:"ended,omitempty"`
 	// Final is set on the state saved as the room ended: nothing happened
 	// after it. A state saved on the way (a phase change, the periodic
 	// save) may be older than the last events clients saw.
@@ -96,7 +102,7 @@ func (g *Game) Save(now time.Time) *Saved {
 		Host: g.host, Seq: g.seq, Order: g.order, Ranked: g.ranked, SavedAt: now,
 	}
 	if s.Phase == PhasePreparing {
-		s.Phase = PhaseFinished
+		s.Phase, s.Ended = PhaseFinished, true
 	}
 	if g.team != nil {
 		s.Team = saveBoard(g.team)

@@ -36,10 +36,6 @@ type liveRoom struct {
 	finishes bool
 }
 
-// over reports whether the room's game is over: a co-op team finished. A
-// finished room is not brought back by a restart; its results are.
-func (r *liveRoom) over() bool { return r.finishes && r.mode == room.ModeCoop }
-
 const (
 	processRooms   = 100
 	roomPlayers    = 4
@@ -197,7 +193,8 @@ func killMidGame(ctx context.Context, t *testing.T, a *arenatest.Arena, rooms []
 }
 
 // checkRestart starts the server again and checks every room and player
-// against what the players were acknowledged. killedAt is zero after an
+// against what the players were acknowledged: the rooms whose team
+// finished come back too, finished, with their players. killedAt is zero after an
 // orderly stop: then every acknowledged move must be back; after a kill,
 // those acknowledged within killBound of it may be lost.
 func checkRestart(ctx context.Context, t *testing.T, a *arenatest.Arena, rooms []*liveRoom, killedAt time.Time) {
@@ -214,9 +211,6 @@ func checkRestart(ctx context.Context, t *testing.T, a *arenatest.Arena, rooms [
 	// were acknowledged.
 	acked, lost, oldestLost := 0, 0, time.Duration(0)
 	for _, r := range rooms {
-		if r.over() {
-			continue
-		}
 		view := roomView(t, a, r.id)
 		require.Len(t, view.Players, roomPlayers, "room %s", r.id)
 		for i, p := range r.players {
@@ -252,9 +246,6 @@ func checkRestart(ctx context.Context, t *testing.T, a *arenatest.Arena, rooms [
 	err := parallel(len(rooms)*roomPlayers, func(k int) error {
 		r, i := rooms[k/roomPlayers], k%roomPlayers
 		old := r.players[i]
-		if r.over() {
-			return nil
-		}
 		var last int64
 		if killedAt.IsZero() {
 			last = old.lastSeq

@@ -110,14 +110,17 @@ func (st *storage) SaveRoom(ctx context.Context, s *room.Saved) error {
 	if err != nil {
 		return fmt.Errorf("encode room %s: %w", s.ID, err)
 	}
+	// A row is finished once its room has ended (or its round gave way
+	// to a rematch's): until then it is live, and a restart brings it
+	// back, a finished game included, whose players may still be there.
 	state := store.StateWaiting
 	switch {
 	case s.Unstored():
 		// A finish waits to be stored: the room must come back to store it.
 		state = store.StateRunning
-	case s.Abandoned, s.Phase == room.PhaseFinished:
+	case s.Abandoned, s.Ended:
 		state = store.StateFinished
-	case s.Phase == room.PhaseRunning:
+	case s.Phase == room.PhaseRunning, s.Phase == room.PhaseFinished:
 		state = store.StateRunning
 	}
 	finished := s.FinishedAt

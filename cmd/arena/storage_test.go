@@ -135,13 +135,23 @@ func TestStorageOnEveryStore(t *testing.T) {
 			require.NoError(t, err)
 			assert.Len(t, hist, 1, "all of a finish or none")
 
-			// A finished game is not loaded back.
+			// A finished game comes back while its room lives (its players
+			// may still be there), and not once the room has ended.
 			s := g.Save(now)
 			s.Phase = room.PhaseFinished
 			require.NoError(t, sg.SaveRoom(ctx, s))
 			loaded, err = sg.LoadRooms(ctx)
 			require.NoError(t, err)
+			require.Len(t, loaded, 1)
+			assert.Equal(t, room.PhaseFinished, loaded[0].Phase)
+			s.Final, s.Ended = true, true
+			require.NoError(t, sg.SaveRoom(ctx, s))
+			loaded, err = sg.LoadRooms(ctx)
+			require.NoError(t, err)
 			assert.Empty(t, loaded)
+			rec, err = st.Room(ctx, "r00m")
+			require.NoError(t, err)
+			assert.Equal(t, store.StateFinished, rec.State)
 			// Unless a finish in it waits to be stored: it comes back to
 			// store it.
 			s.Players[0].Finished, s.Players[0].Unstored = true, true

@@ -102,7 +102,7 @@ func (s *Store) SaveRoom(ctx context.Context, st *room.Saved) error {
 	return nil
 }
 
-// LoadRooms is the saved states of the games not finished or abandoned, or
+// LoadRooms is the saved states of the games whose room has not ended, or
 // with a finish not yet stored.
 func (s *Store) LoadRooms(ctx context.Context) ([]*room.Saved, error) {
 	s.mu.Lock()
@@ -113,7 +113,7 @@ func (s *Store) LoadRooms(ctx context.Context) ([]*room.Saved, error) {
 	var out []*room.Saved
 	for id := range s.saved {
 		st := s.decode(id)
-		if st.Unstored() || !st.Abandoned && st.Phase != room.PhaseFinished {
+		if st.Unstored() || !st.Abandoned && !st.Ended {
 			out = append(out, st)
 		}
 	}
