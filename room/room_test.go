@@ -579,3 +579,50 @@ func TestRestoreAfterACrashReplaysTheEvents(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, snap.Players[0].Moves, "both moves are back")
 }
+
+// A finished game whose room lived on comes back after a restart; a room
+// that ended, or a round a rematch replaced, does not.
+func TestRestoreBringsBackAFinishedRoomThatLives(t *testing.T) {
+	reg, st, clock := registry(t, room.RegistryConfig{})
+	ctx := context.Background()
+	now := clock.Now()
+	for _, id := range []string{"l1ve", "end3d", "r3match"} {
+		pz, err := st.NewGame(ctx, id, id, room.ModeCoop, "easy")
+		require.NoError(t, err)
+		g, err := room.NewGame(room.Config{}, id, room.ModeCoop, pz, now)
+		require.NoError(t, err)
+		_, _, jerr := g.Join(now, "p_a", "Ann", false, 0)
+		require.Nil(t, jerr)
+		require.Nil(t, g.Handle(now, "p_a", &room.Msg{Type: room.TypeStart}))
+		g.Tick(now.Add(time.Hour))
+		for cell, d := range pz.Givens {
+			if d == 0 {
+				cell, digit := cell, int(pz.Solution[cell])
+				require.Nil(t, g.Handle(now.Add(time.Hour), "p_a", &room.Msg{Type: room.TypeMove, Cell: &cell, Digit: &digit}))
+			}
+		}
+		_, effects := g.Drain()
+		g.ResultsSaved(now.Add(time.Hour), effects[len(effects)-1].Results)
+		require.Equal(t, room.PhaseFinished, g.Phase())
+		if id == "r3match" {
+			require.Nil(t, g.Handle(now.Add(time.Hour), "p_a", &room.Msg{Type: room.TypeRematch}))
+		}
+		s := g.Save(now)
+		s.Final = true
+		s.Ended = s.Ended || id == "end3d"
+		require.NoError(t, st.SaveRoom(ctx, s))
+	}
+	n, err := reg.Restore(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	r, err := reg.Get("l1ve")
+	require.NoError(t, err)
+	snap, err := r.Snapshot(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, room.PhaseFinished, snap.Phase)
+	assert.Len(t, snap.Players, 1)
+	for _, id := range []string{"end3d", "r3match"} {
+		_, err = reg.Get(id)
+		assert.ErrorIs(t, err, room.ErrNotFound, id)
+	}
+}
