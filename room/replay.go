@@ -12,10 +12,12 @@ import (
 // crash would otherwise lose since that save: a kill then costs at most
 // the events of the batch not yet written.
 //
-// What replay reads of each record is what the room changed for it; a
-// change that takes no seq (a cursor, an undo whose cell had changed
-// since, which drops the stale entry) is not recorded, and replay makes
-// up for the one that matters (see undone).
+// What replay reads of each record is what the room changed for it. A
+// change that takes no seq is not recorded: a cursor, which is not kept
+// anyway, and the stale entry an undo drops when its cell has changed
+// since. Replay drops such an entry when a later undo of the player's
+// passes it (see undone); otherwise it comes back, and the next undo finds
+// it stale again, as it would have been.
 
 // replay applies the records that follow the game's seq, in order, and
 // stops at the first gap (an event the log dropped at its bound, or lost):
