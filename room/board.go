@@ -90,13 +90,19 @@ func (g *Game) move(now time.Time, m *member, msg *Msg) *Error {
 	if digit != 0 && digit != g.pz.Solution[cell] {
 		m.mistakes++
 	}
+	m.moved(change{cell: cell, from: b.cells[cell], to: digit})
+	g.place(now, m, b, cell, digit, msg.ID, false, false)
+	return nil
+}
+
+// moved puts a new move on the player's undo history (the oldest falls
+// off past maxUndo) and forgets what they could redo.
+func (m *member) moved(c change) {
 	if len(m.undo) == maxUndo {
 		m.undo = append(m.undo[:0], m.undo[1:]...)
 	}
-	m.undo = append(m.undo, change{cell: cell, from: b.cells[cell], to: digit})
+	m.undo = append(m.undo, c)
 	m.redo = m.redo[:0]
-	g.place(now, m, b, cell, digit, msg.ID, false, false)
-	return nil
 }
 
 // conflict refuses a digit a peer already holds, telling the whole room.
@@ -122,29 +128,33 @@ func (g *Game) conflict(m *member, b *board, cell int, digit uint8, id json.RawM
 	return err
 }
 
-// place puts digit (0 clears) in cell of b for m and tells the room.
-func (g *Game) place(now time.Time, m *member, b *board, cell int, digit uint8, id json.RawMessage, undo, redo bool) {
-	from := b.cells[cell]
+// set puts digit (0 clears) in cell for player id, clearing the cell's
+// notes and the digit from its peers' notes. It returns what the cell held
+// and who had placed it, and the peers whose notes lost the digit.
+func (b *board) set(id string, cell int, digit uint8) (from uint8, owner string, cleared []int) {
+	from, owner = b.cells[cell], b.by[cell]
 	b.cells[cell] = digit
-	owner := b.by[cell]
 	if digit == 0 {
 		b.by[cell] = ""
-	} else {
-		b.by[cell] = m.id
+		return from, owner, nil
 	}
-	var cleared []int
-	if digit != 0 {
-		bit := uint16(1) << digit
-		b.notes[cell] = notes{}
-		for _, p := range engine.Peers[cell] {
-			if n := &b.notes[p]; (n.corner|n.centre)&bit != 0 {
-				n.corner &^= bit
-				n.centre &^= bit
-				cleared = append(cleared, int(p))
-			}
+	b.by[cell] = id
+	bit := uint16(1) << digit
+	b.notes[cell] = notes{}
+	for _, p := range engine.Peers[cell] {
+		if n := &b.notes[p]; (n.corner|n.centre)&bit != 0 {
+			n.corner &^= bit
+			n.centre &^= bit
+			cleared = append(cleared, int(p))
 		}
-		sort.Ints(cleared)
 	}
+	sort.Ints(cleared)
+	return from, owner, cleared
+}
+
+// place puts digit (0 clears) in cell of b for m and tells the room.
+func (g *Game) place(now time.Time, m *member, b *board, cell int, digit uint8, id json.RawMessage, undo, redo bool) {
+	from, owner, cleared := b.set(m.id, cell, digit)
 	m.progress.Moves++
 	g.rules.filled(g, m, owner, from, digit)
 	g.publish(fact{kind: kindMove, actor: m.id, ev: &MoveEvent{Header: Header{Type: TypeMove},

@@ -87,6 +87,17 @@ func (g *Game) Drain() ([]Output, []Effect) {
 	return out, eff
 }
 
+// DrainRecords hands over the logged events since the last call, one per
+// sequence number, each as it happened in full rather than as any member
+// sees it (a racer's mistakes, every player's board in a state): what the
+// store keeps, for Rebuild to replay onto a saved state. They never go to
+// a client.
+func (g *Game) DrainRecords() []Event {
+	recs := g.records
+	g.records = nil
+	return recs
+}
+
 // publish queues what every member gets of f (see view), under the next
 // sequence number when f's kind is logged. Members who see the same are
 // sent one output: the actor's view first, then one for everyone else when
@@ -95,6 +106,8 @@ func (g *Game) publish(f fact) {
 	logged := f.kind.logged()
 	if logged {
 		g.seq++
+		f.ev.header().Seq = g.seq
+		g.records = append(g.records, f.ev)
 	}
 	if f.kind.personal() {
 		for _, m := range g.sortedMembers() {

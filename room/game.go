@@ -19,6 +19,7 @@ import (
 //	score.go    results and scoring
 //	rules.go    the mode's rules, with race.go and coop.go
 //	saved.go    saving and restoring a room
+//	replay.go   replaying the recorded events after a saved state
 
 // Puzzle is a game's puzzle and the solution the room keeps to itself.
 type Puzzle struct {
@@ -74,6 +75,8 @@ type Game struct {
 	// of that event was dropped cannot resume from just before it.
 	trimmed int64
 	out     []Output
+	// records are the logged events in full, for the store (DrainRecords).
+	records []Event
 	effects []Effect
 }
 

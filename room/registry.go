@@ -216,7 +216,9 @@ func (reg *Registry) unreserve() {
 }
 
 // Restore brings back the rooms the store kept from the last run, and
-// returns how many. They are not held to MaxRooms: a restart keeps every
+// returns how many: each from its saved state with the events recorded
+// after it replayed (Rebuild), so that a crash loses only the events not
+// yet written. They are not held to MaxRooms: a restart keeps every
 // live room, and Create refuses new ones until there is place again.
 func (reg *Registry) Restore(ctx context.Context) (int, error) {
 	saved, err := reg.store.LoadRooms(ctx)
@@ -232,10 +234,16 @@ func (reg *Registry) Restore(ctx context.Context) (int, error) {
 	}
 	n := 0
 	for _, s := range saved {
-		if latest[s.ID] != s || s.Abandoned || s.Phase == PhaseFinished && len(s.Players) == 0 {
+		if latest[s.ID] != s || s.Abandoned || s.Ended || s.Phase == PhaseFinished && len(s.Players) == 0 {
 			continue
 		}
-		g, err := Restore(reg.cfg.Game, s, reg.clock.Now())
+		records, err := reg.store.LoadEvents(ctx, s.GameID(), s.Seq)
+		if err != nil {
+			// Without its records a room would come back older than
+			// what its players saw: the database must answer first.
+			return n, fmt.Errorf("room: load events of %s: %w", s.GameID(), err)
+		}
+		g, err := Rebuild(reg.cfg.Game, s, records, reg.clock.Now())
 		if err == nil {
 			_, err = reg.start(g)
 		}

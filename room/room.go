@@ -77,9 +77,16 @@ type Store interface {
 	LoadRooms(ctx context.Context) ([]*Saved, error)
 	// RecordEvents queues logged events for storage; it must not block.
 	RecordEvents(gameID string, events []Record)
+	// LoadEvents reads back the recorded events of a game with a seq
+	// after the one given, in order, for Restore to replay onto the
+	// game's saved state.
+	LoadEvents(ctx context.Context, gameID string, afterSeq int64) ([]Record, error)
 }
 
-// Record is a logged event for the store.
+// Record is a logged event for the store: the event in full, as the room
+// knows it rather than as any member sees it (a racer's mistakes are in
+// it), so that replaying the records after a saved state rebuilds the
+// room. Records are the server's own and never go to a client.
 type Record struct {
 	Seq    int64
 	Type   string
@@ -111,7 +118,9 @@ type Room struct {
 }
 
 // saveEvery is how often a room whose state changed is saved besides its
-// phase changes, which bounds what a crash can lose.
+// phase changes. What a crash loses is bounded by the event log instead
+// (Restore replays the events after the last save); saving bounds how many
+// events there are to replay.
 const saveEvery = 30 * time.Second
 
 func (r *Room) log() *slog.Logger { return r.reg.logger }
@@ -329,17 +338,21 @@ func (r *Room) flush(ctx context.Context) {
 // anything.
 func (r *Room) flushOnce(ctx context.Context) bool {
 	out, effects := r.g.Drain()
-	if len(out) == 0 && len(effects) == 0 {
+	logged := r.g.DrainRecords()
+	if len(out) == 0 && len(effects) == 0 && len(logged) == 0 {
 		return false
 	}
-	var records []Record
-	lastSeq := int64(-1)
+	// An event stored as it was sent (its view is the event in full) is
+	// encoded once.
+	var encoded map[Event][]byte
 	for i := range out {
 		o := &out[i]
 		f := r.frame(o.Event)
-		if o.Logged && o.Event.header().Seq != lastSeq {
-			lastSeq = o.Event.header().Seq
-			records = append(records, Record{Seq: lastSeq, Type: f.Type, Player: playerOf(o.Event), Data: f.Data, At: r.at})
+		if o.Logged {
+			if encoded == nil {
+				encoded = make(map[Event][]byte, len(logged))
+			}
+			encoded[o.Event] = f.Data
 		}
 		if o.To != "" {
 			if c, ok := r.conns[o.To]; ok {
@@ -353,7 +366,17 @@ func (r *Room) flushOnce(ctx context.Context) bool {
 			}
 		}
 	}
-	if len(records) > 0 {
+	if len(logged) > 0 {
+		// What is stored is each event in full, never a member's view of
+		// it: enough to rebuild the room (Rebuild) after a crash.
+		records := make([]Record, len(logged))
+		for i, ev := range logged {
+			data, ok := encoded[ev]
+			if !ok {
+				data = r.frame(ev).Data
+			}
+			records[i] = Record{Seq: ev.header().Seq, Type: ev.header().Type, Player: playerOf(ev), Data: data, At: r.at}
+		}
 		r.reg.store.RecordEvents(r.g.GameID(), records)
 	}
 	for _, e := range effects {
@@ -531,8 +554,9 @@ func (r *Room) end(ctx context.Context, now time.Time, why CloseReason) {
 	}
 	s := r.g.Save(now)
 	s.Final = true
-	if why == CloseRoomEnded && s.Phase != PhaseFinished {
-		s.Abandoned = true
+	if why == CloseRoomEnded {
+		s.Ended = true
+		s.Abandoned = s.Phase != PhaseFinished
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.reg.cfg.StoreTimeout)
 	if err := r.reg.store.SaveRoom(sctx, s); err != nil {

@@ -1,9 +1,12 @@
 package room_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -492,5 +495,134 @@ func TestRestoreStoresAFinishThatWasNotStored(t *testing.T) {
 			}, 5*time.Second, time.Millisecond, "announced once stored: %v", st.Events(id))
 			require.Eventually(t, func() bool { return !st.Saved(id).Unstored() }, 5*time.Second, time.Millisecond)
 		})
+	}
+}
+
+// A room that dies without its final save (a crash) comes back with what
+// happened since its last save: the registry replays the recorded events,
+// which hold each event in full (a racer's mistakes too), onto it.
+func TestRestoreAfterACrashReplaysTheEvents(t *testing.T) {
+	reg, st, clock := registry(t, room.RegistryConfig{})
+	ctx := context.Background()
+	r, cs := live(t, reg, room.ModeRace, "p_a", "p_b")
+	require.NoError(t, r.Message(ctx, "p_a", cs[0], &room.Msg{Type: room.TypeStart}, clock.Now()))
+	settle(t, r)
+	clock.Advance(room.DefaultConfig().Countdown)
+	cs[0].await(t, room.TypeState, func(data []byte) bool { return bytes.Contains(data, []byte(`"phase":"running"`)) })
+	require.Eventually(t, func() bool { s := st.Saved(r.ID()); return s != nil && s.Phase == room.PhaseRunning }, 5*time.Second, time.Millisecond)
+	savedSeq := st.Saved(r.ID()).Seq
+
+	pz, ok := st.Puzzle(r.ID())
+	require.True(t, ok)
+	cell, digit := -1, 0
+	for c := range pz.Givens {
+		for d := uint8(1); cell < 0 && pz.Givens[c] == 0 && d <= 9; d++ {
+			if d != pz.Solution[c] && pz.Givens.Conflicts(c, d).Empty() {
+				cell, digit = c, int(d)
+			}
+		}
+	}
+	require.GreaterOrEqual(t, cell, 0)
+	require.NoError(t, r.Message(ctx, "p_a", cs[0], &room.Msg{Type: room.TypeMove, Cell: &cell, Digit: &digit}, clock.Now()))
+	sent := cs[0].await(t, room.TypeProgress, nil)
+	assert.NotContains(t, string(sent), "mistakes", "a racer is not told")
+	var stored room.ProgressEvent
+	for _, rec := range st.Events(r.ID()) {
+		if rec.Type == room.TypeProgress {
+			require.NoError(t, json.Unmarshal(rec.Data, &stored))
+		}
+	}
+	require.NotNil(t, stored.Mistakes, "the record holds the truth")
+	assert.Equal(t, 1, *stored.Mistakes)
+	assert.Equal(t, savedSeq, st.Saved(r.ID()).Seq, "the move is in no saved state")
+
+	// Another process, on the same store, after the first died.
+	again := room.NewRegistry(room.RegistryConfig{Clock: clock}, st)
+	t.Cleanup(func() { _ = again.Shutdown(context.Background()) })
+	n, err := again.Restore(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	back, err := again.Get(r.ID())
+	require.NoError(t, err)
+	snap, err := back.Snapshot(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, room.PhaseRunning, snap.Phase)
+	require.Len(t, snap.Players, 2)
+	assert.Equal(t, 1, snap.Players[0].Moves)
+	assert.Equal(t, 1, snap.Players[0].Filled)
+	assert.Nil(t, snap.Players[0].Mistakes, "still not told")
+	a := newConn()
+	require.NoError(t, back.Attach(ctx, room.Join{ID: "p_a", Name: "Name p_a"}, a))
+	var w room.Welcome
+	require.NoError(t, json.Unmarshal(a.await(t, room.TypeWelcome, nil), &w))
+	require.NotNil(t, w.Room)
+	assert.Equal(t, byte('0'+digit), w.Room.Board[cell], "the move is back on the racer's board")
+
+	// It dies again: what came after the first restart is back too, past
+	// the gap in numbering that restart made.
+	next := slices.IndexFunc(pz.Givens[:], func(v uint8) bool { return v == 0 })
+	if next == cell {
+		next = slices.IndexFunc(pz.Givens[cell+1:], func(v uint8) bool { return v == 0 }) + cell + 1
+	}
+	right := int(pz.Solution[next])
+	require.NoError(t, back.Message(ctx, "p_a", a, &room.Msg{Type: room.TypeMove, Cell: &next, Digit: &right}, clock.Now()))
+	a.await(t, room.TypeMove, func(data []byte) bool { return bytes.Contains(data, []byte(fmt.Sprintf(`"cell":%d,`, next))) })
+	require.Eventually(t, func() bool { return st.Saved(r.ID()).Seq > savedSeq+1000 }, 5*time.Second, time.Millisecond,
+		"a room brought back past a gap is saved at once")
+	third := room.NewRegistry(room.RegistryConfig{Clock: clock}, st)
+	t.Cleanup(func() { _ = third.Shutdown(context.Background()) })
+	_, err = third.Restore(ctx)
+	require.NoError(t, err)
+	last, err := third.Get(r.ID())
+	require.NoError(t, err)
+	snap, err = last.Snapshot(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 2, snap.Players[0].Moves, "both moves are back")
+}
+
+// A finished game whose room lived on comes back after a restart; a room
+// that ended, or a round a rematch replaced, does not.
+func TestRestoreBringsBackAFinishedRoomThatLives(t *testing.T) {
+	reg, st, clock := registry(t, room.RegistryConfig{})
+	ctx := context.Background()
+	now := clock.Now()
+	for _, id := range []string{"l1ve", "end3d", "r3match"} {
+		pz, err := st.NewGame(ctx, id, id, room.ModeCoop, "easy")
+		require.NoError(t, err)
+		g, err := room.NewGame(room.Config{}, id, room.ModeCoop, pz, now)
+		require.NoError(t, err)
+		_, _, jerr := g.Join(now, "p_a", "Ann", false, 0)
+		require.Nil(t, jerr)
+		require.Nil(t, g.Handle(now, "p_a", &room.Msg{Type: room.TypeStart}))
+		g.Tick(now.Add(time.Hour))
+		for cell, d := range pz.Givens {
+			if d == 0 {
+				cell, digit := cell, int(pz.Solution[cell])
+				require.Nil(t, g.Handle(now.Add(time.Hour), "p_a", &room.Msg{Type: room.TypeMove, Cell: &cell, Digit: &digit}))
+			}
+		}
+		_, effects := g.Drain()
+		g.ResultsSaved(now.Add(time.Hour), effects[len(effects)-1].Results)
+		require.Equal(t, room.PhaseFinished, g.Phase())
+		if id == "r3match" {
+			require.Nil(t, g.Handle(now.Add(time.Hour), "p_a", &room.Msg{Type: room.TypeRematch}))
+		}
+		s := g.Save(now)
+		s.Final = true
+		s.Ended = s.Ended || id == "end3d"
+		require.NoError(t, st.SaveRoom(ctx, s))
+	}
+	n, err := reg.Restore(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	r, err := reg.Get("l1ve")
+	require.NoError(t, err)
+	snap, err := r.Snapshot(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, room.PhaseFinished, snap.Phase)
+	assert.Len(t, snap.Players, 1)
+	for _, id := range []string{"end3d", "r3match"} {
+		_, err = reg.Get(id)
+		assert.ErrorIs(t, err, room.ErrNotFound, id)
 	}
 }

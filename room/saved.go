@@ -30,6 +30,12 @@ type Saved struct {
 	// Abandoned is set when the room ended unfinished because nobody came
 	// back: it is not restored.
 	Abandoned bool `json:"abandoned,omitempty"`
+	// Ended is set on the state saved when the room ended for good (idle,
+	// or everyone left), and on a round that gave way to a rematch's: it
+	// is not restored. A finished round whose room lives on (its players
+	// reading the results, or about to ask for a rematch) comes back after
+	// a restart like any other.
+	Ended bool `json:"ended,omitempty"`
 	// Final is set on the state saved as the room ended: nothing happened
 	// after it. A state saved on the way (a phase change, the periodic
 	// save) may be older than the last events clients saw.
@@ -96,7 +102,7 @@ func (g *Game) Save(now time.Time) *Saved {
 		Host: g.host, Seq: g.seq, Order: g.order, Ranked: g.ranked, SavedAt: now,
 	}
 	if s.Phase == PhasePreparing {
-		s.Phase = PhaseFinished
+		s.Phase, s.Ended = PhaseFinished, true
 	}
 	if g.team != nil {
 		s.Team = saveBoard(g.team)
@@ -149,6 +155,14 @@ const seqGapAfterCrash = 1 << 20
 // Restore rebuilds a saved game. Its players are away, each with a fresh
 // reconnect window from now, as after any dropped connection.
 func Restore(cfg Config, s *Saved, now time.Time) (*Game, error) {
+	return Rebuild(cfg, s, nil, now)
+}
+
+// Rebuild is Restore, with the game's records after the saved state
+// replayed onto it: what happened between the last save and a crash, up to
+// the last record written. records may hold events at or before the
+// state's seq (skipped); replay stops at the first one missing.
+func Rebuild(cfg Config, s *Saved, records []Record, now time.Time) (*Game, error) {
 	givens, err := engine.Parse(s.Puzzle.Givens)
 	if err != nil {
 		return nil, fmt.Errorf("room: restore %s: givens: %w", s.ID, err)
@@ -168,13 +182,6 @@ func Restore(cfg Config, s *Saved, now time.Time) (*Game, error) {
 	}
 	g.round, g.phase, g.host, g.seq, g.order, g.ranked = max(s.Round, 1), s.Phase, s.Host, s.Seq, s.Order, s.Ranked
 	g.startsAt, g.startedAt, g.finishedAt = s.StartsAt, s.StartedAt, s.FinishedAt
-	if !s.Final {
-		// The server stopped without saving last: events may have gone
-		// out after this state. Numbering goes on past any of them, and
-		// nothing before the restart can be resumed.
-		g.seq += seqGapAfterCrash
-		g.trimmed = g.seq
-	}
 	if s.Team != nil && g.team != nil {
 		if err := restoreBoard(g.team, s.Team); err != nil {
 			return nil, fmt.Errorf("room: restore %s: team board: %w", s.ID, err)
@@ -182,7 +189,7 @@ func Restore(cfg Config, s *Saved, now time.Time) (*Game, error) {
 	}
 	for _, p := range s.Players {
 		m := &member{
-			id: p.ID, name: p.Name, role: RolePlayer, order: p.Order, awayUntil: now.Add(g.cfg.ReconnectWindow),
+			id: p.ID, name: p.Name, role: RolePlayer, order: p.Order,
 			undo: restoreChanges(p.Undo), redo: restoreChanges(p.Redo),
 			frozenUntil: p.FrozenUntil, finished: p.Finished && !p.Unstored, saving: p.Unstored, rank: p.Rank, elapsed: time.Duration(p.ElapsedMS) * time.Millisecond,
 		}
@@ -201,6 +208,25 @@ func Restore(cfg Config, s *Saved, now time.Time) (*Game, error) {
 		}
 		g.members[p.ID] = m
 	}
+	replayed, err := g.replay(records)
+	if err != nil {
+		return nil, err
+	}
+	if !s.Final || replayed > 0 {
+		// The server stopped without saving last: events may have gone
+		// out after this state and its last record. Numbering goes on
+		// past any of them, and nothing before the restart can be resumed.
+		g.seq += seqGapAfterCrash
+		g.trimmed = g.seq
+		// Saved at once: the events from now on follow the gap, and a
+		// replay from the older state would stop at it.
+		g.effects = append(g.effects, Effect{Save: true})
+	}
+	for _, m := range g.members {
+		m.connected, m.awayUntil = false, now.Add(g.cfg.ReconnectWindow)
+	}
+	// Finishes are asked for again below, once each.
+	g.pending = 0
 	g.storeUnstored()
 	return g, nil
 }
@@ -215,12 +241,8 @@ func restoreBoard(b *board, sb *SavedBoard) error {
 		if n.Cell < 0 || n.Cell >= engine.NumCells {
 			return fmt.Errorf("note cell %d out of range", n.Cell)
 		}
-		for _, d := range n.Corner {
-			b.notes[n.Cell].corner |= 1 << uint(d&15)
-		}
-		for _, d := range n.Centre {
-			b.notes[n.Cell].centre |= 1 << uint(d&15)
-		}
+		b.notes[n.Cell].corner |= digitMask(n.Corner)
+		b.notes[n.Cell].centre |= digitMask(n.Centre)
 	}
 	for cell, id := range sb.By {
 		if cell < engine.NumCells {

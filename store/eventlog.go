@@ -28,7 +28,9 @@ type EventLogOptions struct {
 	// counting each event's data and ids and 64 bytes besides); past
 	// either, new events are dropped and counted, so a long outage costs
 	// log entries, never the server. Rooms keep their own state and save
-	// it on their own, so a dropped event costs a replay, not a game.
+	// it on their own, so a dropped event costs no game while the process
+	// lives; after a crash a room is rebuilt only up to its first event
+	// missing (or its last save).
 	MaxPending      int
 	MaxPendingBytes int64
 	// RetryMin and RetryMax bound the back-off between failed writes

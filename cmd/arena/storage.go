@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sudoku-arena/arena/engine"
@@ -108,14 +110,17 @@ func (st *storage) SaveRoom(ctx context.Context, s *room.Saved) error {
 	if err != nil {
 		return fmt.Errorf("encode room %s: %w", s.ID, err)
 	}
+	// A row is finished once its room has ended (or its round gave way
+	// to a rematch's): until then it is live, and a restart brings it
+	// back, a finished game included, whose players may still be there.
 	state := store.StateWaiting
 	switch {
 	case s.Unstored():
 		// A finish waits to be stored: the room must come back to store it.
 		state = store.StateRunning
-	case s.Abandoned, s.Phase == room.PhaseFinished:
+	case s.Abandoned, s.Ended:
 		state = store.StateFinished
-	case s.Phase == room.PhaseRunning:
+	case s.Phase == room.PhaseRunning, s.Phase == room.PhaseFinished:
 		state = store.StateRunning
 	}
 	finished := s.FinishedAt
@@ -132,7 +137,10 @@ func (st *storage) SaveRoom(ctx context.Context, s *room.Saved) error {
 	return nil
 }
 
-// LoadRooms reads back the saved state of the games not finished.
+// LoadRooms reads back the saved state of the games not finished. A game
+// whose state was never saved (the process died right after making it)
+// comes back as it was made, from its row and puzzle: its events, which
+// Restore replays, bring back the rest.
 func (st *storage) LoadRooms(ctx context.Context) ([]*room.Saved, error) {
 	rooms, err := st.store.LiveRooms(ctx)
 	if err != nil {
@@ -141,10 +149,54 @@ func (st *storage) LoadRooms(ctx context.Context) ([]*room.Saved, error) {
 	var out []*room.Saved
 	for _, r := range rooms {
 		var s room.Saved
-		if err := json.Unmarshal(r.Settings, &s); err != nil || s.ID == "" || s.Puzzle.Givens == "" {
-			continue // never saved: nothing to bring back
+		if err := json.Unmarshal(r.Settings, &s); err == nil && s.ID != "" && s.Puzzle.Givens != "" {
+			out = append(out, &s)
+			continue
 		}
-		out = append(out, &s)
+		made, err := st.unsaved(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		if made != nil {
+			out = append(out, made)
+		}
+	}
+	return out, nil
+}
+
+// unsaved is a game never saved, as NewGame made it, or nil when the row
+// is no room's round (another mode's game).
+func (st *storage) unsaved(ctx context.Context, r store.Room) (*room.Saved, error) {
+	if r.Mode != room.ModeRace && r.Mode != room.ModeCoop {
+		return nil, nil
+	}
+	id, round := r.ID, 1
+	if i := strings.LastIndexByte(r.ID, '.'); i > 0 {
+		n, err := strconv.Atoi(r.ID[i+1:])
+		if err != nil || n < 2 {
+			return nil, nil
+		}
+		id, round = r.ID[:i], n
+	}
+	pz, err := st.store.Puzzle(ctx, r.PuzzleID)
+	if err != nil {
+		return nil, fmt.Errorf("load puzzle %d of unsaved game %s: %w", r.PuzzleID, r.ID, err)
+	}
+	return &room.Saved{
+		ID: id, Mode: r.Mode, Round: round, Phase: room.PhaseWaiting, Created: r.CreatedAt, Host: r.HostID,
+		Puzzle: room.SavedPuzzle{ID: pz.ID, Level: pz.Level, Givens: pz.Givens, Solution: pz.Solution},
+	}, nil
+}
+
+// LoadEvents reads back a game's recorded events after a seq.
+func (st *storage) LoadEvents(ctx context.Context, gameID string, afterSeq int64) ([]room.Record, error) {
+	evs, err := st.store.Events(ctx, gameID, afterSeq, 0)
+	if err != nil {
+		return nil, fmt.Errorf("load events of %s: %w", gameID, err)
+	}
+	out := make([]room.Record, len(evs))
+	for i, e := range evs {
+		out[i] = room.Record{Seq: e.Seq, Type: e.Type, Player: e.PlayerID, Data: e.Data, At: e.At}
 	}
 	return out, nil
 }

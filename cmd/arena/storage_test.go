@@ -79,12 +79,37 @@ func TestStorageOnEveryStore(t *testing.T) {
 			require.Nil(t, g.Handle(now, "p_a", &room.Msg{Type: room.TypeStart}))
 			g.Tick(now.Add(time.Hour))
 			require.NoError(t, sg.SaveRoom(ctx, g.Save(now)))
-			_, err = sg.NewGame(ctx, "n3w", "n3w", room.ModeCoop, "easy")
+			made := time.Now()
+			pz2, err := sg.NewGame(ctx, "n3w", "n3w", room.ModeCoop, "easy")
 			require.NoError(t, err)
 			loaded, err := sg.LoadRooms(ctx)
 			require.NoError(t, err)
-			require.Len(t, loaded, 1, "a game never saved is not brought back")
+			require.Len(t, loaded, 2, "a game never saved comes back too")
 			assert.Equal(t, g.Save(now), loaded[0])
+			// As it was made: its events, replayed, bring back the rest.
+			n3w := loaded[1]
+			assert.Equal(t, "n3w", n3w.GameID())
+			assert.Equal(t, room.ModeCoop, n3w.Mode)
+			assert.Equal(t, room.PhaseWaiting, n3w.Phase)
+			assert.Empty(t, n3w.Players)
+			assert.False(t, n3w.Final)
+			assert.Equal(t, room.SavedPuzzle{ID: pz2.ID, Level: "easy", Givens: pz2.Givens.String(), Solution: pz2.Solution.String()}, n3w.Puzzle)
+			assert.WithinDuration(t, made, n3w.Created, time.Minute)
+			rec2 := room.Record{Seq: 1, Type: room.TypePresence, Player: "p_a", Data: []byte(`{"type":"presence","seq":1}`), At: now}
+			sg.RecordEvents("n3w", []room.Record{rec2})
+			require.NoError(t, events.Flush(ctx))
+			back, err := sg.LoadEvents(ctx, "n3w", 0)
+			require.NoError(t, err)
+			require.Len(t, back, 1)
+			assert.Equal(t, rec2.Seq, back[0].Seq)
+			assert.Equal(t, rec2.Type, back[0].Type)
+			assert.Equal(t, rec2.Player, back[0].Player)
+			assert.JSONEq(t, string(rec2.Data), string(back[0].Data))
+			back, err = sg.LoadEvents(ctx, "n3w", 1)
+			require.NoError(t, err)
+			assert.Empty(t, back, "only the events after the seq given")
+			n3w.Final, n3w.Abandoned = true, true
+			require.NoError(t, sg.SaveRoom(ctx, n3w), "it ends, as nobody came")
 			rec, err = st.Room(ctx, "r00m")
 			require.NoError(t, err)
 			assert.Equal(t, store.StateRunning, rec.State)
@@ -110,13 +135,23 @@ func TestStorageOnEveryStore(t *testing.T) {
 			require.NoError(t, err)
 			assert.Len(t, hist, 1, "all of a finish or none")
 
-			// A finished game is not loaded back.
+			// A finished game comes back while its room lives (its players
+			// may still be there), and not once the room has ended.
 			s := g.Save(now)
 			s.Phase = room.PhaseFinished
 			require.NoError(t, sg.SaveRoom(ctx, s))
 			loaded, err = sg.LoadRooms(ctx)
 			require.NoError(t, err)
+			require.Len(t, loaded, 1)
+			assert.Equal(t, room.PhaseFinished, loaded[0].Phase)
+			s.Final, s.Ended = true, true
+			require.NoError(t, sg.SaveRoom(ctx, s))
+			loaded, err = sg.LoadRooms(ctx)
+			require.NoError(t, err)
 			assert.Empty(t, loaded)
+			rec, err = st.Room(ctx, "r00m")
+			require.NoError(t, err)
+			assert.Equal(t, store.StateFinished, rec.State)
 			// Unless a finish in it waits to be stored: it comes back to
 			// store it.
 			s.Players[0].Finished, s.Players[0].Unstored = true, true

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"sync"
 
 	"github.com/sudoku-arena/arena/engine"
@@ -101,7 +102,7 @@ func (s *Store) SaveRoom(ctx context.Context, st *room.Saved) error {
 	return nil
 }
 
-// LoadRooms is the saved states of the games not finished or abandoned, or
+// LoadRooms is the saved states of the games whose room has not ended, or
 // with a finish not yet stored.
 func (s *Store) LoadRooms(ctx context.Context) ([]*room.Saved, error) {
 	s.mu.Lock()
@@ -112,7 +113,7 @@ func (s *Store) LoadRooms(ctx context.Context) ([]*room.Saved, error) {
 	var out []*room.Saved
 	for id := range s.saved {
 		st := s.decode(id)
-		if st.Unstored() || !st.Abandoned && st.Phase != room.PhaseFinished {
+		if st.Unstored() || !st.Abandoned && !st.Ended {
 			out = append(out, st)
 		}
 	}
@@ -128,6 +129,23 @@ func (s *Store) RecordEvents(gameID string, records []room.Record) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.events[gameID] = append(s.events[gameID], records...)
+}
+
+// LoadEvents is the events kept for the game after afterSeq, in order.
+func (s *Store) LoadEvents(ctx context.Context, gameID string, afterSeq int64) ([]room.Record, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return nil, s.err
+	}
+	var out []room.Record
+	for _, r := range s.events[gameID] {
+		if r.Seq > afterSeq {
+			out = append(out, r)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
+	return out, nil
 }
 
 // Puzzle is the puzzle recorded for the game, solution included.

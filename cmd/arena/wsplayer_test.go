@@ -1,0 +1,243 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/coder/websocket"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/internal/arenatest"
+	"github.com/sudoku-arena/arena/room"
+)
+
+func TestMain(m *testing.M) { os.Exit(arenatest.Main(m)) }
+
+// ack is a move the room acknowledged: the mover got it back with a seq.
+type ack struct {
+	cell, digit int
+	seq         int64
+	at          time.Time // when the client read it
+}
+
+// wsPlayer is a player of a real server's room over a WebSocket, as a
+// third-party client would be: it joins, moves and keeps what the server
+// told it. Its methods return errors rather than failing the test, so
+// that many run in goroutines of their own.
+type wsPlayer struct {
+	name, roomID string
+	id, token    string
+	conn         *websocket.Conn
+	welcome      *room.Welcome
+	lastSeq      int64
+	phase        string
+	givens       string
+	acks         []ack
+	finish       *room.FinishEvent
+	finishAt     time.Time
+	// heard counts the finishes this player was told of, theirs or not.
+	heard int
+}
+
+// frame is a server event's type and seq, with its JSON.
+type frame struct {
+	Type string `json:"type"`
+	Seq  int64  `json:"seq"`
+	data []byte
+}
+
+// dialPlayer joins roomID: as a new player when token is empty, otherwise
+// as the player the token names, resuming after lastSeq when it is set.
+func dialPlayer(ctx context.Context, a *arenatest.Arena, roomID, name, token string, lastSeq int64) (*wsPlayer, error) {
+	dctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(dctx, a.WS(), &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {a.URL()}}})
+	if err != nil {
+		return nil, fmt.Errorf("dial %s for %s: %w", a.WS(), name, err)
+	}
+	conn.SetReadLimit(1 << 20)
+	p := &wsPlayer{name: name, roomID: roomID, conn: conn, token: token}
+	join := map[string]any{"type": "join", "room": roomID, "name": name}
+	if token != "" {
+		join["token"] = token
+	}
+	if lastSeq > 0 {
+		join["last_seq"] = lastSeq
+	}
+	if err := p.send(ctx, join); err != nil {
+		return nil, err
+	}
+	f, err := p.until(ctx, func(f frame) bool { return f.Type == room.TypeWelcome || f.Type == room.TypeError })
+	if err != nil {
+		return nil, err
+	}
+	if f.Type == room.TypeError {
+		return nil, fmt.Errorf("%s's join of %s refused: %s", name, roomID, f.data)
+	}
+	var w room.Welcome
+	if err := json.Unmarshal(f.data, &w); err != nil {
+		return nil, fmt.Errorf("welcome: %w", err)
+	}
+	p.welcome, p.id = &w, w.You.ID
+	if w.You.Token != "" {
+		p.token = w.You.Token
+	}
+	if w.Room != nil {
+		p.phase, p.givens = w.Room.Phase, w.Room.Givens
+	}
+	return p, nil
+}
+
+func (p *wsPlayer) send(ctx context.Context, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := p.conn.Write(wctx, websocket.MessageText, data); err != nil {
+		return fmt.Errorf("%s: send %s: %w", p.name, data, err)
+	}
+	return nil
+}
+
+// read reads one frame, checks that it is valid UTF-8 JSON with "type"
+// first, and notes its seq and what it says of the game.
+func (p *wsPlayer) read(ctx context.Context) (frame, error) {
+	rctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	_, data, err := p.conn.Read(rctx)
+	if err != nil {
+		return frame{}, fmt.Errorf("%s: read: %w", p.name, err)
+	}
+	if !utf8.Valid(data) || !json.Valid(data) || !bytes.HasPrefix(data, []byte(`{"type":`)) {
+		return frame{}, fmt.Errorf("%s: a frame that is not UTF-8 JSON with type first: %q", p.name, data)
+	}
+	f := frame{data: data}
+	if err := json.Unmarshal(data, &f); err != nil {
+		return frame{}, fmt.Errorf("%s: frame %s: %w", p.name, data, err)
+	}
+	p.lastSeq = max(p.lastSeq, f.Seq)
+	switch f.Type {
+	case room.TypeState:
+		var st room.State
+		if err := json.Unmarshal(data, &st); err == nil {
+			p.phase, p.givens = st.Room.Phase, st.Room.Givens
+		}
+	case room.TypeFinish:
+		p.heard++
+		var fin room.FinishEvent
+		if err := json.Unmarshal(data, &fin); err == nil && (fin.Player == "" || fin.Player == p.id) {
+			p.finish, p.finishAt = &fin, time.Now()
+		}
+	}
+	return f, nil
+}
+
+// until reads frames until one satisfies ok.
+func (p *wsPlayer) until(ctx context.Context, ok func(frame) bool) (frame, error) {
+	for {
+		f, err := p.read(ctx)
+		if err != nil {
+			return f, err
+		}
+		if ok(f) {
+			return f, nil
+		}
+	}
+}
+
+// running waits for the game to run, and returns its givens.
+func (p *wsPlayer) running(ctx context.Context) (engine.Grid, error) {
+	if p.phase != room.PhaseRunning {
+		if _, err := p.until(ctx, func(frame) bool { return p.phase == room.PhaseRunning }); err != nil {
+			return engine.Grid{}, err
+		}
+	}
+	return engine.Parse(p.givens)
+}
+
+// move places digit in cell and waits for the room to acknowledge it.
+func (p *wsPlayer) move(ctx context.Context, cell, digit int) error {
+	id := fmt.Sprintf("m%d-%d", cell, digit)
+	if err := p.send(ctx, map[string]any{"type": "move", "id": id, "cell": cell, "digit": digit}); err != nil {
+		return err
+	}
+	f, err := p.until(ctx, func(f frame) bool {
+		return (f.Type == room.TypeMove || f.Type == room.TypeError) && bytes.Contains(f.data, []byte(`"id":"`+id+`"`))
+	})
+	if err != nil {
+		return err
+	}
+	if f.Type == room.TypeError {
+		return fmt.Errorf("%s: move %d at %d refused: %s", p.name, digit, cell, f.data)
+	}
+	p.acks = append(p.acks, ack{cell: cell, digit: digit, seq: f.Seq, at: time.Now()})
+	return nil
+}
+
+// awaitFinish waits for the player's (or the team's) finish.
+func (p *wsPlayer) awaitFinish(ctx context.Context) error {
+	if p.finish != nil {
+		return nil
+	}
+	_, err := p.until(ctx, func(frame) bool { return p.finish != nil })
+	return err
+}
+
+func (p *wsPlayer) close() { p.conn.CloseNow() }
+
+// createRoom makes a room of the mode through the API.
+func createRoom(a *arenatest.Arena, mode string) (string, error) {
+	resp, err := http.Post(a.URL()+"/api/rooms", "application/json", strings.NewReader(`{"mode":"`+mode+`","level":"easy"}`))
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var created struct{ ID string }
+	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil || resp.StatusCode != http.StatusCreated {
+		return "", fmt.Errorf("POST /api/rooms %s: %d %v", mode, resp.StatusCode, err)
+	}
+	return created.ID, nil
+}
+
+// roomView is GET /api/rooms/{id}, as an outsider sees the room.
+func roomView(tb testing.TB, a *arenatest.Arena, id string) room.Snapshot {
+	tb.Helper()
+	resp, err := http.Get(a.URL() + "/api/rooms/" + id)
+	require.NoError(tb, err)
+	defer resp.Body.Close()
+	require.Equal(tb, http.StatusOK, resp.StatusCode, "GET /api/rooms/%s", id)
+	var s room.Snapshot
+	require.NoError(tb, json.NewDecoder(resp.Body).Decode(&s))
+	return s
+}
+
+// parallel runs f for each of n in goroutines of their own and returns the
+// first error.
+func parallel(n int, f func(i int) error) error {
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := f(i); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}

@@ -1,0 +1,316 @@
+// Package arenatest runs the real `arena serve` binary for tests: built once
+// per test binary, started over an SQLite file or a PostgreSQL database with
+// the environment a test gives, and stopped as an operator would (SIGTERM),
+// killed as a crash would (SIGKILL), or restarted on the same address and
+// database. Its log (LOG_FORMAT=json) tells the harness where it listens,
+// and is shown when the test fails.
+//
+// It is for tests that must see what only a process shows: signals,
+// restarts, a database that goes away under it. Tests of the game or of
+// the protocol run in-process (room/roomtest, server's harness), faster.
+package arenatest
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Package is the import path of the binary the harness builds.
+const Package = "github.com/sudoku-arena/arena/cmd/arena"
+
+var build struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+// Binary builds the arena binary, once per test binary, and returns its
+// path. Cleanup removes it; call it from TestMain after m.Run (see Main).
+func Binary(tb testing.TB) string {
+	tb.Helper()
+	build.once.Do(func() {
+		build.dir, build.err = os.MkdirTemp("", "arenatest-")
+		if build.err != nil {
+			return
+		}
+		build.bin = filepath.Join(build.dir, "arena")
+		cmd := exec.Command("go", "build", "-o", build.bin, Package)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			build.err = fmt.Errorf("arenatest: go build %s: %w\n%s", Package, err, out)
+		}
+	})
+	if build.err != nil {
+		tb.Fatal(build.err)
+	}
+	return build.bin
+}
+
+// Cleanup removes the binary Binary built, if any.
+func Cleanup() {
+	if build.dir != "" {
+		os.RemoveAll(build.dir)
+	}
+}
+
+// Main runs the tests and removes the built binary after: a TestMain of
+// its own for a package whose tests use the harness.
+func Main(m *testing.M) int {
+	defer Cleanup()
+	return m.Run()
+}
+
+// Defaults are the settings every server the harness starts has, before the
+// test's own: JSON logs (the harness reads them) and no per-address limit,
+// since every test client comes from one loopback address; a pool of one
+// puzzle a level, so that a start does not generate for long.
+var Defaults = []string{
+	"LOG_FORMAT=json",
+	"CREATE_RATE=0",
+	"ROOMS_PER_ADDR=0",
+	"PLAYER_RATE=0",
+	"SOCKETS_PER_ADDR=0",
+	"RATE_LIMIT=1000",
+	"RATE_BURST=2000",
+	"POOL_STOCK=1",
+}
+
+// Options say how to start a server.
+type Options struct {
+	// DatabaseURL is the store: postgres://… or sqlite:PATH. Empty: an
+	// SQLite file in the test's temporary directory.
+	DatabaseURL string
+	// Env are NAME=value settings after Defaults (a later one wins).
+	Env []string
+	// Listen is LISTEN_ADDR; empty: a free loopback port.
+	Listen string
+	// NotReady, when set, does not wait for /readyz (a start while the
+	// database is away); the server is waited for until it listens.
+	NotReady bool
+}
+
+// Arena is one server process, started again by Restart on the same
+// address and database.
+type Arena struct {
+	tb   testing.TB
+	bin  string
+	opts Options
+	addr string
+
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	exited chan struct{}
+	state  *os.ProcessState
+	logs   []string
+	starts int
+}
+
+// Start starts a server and waits until it listens and, unless NotReady,
+// answers /readyz. It is killed when the test ends, and its log is shown
+// when the test failed.
+func Start(tb testing.TB, opts Options) *Arena {
+	tb.Helper()
+	if opts.DatabaseURL == "" {
+		opts.DatabaseURL = "sqlite:" + filepath.Join(tb.TempDir(), "arena.db")
+	}
+	if opts.Listen == "" {
+		opts.Listen = "127.0.0.1:0"
+	}
+	a := &Arena{tb: tb, bin: Binary(tb), opts: opts}
+	tb.Cleanup(func() {
+		a.Kill()
+		if tb.Failed() {
+			lines := a.Logs()
+			if len(lines) > 80 {
+				lines = lines[len(lines)-80:]
+			}
+			tb.Logf("arena log (last %d lines):\n%s", len(lines), strings.Join(lines, "\n"))
+		}
+	})
+	a.start(opts.Listen)
+	return a
+}
+
+// URL is the server's base URL; WS is its WebSocket endpoint.
+func (a *Arena) URL() string { return "http://" + a.addr }
+func (a *Arena) WS() string  { return "ws://" + a.addr + "/ws" }
+
+// Addr is the address the server listens on.
+func (a *Arena) Addr() string { return a.addr }
+
+// DatabaseURL is the store the server runs over.
+func (a *Arena) DatabaseURL() string { return a.opts.DatabaseURL }
+
+// Logs are the log lines of every run so far.
+func (a *Arena) Logs() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]string(nil), a.logs...)
+}
+
+// Logged counts the log lines of every run so far whose message is msg.
+func (a *Arena) Logged(msg string) int {
+	n := 0
+	for _, line := range a.Logs() {
+		var rec struct{ Msg string }
+		if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == msg {
+			n++
+		}
+	}
+	return n
+}
+
+func (a *Arena) start(listen string) {
+	tb := a.tb
+	tb.Helper()
+	cmd := exec.Command(a.bin, "serve")
+	cmd.Env = append(os.Environ(), Defaults...)
+	cmd.Env = append(cmd.Env, a.opts.Env...)
+	cmd.Env = append(cmd.Env, "LISTEN_ADDR="+listen, "DATABASE_URL="+a.opts.DatabaseURL)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		tb.Fatalf("arenatest: %v", err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatalf("arenatest: start arena serve: %v", err)
+	}
+	listening := make(chan string, 1)
+	exited := make(chan struct{})
+	a.mu.Lock()
+	a.starts++
+	run := a.starts
+	a.cmd, a.exited, a.state = cmd, exited, nil
+	a.mu.Unlock()
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 64*1024), 1024*1024)
+		for sc.Scan() {
+			line := sc.Text()
+			a.mu.Lock()
+			a.logs = append(a.logs, fmt.Sprintf("[run %d] %s", run, line))
+			a.mu.Unlock()
+			var rec struct{ Msg, Addr string }
+			if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == "listening" {
+				select {
+				case listening <- rec.Addr:
+				default:
+				}
+			}
+		}
+		_ = cmd.Wait()
+		a.mu.Lock()
+		a.state = cmd.ProcessState
+		a.mu.Unlock()
+		close(exited)
+	}()
+
+	select {
+	case addr := <-listening:
+		a.addr = addr
+	case <-exited:
+		tb.Fatalf("arenatest: arena serve exited before listening: %v", cmd.ProcessState)
+	case <-time.After(60 * time.Second):
+		tb.Fatal("arenatest: arena serve did not listen within 60s")
+	}
+	if a.opts.NotReady {
+		return
+	}
+	if err := a.WaitReady(60 * time.Second); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// Status is the HTTP status of GET path, or 0 when the request failed.
+func (a *Arena) Status(path string) int {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.URL()+path, nil)
+	if err != nil {
+		return 0
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// WaitReady waits until /readyz answers 200.
+func (a *Arena) WaitReady(within time.Duration) error {
+	deadline := time.Now().Add(within)
+	for {
+		code := a.Status("/readyz")
+		if code == http.StatusOK {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("arenatest: /readyz did not answer 200 within %s (last %d)", within, code)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Stop sends SIGTERM, as an operator or an orchestrator would, and waits
+// for the orderly shutdown (30 s at most, then it kills the process and
+// fails the test). It returns the exit code; stopping a stopped server
+// returns -1.
+func (a *Arena) Stop() int {
+	a.tb.Helper()
+	return a.signal(syscall.SIGTERM, 30*time.Second)
+}
+
+// Kill sends SIGKILL, as a crash or an out-of-memory kill would, and waits
+// for the process to be gone. Killing a stopped server does nothing.
+func (a *Arena) Kill() {
+	a.signal(syscall.SIGKILL, 30*time.Second)
+}
+
+func (a *Arena) signal(sig syscall.Signal, within time.Duration) int {
+	a.mu.Lock()
+	cmd, exited := a.cmd, a.exited
+	a.cmd = nil
+	a.mu.Unlock()
+	if cmd == nil {
+		return -1
+	}
+	if err := cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		a.tb.Errorf("arenatest: signal %v: %v", sig, err)
+	}
+	select {
+	case <-exited:
+	case <-time.After(within):
+		a.tb.Errorf("arenatest: arena serve did not exit within %s of %v; killing it", within, sig)
+		_ = cmd.Process.Kill()
+		<-exited
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.state.ExitCode()
+}
+
+// Restart starts the server again on the same address and database, after
+// Stop or Kill.
+func (a *Arena) Restart() {
+	a.tb.Helper()
+	a.mu.Lock()
+	running := a.cmd != nil
+	a.mu.Unlock()
+	if running {
+		a.tb.Fatal("arenatest: Restart of a running server: Stop or Kill it first")
+	}
+	a.start(a.addr)
+}

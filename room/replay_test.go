@@ -1,0 +1,117 @@
+package room_test
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/room"
+)
+
+// recorded drains the game's records as the room stores them: each event
+// in full, through JSON, dated now.
+func (g *game) recorded(into *[]room.Record) {
+	g.tb.Helper()
+	for _, ev := range g.DrainRecords() {
+		data, err := json.Marshal(ev)
+		require.NoError(g.tb, err)
+		*into = append(*into, room.Record{Seq: seqOf(ev), Type: typeOf(ev), Data: data, At: g.now})
+	}
+}
+
+// TestRebuildReplaysWhatHappenedSinceTheSave plays a game past its first
+// save (the one at its creation, before anyone joined) and rebuilds it
+// from that save and the records: the state is the game's, to the undo
+// history, the racers' hidden mistakes and a finish not yet stored.
+func TestRebuildReplaysWhatHappenedSinceTheSave(t *testing.T) {
+	for _, mode := range []string{room.ModeRace, room.ModeCoop} {
+		t.Run(mode, func(t *testing.T) {
+			cfg := room.Config{ReconnectWindow: 20 * time.Second, HintPenalty: 30 * time.Second}
+			g := newGame(t, mode, cfg)
+			first := g.Save(g.now)
+			var recs []room.Record
+			g.recorded(&recs)
+			require.Empty(t, recs, "a new game has logged nothing")
+
+			g.join("a")
+			g.watch("s")
+			g.join("b")
+			g.join("c")
+			g.begin()
+			g.after(time.Minute)
+			right := g.open("a")
+			g.ok("a", move(right, g.pz.Solution[right]))
+			g.ok("b", note(room.NoteCentre, g.open("b"), 7))
+			bCell := g.open("b")
+			g.ok("b", move(bCell, g.pz.Solution[bCell]))
+			g.ok("b", msg(room.TypeUndo))
+			g.ok("b", msg(room.TypeRedo))
+			cell, d := g.wrong("a")
+			g.ok("a", move(cell, d))
+			g.ok("a", note(room.NoteCorner, g.open("a"), 2))
+			if mode == room.ModeCoop {
+				// An undo that finds its cell changed drops the stale
+				// entry, and takes no seq: replay keeps the entry, and
+				// the rebuilt game finds it stale again (below).
+				g.ok("c", move(bCell, 0))
+				g.refused("b", msg(room.TypeUndo), room.CodeUndoStale)
+			}
+			g.ok("c", msg(room.TypeHint))
+			g.after(time.Minute)
+			g.recorded(&recs)
+			if mode == room.ModeRace {
+				g.saved(results(t, g.fill("c")))
+				g.after(time.Second)
+				g.recorded(&recs)
+				// b's finish is not stored yet.
+				results(t, g.fill("b"))
+				g.recorded(&recs)
+			}
+			g.ok("a", msg(room.TypeLeave))
+			g.recorded(&recs)
+
+			var s room.Saved
+			data, err := json.Marshal(first)
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(data, &s))
+			r, err := room.Rebuild(cfg, &s, recs, g.now)
+			require.NoError(t, err)
+
+			_, eff := r.Drain()
+			require.NotEmpty(t, eff)
+			assert.Equal(t, room.Effect{Save: true}, eff[0], "saved at once, so that the next replay starts past the gap")
+			if mode == room.ModeRace {
+				require.Len(t, eff, 2, "the finish not stored is asked for again")
+				require.Len(t, eff[1].Results, 1)
+				assert.Equal(t, "b", eff[1].Results[0].PlayerID)
+				assert.Equal(t, 2, eff[1].Results[0].Rank)
+			} else {
+				assert.Len(t, eff, 1)
+			}
+			if mode == room.ModeCoop {
+				rg := &game{Game: r, tb: t, pz: g.pz, now: g.now}
+				rg.refused("b", msg(room.TypeUndo), room.CodeUndoStale)
+			}
+			want, got := g.Save(g.now), r.Save(g.now)
+			assert.Greater(t, got.Seq, want.Seq, "numbering goes on past anything sent after the last record")
+			got.Seq = want.Seq
+			assert.Equal(t, want, got)
+			assert.Equal(t, 2, r.Players())
+			_, ok := r.Member("s")
+			assert.False(t, ok, "spectators are not kept")
+
+			// The same records twice, or with one missing, change nothing
+			// more: replay stops at a gap.
+			again, err := room.Rebuild(cfg, &s, append(recs, recs...), g.now)
+			require.NoError(t, err)
+			assert.Equal(t, r.Players(), again.Players())
+			assert.Equal(t, r.Snapshot("", g.now), again.Snapshot("", g.now))
+			cut, err := room.Rebuild(cfg, &s, append(recs[:2:2], recs[3:]...), g.now)
+			require.NoError(t, err)
+			assert.Len(t, cut.Save(g.now).Players, 1, "only the records before the gap")
+		})
+	}
+}
