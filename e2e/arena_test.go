@@ -1,166 +1,51 @@
 package e2e
 
 import (
-	"bufio"
 	"encoding/json"
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
+	"slices"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/internal/arenatest"
 )
 
-// arena is one `arena serve` process over an SQLite file of the test's. It
-// can be stopped and started again on the same address and database, as a
-// restart in production.
+// arena is one `arena serve` process of a browser test, over an SQLite file
+// of the test's, run by arenatest: it can be stopped and started again on
+// the same address and database, as a restart in production.
 type arena struct {
-	t    *testing.T
-	db   string
-	env  []string // the test's own settings, after arenaEnv
-	addr string   // host:port, known once it listens
-
-	mu     sync.Mutex
-	cmd    *exec.Cmd
-	exited chan struct{}
-	logs   []string // the process's log lines, for a failing test
+	*arenatest.Arena
+	t *testing.T
 }
 
-// arenaEnv is the settings of the tests' servers: a short countdown and hint
-// freeze so that games go fast, no limit on room creation, a pool of one
-// puzzle a level so that the start does not generate for long, and a
-// message rate that a test typing at machine speed stays under.
+// arenaEnv is the settings of the browser tests' servers, after
+// arenatest.Defaults: a short countdown and hint freeze so that games go
+// fast, a message rate that a test typing at machine speed stays under (and
+// one test may lower), and no public address, so that share links name the
+// address the page was loaded from.
 var arenaEnv = []string{
 	"COUNTDOWN=1s",
 	"HINT_PENALTY=2s",
-	"POOL_STOCK=1",
-	"CREATE_RATE=0",
 	"RATE_LIMIT=100",
 	"RATE_BURST=200",
-	"LOG_FORMAT=json",
 	"PUBLIC_URL=",
 }
 
 // startArena starts a server on a free loopback port, with arenaEnv and
-// then env (NAME=value) set; it is stopped when the test ends, and its log
+// then env (NAME=value) set; it is killed when the test ends, and its log
 // is shown when the test failed. Like every browser test, it needs
-// Chromium.
+// Chromium: without it the test skips (or fails) before the binary is
+// built.
 func startArena(t *testing.T, env ...string) *arena {
 	t.Helper()
-	requireChromium(t) // the binary is built only when there is a browser
-	a := &arena{t: t, db: filepath.Join(t.TempDir(), "arena.db"), env: env}
-	t.Cleanup(func() {
-		a.stop()
-		if t.Failed() {
-			a.mu.Lock()
-			defer a.mu.Unlock()
-			lines := a.logs
-			if len(lines) > 60 {
-				lines = lines[len(lines)-60:]
-			}
-			t.Logf("arena log (last %d lines):\n%s", len(lines), strings.Join(lines, "\n"))
-		}
-	})
-	a.start("127.0.0.1:0")
-	return a
-}
-
-// URL is the server's base URL.
-func (a *arena) URL() string { return "http://" + a.addr }
-
-// start runs the process listening on listen and waits until it answers
-// /healthz.
-func (a *arena) start(listen string) {
-	t := a.t
-	t.Helper()
-	cmd := exec.Command(arenaBin, "serve")
-	cmd.Env = append(os.Environ(), arenaEnv...)
-	cmd.Env = append(cmd.Env, a.env...)
-	cmd.Env = append(cmd.Env, "LISTEN_ADDR="+listen, "DATABASE_URL=sqlite:"+a.db)
-	stderr, err := cmd.StderrPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start(), "start arena serve")
-
-	listening := make(chan string, 1)
-	exited := make(chan struct{})
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(make([]byte, 64*1024), 1024*1024)
-		for sc.Scan() {
-			line := sc.Text()
-			a.mu.Lock()
-			a.logs = append(a.logs, line)
-			a.mu.Unlock()
-			var rec struct{ Msg, Addr string }
-			if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == "listening" {
-				listening <- rec.Addr
-			}
-		}
-		_ = cmd.Wait()
-		close(exited)
-	}()
-	a.mu.Lock()
-	a.cmd, a.exited = cmd, exited
-	a.mu.Unlock()
-
-	select {
-	case addr := <-listening:
-		a.addr = addr
-	case <-exited:
-		t.Fatalf("arena serve exited before listening: %v", cmd.ProcessState)
-	case <-time.After(30 * time.Second):
-		t.Fatal("arena serve did not listen within 30s")
-	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		resp, err := http.Get(a.URL() + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("arena serve: /healthz did not answer 200 within 20s (last error %v)", err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// stop ends the process with SIGTERM, as an operator would, and waits for
-// its orderly shutdown (killing it after 15 seconds). Stopping a stopped
-// server does nothing.
-func (a *arena) stop() {
-	a.mu.Lock()
-	cmd, exited := a.cmd, a.exited
-	a.cmd = nil
-	a.mu.Unlock()
-	if cmd == nil {
-		return
-	}
-	_ = cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-exited:
-	case <-time.After(15 * time.Second):
-		a.t.Errorf("arena serve did not stop within 15s of SIGTERM; killing it")
-		_ = cmd.Process.Kill()
-		<-exited
-	}
-}
-
-// restart stops the server and starts it again on the same address and
-// database.
-func (a *arena) restart() {
-	a.t.Helper()
-	a.stop()
-	a.start(a.addr)
+	requireChromium(t)
+	opts := arenatest.Options{Env: append(slices.Clone(arenaEnv), env...)}
+	return &arena{Arena: arenatest.Start(t, opts), t: t}
 }
 
 // roomPlayer is a player as GET /api/rooms/{id} shows them.

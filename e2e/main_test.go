@@ -1,43 +1,25 @@
 package e2e
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
+
+	"github.com/sudoku-arena/arena/internal/arenatest"
 )
 
-// arenaBin is the arena binary TestMain builds; chromium is the browser's
-// path, empty when none was found.
-var (
-	arenaBin string
-	chromium string
-)
+// chromium is the browser's path, empty when none was found.
+var chromium string
 
 // chromiumMissing is the message of a test that has no browser.
 const chromiumMissing = "e2e: Chromium not found; apt-get install chromium, or set E2E_REQUIRED=1 to fail"
 
-func TestMain(m *testing.M) { os.Exit(run(m)) }
-
-func run(m *testing.M) int {
+// TestMain looks for the browser; the arena binary is built by the first
+// test that starts a server (arenatest), so only when there is a browser,
+// and removed after the tests.
+func TestMain(m *testing.M) {
 	chromium = findChromium()
-	if chromium != "" {
-		dir, err := os.MkdirTemp("", "arena-e2e-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "e2e:", err)
-			return 1
-		}
-		defer os.RemoveAll(dir)
-		arenaBin = filepath.Join(dir, "arena")
-		build := exec.Command("go", "build", "-o", arenaBin, "../cmd/arena")
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "e2e: build arena:", err)
-			return 1
-		}
-	}
-	return m.Run()
+	os.Exit(arenatest.Main(m))
 }
 
 // findChromium is the browser E2E_CHROMIUM names (a path, for another

@@ -73,7 +73,7 @@ func TestReload(t *testing.T) {
 func TestSocketCut(t *testing.T) {
 	t.Parallel()
 	srv := startArena(t)
-	pxAlice, pxBob := startProxy(t, srv.addr), startProxy(t, srv.addr)
+	pxAlice, pxBob := startProxy(t, srv.Addr()), startProxy(t, srv.Addr())
 	b := newBrowser(t)
 	alice, bob := b.newPage("Alice"), b.newPage("Bob")
 	id := createRoom(alice, pxAlice.URL(), "race", "easy", "Alice")
@@ -117,7 +117,8 @@ func TestServerRestart(t *testing.T) {
 	board := readBoard(p, false)
 
 	p.recordAttr("__conn", "#conn", "data-state")
-	srv.restart()
+	require.Equal(t, 0, srv.Stop(), "an orderly shutdown")
+	srv.Restart()
 	p.waitFor("connected again", `window.__conn.includes('reconnecting') && `+connIs("open"), 30*time.Second)
 	waitPlaying(p)
 	assert.Equal(t, board, readBoard(p, false), "the board is intact")
