@@ -9,11 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/store"
-	"github.com/sudoku-arena/arena/store/backend"
 	"github.com/sudoku-arena/arena/store/pgtest"
 )
 
@@ -39,8 +37,10 @@ func TestDatabaseOutage(t *testing.T) {
 	a := arenatest.Start(t, arenatest.Options{DatabaseURL: pg.NewDatabase(t),
 		Env: []string{"COUNTDOWN=10ms", "HINT_PENALTY=0", "PING_INTERVAL=1h"}})
 
-	race := openRoom(ctx, t, a, room.ModeRace)
-	coop := openRoom(ctx, t, a, room.ModeCoop)
+	race, err := startRoom(ctx, a, room.ModeRace, "Ada", "Bo")
+	require.NoError(t, err)
+	coop, err := startRoom(ctx, a, room.ModeCoop, "Ada", "Bo")
+	require.NoError(t, err)
 	racer, runner := race.players[0], race.players[1]
 	raceCells := race.cellsOf(0)
 	coopCells := [][]int{coop.cellsOf(0), coop.cellsOf(1)}
@@ -109,11 +109,7 @@ func TestDatabaseOutage(t *testing.T) {
 	require.NoError(t, a.WaitReady(30*time.Second))
 	assert.Equal(t, 0, a.Stop(), "an orderly shutdown writes the rest")
 
-	kind, err := backend.Parse(a.DatabaseURL())
-	require.NoError(t, err)
-	st, err := backend.Open(ctx, kind)
-	require.NoError(t, err)
-	defer st.Close()
+	st := openStore(ctx, t, a)
 	for _, r := range []*liveRoom{race, coop} {
 		evs, err := st.Events(ctx, r.id, 0, 0)
 		require.NoError(t, err)
@@ -141,26 +137,4 @@ func TestDatabaseOutage(t *testing.T) {
 	for _, p := range coop.players {
 		assert.Equal(t, 1, resultsIn(ctx, t, st, p.id, coop.id), "the team's finish, once each")
 	}
-}
-
-// openRoom makes a room of the mode with two players, started.
-func openRoom(ctx context.Context, t *testing.T, a *arenatest.Arena, mode string) *liveRoom {
-	t.Helper()
-	id, err := createRoom(a, mode)
-	require.NoError(t, err)
-	r := &liveRoom{id: id, mode: mode}
-	for _, name := range []string{"Ada", "Bo"} {
-		p, err := dialPlayer(ctx, a, id, name, "", 0)
-		require.NoError(t, err)
-		r.players = append(r.players, p)
-	}
-	require.NoError(t, r.players[0].send(ctx, map[string]any{"type": "start"}))
-	for _, p := range r.players {
-		r.givens, err = p.running(ctx)
-		require.NoError(t, err)
-	}
-	res := engine.Solve(r.givens, 2)
-	require.Equal(t, 1, res.Count)
-	r.solution = res.Solution
-	return r
 }

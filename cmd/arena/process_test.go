@@ -69,36 +69,51 @@ func openRooms(ctx context.Context, t *testing.T, a *arenatest.Arena) []*liveRoo
 		if i%2 == 1 {
 			mode = room.ModeCoop
 		}
-		id, err := createRoom(a, mode)
+		names := make([]string, roomPlayers)
+		for j := range names {
+			names[j] = fmt.Sprintf("p%d-%d", i, j)
+		}
+		r, err := startRoom(ctx, a, mode, names...)
 		if err != nil {
 			return err
 		}
-		r := &liveRoom{id: id, mode: mode, finishes: i < 4}
-		for j := range roomPlayers {
-			p, err := dialPlayer(ctx, a, id, fmt.Sprintf("p%d-%d", i, j), "", 0)
-			if err != nil {
-				return err
-			}
-			r.players = append(r.players, p)
-		}
-		if err := r.players[0].send(ctx, map[string]any{"type": "start"}); err != nil {
-			return err
-		}
-		for _, p := range r.players {
-			if r.givens, err = p.running(ctx); err != nil {
-				return err
-			}
-		}
-		res := engine.Solve(r.givens, 2)
-		if res.Count != 1 {
-			return fmt.Errorf("room %s: the puzzle has %d solutions", id, res.Count)
-		}
-		r.solution = res.Solution
+		r.finishes = i < 4
 		rooms[i] = r
 		return nil
 	})
 	require.NoError(t, err)
 	return rooms
+}
+
+// startRoom creates a room of the mode, has a player of each name join it
+// and the first start it, and returns it running, with its solution.
+func startRoom(ctx context.Context, a *arenatest.Arena, mode string, names ...string) (*liveRoom, error) {
+	id, err := createRoom(a, mode)
+	if err != nil {
+		return nil, err
+	}
+	r := &liveRoom{id: id, mode: mode}
+	for _, name := range names {
+		p, err := dialPlayer(ctx, a, id, name, "", 0)
+		if err != nil {
+			return nil, err
+		}
+		r.players = append(r.players, p)
+	}
+	if err := r.players[0].send(ctx, map[string]any{"type": "start"}); err != nil {
+		return nil, err
+	}
+	for _, p := range r.players {
+		if r.givens, err = p.running(ctx); err != nil {
+			return nil, err
+		}
+	}
+	res := engine.Solve(r.givens, 2)
+	if res.Count != 1 {
+		return nil, fmt.Errorf("room %s: the puzzle has %d solutions", id, res.Count)
+	}
+	r.solution = res.Solution
+	return r, nil
 }
 
 // play has every player of every room make their moves, each in a
@@ -285,11 +300,7 @@ func checkRestart(ctx context.Context, t *testing.T, a *arenatest.Arena, rooms [
 
 	// No finish is lost: every finish told is stored, once.
 	assert.Equal(t, 0, a.Stop())
-	kind, err := backend.Parse(a.DatabaseURL())
-	require.NoError(t, err)
-	st, err := backend.Open(ctx, kind)
-	require.NoError(t, err)
-	defer st.Close()
+	st := openStore(ctx, t, a)
 	for _, r := range rooms {
 		for _, p := range r.players {
 			if p.finish == nil {
@@ -298,6 +309,18 @@ func checkRestart(ctx context.Context, t *testing.T, a *arenatest.Arena, rooms [
 			assert.Equal(t, 1, resultsIn(ctx, t, st, p.id, r.id), "room %s: %s's finish is stored once", r.id, p.id)
 		}
 	}
+}
+
+// openStore opens the store the server ran over, to check what it kept
+// once it stopped; it is closed when the test ends.
+func openStore(ctx context.Context, t *testing.T, a *arenatest.Arena) store.Store {
+	t.Helper()
+	kind, err := backend.Parse(a.DatabaseURL())
+	require.NoError(t, err)
+	st, err := backend.Open(ctx, kind)
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	return st
 }
 
 // resultsIn counts player's results in the game.
