@@ -19,16 +19,9 @@ import (
 // client's reads check that every frame is valid UTF-8 JSON).
 func TestCoopMovesCarryOnlyIDsTheServerBuilt(t *testing.T) {
 	e := newEnv(t)
-	id := e.createRoom("coop", "easy")
-	a := e.dial("Ann")
-	a.join(id)
-	b := e.dial("Bob")
-	b.join(id)
-	a.send(map[string]any{"type": "start"})
-	givens := awaitRunning(a)
-	awaitRunning(b)
+	a, b := e.dial("Ann"), e.dial("Bob")
+	_, givens, sol := e.startGame("coop", a, b)
 	cell := firstEmpty(givens, nil)
-	sol := e.solution(id, 1)
 
 	before := b.ping()
 	seen := len(b.seen)

@@ -329,12 +329,8 @@ func TestCoopSharedBoardNotesAndCursors(t *testing.T) {
 // digits already on the board, which no move event told them.
 func TestCoopLateJoinerSeesWhoPlacedEachDigit(t *testing.T) {
 	e := newEnv(t)
-	id := e.createRoom("coop", "easy")
 	a := e.dial("Ann")
-	a.join(id)
-	a.send(map[string]any{"type": "start"})
-	givens := awaitRunning(a)
-	sol := e.solution(id, 1)
+	id, givens, sol := e.startGame("coop", a)
 	var placed []int
 	for cell, v := range givens {
 		if v == 0 && len(placed) < 3 {
@@ -376,14 +372,8 @@ func TestCoopLateJoinerSeesWhoPlacedEachDigit(t *testing.T) {
 
 func TestDropAndResumeReplaysMissedEvents(t *testing.T) {
 	e := newEnv(t)
-	id := e.createRoom("race", "easy")
 	a, b := e.dial("Ann"), e.dial("Bob")
-	a.join(id)
-	b.join(id)
-	a.send(map[string]any{"type": "start"})
-	givens := awaitRunning(a)
-	awaitRunning(b)
-	sol := e.solution(id, 1)
+	id, givens, sol := e.startGame("race", a, b)
 	var empty []int
 	for cell, v := range givens {
 		if v == 0 {

@@ -176,6 +176,22 @@ func (e *env) createRoom(mode, level string) string {
 	return out.ID
 }
 
+// startGame makes an easy room of the mode, has the clients join it in
+// turn and the first start it, and waits until each sees play begin. It
+// returns the room's id, the givens and the first round's solution.
+func (e *env) startGame(mode string, clients ...*client) (id string, givens, sol engine.Grid) {
+	e.tb.Helper()
+	id = e.createRoom(mode, "easy")
+	for _, c := range clients {
+		c.join(id)
+	}
+	clients[0].send(map[string]any{"type": "start"})
+	for _, c := range clients {
+		givens = awaitRunning(c)
+	}
+	return id, givens, e.solution(id, 1)
+}
+
 // solution is the room's current round's solution, read from the store as
 // no client could.
 func (e *env) solution(roomID string, round int) engine.Grid {

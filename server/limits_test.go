@@ -271,12 +271,8 @@ func TestSecondTabReplacesTheFirst(t *testing.T) {
 func TestShutdownSavesRoomsAndARestartBringsThemBack(t *testing.T) {
 	k := newKept()
 	e := newEnvOn(t, k)
-	id := e.createRoom("race", "easy")
 	a := e.dial("Ann")
-	a.join(id)
-	a.send(map[string]any{"type": "start"})
-	givens := awaitRunning(a)
-	sol := e.solution(id, 1)
+	id, givens, sol := e.startGame("race", a)
 	var played []int
 	for cell, v := range givens {
 		if v == 0 && len(played) < 3 {
@@ -349,13 +345,10 @@ func TestHealthAndMetrics(t *testing.T) {
 	assert.Equal(t, http.StatusOK, status)
 	assert.JSONEq(t, `{"status":"ok","database":"ok","results":"ok"}`, body)
 
-	id := e.createRoom("coop", "easy")
 	a := e.dial("Ann")
-	a.join(id)
-	a.send(map[string]any{"type": "start"})
-	givens := awaitRunning(a)
+	id, givens, sol := e.startGame("coop", a)
 	cell := firstEmpty(givens, nil)
-	a.move(cell, e.solution(id, 1)[cell])
+	a.move(cell, sol[cell])
 	await[room.MoveEvent](a, room.TypeMove, nil)
 
 	status, body = get("/metrics")

@@ -19,14 +19,8 @@ import (
 // is back; then it is stored once and announced.
 func TestDatabaseOutageMidGame(t *testing.T) {
 	e := newEnv(t, func(c *server.Config) { c.Rooms.MaxResultsWaiting = 2 })
-	id := e.createRoom("coop", "easy")
 	a, b := e.dial("Ann"), e.dial("Bob")
-	a.join(id)
-	b.join(id)
-	a.send(map[string]any{"type": "start"})
-	givens := awaitRunning(a)
-	awaitRunning(b)
-	sol := e.solution(id, 1)
+	id, givens, sol := e.startGame("coop", a, b)
 
 	e.kept.players.goDown()
 	e.kept.rooms.Fail(errors.New("database closed"))

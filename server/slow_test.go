@@ -45,14 +45,8 @@ func (e *env) dialTiny(name string) *client {
 func TestSlowClientIsClosedAsTooSlowAndMayResume(t *testing.T) {
 	e := newEnvListening(t, newKept(), func(l net.Listener) net.Listener { return tinyBuffers{l} },
 		func(c *server.Config) { c.SendQueue, c.RateLimit, c.RateBurst = 32, 1e6, 1e6 })
-	id := e.createRoom("coop", "easy")
 	a, b := e.dial("Ann"), e.dialTiny("Bob")
-	a.join(id)
-	b.join(id)
-	a.send(map[string]any{"type": "start"})
-	givens := awaitRunning(a)
-	awaitRunning(b)
-	sol := e.solution(id, 1)
+	id, givens, sol := e.startGame("coop", a, b)
 	cell := firstEmpty(givens, nil)
 
 	// Ann keeps reading; Bob stops. Ann places and clears one digit until
