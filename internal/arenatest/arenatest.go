@@ -6,8 +6,10 @@
 // and is shown when the test fails.
 //
 // It is for tests that must see what only a process shows: signals,
-// restarts, a database that goes away under it. Tests of the game or of
-// the protocol run in-process (room/roomtest, server's harness), faster.
+// restarts, a database that goes away under it (cmd/arena), and the
+// browser tests (e2e), which load the pages the binary serves. Tests of the
+// game or of the protocol run in-process (room/roomtest, server's harness),
+// faster.
 package arenatest
 
 import (
