@@ -443,7 +443,7 @@ func TestSolveStats(t *testing.T) {
 }
 
 func TestSearchStartsStatisticsAfresh(t *testing.T) {
-	// The generator loads a state, edits it and calls search on a solver
+	// solvableWithout loads a state, edits it and calls search on a solver
 	// from the pool, which may still hold the counts of its last solve.
 	for _, p := range loadPuzzles(t, "17-clue.txt", 20) {
 		want := Solve(p, 2)
@@ -456,6 +456,43 @@ func TestSearchStartsStatisticsAfresh(t *testing.T) {
 		assert.Equal(t, want.Stats.Iterations, s.iterations, "puzzle %s", p)
 		assert.Equal(t, want.Solution, s.solution, "puzzle %s", p)
 	}
+}
+
+// TestSolvableWithout checks solvableWithout against the exported solver:
+// g has a solution without digit in cell exactly when one of the eight
+// other digits placed there leaves a solvable grid. Unique puzzles answer
+// no for their solution's digit; serg's puzzles, which all have several
+// solutions, answer yes for some cells.
+func TestSolvableWithout(t *testing.T) {
+	var yes, no int
+	puzzles := append(loadPuzzles(t, "17-clue.txt", 20), loadPuzzles(t, "serg-benchmark.txt", 40)...)
+	for _, p := range puzzles {
+		sol := Solve(p, 1).Solution
+		for cell, v := range p {
+			if v != 0 {
+				continue
+			}
+			want := false
+			for d := uint8(1); d <= 9 && !want; d++ {
+				q := p
+				q[cell] = d
+				want = d != sol[cell] && CountSolutions(q, 1) > 0
+			}
+			got := solvableWithout(&p, cell, sol[cell])
+			require.Equal(t, want, got, "puzzle %s without %d in r%dc%d", p, sol[cell], cell/9+1, cell%9+1)
+			if got {
+				yes++
+			} else {
+				no++
+			}
+		}
+	}
+	assert.Positive(t, yes, "cells that can take another digit")
+	assert.Positive(t, no, "cells that cannot")
+
+	bad := MustParse(inkala)
+	bad[1] = 8 // conflicting givens: no solution with or without anything
+	assert.False(t, solvableWithout(&bad, 2, 1))
 }
 
 func TestSolveConcurrent(t *testing.T) {
