@@ -21,9 +21,12 @@ run: build
 
 # The store tests start a throwaway PostgreSQL from the machine's binaries;
 # scripts/ensure-postgres installs Debian's package when they are missing.
+# The zero-allocation tests skip under -race (sync.Pool drops items on
+# purpose there), so a short second pass without it runs them.
 test:
 	./scripts/ensure-postgres
 	$(GO) test -race -timeout $(TEST_TIMEOUT) -count=1 $(PKGS)
+	$(GO) test -count=1 -run 'Alloc' ./engine
 
 # The browser tests alone (they are part of `make test` too): a real arena
 # serve and Debian's headless Chromium. Without Chromium they skip, unless
@@ -37,7 +40,7 @@ test-short:
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCH_TIME) -cpu 1 ./engine
-	./$(BIN) bench -t 3 ../shared/data/17-clue.txt ../shared/data/magictour-top1465.txt ../shared/data/serg-benchmark.txt
+	./$(BIN) bench -t 3 engine/testdata/17-clue.txt engine/testdata/magictour-top1465.txt engine/testdata/serg-benchmark.txt
 	$(GO) test -run '^$$' -bench Broadcast -benchtime 2000x ./server
 
 # Each fuzz target for FUZZTIME (go test runs one -fuzz target at a time).

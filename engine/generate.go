@@ -306,10 +306,10 @@ func (d *digger) canRemove(c int) bool {
 	}
 	q := d.p
 	clear2(&q, c, d.symmetric)
-	if !forcedSingle(&used, clues, c, d.sol[c]) && !otherDigitImpossible(&q, c, d.sol[c]) {
+	if !forcedSingle(&used, clues, c, d.sol[c]) && solvableWithout(&q, c, d.sol[c]) {
 		return false
 	}
-	return m == c || forcedSingle(&used, clues, m, d.sol[m]) || otherDigitImpossible(&q, m, d.sol[m])
+	return m == c || forcedSingle(&used, clues, m, d.sol[m]) || !solvableWithout(&q, m, d.sol[m])
 }
 
 // forcedSingle reports whether the empty cell must hold digit in every
@@ -340,17 +340,4 @@ func forcedSingle(used *[27]uint16, clues CellSet, cell int, digit uint8) bool {
 		}
 	}
 	return false
-}
-
-// otherDigitImpossible reports whether q has no solution with digit ruled
-// out of the empty cell.
-func otherDigitImpossible(q *Grid, cell int, digit uint8) bool {
-	s := solverPool.Get().(*bitSolver)
-	defer solverPool.Put(s)
-	b := &s.stack[0]
-	if !b.load(q) {
-		return true
-	}
-	b.remove(cell/27, int(digit)-1, uint(cell%27))
-	return s.search(1) == 0
 }

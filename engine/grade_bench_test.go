@@ -12,7 +12,7 @@ func benchPuzzlesByLevel(b *testing.B) map[Level][]Grid {
 	b.Helper()
 	benchLevelsOnce.Do(func() {
 		benchLevels = map[Level][]Grid{}
-		pool := append(logicCollection(b, "17-clue.txt", 2000), logicCollection(b, "magictour-top1465.txt", 0)...)
+		pool := append(loadPuzzles(b, "17-clue.txt", 2000), loadPuzzles(b, "magictour-top1465.txt", 0)...)
 		for _, p := range pool {
 			gr, err := GradePuzzle(p)
 			if err != nil {
@@ -34,7 +34,7 @@ var (
 // BenchmarkGradeTop1465 grades the first 200 top1465 puzzles in turn (one
 // puzzle per op), explanations not included.
 func BenchmarkGradeTop1465(b *testing.B) {
-	puzzles := logicCollection(b, "magictour-top1465.txt", 200)
+	puzzles := loadPuzzles(b, "magictour-top1465.txt", 200)
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
@@ -83,7 +83,7 @@ func BenchmarkSolvableWithin(b *testing.B) {
 
 // BenchmarkNextHint asks for a hint on the givens of top1465 puzzles.
 func BenchmarkNextHint(b *testing.B) {
-	puzzles := logicCollection(b, "magictour-top1465.txt", 100)
+	puzzles := loadPuzzles(b, "magictour-top1465.txt", 100)
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {

@@ -149,7 +149,7 @@ func TestGradeErrors(t *testing.T) {
 }
 
 func TestGradeStable(t *testing.T) {
-	for _, p := range logicCollection(t, "magictour-top1465.txt", 20) {
+	for _, p := range loadPuzzles(t, "magictour-top1465.txt", 20) {
 		a, err := GradePuzzle(p)
 		require.NoError(t, err)
 		b, err := GradePuzzle(p)
@@ -185,7 +185,7 @@ func TestGradeJSON(t *testing.T) {
 // solution, and the fast path must agree with the grade. Under -short it
 // takes every 10th puzzle.
 func TestGradeTop1465(t *testing.T) {
-	puzzles := logicCollection(t, "magictour-top1465.txt", 0)
+	puzzles := loadPuzzles(t, "magictour-top1465.txt", 0)
 	require.Len(t, puzzles, 1465)
 	stride := 1
 	if testing.Short() {
@@ -241,7 +241,7 @@ func TestSolvableWithinConflict(t *testing.T) {
 // step must fit the solution and SolvableWithin must agree with the grade.
 func TestGrade17Clue(t *testing.T) {
 	levels := map[Level]int{}
-	for i, p := range logicCollection(t, "17-clue.txt", 400) {
+	for i, p := range loadPuzzles(t, "17-clue.txt", 400) {
 		gr, err := GradePuzzle(p)
 		require.NoError(t, err, "puzzle %d", i+1)
 		checkGrade(t, p, gr)

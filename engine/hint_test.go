@@ -45,7 +45,7 @@ func checkHint(t *testing.T, board, sol Grid, h Hint) {
 
 func TestNextHintOnRandomPartialBoards(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 14))
-	puzzles := append([]Grid{MustParse(easyPuzzle), MustParse(easterMonster)}, logicCollection(t, "magictour-top1465.txt", 40)...)
+	puzzles := append([]Grid{MustParse(easyPuzzle), MustParse(easterMonster)}, loadPuzzles(t, "magictour-top1465.txt", 40)...)
 	trials := 0
 	kinds := map[Level]int{}
 	for _, p := range puzzles {

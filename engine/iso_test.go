@@ -57,8 +57,8 @@ func (m isomorph) apply(g Grid) Grid {
 
 func TestIsomorphicPuzzlesSolveAlike(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	puzzles := append(loadSome(t, "magictour-top1465.txt", 40), loadSome(t, "serg-benchmark.txt", 40)...)
-	puzzles = append(puzzles, loadSome(t, "17-clue.txt", 40)...)
+	puzzles := append(loadPuzzles(t, "magictour-top1465.txt", 40), loadPuzzles(t, "serg-benchmark.txt", 40)...)
+	puzzles = append(puzzles, loadPuzzles(t, "17-clue.txt", 40)...)
 	for _, p := range puzzles {
 		want := Solve(p, 2)
 		for k := 0; k < 5; k++ {
@@ -83,27 +83,14 @@ func TestIsomorphKeepsValidity(t *testing.T) {
 	}
 }
 
-// loadSome returns the first n puzzles of a shared collection.
-func loadSome(tb testing.TB, name string, n int) []Grid {
-	tb.Helper()
-	var out []Grid
-	for _, line := range fuzzSeedsFrom(tb, name, n) {
-		g, err := Parse(line)
-		require.NoError(tb, err)
-		out = append(out, g)
-	}
-	require.Len(tb, out, n)
-	return out
-}
-
 // TestIsomorphicPuzzlesGradeAlike: a puzzle and its isomorphs get the same
 // level and hardest technique, always. The score is the same too but for
 // rare puzzles where two equal patterns lead to different rounds of harder
 // techniques; the test allows 1% of those and says how many it saw.
 func TestIsomorphicPuzzlesGradeAlike(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
-	puzzles := loadSome(t, "magictour-top1465.txt", 500)
-	puzzles = append(puzzles, loadSome(t, "17-clue.txt", 300)...)
+	puzzles := loadPuzzles(t, "magictour-top1465.txt", 500)
+	puzzles = append(puzzles, loadPuzzles(t, "17-clue.txt", 300)...)
 	for _, level := range []Level{LevelEasy, LevelMedium, LevelHard, LevelExpert} {
 		for seed := uint64(1); seed <= 10; seed++ {
 			g, err := Generate(GenerateOptions{Level: level, Seed: seed})

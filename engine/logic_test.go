@@ -1,10 +1,8 @@
 package engine
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,28 +20,6 @@ const (
 	// easterMonster needs far more than the techniques here.
 	easterMonster = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 )
-
-// logicCollection returns the first n puzzles (all when n <= 0) of a shared
-// puzzle collection: one puzzle a line, '#' lines are comments.
-func logicCollection(tb testing.TB, name string, n int) []Grid {
-	tb.Helper()
-	f, err := os.Open("../../shared/data/" + name)
-	require.NoError(tb, err, "puzzle collection")
-	defer f.Close()
-	var out []Grid
-	sc := bufio.NewScanner(f)
-	for sc.Scan() && (n <= 0 || len(out) < n) {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		g, err := Parse(line)
-		require.NoError(tb, err, "line %q", line)
-		out = append(out, g)
-	}
-	require.NoError(tb, sc.Err())
-	return out
-}
 
 // uniqueSolution solves g and requires exactly one solution.
 func uniqueSolution(tb testing.TB, g Grid) Grid {

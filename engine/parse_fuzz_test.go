@@ -1,11 +1,6 @@
 package engine
 
-import (
-	"bufio"
-	"os"
-	"strings"
-	"testing"
-)
+import "testing"
 
 // FuzzParse feeds arbitrary text to Parse: it must never panic, and whatever
 // it accepts must format back to 81 characters that parse to the same grid.
@@ -42,37 +37,3 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
-
-// fuzzSeeds returns up to n puzzle lines from each shared collection, to seed
-// fuzz corpora with real puzzles.
-func fuzzSeeds(tb testing.TB, n int) []string {
-	tb.Helper()
-	var out []string
-	for _, name := range []string{"17-clue.txt", "magictour-top1465.txt", "serg-benchmark.txt"} {
-		out = append(out, fuzzSeedsFrom(tb, name, n)...)
-	}
-	return out
-}
-
-// fuzzSeedsFrom returns the first n puzzle lines of one shared collection.
-func fuzzSeedsFrom(tb testing.TB, name string, n int) []string {
-	tb.Helper()
-	f, err := os.Open(dataPath(name))
-	if err != nil {
-		tb.Fatalf("puzzle collection: %v", err)
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() && len(out) < n {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		out = append(out, line)
-	}
-	return out
-}
-
-// dataPath is where the shared puzzle collections are, seen from this package.
-func dataPath(name string) string { return "../../shared/data/" + name }

@@ -73,6 +73,23 @@ func CountSolutions(g Grid, limit int) int {
 	return n
 }
 
+// solvableWithout reports whether g has a solution with digit (1..9) ruled
+// out of cell (0..80), which g leaves empty. The generator asks it, and
+// nothing of the solver's state, whether an emptied clue could take
+// another digit: a search for such a solution fails fast, where counting
+// g's solutions to two would first have to find the known one again.
+func solvableWithout(g *Grid, cell int, digit uint8) bool {
+	s := solverPool.Get().(*bitSolver)
+	s.rng = nil
+	found := false
+	if b := &s.stack[0]; b.load(g) {
+		b.remove(cell/27, int(digit)-1, uint(cell%27))
+		found = s.search(1) > 0
+	}
+	solverPool.Put(s)
+	return found
+}
+
 // SolveRandom solves g choosing branch digits in an rng-driven order, so
 // that a grid with many solutions yields a random one of them; ok is false
 // when g has no solution. For a given rng state the result is deterministic.
@@ -337,8 +354,8 @@ func (s *bitSolver) run(g *Grid, limit int) int {
 // limit below 1 counts as 1); the first one is left in s.solution. It
 // starts the statistics afresh: s.guesses also decides when the Hall check
 // starts (deepAfter), so a solver taken from the pool must not carry its
-// last count over. The generator calls it directly, on a state it loaded
-// and edited.
+// last count over. solvableWithout calls it on a state it loaded and
+// edited.
 func (s *bitSolver) search(limit int) int {
 	if limit < 1 {
 		limit = 1

@@ -9,7 +9,7 @@ import (
 // uniqueness check (limit 2), so ns/op is the time for the whole collection;
 // it reports puzzles/s, µs/puzzle and the guesses per puzzle.
 func benchCollection(b *testing.B, name string) {
-	puzzles := loadCollection(b, name)
+	puzzles := loadPuzzles(b, name, 0)
 	var guesses, solved int
 	b.ResetTimer()
 	for b.Loop() {
@@ -38,7 +38,7 @@ func BenchmarkSolveSerg(b *testing.B) { benchCollection(b, "serg-benchmark.txt")
 // BenchmarkCountSolutions17Clue is BenchmarkSolve17Clue through the
 // fast path without clock reads and statistics.
 func BenchmarkCountSolutions17Clue(b *testing.B) {
-	puzzles := loadCollection(b, "17-clue.txt")
+	puzzles := loadPuzzles(b, "17-clue.txt", 0)
 	b.ResetTimer()
 	for b.Loop() {
 		for _, p := range puzzles {

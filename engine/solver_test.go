@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -27,48 +26,6 @@ var famousPuzzles = []struct{ name, puzzle, solution string }{
 		"751846239892371465643259871238197546974562318165438927319684752527913684486725193"},
 	{"Platinum Blonde", ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6...",
 		"839465712146782953752391486391824675564173829287659341628537194913248567475916238"},
-}
-
-// collectionPath is where a shared puzzle collection lives, seen from this
-// package (the repository is /work/main, the parsedCollections /work/shared/data).
-// It fails the test at once, saying where it looked, when the file is missing.
-func collectionPath(tb testing.TB, name string) string {
-	tb.Helper()
-	p := dataPath(name)
-	if _, err := os.Stat(p); err != nil {
-		tb.Fatalf("puzzle collection %q is missing: looked for %s (the shared data directory "+
-			"is expected two levels above engine/): %v", name, p, err)
-	}
-	return p
-}
-
-// parsedCollections caches parsed parsedCollections: several tests and benchmarks read
-// the same 49k-puzzle file.
-var parsedCollections sync.Map // name -> []Grid
-
-// loadCollection parses every puzzle of a shared collection: one puzzle a
-// line, '#' comment lines and blank lines skipped.
-func loadCollection(tb testing.TB, name string) []Grid {
-	tb.Helper()
-	if v, ok := parsedCollections.Load(name); ok {
-		return v.([]Grid)
-	}
-	data, err := os.ReadFile(collectionPath(tb, name))
-	require.NoError(tb, err)
-	var out []Grid
-	for i, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		g, err := Parse(line)
-		if err != nil { // checked first: require's stack walk is slow over 49k lines
-			require.NoError(tb, err, "%s line %d", name, i+1)
-		}
-		out = append(out, g)
-	}
-	parsedCollections.Store(name, out)
-	return out
 }
 
 // givensKept reports whether solution s agrees with every given of puzzle p.
@@ -125,7 +82,7 @@ func TestSolveUniqueCollections(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			puzzles := loadCollection(t, tt.file)
+			puzzles := loadPuzzles(t, tt.file, 0)
 			require.Len(t, puzzles, tt.want)
 			var bad solveFailures
 			for _, p := range puzzles {
@@ -139,7 +96,7 @@ func TestSolveUniqueCollections(t *testing.T) {
 }
 
 func TestSolveSergAllHaveSeveralSolutions(t *testing.T) {
-	puzzles := loadCollection(t, "serg-benchmark.txt")
+	puzzles := loadPuzzles(t, "serg-benchmark.txt", 0)
 	require.Len(t, puzzles, 10000)
 	var bad solveFailures
 	for _, p := range puzzles {
@@ -443,7 +400,7 @@ func TestSolveAgainstReference(t *testing.T) {
 
 func TestCountSolutionsAgreesWithSolve(t *testing.T) {
 	for _, name := range []string{"magictour-top1465.txt", "serg-benchmark.txt"} {
-		for _, p := range loadCollection(t, name)[:300] {
+		for _, p := range loadPuzzles(t, name, 300) {
 			for limit := 1; limit <= 3; limit++ {
 				require.Equal(t, Solve(p, limit).Count, CountSolutions(p, limit), "%s, limit %d", p, limit)
 			}
@@ -457,7 +414,7 @@ func TestCountSolutionsAgreesWithSolve(t *testing.T) {
 func TestSolveStats(t *testing.T) {
 	// With no guess, every empty cell is placed by propagation exactly once.
 	var noGuess, guessed int
-	for _, p := range loadCollection(t, "17-clue.txt")[:3000] {
+	for _, p := range loadPuzzles(t, "17-clue.txt", 3000) {
 		res := Solve(p, 2)
 		require.Equal(t, 1, res.Count)
 		assert.Positive(t, res.Stats.Iterations, "puzzle %s", p)
@@ -486,9 +443,9 @@ func TestSolveStats(t *testing.T) {
 }
 
 func TestSearchStartsStatisticsAfresh(t *testing.T) {
-	// The generator loads a state, edits it and calls search on a solver
+	// solvableWithout loads a state, edits it and calls search on a solver
 	// from the pool, which may still hold the counts of its last solve.
-	for _, p := range loadCollection(t, "17-clue.txt")[:20] {
+	for _, p := range loadPuzzles(t, "17-clue.txt", 20) {
 		want := Solve(p, 2)
 		s := new(bitSolver)
 		s.iterations, s.guesses, s.props = 5000, 5000, 5000
@@ -501,8 +458,45 @@ func TestSearchStartsStatisticsAfresh(t *testing.T) {
 	}
 }
 
+// TestSolvableWithout checks solvableWithout against the exported solver:
+// g has a solution without digit in cell exactly when one of the eight
+// other digits placed there leaves a solvable grid. Unique puzzles answer
+// no for their solution's digit; serg's puzzles, which all have several
+// solutions, answer yes for some cells.
+func TestSolvableWithout(t *testing.T) {
+	var yes, no int
+	puzzles := append(loadPuzzles(t, "17-clue.txt", 20), loadPuzzles(t, "serg-benchmark.txt", 40)...)
+	for _, p := range puzzles {
+		sol := Solve(p, 1).Solution
+		for cell, v := range p {
+			if v != 0 {
+				continue
+			}
+			want := false
+			for d := uint8(1); d <= 9 && !want; d++ {
+				q := p
+				q[cell] = d
+				want = d != sol[cell] && CountSolutions(q, 1) > 0
+			}
+			got := solvableWithout(&p, cell, sol[cell])
+			require.Equal(t, want, got, "puzzle %s without %d in r%dc%d", p, sol[cell], cell/9+1, cell%9+1)
+			if got {
+				yes++
+			} else {
+				no++
+			}
+		}
+	}
+	assert.Positive(t, yes, "cells that can take another digit")
+	assert.Positive(t, no, "cells that cannot")
+
+	bad := MustParse(inkala)
+	bad[1] = 8 // conflicting givens: no solution with or without anything
+	assert.False(t, solvableWithout(&bad, 2, 1))
+}
+
 func TestSolveConcurrent(t *testing.T) {
-	puzzles := loadCollection(t, "magictour-top1465.txt")[:200]
+	puzzles := loadPuzzles(t, "magictour-top1465.txt", 200)
 	want := make([]SolveResult, len(puzzles))
 	for i, p := range puzzles {
 		want[i] = Solve(p, 2)
