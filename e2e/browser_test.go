@@ -57,6 +57,9 @@ func newBrowser(t *testing.T) *browser {
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.UserDataDir(t.TempDir()),
+		// Chromium leaves its singleton socket's folder in TMPDIR when it
+		// is killed: keep it in the test's own.
+		chromedp.Env("TMPDIR="+t.TempDir()),
 		chromedp.WindowSize(1280, 800),
 	)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
