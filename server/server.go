@@ -174,6 +174,9 @@ func writeError(w http.ResponseWriter, status int, code, message string) {
 type CreateRoomRequest struct {
 	Mode  string `json:"mode"`
 	Level string `json:"level"`
+	// Date (UTC, YYYY-MM-DD) plays that day's daily puzzle: a daily room
+	// (today when left out) or a race on it.
+	Date string `json:"date,omitempty"`
 }
 
 // CreateRoomResponse is POST /api/rooms's answer.
