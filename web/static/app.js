@@ -129,6 +129,7 @@ let ticker = 0;
 // room, with the daily's panels beside the board.
 function room(id, as, day) {
   const panels = day ? dailyShell(day) : (mount('room-tpl'), null);
+  if (panels) panels.refresh();
   document.documentElement.dataset.page = day ? 'daily' : 'room';
   $('room-tag').textContent = id;
   const game = new Game();
@@ -388,12 +389,12 @@ async function dailyPage(date, level, fresh) {
   $('start-kicker').textContent = 'Puzzle of the day';
   $('start-title').textContent = `${api.title(level)} · ${api.longDate(date)}`;
 
-  let you = null;
+  let you = null, finished = 0;
   try {
     const d = await api.get('/api/daily', true);
     day.today = d.date;
     const l = (d.levels || []).find((x) => x.level === level);
-    if (date === d.date && l) you = l.you || null;
+    if (date === d.date && l) { you = l.you || null; finished = l.finished; }
   } catch { /* the start card works without it */ }
   if (!$('daily-go')) return; // the page changed meanwhile
   panels.today = day.today;
@@ -418,7 +419,7 @@ async function dailyPage(date, level, fresh) {
     $('start-kicker').textContent = 'From the archive';
     $('start-sub').textContent = 'A past day: play it for fun, unranked. The clock starts when the board appears.';
   } else if (you && you.status === 'solved') {
-    $('start-sub').textContent = `${daily.statusText(you, you.rank)}. Play again for fun: a second attempt is unranked.`;
+    $('start-sub').textContent = `${daily.statusText(you, finished)}. Play again for fun: a second attempt is unranked.`;
     go.textContent = 'Play again · unranked';
   } else {
     $('start-sub').textContent = 'The clock starts when the board appears. Mistakes add 30 s and hints 60 s; your first finish today goes on the leaderboard.';
