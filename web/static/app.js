@@ -168,7 +168,7 @@ function room(id, as, day) {
     $('board').setAttribute('aria-readonly', String(ro));
     $('pad').hidden = ro;
     document.querySelector('.room').classList.toggle('spectating', ro);
-    document.querySelector('.room').dataset.mode = game.mode;
+    if (game.me.id || !day) document.querySelector('.room').dataset.mode = game.mode;
     const m = game.room;
     const me = game.mine();
     const unranked = !!(me && me.ranked === false);
@@ -401,7 +401,7 @@ async function dailyPage(date, level, fresh) {
   panels.calendar();
   panels.refresh();
   const saved = fresh ? '' : store.get(dayKey(day));
-  if (you && you.status === 'playing' && you.room) return room(you.room, undefined, day);
+  if (!fresh && you && you.status === 'playing' && you.room) return room(you.room, undefined, day);
   if (saved && !(you && you.status === 'solved')) return room(saved, undefined, day);
 
   card.hidden = false;
