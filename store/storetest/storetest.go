@@ -521,6 +521,14 @@ func testLeaderboard(t *testing.T, s store.Store) {
 	other, err := s.DailyTop(ctx, "2026-11-21", "hard", 10)
 	require.NoError(t, err)
 	assert.Empty(t, other, "levels do not mix")
+	n, err := s.DailyCount(ctx, "2026-11-21", "medium")
+	require.NoError(t, err)
+	assert.Equal(t, 6, n)
+	n, err = s.DailyCount(ctx, "2026-11-21", "hard")
+	require.NoError(t, err)
+	assert.Zero(t, n)
+	_, err = s.DailyCount(ctx, "21/11/2026", "medium")
+	assert.ErrorIs(t, err, store.ErrInvalid)
 }
 
 func testAround(t *testing.T, s store.Store) {
@@ -601,6 +609,16 @@ func testBestTimes(t *testing.T, s store.Store) {
 	add("3", "b", store.ModeRace, 200, 0)         // ties a's best, finished earlier
 	add("4", "c", store.ModeCoop, 10, 0)          // co-op times are a team's, not counted
 	add("5", "c", store.ModeRace, 400, 0)
+	// A finish under the level's floor is kept, flagged, and counts on no
+	// board.
+	mkRoom(t, s, "6", store.ModeDaily, pz.ID, "c")
+	_, err := s.SaveResult(ctx, store.Result{RoomID: "6", PlayerID: "c", PuzzleID: pz.ID, Mode: store.ModeDaily, Level: "expert",
+		Elapsed: time.Second, FinishedAt: t0.Add(2 * time.Hour), Flagged: true})
+	require.NoError(t, err)
+	hist, err := s.PlayerHistory(ctx, "c", 1)
+	require.NoError(t, err)
+	require.Len(t, hist, 1)
+	assert.True(t, hist[0].Flagged)
 	best, err := s.BestTimes(ctx, "expert", 10)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"b", "a", "c"}, ids(best))
