@@ -151,14 +151,20 @@ function room(id, as, day) {
 
   // On a daily page, once this player has finished: their result on the
   // day's leaderboard, read again from the server (the panels too).
-  let result = null, asked = false;
+  // wasRanked is whether the attempt could rank when it began: a finish
+  // that could and does not was under the level's floor.
+  let result = null, asked = false, read = false, mine = null, wasRanked;
   const dailyResult = () => {
     const me = game.mine();
-    if (asked || !me || !me.rank) return;
+    if (me && wasRanked === undefined) wasRanked = me.ranked !== false;
+    if (!me || !me.rank) return;
+    if (read) result = dailyNote(day, me, mine, panels.total, wasRanked);
+    if (asked) return;
     asked = true;
     store.set(dayKey(day), '');
-    panels.refresh().then((mine) => {
-      result = dailyNote(day, me, mine, panels.total);
+    panels.refresh().then((row) => {
+      mine = row;
+      read = true;
       render();
     });
   };
@@ -182,9 +188,9 @@ function room(id, as, day) {
     ui.renderLobby(game);
     const key = `${game.phase}|${game.finishes.size}`;
     if (key !== finishKey) { finishKey = key; dismissed = false; }
+    if (panels) dailyResult();
     ui.renderFinish(game, dismissed, result);
     ui.tick(game);
-    if (panels) dailyResult();
     // For tests: the phase once the server has said it.
     if (game.me.id) document.documentElement.dataset.phase = game.phase;
   };
@@ -327,16 +333,23 @@ function modeLabel(m, watching, unranked) {
 // so that a reload of an archive day comes back to it.
 const dayKey = (day) => `daily.${day.date}.${day.level}`;
 
-// dailyNote says what this finish was worth, for the finish banner.
-function dailyNote(day, me, mine, total) {
-  const best = mine ? `rank ${api.count(mine.rank)} of ${api.count(total)} in ${fmt(mine.time_ms)}` : '';
-  if (me.ranked !== false && mine) {
+// FLOOR is each level's fastest ranked finish in seconds (docs/protocol.md,
+// "The puzzle of the day").
+const FLOOR = { easy: 60, medium: 90, hard: 120, expert: 150 };
+
+// dailyNote says what this finish was worth, for the finish banner: mine
+// is the player's row on the day's leaderboard (null: none), wasRanked
+// whether the attempt could rank when it began.
+function dailyNote(day, me, mine, total, wasRanked) {
+  if (me.ranked !== false) {
+    if (!mine) return { ranked: true, text: 'Ranked: your time is on its way to the leaderboard.' };
     const pen = mine.time_ms - mine.elapsed_ms;
     return { ranked: true, text: `Rank ${api.count(mine.rank)} of ${api.count(total)} · ${fmt(mine.time_ms)}${pen > 0 ? ` with ${fmt(pen)} of penalties` : ''}` };
   }
-  if (me.ranked !== false) return { ranked: true, text: 'Ranked: the leaderboard has your time.' };
-  const why = day.date < day.today ? 'an archive day' : mine ? 'your first finish today counts' : 'under the fastest time a level allows, or a later attempt';
-  return { ranked: false, text: `Unranked: ${why}.${best && day.date === day.today ? ` Today: ${best}.` : ''}` };
+  if (day.date < day.today) return { ranked: false, text: 'Unranked: an archive day.' };
+  if (wasRanked) return { ranked: false, text: `Unranked: faster than ${fmt(FLOOR[day.level] * 1000)}, this level's floor; it is kept for review.` };
+  const first = mine ? ` Your ranked finish today: rank ${api.count(mine.rank)} of ${api.count(total)} in ${fmt(mine.time_ms)}.` : '';
+  return { ranked: false, text: `Unranked: only your first finish of the day counts.${first}` };
 }
 
 // dailyShell mounts the room page with the daily's panels beside the board
