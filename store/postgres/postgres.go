@@ -510,15 +510,15 @@ func (s *Store) DailyTop(ctx context.Context, day, level string, limit int) ([]s
 	return collectEntries(rows, err, 1, "daily top "+day)
 }
 
-// DailyCount is how many results a day's leaderboard holds: a sum over
-// the per-block counts of migration 000002, not a count of the rows.
+// DailyCount is how many results a day's leaderboard holds: one row of
+// the totals the count trigger keeps (migration 000006), not a count.
 func (s *Store) DailyCount(ctx context.Context, day, level string) (int, error) {
 	if err := store.ValidDay(day, false); err != nil {
 		return 0, fmt.Errorf("postgres: daily count: %w", err)
 	}
 	var n int64
 	err := s.pool.QueryRow(ctx,
-		`SELECT coalesce(sum(n), 0)::bigint FROM leaderboard_blocks WHERE day = $1::date AND level = $2`, day, level).Scan(&n)
+		`SELECT coalesce(sum(n), 0)::bigint FROM leaderboard_totals WHERE day = $1::date AND level = $2`, day, level).Scan(&n)
 	return int(n), mapErr(err, "daily count "+day)
 }
 
