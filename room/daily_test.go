@@ -283,3 +283,37 @@ func TestDailyRoomSurvivesARestart(t *testing.T) {
 	require.NotNil(t, snap.Players[0].Ranked)
 	assert.False(t, *snap.Players[0].Ranked)
 }
+
+// A daily tells nobody, the player included, whether a digit is right
+// while it runs: nothing live carries a count, a spectator sees neither
+// digits nor boards, and the count comes with the finish.
+func TestDailyTellsNoMistakeBeforeTheFinish(t *testing.T) {
+	g := newGame(t, room.ModeDaily, room.Config{})
+	g.join("a")
+	require.Equal(t, room.PhaseRunning, g.Phase(), "the join starts a daily")
+	g.watch("s")
+	cell, d := g.wrong("a")
+	outs := g.ok("a", move(cell, d)).Out
+	assert.Equal(t, 1, g.mistakes("a"), "counted")
+	for _, o := range outs {
+		data, err := json.Marshal(o.Event)
+		require.NoError(t, err)
+		assert.NotContains(t, string(data), "mistakes", "nothing in a live daily tells a count")
+	}
+	assert.Empty(t, ofType[*room.MoveEvent](seen(outs, "s")), "a spectator sees no digit")
+	for _, id := range []string{"a", "s", ""} {
+		snap := g.Snapshot(id, g.now)
+		assert.Nil(t, snap.Players[0].Mistakes, "%q's snapshot", id)
+		assert.Empty(t, snap.Solution)
+		if id != "a" {
+			assert.Empty(t, snap.Board, "%q sees no board", id)
+		}
+	}
+	s := g.fill("a")
+	rs := results(t, s)
+	assert.Equal(t, 1, rs[0].Mistakes)
+	fin := ofType[*room.FinishEvent](seen(g.saved(rs).Out, "s"))
+	require.Len(t, fin, 1)
+	assert.Equal(t, 1, fin[0].Mistakes, "the finish tells the count")
+	assert.Equal(t, room.PhaseFinished, g.Phase())
+}
