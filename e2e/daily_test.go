@@ -72,8 +72,9 @@ func (a *arena) leaderboard(date, level string) leaderboard {
 // TestDaily plays the puzzle of the day in the browser: home's four
 // dailies, the daily page's start, a ranked finish with the leaderboard,
 // the streak and the player's row, a second attempt on the same puzzle
-// shown as unranked (the rank stays), home's status after, an archive day
-// and a future one, and the player page from the header.
+// shown as unranked (the rank stays) that a reload comes back to, home's
+// status after, an archive day and a future one, a race with friends on
+// the day's puzzle, and the player page from the header.
 func TestDaily(t *testing.T) {
 	t.Parallel()
 	srv := startArena(t)
@@ -123,6 +124,14 @@ func TestDaily(t *testing.T) {
 	ann.click("#again")
 	ann.wait("an unranked attempt", phaseIs("running")+` && document.querySelector('.room').dataset.ranked === 'false'`)
 	assert.Contains(t, text(ann, "#mode"), "Unranked")
+	// A reload in the middle comes back to the same attempt.
+	roomID := text(ann, "#room-tag")
+	givens, sol := puzzle(ann)
+	cells := empties(givens)
+	ann.place(cells[0], sol[cells[0]])
+	ann.navigate(srv.URL() + "/daily/" + date + "/easy")
+	ann.wait("the attempt after a reload", phaseIs("running")+" && "+digitIs(cells[0], sol[cells[0]]))
+	assert.Equal(t, roomID, text(ann, "#room-tag"), "the same room")
 	again := solveDaily(ann, false)
 	assert.Equal(t, first, again, "one puzzle a day and level")
 	ann.wait("an unranked result", visible("#finish")+` && document.querySelector('#finish-sub').dataset.ranked === 'false'`)
@@ -145,6 +154,17 @@ func TestDaily(t *testing.T) {
 	assert.Contains(t, text(ann, "#start-sub"), "unranked")
 	ann.navigate(srv.URL() + "/daily/2999-01-01/hard")
 	ann.wait("a future day's start", visible("#daily-go")+` && document.querySelector('#daily-go').disabled`)
+
+	// Friends on the daily: a race on today's puzzle from the daily page,
+	// unranked for Ann, who has her ranked finish.
+	ann.navigate(srv.URL() + "/daily/" + date + "/easy")
+	ann.wait("the daily page", visible("#daily-race"))
+	ann.click("#daily-race")
+	ann.wait("the race's lobby", `location.pathname.startsWith('/r/') && `+phaseIs("waiting"))
+	startGame(ann)
+	raced, _ := puzzle(ann)
+	assert.Equal(t, first, raced.String(), "the race plays the day's puzzle")
+	assert.Regexp(t, `^Race · Easy · \d+ \w+ · Unranked$`, text(ann, "#mode"))
 
 	// The player page: streaks, best times, the two finishes.
 	ann.navigate(srv.URL() + "/")

@@ -415,7 +415,7 @@ async function dailyPage(date, level, fresh) {
   panels.refresh();
   const saved = fresh ? '' : store.get(dayKey(day));
   if (!fresh && you && you.status === 'playing' && you.room) return room(you.room, undefined, day);
-  if (saved && !(you && you.status === 'solved')) return room(saved, undefined, day);
+  if (saved) return room(saved, undefined, day);
 
   card.hidden = false;
   const needName = !store.get('name') && !store.get('token');
