@@ -203,6 +203,10 @@ type Store interface {
 	SaveResults(ctx context.Context, rs []Result) error
 	// PlayerHistory is the player's results, newest first.
 	PlayerHistory(ctx context.Context, playerID string, limit int) ([]Result, error)
+	// PlayerBest is the player's fastest finish of each level they have
+	// finished, as BestTimes counts them (no co-op, nothing flagged; ties
+	// go to the earlier finish), in no particular order.
+	PlayerBest(ctx context.Context, playerID string) ([]Result, error)
 	// PlayerStreak counts the player's consecutive days with a daily
 	// result, as of today (YYYY-MM-DD).
 	PlayerStreak(ctx context.Context, playerID, today string) (Streak, error)

@@ -278,31 +278,15 @@ func (st *storage) PlayerRecord(ctx context.Context, id, today string) (server.P
 		}
 		rec.Results = append(rec.Results, res)
 	}
-	for _, level := range room.Levels {
-		if b, ok := bestOf(hist, level); ok {
-			rec.Best[level] = b
+	best, err := st.store.PlayerBest(ctx, id)
+	if err != nil {
+		return server.PlayerResponse{}, err
+	}
+	for _, b := range best {
+		rec.Best[b.Level] = server.BestTime{
+			TimeMS:    room.DailyTime(b.Elapsed, b.Mistakes, b.Hints).Milliseconds(),
+			ElapsedMS: b.Elapsed.Milliseconds(), FinishedAt: b.FinishedAt.UTC(),
 		}
 	}
 	return rec, nil
-}
-
-// bestOf is the fastest of the results of a level that count (not co-op,
-// not flagged).
-func bestOf(hist []store.Result, level string) (server.BestTime, bool) {
-	var best *store.Result
-	for i, r := range hist {
-		if r.Level != level || r.Mode == store.ModeCoop || r.Flagged {
-			continue
-		}
-		if best == nil || r.Elapsed < best.Elapsed {
-			best = &hist[i]
-		}
-	}
-	if best == nil {
-		return server.BestTime{}, false
-	}
-	return server.BestTime{
-		TimeMS:    room.DailyTime(best.Elapsed, best.Mistakes, best.Hints).Milliseconds(),
-		ElapsedMS: best.Elapsed.Milliseconds(), FinishedAt: best.FinishedAt.UTC(),
-	}, true
 }

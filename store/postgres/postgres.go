@@ -437,6 +437,25 @@ func (s *Store) PlayerHistory(ctx context.Context, playerID string, limit int) (
 	return res, mapErr(err, "history of "+playerID)
 }
 
+// PlayerBest is the player's fastest finish of each level.
+func (s *Store) PlayerBest(ctx context.Context, playerID string) ([]store.Result, error) {
+	rows, err := s.pool.Query(ctx,
+		`SELECT DISTINCT ON (level) id, room_id, mode, level, elapsed_ms, mistakes, hints, finished_at
+		 FROM results WHERE player_id = $1 AND mode <> 'coop' AND NOT flagged
+		 ORDER BY level, elapsed_ms, finished_at, id`, playerID)
+	if err != nil {
+		return nil, mapErr(err, "best of "+playerID)
+	}
+	res, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Result, error) {
+		var r store.Result
+		var ms int64
+		err := row.Scan(&r.ID, &r.RoomID, &r.Mode, &r.Level, &ms, &r.Mistakes, &r.Hints, &r.FinishedAt)
+		r.PlayerID, r.Elapsed, r.FinishedAt = playerID, time.Duration(ms)*time.Millisecond, r.FinishedAt.UTC()
+		return r, err
+	})
+	return res, mapErr(err, "best of "+playerID)
+}
+
 // PlayerStreak counts consecutive days with a daily result.
 func (s *Store) PlayerStreak(ctx context.Context, playerID, today string) (store.Streak, error) {
 	if err := store.ValidDay(today, false); err != nil {

@@ -498,6 +498,21 @@ func (s *Store) PlayerHistory(ctx context.Context, playerID string, limit int) (
 		 FROM results WHERE player_id = ? ORDER BY finished_at DESC, id DESC LIMIT ?`, playerID, limit)
 }
 
+// PlayerBest is the player's fastest finish of each level.
+func (s *Store) PlayerBest(ctx context.Context, playerID string) ([]store.Result, error) {
+	return queryAll(ctx, s.r, "best of "+playerID, func(row scanner) (store.Result, error) {
+		var r store.Result
+		var ms int64
+		var fin sql.NullInt64
+		err := row.Scan(&r.ID, &r.RoomID, &r.Mode, &r.Level, &ms, &r.Mistakes, &r.Hints, &fin)
+		r.PlayerID, r.Elapsed, r.FinishedAt = playerID, time.Duration(ms)*time.Millisecond, fromMicros(fin)
+		return r, err
+	}, `SELECT id, room_id, mode, level, elapsed_ms, mistakes, hints, finished_at FROM (
+		   SELECT *, row_number() OVER (PARTITION BY level ORDER BY elapsed_ms, finished_at, id) AS n
+		   FROM results WHERE player_id = ? AND mode <> 'coop' AND NOT flagged
+		 ) WHERE n = 1`, playerID)
+}
+
 // PlayerStreak counts consecutive days with a daily result.
 func (s *Store) PlayerStreak(ctx context.Context, playerID, today string) (store.Streak, error) {
 	if err := store.ValidDay(today, false); err != nil {
