@@ -139,13 +139,11 @@ export class Panels {
   record(rec) {
     const s = $('streak');
     s.replaceChildren();
-    if (!rec) {
-      s.textContent = 'Finish a daily to start a streak.';
-      return;
-    }
-    const { current = 0, longest = 0 } = rec.streak || {};
-    s.append(el('span', 'big-num', String(current)), el('span', null, current === 1 ? ' day' : ' days'),
+    const { current = 0, longest = 0 } = (rec && rec.streak) || {};
+    if (!longest) s.textContent = 'Finish a daily to start a streak.';
+    else s.append(el('span', 'big-num', String(current)), el('span', null, current === 1 ? ' day' : ' days'),
       el('span', 'muted', ` · longest ${longest}`));
+    if (!rec) return;
     this.solved = new Set((rec.results || []).filter((r) => r.date && r.level === this.level).map((r) => r.date));
     this.calendar();
   }
