@@ -119,7 +119,7 @@ func benchToken(i int) string { return fmt.Sprintf("token-%07d", i) }
 // loadDailyResults writes n players, each with a token, and their ranked
 // results on the day's medium daily with COPY, with times spread over an
 // hour and penalties as real finishes have them; the leaderboard's counts
-// are built once at the end, as migrations 000002 and 000006 build them.
+// are built once at the end, as migrations 000002, 000006 and 000007 build them.
 func loadDailyResults(ctx context.Context, st *postgres.Store, url, day string, n int) error {
 	t0, err := time.Parse(room.DayLayout, day)
 	if err != nil {
@@ -168,6 +168,8 @@ func loadDailyResults(ctx context.Context, st *postgres.Store, url, day string, 
 		 SELECT day, level, score, count(*) FROM results WHERE day IS NOT NULL GROUP BY day, level, score`,
 		`INSERT INTO leaderboard_blocks (day, level, block, n)
 		 SELECT day, level, score >> 8, count(*) FROM results WHERE day IS NOT NULL GROUP BY day, level, score >> 8`,
+		`INSERT INTO leaderboard_spans (day, level, span, n)
+		 SELECT day, level, score >> 16, count(*) FROM results WHERE day IS NOT NULL GROUP BY day, level, score >> 16`,
 		`INSERT INTO leaderboard_totals (day, level, n)
 		 SELECT day, level, count(*) FROM results WHERE day IS NOT NULL GROUP BY day, level`,
 		"VACUUM ANALYZE",

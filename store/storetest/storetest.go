@@ -555,6 +555,24 @@ func testAround(t *testing.T, s store.Store) {
 	assert.Equal(t, 30, tail[2].Rank)
 	_, err = s.DailyAround(ctx, "2026-11-20", "hard", "nobody", 3)
 	assert.ErrorIs(t, err, store.ErrNotFound)
+
+	// Scores far apart (a daily's are near 2,000,000,000, in ms), with
+	// ties: every rank is still one plus the rows ahead.
+	// The players of the day before play again.
+	for i := range 30 {
+		id, room := fmt.Sprintf("p%02d", i), fmt.Sprintf("room-2026-11-19-p%02d", i)
+		mkRoom(t, s, room, store.ModeDaily, pz.ID, id)
+		mkResult(t, s, room, id, pz, "2026-11-19", 2_000_000_000-(i/2)*70_001-i%3, t0.Add(time.Duration(i%2)*time.Second), time.Minute)
+	}
+	top, err := s.DailyTop(ctx, "2026-11-19", "hard", 30)
+	require.NoError(t, err)
+	require.Len(t, top, 30)
+	for _, e := range top {
+		row, err := s.DailyAround(ctx, "2026-11-19", "hard", e.PlayerID, 0)
+		require.NoError(t, err)
+		require.Len(t, row, 1)
+		assert.Equal(t, e.Rank, row[0].Rank, "the rank of %s", e.PlayerID)
+	}
 }
 
 func testStreaks(t *testing.T, s store.Store) {
