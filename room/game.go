@@ -17,7 +17,7 @@ import (
 //	board.go    boards, moves, conflicts, notes, undo, cursors
 //	hints.go    hints
 //	score.go    results and scoring
-//	rules.go    the mode's rules, with race.go and coop.go
+//	rules.go    the mode's rules, with race.go, coop.go and daily.go
 //	saved.go    saving and restoring a room
 //	replay.go   replaying the recorded events after a saved state
 
