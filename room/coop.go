@@ -37,6 +37,8 @@ func (coop) lateJoin(string) *Error           { return nil }
 func (coop) hintPenalty(Config) time.Duration { return 0 }
 func (coop) cursors() bool                    { return true }
 func (coop) earlyRematch() bool               { return false }
+func (coop) rematches() bool                  { return true }
+func (coop) playsOnJoin() bool                { return false }
 
 // filled counts, for each player, the digits they placed that are still on
 // the board: a digit cleared or overwritten is taken from whoever placed it.

@@ -40,8 +40,9 @@ const (
 	CodeUnavailable   = "unavailable" // the server could not do it now (a puzzle, the database); try again
 
 	// Making rooms (HTTP).
-	CodeServerFull   = "server_full"    // the server holds as many live rooms as it may
-	CodeTooManyRooms = "too_many_rooms" // the client's address has as many live rooms as it may
+	CodeServerFull     = "server_full"      // the server holds as many live rooms as it may
+	CodeTooManyRooms   = "too_many_rooms"   // the client's address has as many live rooms as it may
+	CodePlayerNotFound = "player_not_found" // no player has that id
 )
 
 // Error is a refused message: a stable Code, a human Message, and the cells

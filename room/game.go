@@ -17,7 +17,7 @@ import (
 //	board.go    boards, moves, conflicts, notes, undo, cursors
 //	hints.go    hints
 //	score.go    results and scoring
-//	rules.go    the mode's rules, with race.go and coop.go
+//	rules.go    the mode's rules, with race.go, coop.go and daily.go
 //	saved.go    saving and restoring a room
 //	replay.go   replaying the recorded events after a saved state
 
@@ -59,6 +59,15 @@ type Game struct {
 	startsAt   time.Time
 	startedAt  time.Time
 	finishedAt time.Time
+
+	// day is the UTC date (YYYY-MM-DD) of the daily puzzle the round
+	// plays, or "" when it plays none; archive is set when that date was
+	// before today as the room was made, so that no finish in it is ranked.
+	day     string
+	archive bool
+	// attempted are the players known to have a ranked finish of the
+	// day's daily already (Attempted): a finish here is not their first.
+	attempted map[string]bool
 
 	host    string
 	members map[string]*member
@@ -130,6 +139,26 @@ func (g *Game) Round() int     { return g.round }
 func (g *Game) Puzzle() Puzzle { return g.pz }
 func (g *Game) Seq() int64     { return g.seq }
 func (g *Game) GameID() string { return GameID(g.id, g.round) }
+
+// Day is the UTC date of the daily puzzle the round plays ("" for none).
+func (g *Game) Day() string { return g.day }
+
+// Attempted records that player id has a ranked finish of the game's
+// daily already, so that if they join to play, their finish here is
+// unranked. Call it before their join.
+func (g *Game) Attempted(id string) {
+	if g.attempted == nil {
+		g.attempted = map[string]bool{}
+	}
+	g.attempted[id] = true
+}
+
+// PlayDaily makes the game's first round the daily puzzle of day; archive
+// says the day was before today as the room was made (no finish in it is
+// ranked). Call it before anyone joins.
+func (g *Game) PlayDaily(day string, archive bool) {
+	g.day, g.archive = day, archive
+}
 
 // GameID is the store id of a room's round.
 func GameID(roomID string, round int) string {
@@ -270,6 +299,8 @@ func (g *Game) rematch(now time.Time, m *member) *Error {
 	switch {
 	case g.phase == PhasePreparing:
 		return Errorf(CodePreparing, "the rematch's puzzle is on its way")
+	case !g.rules.rematches():
+		return Errorf(CodeNotFinished, "a daily has no rematch: play another daily, or open a race")
 	case g.phase == PhaseFinished && g.pending == 0:
 	case g.phase == PhaseRunning && g.rules.earlyRematch() && g.ranked > 0 && g.pending == 0:
 	default:
@@ -294,6 +325,8 @@ func (g *Game) Rematch(now time.Time, round int, pz Puzzle) {
 	}
 	g.round = round
 	g.phase = PhaseWaiting
+	// The rematch's puzzle is a fresh one, not the daily.
+	g.day, g.archive = "", false
 	g.setPuzzle(pz)
 	g.effects = append(g.effects, Effect{Save: true})
 	g.emitState(now)

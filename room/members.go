@@ -25,6 +25,21 @@ type member struct {
 	rank        int
 	elapsed     time.Duration
 	saving      bool
+	// unranked is set on a player of a daily puzzle whose finish cannot
+	// count on the day's leaderboard: not their first attempt, or (set
+	// at the finish) faster than the level's floor.
+	unranked bool
+}
+
+// rankedFinish reports whether player m's finish counts (or, before it,
+// would count) on the daily leaderboard of the game's day.
+func (g *Game) rankedFinish(m *member) bool {
+	if g.day == "" || g.archive || m.unranked {
+		return false
+	}
+	// A finish under the level's floor is kept off the leaderboard.
+	done := m.finished || m.saving
+	return !done || m.elapsed >= DailyFloor(g.pz.Level)
 }
 
 // fullProgress is the player's progress with their mistakes: what a fact
@@ -107,10 +122,19 @@ func (g *Game) Join(now time.Time, id, name string, spectator bool, lastSeq int6
 			return nil, nil, err
 		}
 		m = g.add(id, name, RolePlayer)
+		m.unranked = g.attempted[id]
 		if g.host == "" {
 			g.host = id
 		}
 		g.presence(m, PresenceJoined, nil)
+		if g.rules.playsOnJoin() && g.phase == PhaseWaiting {
+			// The clock starts now, as the board goes to the player in
+			// their welcome.
+			g.phase = PhaseRunning
+			g.startsAt, g.startedAt = now, now
+			g.effects = append(g.effects, Effect{Save: true})
+			g.emitState(now)
+		}
 	}
 	w := &Welcome{
 		Header: Header{Type: TypeWelcome, Seq: g.seq},

@@ -191,6 +191,9 @@ type Snapshot struct {
 	ID    string `json:"id"`
 	Mode  string `json:"mode"`
 	Level string `json:"level"`
+	// Date is the UTC day (YYYY-MM-DD) of the daily puzzle the room plays,
+	// or empty when it plays none.
+	Date  string `json:"date,omitempty"`
 	Phase string `json:"phase"`
 	Round int    `json:"round"`
 	Host  string `json:"host,omitempty"`
@@ -240,6 +243,9 @@ type PlayerView struct {
 	ElapsedMS int64 `json:"elapsed_ms,omitempty"`
 	// FrozenUntil is when a racer's hint penalty ends.
 	FrozenUntil *time.Time `json:"frozen_until,omitempty"`
+	// Ranked is set in a room on a daily puzzle only: whether the
+	// player's finish counts on the day's leaderboard.
+	Ranked *bool `json:"ranked,omitempty"`
 }
 
 // Progress is what everyone sees of a player's game.

@@ -38,6 +38,8 @@ func (race) lateJoin(phase string) *Error {
 func (race) hintPenalty(cfg Config) time.Duration { return cfg.HintPenalty }
 func (race) cursors() bool                        { return false }
 func (race) earlyRematch() bool                   { return true }
+func (race) rematches() bool                      { return true }
+func (race) playsOnJoin() bool                    { return false }
 
 // filled counts the player's digits on their own board.
 func (race) filled(_ *Game, m *member, _ string, from, to uint8) {

@@ -73,6 +73,9 @@ type Registry struct {
 
 	mu    sync.Mutex
 	rooms map[string]*Room
+	// dailies is the live daily room of each player, day and level (the
+	// latest they joined), for the player's status on the day's dailies.
+	dailies map[dailyKey]*Room
 	// creating counts the Creates under way, which hold a place under
 	// MaxRooms while they wait for their puzzle.
 	creating int
@@ -171,6 +174,47 @@ func (reg *Registry) Config() Config { return reg.cfg.Game }
 // returns ErrFull when the registry holds MaxRooms live rooms, counting
 // those being made.
 func (reg *Registry) Create(ctx context.Context, mode, level string) (*Room, error) {
+	return reg.create(ctx, mode, level, "")
+}
+
+// ErrBadDay: a daily's date is not a UTC date YYYY-MM-DD, or is after
+// today.
+var ErrBadDay = errors.New("room: the date is not a UTC date YYYY-MM-DD no later than today")
+
+// DayLayout is how dates are written: UTC YYYY-MM-DD.
+const DayLayout = "2006-01-02"
+
+// Today is the UTC date by the registry's clock.
+func (reg *Registry) Today() string { return reg.clock.Now().UTC().Format(DayLayout) }
+
+// CheckDay returns ErrBadDay unless day is a UTC date no later than
+// today.
+func (reg *Registry) CheckDay(day string) error {
+	t, err := time.Parse(DayLayout, day)
+	if err != nil || t.Format(DayLayout) != day || day > reg.Today() {
+		return fmt.Errorf("%w: %q", ErrBadDay, day)
+	}
+	return nil
+}
+
+// CreateDaily makes a room of the mode (daily, or race) on the daily
+// puzzle of the day and level. A day before today is an archive day: its
+// finishes are unranked.
+func (reg *Registry) CreateDaily(ctx context.Context, mode, level, day string) (*Room, error) {
+	if mode != ModeDaily && mode != ModeRace {
+		return nil, fmt.Errorf("room: a %s room cannot play a daily puzzle", mode)
+	}
+	if err := reg.CheckDay(day); err != nil {
+		return nil, err
+	}
+	return reg.create(ctx, mode, level, day)
+}
+
+// create makes a room; day, when set, is the daily puzzle it plays.
+func (reg *Registry) create(ctx context.Context, mode, level, day string) (*Room, error) {
+	if day == "" && mode == ModeDaily {
+		return nil, fmt.Errorf("room: a daily room needs its date")
+	}
 	if _, err := rulesFor(mode); err != nil {
 		return nil, err
 	}
@@ -185,13 +229,22 @@ func (reg *Registry) Create(ctx context.Context, mode, level string) (*Room, err
 		return nil, fmt.Errorf("room: new %s room: %w (%d)", mode, ErrBusy, n)
 	}
 	id := NewID()
-	pz, err := reg.store.NewGame(ctx, id, id, mode, level)
+	var pz Puzzle
+	var err error
+	if day != "" {
+		pz, err = reg.store.DailyGame(ctx, id, id, mode, level, day)
+	} else {
+		pz, err = reg.store.NewGame(ctx, id, id, mode, level)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("room: new %s room: %w", mode, err)
 	}
 	g, err := NewGame(reg.cfg.Game, id, mode, pz, reg.clock.Now())
 	if err != nil {
 		return nil, err
+	}
+	if day != "" {
+		g.PlayDaily(day, day < reg.Today())
 	}
 	return reg.start(g)
 }
@@ -292,11 +345,43 @@ func (reg *Registry) Get(id string) (*Room, error) {
 	return nil, ErrNotFound
 }
 
+// dailyKey is a player's daily of a day and level.
+type dailyKey struct{ player, day, level string }
+
+// playing records that the player plays the day's daily of the level in
+// room r.
+func (reg *Registry) playing(player, day, level string, r *Room) {
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	if reg.dailies == nil {
+		reg.dailies = map[dailyKey]*Room{}
+	}
+	k := dailyKey{player, day, level}
+	reg.dailies[k] = r
+	r.dailyKeys = append(r.dailyKeys, k)
+}
+
+// PlayingDaily is the id of the live daily room in which the player plays
+// the day's daily of the level, or "" when there is none.
+func (reg *Registry) PlayingDaily(player, day, level string) string {
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	if r, ok := reg.dailies[dailyKey{player, day, level}]; ok {
+		return r.id
+	}
+	return ""
+}
+
 func (reg *Registry) remove(r *Room) {
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
 	if reg.rooms[r.id] == r {
 		delete(reg.rooms, r.id)
+	}
+	for _, k := range r.dailyKeys {
+		if reg.dailies[k] == r {
+			delete(reg.dailies, k)
+		}
 	}
 }
 

@@ -65,6 +65,12 @@ type Store interface {
 	// NewGame takes a fresh puzzle of the level and records a game with it
 	// (gameID is the room's id, or "ROOM.N" for round N).
 	NewGame(ctx context.Context, roomID, gameID, mode, level string) (Puzzle, error)
+	// DailyGame records a game with the daily puzzle of the day
+	// (YYYY-MM-DD, UTC) and level, the same for every caller.
+	DailyGame(ctx context.Context, roomID, gameID, mode, level, day string) (Puzzle, error)
+	// DailyPlayed reports whether the player has a ranked finish of the
+	// day's daily of the level, so that another attempt is unranked.
+	DailyPlayed(ctx context.Context, day, level, playerID string) (bool, error)
 	// SaveResults stores one finish (a racer's result, or all of a team's)
 	// in one transaction: all of it or none. Saving a finish again once it
 	// is stored must change nothing, for it is retried after any error.
@@ -115,6 +121,9 @@ type Room struct {
 	// once it is done. savedSeq is the seq of the last state saved.
 	saving, saveAgain bool
 	savedSeq          int64
+	// dailyKeys are the registry's dailies entries for this room; the
+	// registry's lock guards them.
+	dailyKeys []dailyKey
 }
 
 // saveEvery is how often a room whose state changed is saved besides its
@@ -173,8 +182,31 @@ type Join struct {
 // events) are sent on conn before anything else. A refused join returns the
 // room's Error.
 func (r *Room) Attach(ctx context.Context, j Join, conn Conn) error {
+	var day, level, mode string
+	if !j.Spectator {
+		if err := r.call(ctx, func(time.Time) { day, level, mode = r.g.Day(), r.g.Puzzle().Level, r.g.Mode() }); err != nil {
+			return err
+		}
+	}
+	// Whether a player of a daily has a ranked finish of it already is
+	// asked here, beside the room, so that the room never waits on the
+	// database. When the store does not answer, the finish is taken for
+	// a first one; the store keeps one ranked finish a day and level.
+	played := false
+	if day != "" {
+		sctx, cancel := context.WithTimeout(ctx, r.reg.cfg.StoreTimeout)
+		var err error
+		played, err = r.reg.store.DailyPlayed(sctx, day, level, j.ID)
+		cancel()
+		if err != nil {
+			r.log().Warn("room: whether the daily was played", "room", r.id, "player", j.ID, "err", err)
+		}
+	}
 	var jerr *Error
 	err := r.call(ctx, func(now time.Time) {
+		if played {
+			r.g.Attempted(j.ID)
+		}
 		w, replay, e := r.g.Join(now, j.ID, j.Name, j.Spectator, j.LastSeq)
 		if e != nil {
 			jerr = e
@@ -197,6 +229,9 @@ func (r *Room) Attach(ctx context.Context, j Join, conn Conn) error {
 	}
 	if jerr != nil {
 		return jerr
+	}
+	if mode == ModeDaily {
+		r.reg.playing(j.ID, day, level, r)
 	}
 	return nil
 }

@@ -54,6 +54,12 @@ type rules interface {
 	// earlyRematch reports whether the host may start a rematch while the
 	// game runs, once a finish is stored.
 	earlyRematch() bool
+	// rematches reports whether the room may start a new round at all.
+	rematches() bool
+	// playsOnJoin reports whether the first player's join starts play at
+	// once, with no start and no countdown (the clock starts as the
+	// board is first sent to the player).
+	playsOnJoin() bool
 
 	// filled keeps Filled when player m changes a cell from one digit to
 	// another (0 for none); owner is who had placed from.
@@ -75,6 +81,8 @@ func rulesFor(mode string) (rules, error) {
 		return race{}, nil
 	case ModeCoop:
 		return coop{}, nil
+	case ModeDaily:
+		return daily{}, nil
 	}
 	return nil, fmt.Errorf("room: unknown mode %q", mode)
 }

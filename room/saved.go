@@ -12,21 +12,24 @@ import (
 // history and progress. Spectators and connections are not kept, nor the
 // replay buffer (a player who comes back after a restart gets a snapshot).
 type Saved struct {
-	ID         string        `json:"id"`
-	Mode       string        `json:"mode"`
-	Round      int           `json:"round"`
-	Puzzle     SavedPuzzle   `json:"puzzle"`
-	Phase      string        `json:"phase"`
-	Created    time.Time     `json:"created"`
-	StartsAt   time.Time     `json:"starts_at"`
-	StartedAt  time.Time     `json:"started_at"`
-	FinishedAt time.Time     `json:"finished_at"`
-	Host       string        `json:"host"`
-	Seq        int64         `json:"seq"`
-	Order      int           `json:"order"`
-	Ranked     int           `json:"ranked"`
-	Team       *SavedBoard   `json:"team,omitempty"`
-	Players    []SavedPlayer `json:"players"`
+	ID         string      `json:"id"`
+	Mode       string      `json:"mode"`
+	Round      int         `json:"round"`
+	Puzzle     SavedPuzzle `json:"puzzle"`
+	Phase      string      `json:"phase"`
+	Created    time.Time   `json:"created"`
+	StartsAt   time.Time   `json:"starts_at"`
+	StartedAt  time.Time   `json:"started_at"`
+	FinishedAt time.Time   `json:"finished_at"`
+	Host       string      `json:"host"`
+	Seq        int64       `json:"seq"`
+	Order      int         `json:"order"`
+	Ranked     int         `json:"ranked"`
+	// Day and Archive are the game's daily puzzle (see Game.PlayDaily).
+	Day     string        `json:"day,omitempty"`
+	Archive bool          `json:"archive,omitempty"`
+	Team    *SavedBoard   `json:"team,omitempty"`
+	Players []SavedPlayer `json:"players"`
 	// Abandoned is set when the room ended unfinished because nobody came
 	// back: it is not restored.
 	Abandoned bool `json:"abandoned,omitempty"`
@@ -90,6 +93,8 @@ type SavedPlayer struct {
 	Unstored  bool  `json:"unstored,omitempty"`
 	Rank      int   `json:"rank,omitempty"`
 	ElapsedMS int64 `json:"elapsed_ms,omitempty"`
+	// Unranked: the player's finish of the daily cannot count.
+	Unranked bool `json:"unranked,omitempty"`
 }
 
 // Save is the game's state to store. A rematch being prepared is saved as
@@ -100,6 +105,7 @@ func (g *Game) Save(now time.Time) *Saved {
 		Puzzle:  SavedPuzzle{ID: g.pz.ID, Level: g.pz.Level, Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String()},
 		Created: g.created, StartsAt: g.startsAt, StartedAt: g.startedAt, FinishedAt: g.finishedAt,
 		Host: g.host, Seq: g.seq, Order: g.order, Ranked: g.ranked, SavedAt: now,
+		Day: g.day, Archive: g.archive,
 	}
 	if s.Phase == PhasePreparing {
 		s.Phase, s.Ended = PhaseFinished, true
@@ -114,7 +120,7 @@ func (g *Game) Save(now time.Time) *Saved {
 		p := SavedPlayer{
 			ID: m.id, Name: m.name, Order: m.order, Undo: saveChanges(m.undo), Redo: saveChanges(m.redo),
 			Progress: m.fullProgress(), FrozenUntil: m.frozenUntil, Finished: m.finished || m.saving, Unstored: m.saving, Rank: m.rank,
-			ElapsedMS: m.elapsed.Milliseconds(),
+			ElapsedMS: m.elapsed.Milliseconds(), Unranked: m.unranked,
 		}
 		if m.board != nil {
 			p.Board = saveBoard(m.board)
@@ -182,6 +188,7 @@ func Rebuild(cfg Config, s *Saved, records []Record, now time.Time) (*Game, erro
 	}
 	g.round, g.phase, g.host, g.seq, g.order, g.ranked = max(s.Round, 1), s.Phase, s.Host, s.Seq, s.Order, s.Ranked
 	g.startsAt, g.startedAt, g.finishedAt = s.StartsAt, s.StartedAt, s.FinishedAt
+	g.day, g.archive = s.Day, s.Archive
 	if s.Team != nil && g.team != nil {
 		if err := restoreBoard(g.team, s.Team); err != nil {
 			return nil, fmt.Errorf("room: restore %s: team board: %w", s.ID, err)
@@ -192,6 +199,7 @@ func Rebuild(cfg Config, s *Saved, records []Record, now time.Time) (*Game, erro
 			id: p.ID, name: p.Name, role: RolePlayer, order: p.Order,
 			undo: restoreChanges(p.Undo), redo: restoreChanges(p.Redo),
 			frozenUntil: p.FrozenUntil, finished: p.Finished && !p.Unstored, saving: p.Unstored, rank: p.Rank, elapsed: time.Duration(p.ElapsedMS) * time.Millisecond,
+			unranked: p.Unranked,
 		}
 		// The rules give the player the board of their own they play on, if
 		// any; the saved progress is kept as it was.

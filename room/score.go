@@ -19,7 +19,18 @@ type Result struct {
 	Hints      int
 	Score      int
 	FinishedAt time.Time
+	// Day is the UTC date of the daily puzzle the finish was on ("" for
+	// none); Ranked says it counts on that day's leaderboard, and Flagged
+	// that it was faster than the level's floor (DailyFloor), so it is
+	// kept off the leaderboard for a person to look at.
+	Day     string
+	Ranked  bool
+	Flagged bool
 }
+
+// Time is the finish's time on a daily leaderboard: elapsed plus the
+// penalties of its mistakes and hints (DailyTime).
+func (r Result) Time() time.Duration { return DailyTime(r.Elapsed, r.Mistakes, r.Hints) }
 
 // result is player m's finish in the current round.
 func (g *Game) result(m *member, now time.Time) Result {
@@ -28,6 +39,9 @@ func (g *Game) result(m *member, now time.Time) Result {
 		Rank: m.rank, Elapsed: m.elapsed, Mistakes: m.mistakes, Hints: m.progress.Hints,
 		Score:      Score(g.pz.Level, m.elapsed, m.mistakes, m.progress.Hints),
 		FinishedAt: now,
+		Day:        g.day,
+		Ranked:     g.rankedFinish(m),
+		Flagged:    g.day != "" && m.elapsed < DailyFloor(g.pz.Level),
 	}
 }
 

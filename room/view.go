@@ -173,7 +173,7 @@ func (g *Game) snapshotFor(full Snapshot, f *fact, v viewer) Snapshot {
 // solution and every player's board, and the boards behind it.
 func (g *Game) stateFact(now time.Time) fact {
 	s := Snapshot{
-		ID: g.id, Mode: g.rules.mode(), Level: g.pz.Level, Phase: g.phase, Round: g.round, Host: g.host,
+		ID: g.id, Mode: g.rules.mode(), Level: g.pz.Level, Date: g.day, Phase: g.phase, Round: g.round, Host: g.host,
 		Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String(),
 		Now: now, Players: []PlayerView{}, Spectators: g.count(RoleSpectator),
 		HintPenaltyMS: g.rules.hintPenalty(g.cfg).Milliseconds(),
@@ -194,6 +194,10 @@ func (g *Game) stateFact(now time.Time) fact {
 		}
 		if now.Before(m.frozenUntil) {
 			p.FrozenUntil = timePtr(m.frozenUntil)
+		}
+		if g.day != "" {
+			ranked := g.rankedFinish(m)
+			p.Ranked = &ranked
 		}
 		s.Players = append(s.Players, p)
 	}

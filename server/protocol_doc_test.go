@@ -63,6 +63,11 @@ var docHTTPBodies = map[string]func() any{
 	"livez":                func() any { return new(map[string]string) },
 	"readyz":               func() any { return new(map[string]string) },
 	"healthz":              func() any { return new(map[string]string) },
+	"leaderboard-row":      func() any { return new(LeaderRow) },
+	"daily":                func() any { return new(DailyResponse) },
+	"daily-leaderboard":    func() any { return new(LeaderboardResponse) },
+	"player":               func() any { return new(PlayerResponse) },
+	"best-times":           func() any { return new(BestTimesResponse) },
 }
 
 // TestProtocolDoc keeps docs/protocol.md and the code in step: every JSON

@@ -51,6 +51,7 @@ type Server struct {
 	cfg     Config
 	rooms   *room.Registry
 	players Players
+	dailies Dailies // nil: the daily routes answer unavailable
 	log     *slog.Logger
 	metrics *metrics
 	mux     *http.ServeMux
@@ -90,6 +91,10 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	mux.HandleFunc("POST /api/rooms", s.createRoom)
 	mux.HandleFunc("GET /api/rooms/{id}", s.getRoom)
 	mux.HandleFunc("GET /ws", s.serveWS)
+	mux.HandleFunc("GET /api/daily", s.getDaily)
+	mux.HandleFunc("GET /api/daily/{date}/{level}/leaderboard", s.getDailyLeaderboard)
+	mux.HandleFunc("GET /api/players/{id}", s.getPlayer)
+	mux.HandleFunc("GET /api/leaderboards/{level}", s.getBestTimes)
 	if web != nil {
 		files, err := newStatic(web)
 		if err != nil {
@@ -102,6 +107,8 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 		} else {
 			mux.Handle("GET /", files)
 			mux.HandleFunc("GET /r/{id}", files.serveIndex)
+			mux.HandleFunc("GET /daily/{date}/{level}", files.serveIndex)
+			mux.HandleFunc("GET /p/{id}", files.serveIndex)
 		}
 	}
 	s.mux = mux
@@ -174,6 +181,9 @@ func writeError(w http.ResponseWriter, status int, code, message string) {
 type CreateRoomRequest struct {
 	Mode  string `json:"mode"`
 	Level string `json:"level"`
+	// Date (UTC, YYYY-MM-DD) plays that day's daily puzzle: a daily room
+	// (today when left out) or a race on it.
+	Date string `json:"date,omitempty"`
 }
 
 // CreateRoomResponse is POST /api/rooms's answer.
@@ -204,6 +214,9 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req, rerr := readCreateRoom(r.Body)
+	if rerr == nil {
+		rerr = s.checkRoomDate(&req)
+	}
 	if rerr != nil {
 		writeError(w, http.StatusBadRequest, rerr.Code, rerr.Message)
 		return
@@ -214,7 +227,13 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("this address has %d live rooms, as many as it may: play in one, or wait for one to end", s.cfg.RoomsPerAddr))
 		return
 	}
-	rm, err := s.rooms.Create(r.Context(), req.Mode, req.Level)
+	var rm *room.Room
+	var err error
+	if req.Date != "" {
+		rm, err = s.rooms.CreateDaily(r.Context(), req.Mode, req.Level, req.Date)
+	} else {
+		rm, err = s.rooms.Create(r.Context(), req.Mode, req.Level)
+	}
 	if err != nil {
 		s.roomsByAddr.release(addr)
 		if errors.Is(err, room.ErrFull) {
@@ -265,8 +284,8 @@ func readCreateRoom(body io.Reader) (CreateRoomRequest, *room.Error) {
 		}
 		return req, room.Errorf(room.CodeBadJSON, "%s, and no field but mode and level", want)
 	}
-	if req.Mode != room.ModeRace && req.Mode != room.ModeCoop {
-		return req, room.Errorf(room.CodeBadField, `mode must be "race" or "coop"`)
+	if req.Mode != room.ModeRace && req.Mode != room.ModeCoop && req.Mode != room.ModeDaily {
+		return req, room.Errorf(room.CodeBadField, `mode must be "race", "coop" or "daily"`)
 	}
 	if req.Level == "" {
 		req.Level = "easy"
@@ -275,6 +294,24 @@ func readCreateRoom(body io.Reader) (CreateRoomRequest, *room.Error) {
 		return req, room.Errorf(room.CodeBadField, `level must be "easy", "medium", "hard" or "expert"`)
 	}
 	return req, nil
+}
+
+// checkRoomDate checks a new room's date against today (UTC, by the
+// rooms' clock): a daily plays today's unless told, a race may play a
+// day's daily, co-op none.
+func (s *Server) checkRoomDate(req *CreateRoomRequest) *room.Error {
+	switch {
+	case req.Mode == room.ModeDaily && req.Date == "":
+		req.Date = s.rooms.Today()
+	case req.Mode == room.ModeCoop && req.Date != "":
+		return room.Errorf(room.CodeBadField, `a co-op room has no daily: date is for "daily" and "race"`)
+	case req.Date == "":
+		return nil
+	}
+	if s.rooms.CheckDay(req.Date) != nil {
+		return badDate(s.rooms.Today())
+	}
+	return nil
 }
 
 // baseURL is PUBLIC_URL, or the scheme and host the request came to.

@@ -103,6 +103,10 @@ type Result struct {
 	Score      int
 	FinishedAt time.Time
 	Day        string
+	// Flagged marks a finish faster than a person can honestly solve the
+	// puzzle: it is kept, off the daily leaderboard, for a person to
+	// look at.
+	Flagged bool
 }
 
 // Daily is the puzzle of one UTC day and level.
@@ -199,6 +203,10 @@ type Store interface {
 	SaveResults(ctx context.Context, rs []Result) error
 	// PlayerHistory is the player's results, newest first.
 	PlayerHistory(ctx context.Context, playerID string, limit int) ([]Result, error)
+	// PlayerBest is the player's fastest finish of each level they have
+	// finished, as BestTimes counts them (no co-op, nothing flagged; ties
+	// go to the earlier finish), in no particular order.
+	PlayerBest(ctx context.Context, playerID string) ([]Result, error)
 	// PlayerStreak counts the player's consecutive days with a daily
 	// result, as of today (YYYY-MM-DD).
 	PlayerStreak(ctx context.Context, playerID, today string) (Streak, error)
@@ -210,6 +218,8 @@ type Store interface {
 
 	// DailyTop is the first limit rows of a day's leaderboard for a level.
 	DailyTop(ctx context.Context, day, level string, limit int) ([]Entry, error)
+	// DailyCount is how many results a day's leaderboard of a level holds.
+	DailyCount(ctx context.Context, day, level string) (int, error)
 	// DailyAround is the player's row of a day's leaderboard with up to n
 	// rows before and n after it; ErrNotFound when the player has no result.
 	DailyAround(ctx context.Context, day, level, playerID string, n int) ([]Entry, error)

@@ -105,7 +105,17 @@ func serve(ctx context.Context, cfg server.Config, db backend.Kind, logger *slog
 	}()
 	defer func() { stopRetention(); <-retentionDone }()
 
-	data := &storage{store: st, pool: pool, events: events, logger: logger}
+	// The keeper stores each day's dailies ahead of its first request.
+	daily := &dailies{store: st}
+	keeperCtx, stopKeeper := context.WithCancel(context.Background())
+	keeperDone := make(chan struct{})
+	go func() {
+		defer close(keeperDone)
+		daily.keep(keeperCtx, time.Now, logger)
+	}()
+	defer func() { stopKeeper(); <-keeperDone }()
+
+	data := &storage{store: st, daily: daily, pool: pool, events: events, logger: logger}
 	rcfg := cfg.Rooms
 	rcfg.Logger = logger
 	rooms := room.NewRegistry(rcfg, data)
@@ -117,6 +127,7 @@ func serve(ctx context.Context, cfg server.Config, db backend.Kind, logger *slog
 		logger.Info("rooms restored", "rooms", n)
 	}
 	srv := server.New(cfg, rooms, data, web.FS(), logger)
+	srv.SetDailies(data)
 	srv.AddQueue("events", func() server.QueueStats {
 		s := events.Stats()
 		return server.QueueStats{Depth: s.Pending, Bytes: s.PendingBytes, OldestAt: s.OldestAt, Full: s.Full, Dropped: s.Dropped}

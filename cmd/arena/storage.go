@@ -49,6 +49,7 @@ func makePuzzle(ctx context.Context, level string, seed uint64) (store.Puzzle, e
 // the event log, which writes them in batches off the rooms' path.
 type storage struct {
 	store  store.Store
+	daily  *dailies
 	pool   *store.PuzzlePool
 	events *store.EventLog
 	logger *slog.Logger
@@ -65,6 +66,11 @@ func (st *storage) NewGame(ctx context.Context, roomID, gameID, mode, level stri
 	if err != nil {
 		return room.Puzzle{}, fmt.Errorf("take %s puzzle for %s: %w", level, gameID, err)
 	}
+	return st.recordGame(ctx, gameID, mode, pz)
+}
+
+// recordGame records a game of the mode with the puzzle.
+func (st *storage) recordGame(ctx context.Context, gameID, mode string, pz store.Puzzle) (room.Puzzle, error) {
 	givens, err := engine.Parse(pz.Givens)
 	if err != nil {
 		return room.Puzzle{}, fmt.Errorf("puzzle %d: givens: %w", pz.ID, err)
@@ -84,16 +90,24 @@ func (st *storage) NewGame(ctx context.Context, roomID, gameID, mode, level stri
 
 // SaveResults stores one finish in one transaction; a retry of one stored
 // already stores nothing. Values the database refuses (ErrConflict,
-// ErrInvalid) are refused for good: retrying cannot store them.
+// ErrInvalid) are refused for good: retrying cannot store them. A ranked
+// daily finish of a player who has one for the day already (two attempts
+// played at once) is stored unranked: the first stored is the ranked one.
 func (st *storage) SaveResults(ctx context.Context, rs []room.Result) error {
 	out := make([]store.Result, len(rs))
+	daily := false
 	for i, r := range rs {
-		out[i] = store.Result{
-			RoomID: r.GameID, PlayerID: r.PlayerID, PuzzleID: r.PuzzleID, Mode: r.Mode, Level: r.Level,
-			Elapsed: r.Elapsed, Mistakes: r.Mistakes, Hints: r.Hints, Score: r.Score, FinishedAt: r.FinishedAt,
-		}
+		out[i] = storeResult(r)
+		daily = daily || out[i].Day != ""
 	}
 	err := st.store.SaveResults(ctx, out)
+	if daily && errors.Is(err, store.ErrConflict) {
+		for i, r := range rs {
+			r.Ranked = false
+			out[i] = storeResult(r)
+		}
+		err = st.store.SaveResults(ctx, out)
+	}
 	switch {
 	case err == nil:
 		return nil

@@ -40,7 +40,7 @@ func newStorage(t *testing.T, st store.Store) (*storage, *store.EventLog) {
 	events := store.NewEventLog(st, store.EventLogOptions{Interval: time.Millisecond})
 	t.Cleanup(func() { _ = events.Close(context.Background()) })
 	pool := &store.PuzzlePool{Store: st, Make: makePuzzle, Levels: room.Levels, Stock: 1}
-	return &storage{store: st, pool: pool, events: events}, events
+	return &storage{store: st, daily: &dailies{store: st}, pool: pool, events: events}, events
 }
 
 // The rooms' storage works the same on both stores: a game recorded with

@@ -56,9 +56,15 @@ type frame struct {
 	data []byte
 }
 
+// endpoint is a server's base URL and WebSocket address.
+type endpoint interface {
+	URL() string
+	WS() string
+}
+
 // dialPlayer joins roomID: as a new player when token is empty, otherwise
 // as the player the token names, resuming after lastSeq when it is set.
-func dialPlayer(ctx context.Context, a *arenatest.Arena, roomID, name, token string, lastSeq int64) (*wsPlayer, error) {
+func dialPlayer(ctx context.Context, a endpoint, roomID, name, token string, lastSeq int64) (*wsPlayer, error) {
 	dctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	conn, _, err := websocket.Dial(dctx, a.WS(), &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {a.URL()}}})

@@ -66,6 +66,45 @@ func (s *Store) NewGame(ctx context.Context, roomID, gameID, mode, level string)
 	return pz, nil
 }
 
+// DailyGame generates the daily puzzle of the day and level from its seed
+// (room.DailySeed) and records it as the game's; its ID is the seed's
+// lower 62 bits, the same for every store.
+func (s *Store) DailyGame(ctx context.Context, roomID, gameID, mode, level, day string) (room.Puzzle, error) {
+	l, err := engine.ParseLevel(level)
+	if err != nil {
+		return room.Puzzle{}, err
+	}
+	seed := room.DailySeed(day, level)
+	g, err := engine.Generate(engine.GenerateOptions{Level: l, Seed: seed})
+	if err != nil {
+		return room.Puzzle{}, fmt.Errorf("roomtest: generate the daily %s %s: %w", day, level, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return room.Puzzle{}, s.err
+	}
+	pz := room.Puzzle{ID: int64(seed >> 2), Level: level, Givens: g.Givens, Solution: g.Solution}
+	s.puzzles[gameID] = pz
+	return pz, nil
+}
+
+// DailyPlayed reports whether a ranked result of the player's is kept for
+// the day and level.
+func (s *Store) DailyPlayed(ctx context.Context, day, level, playerID string) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return false, s.err
+	}
+	for _, r := range s.results {
+		if r.Ranked && r.Day == day && r.Level == level && r.PlayerID == playerID {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // SaveResults keeps the results; like the real store, it keeps one per
 // player and game, so a retried save adds nothing.
 func (s *Store) SaveResults(ctx context.Context, rs []room.Result) error {

@@ -127,6 +127,8 @@ func loadLeaderboard(tb testing.TB, s *Store, n int) string {
 		 SELECT day, level, score, count(*) FROM results WHERE day IS NOT NULL GROUP BY day, level, score`,
 		`INSERT INTO leaderboard_blocks (day, level, block, n)
 		 SELECT day, level, score >> 8, count(*) FROM results WHERE day IS NOT NULL GROUP BY day, level, score >> 8`,
+		`INSERT INTO leaderboard_spans (day, level, span, n)
+		 SELECT day, level, score >> 16, count(*) FROM results WHERE day IS NOT NULL GROUP BY day, level, score >> 16`,
 		"VACUUM ANALYZE",
 	} {
 		if _, err := s.pool.Exec(ctx, q); err != nil {

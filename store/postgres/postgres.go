@@ -372,10 +372,10 @@ func (s *Store) SaveResult(ctx context.Context, r store.Result) (store.Result, e
 		return store.Result{}, fmt.Errorf("postgres: save result: %w", err)
 	}
 	err := s.pool.QueryRow(ctx,
-		`INSERT INTO results (room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, day)
-		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::date) RETURNING id`,
+		`INSERT INTO results (room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, day, flagged)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::date, $12) RETURNING id`,
 		r.RoomID, r.PlayerID, r.PuzzleID, r.Mode, r.Level, r.Elapsed.Milliseconds(), r.Mistakes, r.Hints, r.Score,
-		r.FinishedAt, nullDay(r.Day)).Scan(&r.ID)
+		r.FinishedAt, nullDay(r.Day), r.Flagged).Scan(&r.ID)
 	if err != nil {
 		return store.Result{}, mapErr(err, "save result of "+r.PlayerID+" in room "+r.RoomID)
 	}
@@ -402,11 +402,11 @@ func (s *Store) SaveResults(ctx context.Context, rs []store.Result) error {
 	defer func() { _ = tx.Rollback(ctx) }()
 	for _, r := range rs {
 		_, err := tx.Exec(ctx,
-			`INSERT INTO results (room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, day)
-			 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::date)
+			`INSERT INTO results (room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, day, flagged)
+			 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::date, $12)
 			 ON CONFLICT (room_id, player_id) DO NOTHING`,
 			r.RoomID, r.PlayerID, r.PuzzleID, r.Mode, r.Level, r.Elapsed.Milliseconds(), r.Mistakes, r.Hints, r.Score,
-			r.FinishedAt, nullDay(r.Day))
+			r.FinishedAt, nullDay(r.Day), r.Flagged)
 		if err != nil {
 			return mapErr(err, "save result of "+r.PlayerID+" in room "+r.RoomID)
 		}
@@ -422,7 +422,7 @@ func (s *Store) PlayerHistory(ctx context.Context, playerID string, limit int) (
 	}
 	rows, err := s.pool.Query(ctx,
 		`SELECT id, room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at,
-		        coalesce(to_char(day, 'YYYY-MM-DD'), '')
+		        coalesce(to_char(day, 'YYYY-MM-DD'), ''), flagged
 		 FROM results WHERE player_id = $1 ORDER BY finished_at DESC, id DESC LIMIT $2`, playerID, lim)
 	if err != nil {
 		return nil, mapErr(err, "history of "+playerID)
@@ -430,11 +430,30 @@ func (s *Store) PlayerHistory(ctx context.Context, playerID string, limit int) (
 	res, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Result, error) {
 		var r store.Result
 		var ms int64
-		err := row.Scan(&r.ID, &r.RoomID, &r.PlayerID, &r.PuzzleID, &r.Mode, &r.Level, &ms, &r.Mistakes, &r.Hints, &r.Score, &r.FinishedAt, &r.Day)
+		err := row.Scan(&r.ID, &r.RoomID, &r.PlayerID, &r.PuzzleID, &r.Mode, &r.Level, &ms, &r.Mistakes, &r.Hints, &r.Score, &r.FinishedAt, &r.Day, &r.Flagged)
 		r.Elapsed, r.FinishedAt = time.Duration(ms)*time.Millisecond, r.FinishedAt.UTC()
 		return r, err
 	})
 	return res, mapErr(err, "history of "+playerID)
+}
+
+// PlayerBest is the player's fastest finish of each level.
+func (s *Store) PlayerBest(ctx context.Context, playerID string) ([]store.Result, error) {
+	rows, err := s.pool.Query(ctx,
+		`SELECT DISTINCT ON (level) id, room_id, mode, level, elapsed_ms, mistakes, hints, finished_at
+		 FROM results WHERE player_id = $1 AND mode <> 'coop' AND NOT flagged
+		 ORDER BY level, elapsed_ms, finished_at, id`, playerID)
+	if err != nil {
+		return nil, mapErr(err, "best of "+playerID)
+	}
+	res, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Result, error) {
+		var r store.Result
+		var ms int64
+		err := row.Scan(&r.ID, &r.RoomID, &r.Mode, &r.Level, &ms, &r.Mistakes, &r.Hints, &r.FinishedAt)
+		r.PlayerID, r.Elapsed, r.FinishedAt = playerID, time.Duration(ms)*time.Millisecond, r.FinishedAt.UTC()
+		return r, err
+	})
+	return res, mapErr(err, "best of "+playerID)
 }
 
 // PlayerStreak counts consecutive days with a daily result.
@@ -510,6 +529,18 @@ func (s *Store) DailyTop(ctx context.Context, day, level string, limit int) ([]s
 	return collectEntries(rows, err, 1, "daily top "+day)
 }
 
+// DailyCount is how many results a day's leaderboard holds: one row of
+// the totals the count trigger keeps (migration 000006), not a count.
+func (s *Store) DailyCount(ctx context.Context, day, level string) (int, error) {
+	if err := store.ValidDay(day, false); err != nil {
+		return 0, fmt.Errorf("postgres: daily count: %w", err)
+	}
+	var n int64
+	err := s.pool.QueryRow(ctx,
+		`SELECT coalesce(sum(n), 0)::bigint FROM leaderboard_totals WHERE day = $1::date AND level = $2`, day, level).Scan(&n)
+	return int(n), mapErr(err, "daily count "+day)
+}
+
 // dailyAroundSQL is DailyAround in one round trip, through the function of
 // migration 000003 (see there why a function).
 const dailyAroundSQL = `SELECT side, ahead, player_id, name, score, elapsed_ms, mistakes, hints, finished_at
@@ -561,7 +592,7 @@ func (s *Store) BestTimes(ctx context.Context, level string, limit int) ([]store
 	rows, err := s.pool.Query(ctx,
 		`SELECT `+entryCols+` FROM (
 		   SELECT DISTINCT ON (player_id) * FROM results
-		   WHERE level = $1 AND mode <> 'coop'
+		   WHERE level = $1 AND mode <> 'coop' AND NOT flagged
 		   ORDER BY player_id, elapsed_ms, finished_at, id
 		 ) r JOIN players p ON p.id = r.player_id
 		 ORDER BY r.elapsed_ms, r.finished_at, r.player_id LIMIT $2`, level, limit)

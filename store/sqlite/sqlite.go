@@ -440,10 +440,10 @@ func (s *Store) SaveResult(ctx context.Context, r store.Result) (store.Result, e
 		return store.Result{}, fmt.Errorf("sqlite: save result: %w", err)
 	}
 	err := s.w.QueryRowContext(ctx,
-		`INSERT INTO results (room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, day)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		`INSERT INTO results (room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, day, flagged)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		r.RoomID, r.PlayerID, r.PuzzleID, r.Mode, r.Level, r.Elapsed.Milliseconds(), r.Mistakes, r.Hints, r.Score,
-		micros(r.FinishedAt), nullDay(r.Day)).Scan(&r.ID)
+		micros(r.FinishedAt), nullDay(r.Day), r.Flagged).Scan(&r.ID)
 	if err != nil {
 		return store.Result{}, mapErr(err, "save result of "+r.PlayerID+" in room "+r.RoomID)
 	}
@@ -470,11 +470,11 @@ func (s *Store) SaveResults(ctx context.Context, rs []store.Result) error {
 	defer tx.Rollback()
 	for _, r := range rs {
 		_, err := tx.ExecContext(ctx,
-			`INSERT INTO results (room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, day)
-			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			`INSERT INTO results (room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, day, flagged)
+			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			 ON CONFLICT (room_id, player_id) DO NOTHING`,
 			r.RoomID, r.PlayerID, r.PuzzleID, r.Mode, r.Level, r.Elapsed.Milliseconds(), r.Mistakes, r.Hints, r.Score,
-			micros(r.FinishedAt), nullDay(r.Day))
+			micros(r.FinishedAt), nullDay(r.Day), r.Flagged)
 		if err != nil {
 			return mapErr(err, "save result of "+r.PlayerID+" in room "+r.RoomID)
 		}
@@ -491,11 +491,26 @@ func (s *Store) PlayerHistory(ctx context.Context, playerID string, limit int) (
 		var r store.Result
 		var ms int64
 		var fin sql.NullInt64
-		err := row.Scan(&r.ID, &r.RoomID, &r.PlayerID, &r.PuzzleID, &r.Mode, &r.Level, &ms, &r.Mistakes, &r.Hints, &r.Score, &fin, &r.Day)
+		err := row.Scan(&r.ID, &r.RoomID, &r.PlayerID, &r.PuzzleID, &r.Mode, &r.Level, &ms, &r.Mistakes, &r.Hints, &r.Score, &fin, &r.Day, &r.Flagged)
 		r.Elapsed, r.FinishedAt = time.Duration(ms)*time.Millisecond, fromMicros(fin)
 		return r, err
-	}, `SELECT id, room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, coalesce(day, '')
+	}, `SELECT id, room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, coalesce(day, ''), flagged
 		 FROM results WHERE player_id = ? ORDER BY finished_at DESC, id DESC LIMIT ?`, playerID, limit)
+}
+
+// PlayerBest is the player's fastest finish of each level.
+func (s *Store) PlayerBest(ctx context.Context, playerID string) ([]store.Result, error) {
+	return queryAll(ctx, s.r, "best of "+playerID, func(row scanner) (store.Result, error) {
+		var r store.Result
+		var ms int64
+		var fin sql.NullInt64
+		err := row.Scan(&r.ID, &r.RoomID, &r.Mode, &r.Level, &ms, &r.Mistakes, &r.Hints, &fin)
+		r.PlayerID, r.Elapsed, r.FinishedAt = playerID, time.Duration(ms)*time.Millisecond, fromMicros(fin)
+		return r, err
+	}, `SELECT id, room_id, mode, level, elapsed_ms, mistakes, hints, finished_at FROM (
+		   SELECT *, row_number() OVER (PARTITION BY level ORDER BY elapsed_ms, finished_at, id) AS n
+		   FROM results WHERE player_id = ? AND mode <> 'coop' AND NOT flagged
+		 ) WHERE n = 1`, playerID)
 }
 
 // PlayerStreak counts consecutive days with a daily result.
@@ -563,6 +578,16 @@ func (s *Store) DailyTop(ctx context.Context, day, level string, limit int) ([]s
 		 WHERE r.day = ? AND r.level = ? ORDER BY r.score DESC, r.finished_at, r.player_id LIMIT ?`, day, level, limit)
 }
 
+// DailyCount is how many results a day's leaderboard holds.
+func (s *Store) DailyCount(ctx context.Context, day, level string) (int, error) {
+	if err := store.ValidDay(day, false); err != nil {
+		return 0, fmt.Errorf("sqlite: daily count: %w", err)
+	}
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM results WHERE day = ? AND level = ?`, day, level).Scan(&n)
+	return n, mapErr(err, "daily count "+day)
+}
+
 // DailyAround is the player's row with n rows on either side.
 func (s *Store) DailyAround(ctx context.Context, day, level, playerID string, n int) ([]store.Entry, error) {
 	var score int
@@ -591,7 +616,7 @@ func (s *Store) BestTimes(ctx context.Context, level string, limit int) ([]store
 	return s.entries(ctx, "best times "+level, 1,
 		`SELECT `+entryCols+` FROM (
 		   SELECT *, row_number() OVER (PARTITION BY player_id ORDER BY elapsed_ms, finished_at, id) AS n
-		   FROM results WHERE level = ? AND mode <> 'coop'
+		   FROM results WHERE level = ? AND mode <> 'coop' AND NOT flagged
 		 ) r JOIN players p ON p.id = r.player_id
 		 WHERE r.n = 1 ORDER BY r.elapsed_ms, r.finished_at, r.player_id LIMIT ?`, level, limit)
 }

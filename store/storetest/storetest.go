@@ -521,6 +521,14 @@ func testLeaderboard(t *testing.T, s store.Store) {
 	other, err := s.DailyTop(ctx, "2026-11-21", "hard", 10)
 	require.NoError(t, err)
 	assert.Empty(t, other, "levels do not mix")
+	n, err := s.DailyCount(ctx, "2026-11-21", "medium")
+	require.NoError(t, err)
+	assert.Equal(t, 6, n)
+	n, err = s.DailyCount(ctx, "2026-11-21", "hard")
+	require.NoError(t, err)
+	assert.Zero(t, n)
+	_, err = s.DailyCount(ctx, "21/11/2026", "medium")
+	assert.ErrorIs(t, err, store.ErrInvalid)
 }
 
 func testAround(t *testing.T, s store.Store) {
@@ -547,6 +555,24 @@ func testAround(t *testing.T, s store.Store) {
 	assert.Equal(t, 30, tail[2].Rank)
 	_, err = s.DailyAround(ctx, "2026-11-20", "hard", "nobody", 3)
 	assert.ErrorIs(t, err, store.ErrNotFound)
+
+	// Scores far apart (a daily's are near 2,000,000,000, in ms), with
+	// ties: every rank is still one plus the rows ahead.
+	// The players of the day before play again.
+	for i := range 30 {
+		id, room := fmt.Sprintf("p%02d", i), fmt.Sprintf("room-2026-11-19-p%02d", i)
+		mkRoom(t, s, room, store.ModeDaily, pz.ID, id)
+		mkResult(t, s, room, id, pz, "2026-11-19", 2_000_000_000-(i/2)*70_001-i%3, t0.Add(time.Duration(i%2)*time.Second), time.Minute)
+	}
+	top, err := s.DailyTop(ctx, "2026-11-19", "hard", 30)
+	require.NoError(t, err)
+	require.Len(t, top, 30)
+	for _, e := range top {
+		row, err := s.DailyAround(ctx, "2026-11-19", "hard", e.PlayerID, 0)
+		require.NoError(t, err)
+		require.Len(t, row, 1)
+		assert.Equal(t, e.Rank, row[0].Rank, "the rank of %s", e.PlayerID)
+	}
 }
 
 func testStreaks(t *testing.T, s store.Store) {
@@ -601,6 +627,29 @@ func testBestTimes(t *testing.T, s store.Store) {
 	add("3", "b", store.ModeRace, 200, 0)         // ties a's best, finished earlier
 	add("4", "c", store.ModeCoop, 10, 0)          // co-op times are a team's, not counted
 	add("5", "c", store.ModeRace, 400, 0)
+	// A finish under the level's floor is kept, flagged, and counts on no
+	// board.
+	mkRoom(t, s, "6", store.ModeDaily, pz.ID, "c")
+	_, err := s.SaveResult(ctx, store.Result{RoomID: "6", PlayerID: "c", PuzzleID: pz.ID, Mode: store.ModeDaily, Level: "expert",
+		Elapsed: time.Second, FinishedAt: t0.Add(2 * time.Hour), Flagged: true})
+	require.NoError(t, err)
+	hist, err := s.PlayerHistory(ctx, "c", 1)
+	require.NoError(t, err)
+	require.Len(t, hist, 1)
+	assert.True(t, hist[0].Flagged)
+	mine, err := s.PlayerBest(ctx, "a")
+	require.NoError(t, err)
+	require.Len(t, mine, 1)
+	assert.Equal(t, "2", mine[0].RoomID, "a's fastest")
+	assert.Equal(t, 200*time.Second, mine[0].Elapsed)
+	assert.Equal(t, "expert", mine[0].Level)
+	mine, err = s.PlayerBest(ctx, "c")
+	require.NoError(t, err)
+	require.Len(t, mine, 1)
+	assert.Equal(t, "5", mine[0].RoomID, "neither co-op nor a flagged finish counts")
+	mine, err = s.PlayerBest(ctx, "nobody")
+	require.NoError(t, err)
+	assert.Empty(t, mine)
 	best, err := s.BestTimes(ctx, "expert", 10)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"b", "a", "c"}, ids(best))

@@ -1,19 +1,20 @@
 // app.js: the entry point. It picks the page from the address (home at /,
-// a room at /r/ID), keeps the player's name and token in local storage, and
-// wires the room page: the Link (socket), the Game (model), the Board and
-// the panels around it.
+// a room at /r/ID, a daily at /daily/DATE/LEVEL, a player at /p/ID), keeps
+// the player's name, id and token in local storage, and wires the room
+// page: the Link (socket), the Game (model), the Board and the panels
+// around it. A daily page is the room page with the daily's panels.
 
 import { Link } from './net.js';
-import { Game, errorText } from './game.js';
+import { Game, errorText, fmt } from './game.js';
 import { Board } from './board.js';
 import * as ui from './ui.js';
+import * as api from './api.js';
+import * as daily from './daily.js';
 
 const ID = /^[23456789abcdefghjkmnpqrstuvwxyz]{8}$/;
-const store = {
-  get: (k) => { try { return localStorage.getItem(`arena.${k}`) || ''; } catch { return ''; } },
-  set: (k, v) => { try { if (v) localStorage.setItem(`arena.${k}`, v); else localStorage.removeItem(`arena.${k}`); } catch { /* private mode */ } },
-};
+const { store } = api;
 const $ = (id) => document.getElementById(id);
+const MODES = { race: 'Race', coop: 'Co-op', daily: 'Daily' };
 
 // The theme follows the system; data-theme mirrors it for scripts and tests.
 const dark = matchMedia('(prefers-color-scheme: dark)');
@@ -24,6 +25,9 @@ dark.addEventListener('change', theme);
 function mount(tpl) {
   const app = $('app');
   app.replaceChildren($(tpl).content.cloneNode(true));
+  const me = $('me'), id = store.get('id');
+  me.hidden = !id || location.pathname === `/p/${id}`;
+  me.href = `/p/${encodeURIComponent(id)}`;
   return app;
 }
 
@@ -62,20 +66,9 @@ function home() {
     btn.disabled = true;
     say('');
     try {
-      const res = await fetch('/api/rooms', {
-        method: 'POST', headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ mode, level: level.value }),
-      });
-      const body = await res.json().catch(() => ({}));
-      if (!res.ok || !body.id) {
-        const code = body.error ? body.error.code : 'unavailable';
-        say(code === 'rate_limited' ? 'Too many new rooms at once; wait a minute.' : errorText({ code }));
-        btn.disabled = false;
-        return;
-      }
-      location.assign(`/r/${body.id}`);
-    } catch {
-      say('The server cannot be reached. Check the connection and try again.');
+      location.assign(`/r/${await api.createRoom({ mode, level: level.value })}`);
+    } catch (e) {
+      say(refusal(e));
       btn.disabled = false;
     }
   };
@@ -92,6 +85,15 @@ function home() {
   $('join-code').addEventListener('keydown', (e) => { if (e.key === 'Enter') join(); });
   name.addEventListener('keydown', (e) => { if (e.key === 'Enter') $('create-race').click(); });
   name.addEventListener('change', () => { const n = cleanName(name.value); if (n) store.set('name', n); });
+  daily.homeDailies();
+}
+
+// refusal says why a request to the API was refused.
+function refusal(e) {
+  if (e.code === 'offline') return e.message;
+  if (e.code === 'rate_limited') return 'Too many new rooms at once; wait a minute.';
+  if (e.code === 'bad_field' && e.message && e.message !== e.code) return `${e.message[0].toUpperCase()}${e.message.slice(1)}.`;
+  return errorText({ code: e.code });
 }
 
 // enter asks for a name before joining a room for the first time.
@@ -123,9 +125,12 @@ function enter(id, then) {
 
 let ticker = 0;
 
-function room(id, as) {
-  document.documentElement.dataset.page = 'room';
-  mount('room-tpl');
+// room plays room id; with day ({date, level, today}) it is a daily page's
+// room, with the daily's panels beside the board.
+function room(id, as, day) {
+  const panels = day ? dailyShell(day) : (mount('room-tpl'), null);
+  if (panels) panels.refresh();
+  document.documentElement.dataset.page = day ? 'daily' : 'room';
   $('room-tag').textContent = id;
   const game = new Game();
   let dismissed = false;
@@ -144,15 +149,38 @@ function room(id, as) {
   };
   const board = new Board($('board'), $('pad'), game, act, (pid) => ui.colourOf(game, pid), moved);
 
+  // On a daily page, once this player has finished: their result on the
+  // day's leaderboard, read again from the server (the panels too).
+  // wasRanked is whether the attempt could rank when it began: a finish
+  // that could and does not was under the level's floor.
+  let result = null, asked = false, read = false, mine = null, wasRanked;
+  const dailyResult = () => {
+    const me = game.mine();
+    if (me && wasRanked === undefined) wasRanked = me.ranked !== false;
+    if (!me || !me.rank) return;
+    if (read) result = dailyNote(day, me, mine, panels.total, wasRanked);
+    if (asked) return;
+    asked = true;
+    store.set(dayKey(day), '');
+    panels.refresh().then((row) => {
+      mine = row;
+      read = true;
+      render();
+    });
+  };
+
   const render = () => {
     const ro = game.spectator;
     $('board').setAttribute('aria-readonly', String(ro));
     $('pad').hidden = ro;
     document.querySelector('.room').classList.toggle('spectating', ro);
-    document.querySelector('.room').dataset.mode = game.mode;
+    if (game.me.id || !day) document.querySelector('.room').dataset.mode = game.mode;
     const m = game.room;
-    $('mode').textContent = !game.me.id ? '' : `${m.mode === 'coop' ? 'Co-op' : 'Race'} · ${m.level[0].toUpperCase()}${m.level.slice(1)}${m.round > 1 ? ` · Round ${m.round}` : ''}${ro ? ' · Watching' : ''}`;
-    document.title = `${m.mode === 'coop' ? 'Co-op' : 'Race'} ${id} · Sudoku Arena`;
+    const me = game.mine();
+    const unranked = !!(me && me.ranked === false);
+    document.querySelector('.room').dataset.ranked = String(!unranked);
+    $('mode').textContent = !game.me.id ? '' : modeLabel(m, ro, unranked);
+    document.title = `${MODES[m.mode] || 'Race'} ${id} · Sudoku Arena`;
     const playing = game.canPlay();
     for (const b of ['undo', 'redo', 'hint']) $(b).disabled = !playing;
     board.render();
@@ -160,7 +188,8 @@ function room(id, as) {
     ui.renderLobby(game);
     const key = `${game.phase}|${game.finishes.size}`;
     if (key !== finishKey) { finishKey = key; dismissed = false; }
-    ui.renderFinish(game, dismissed);
+    if (panels) dailyResult();
+    ui.renderFinish(game, dismissed, result);
     ui.tick(game);
     // For tests: the phase once the server has said it.
     if (game.me.id) document.documentElement.dataset.phase = game.phase;
@@ -201,6 +230,7 @@ function room(id, as) {
             ['Watch', () => { link.stop('closed'); room(id, 'spectator'); }, true], goHome]);
           return;
         case 'room_not_found':
+          if (day) { store.set(dayKey(day), ''); dailyPage(day.date, day.level, true); return; }
           notice('This room does not exist or has ended.', [['Make a new room', () => location.assign('/'), true]]);
           return;
         case 'room_full':
@@ -236,14 +266,19 @@ function room(id, as) {
       notice('This game is open in another tab or device.', [
         ['Play here', () => { clearNotice(); link.start(); }, true], goHome]);
     } else if (state === 'closed' && detail === 'room_ended') {
+      if (day) { store.set(dayKey(day), ''); dailyPage(day.date, day.level, true); return; }
       notice('This room has ended.', [['Make a new room', () => location.assign('/'), true]]);
     }
   };
 
   link = new Link({
     room: id, as, name: as === 'spectator' ? cleanName(store.get('name')) : store.get('name'), token: store.get('token'),
-    onEvent, onState,
+    onState,
     onToken: (token, name) => { store.set('token', token); if (name) store.set('name', name); },
+    onEvent: (ev) => {
+      if (ev.type === 'welcome' && ev.you && ev.you.role === 'player') store.set('id', ev.you.id);
+      onEvent(ev);
+    },
   });
 
   $('copy-link').addEventListener('click', async (e) => {
@@ -255,7 +290,16 @@ function room(id, as) {
   });
   $('start').addEventListener('click', () => link.send({ type: 'start' }));
   $('rematch').addEventListener('click', () => link.send({ type: 'rematch' }));
-  $('finish-close').addEventListener('click', () => { dismissed = true; $('finish').hidden = true; });
+  $('again').addEventListener('click', (e) => {
+    if (!day) return;
+    link.stop('closed');
+    startDaily(day, e.currentTarget, (text) => ui.message({ code: 'again', text }));
+  });
+  $('finish-close').addEventListener('click', () => {
+    dismissed = true;
+    $('finish').hidden = true;
+    if (day) document.querySelector('.daily-panel').scrollIntoView({ behavior: 'smooth', block: 'nearest' });
+  });
   $('leave').addEventListener('click', () => {
     const me = game.mine();
     if (game.phase === 'running' && me && !me.rank && !confirm('Leave the room? You give up your place in this game.')) return;
@@ -275,8 +319,166 @@ function room(id, as) {
   if (matchMedia('(max-width: 719px)').matches) document.querySelector('.feed-panel').open = false;
 }
 
+// modeLabel is the line above the board: "Daily · Easy · 22 Nov · Unranked".
+function modeLabel(m, watching, unranked) {
+  const parts = [MODES[m.mode] || 'Race', api.title(m.level)];
+  if (m.date) parts.push(new Date(`${m.date}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }));
+  if (m.round > 1) parts.push(`Round ${m.round}`);
+  if (unranked) parts.push('Unranked');
+  if (watching) parts.push('Watching');
+  return parts.join(' · ');
+}
+
+// dayKey is where a daily page keeps the room of its attempt under way,
+// so that a reload of an archive day comes back to it.
+const dayKey = (day) => `daily.${day.date}.${day.level}`;
+
+// FLOOR is each level's fastest ranked finish in seconds (docs/protocol.md,
+// "The puzzle of the day").
+const FLOOR = { easy: 60, medium: 90, hard: 120, expert: 150 };
+
+// dailyNote says what this finish was worth, for the finish banner: mine
+// is the player's row on the day's leaderboard (null: none), wasRanked
+// whether the attempt could rank when it began.
+function dailyNote(day, me, mine, total, wasRanked) {
+  if (me.ranked !== false) {
+    if (!mine) return { ranked: true, text: 'Ranked: your time is on its way to the leaderboard.' };
+    const pen = mine.time_ms - mine.elapsed_ms;
+    return { ranked: true, text: `Rank ${api.count(mine.rank)} of ${api.count(total)} · ${fmt(mine.time_ms)}${pen > 0 ? ` with ${fmt(pen)} of penalties` : ''}` };
+  }
+  if (day.date < day.today) return { ranked: false, text: 'Unranked: an archive day.' };
+  if (wasRanked) return { ranked: false, text: `Unranked: faster than ${fmt(FLOOR[day.level] * 1000)}, this level's floor; it is kept for review.` };
+  const first = mine ? ` Your ranked finish today: rank ${api.count(mine.rank)} of ${api.count(total)} in ${fmt(mine.time_ms)}.` : '';
+  return { ranked: false, text: `Unranked: only your first finish of the day counts.${first}` };
+}
+
+// dailyShell mounts the room page with the daily's panels beside the board
+// and its start card over it, and answers the panels.
+function dailyShell(day) {
+  mount('room-tpl');
+  document.documentElement.dataset.page = 'daily';
+  const extra = $('daily-tpl').content.cloneNode(true);
+  const start = extra.querySelector('#daily-start');
+  start.hidden = true;
+  document.querySelector('.board-wrap').append(start);
+  document.querySelector('.side').prepend(extra);
+  document.querySelector('.room').dataset.mode = 'daily';
+  $('again').hidden = false;
+  $('finish-close').textContent = 'See the leaderboard';
+  $('leave').hidden = true;
+  return new daily.Panels(day.date, day.level, day.today);
+}
+
+// startDaily makes a room on the daily and plays it here.
+async function startDaily(day, btn, say) {
+  btn.disabled = true;
+  try {
+    const id = await api.createRoom({ mode: 'daily', level: day.level, date: day.date });
+    store.set(dayKey(day), id);
+    room(id, undefined, day);
+  } catch (e) {
+    say(refusal(e));
+    btn.disabled = false;
+  }
+}
+
+// dailyPage is /daily/DATE/LEVEL: the attempt under way if there is one,
+// else the start card over an empty board, with the leaderboard, the streak
+// and the archive beside it. fresh skips the saved attempt (it has ended).
+async function dailyPage(date, level, fresh) {
+  const day = { date, level, today: api.today() };
+  const panels = dailyShell(day);
+  document.title = `Daily ${api.title(level)} ${date} · Sudoku Arena`;
+  $('room-tag').textContent = '';
+  const game = new Game();
+  game.room.mode = 'daily';
+  new Board($('board'), $('pad'), game, () => {}, () => 0, () => {}).render();
+  for (const b of $('pad').querySelectorAll('button')) b.disabled = true;
+  for (const b of ['undo', 'redo', 'hint']) $(b).disabled = true;
+  $('mode').textContent = modeLabel({ mode: 'daily', level, date, round: 1 }, false, false);
+  const say = (text) => { $('start-message').textContent = text; };
+  const go = $('daily-go');
+  const card = $('daily-start');
+  $('start-kicker').textContent = 'Puzzle of the day';
+  $('start-title').textContent = `${api.title(level)} · ${api.longDate(date)}`;
+
+  let you = null, finished = 0;
+  try {
+    const d = await api.get('/api/daily', true);
+    day.today = d.date;
+    const l = (d.levels || []).find((x) => x.level === level);
+    if (date === d.date && l) { you = l.you || null; finished = l.finished; }
+  } catch { /* the start card works without it */ }
+  if (!$('daily-go')) return; // the page changed meanwhile
+  panels.today = day.today;
+  panels.calendar();
+  panels.refresh();
+  const saved = fresh ? '' : store.get(dayKey(day));
+  if (!fresh && you && you.status === 'playing' && you.room) return room(you.room, undefined, day);
+  if (saved) return room(saved, undefined, day);
+
+  card.hidden = false;
+  const needName = !store.get('name') && !store.get('token');
+  $('start-name').hidden = !needName;
+  if (needName) $('name').focus();
+  if (date > day.today) {
+    $('start-kicker').textContent = 'Not yet';
+    $('start-sub').textContent = 'This day has not come yet: its puzzle is made at midnight UTC.';
+    go.disabled = true;
+    $('daily-race').hidden = true;
+    return;
+  }
+  if (date < day.today) {
+    $('start-kicker').textContent = 'From the archive';
+    $('start-sub').textContent = 'A past day: play it for fun, unranked. The clock starts when the board appears.';
+  } else if (you && you.status === 'solved') {
+    $('start-sub').textContent = `${daily.statusText(you, finished)}. Play again for fun: a second attempt is unranked.`;
+    go.textContent = 'Play again · unranked';
+  } else {
+    $('start-sub').textContent = 'The clock starts when the board appears. Mistakes add 30 s and hints 60 s; your first finish today goes on the leaderboard.';
+  }
+  const named = () => {
+    if (!needName) return true;
+    const n = cleanName($('name').value);
+    if (!n) { say('Pick a name first: 1 to 24 characters.'); $('name').focus(); return false; }
+    store.set('name', n);
+    return true;
+  };
+  go.addEventListener('click', () => { if (named()) startDaily(day, go, say); });
+  $('name').addEventListener('keydown', (e) => { if (e.key === 'Enter') go.click(); });
+  $('daily-race').addEventListener('click', async (e) => {
+    if (!named()) return;
+    const btn = e.currentTarget;
+    btn.disabled = true;
+    try {
+      location.assign(`/r/${await api.createRoom({ mode: 'race', level, date })}`);
+    } catch (err) {
+      say(refusal(err));
+      btn.disabled = false;
+    }
+  });
+}
+
+// playerPage is /p/ID.
+function playerPage(id) {
+  mount('player-tpl');
+  document.documentElement.dataset.page = 'player';
+  $('room-tag').textContent = '';
+  daily.playerPage(id);
+}
+
 function route() {
-  const m = /^\/r\/([^/]+)\/?$/.exec(location.pathname);
+  const path = location.pathname;
+  const d = /^\/daily\/([^/]+)\/([^/]+)\/?$/.exec(path);
+  if (d) {
+    if (api.validDate(d[1]) && api.LEVELS.includes(d[2])) return dailyPage(d[1], d[2]);
+    home();
+    $('message').textContent = 'That is not a daily puzzle: a date as YYYY-MM-DD and a level (easy, medium, hard or expert).';
+    return;
+  }
+  const p = /^\/p\/([^/]+)\/?$/.exec(path);
+  if (p) return playerPage(decodeURIComponent(p[1]));
+  const m = /^\/r\/([^/]+)\/?$/.exec(path);
   if (!m) return home();
   const id = m[1].toLowerCase();
   if (!store.get('name') && !store.get('token')) return enter(id, () => room(id));

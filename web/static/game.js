@@ -35,7 +35,7 @@ export class Game {
   }
 
   reset() {
-    this.room = { id: '', mode: 'race', level: 'easy', phase: 'waiting', round: 1, host: '' };
+    this.room = { id: '', mode: 'race', level: 'easy', phase: 'waiting', round: 1, host: '', date: '' };
     this.givens = null;          // array of 81 digits (0 empty) or null before the puzzle is shown
     this.board = new Array(81).fill(0);
     this.notes = new Map();      // cell -> {corner: Set, centre: Set}
@@ -76,7 +76,7 @@ export class Game {
 
   snapshot(r) {
     this.reset();
-    this.room = { id: r.id, mode: r.mode, level: r.level, phase: r.phase, round: r.round, host: r.host || '' };
+    this.room = { id: r.id, mode: r.mode, level: r.level, phase: r.phase, round: r.round, host: r.host || '', date: r.date || '' };
     this.clock(r.now);
     this.givens = r.givens ? [...r.givens].map(digit) : null;
     this.board = r.board ? [...r.board].map(digit) : this.givens ? this.givens.slice() : new Array(81).fill(0);
@@ -119,7 +119,7 @@ export class Game {
         if (this.phase === 'running' && before !== 'running') out.feed.push({ kind: 'info', text: 'Go! The puzzle is on the board.' });
         if (this.phase === 'preparing') out.feed.push({ kind: 'rematch', text: 'Rematch: a new puzzle is on its way.' });
         if (this.phase === 'waiting' && before !== 'waiting') out.feed.push({ kind: 'rematch', text: `Round ${this.room.round}: waiting for ${this.nameOf(this.room.host)} to start.` });
-        if (this.phase === 'finished' && before !== 'finished') out.feed.push({ kind: 'finish', text: this.mode === 'coop' ? 'The puzzle is solved.' : 'The race is over.' });
+        if (this.phase === 'finished' && before !== 'finished') out.feed.push({ kind: 'finish', text: this.mode === 'race' ? 'The race is over.' : 'The puzzle is solved.' });
         break;
       }
       case 'countdown':
@@ -157,6 +157,7 @@ export class Game {
         if (ev.player !== this.me.id) this.cursors.set(ev.player, ev.cell);
         break;
       case 'finish': this.finish(ev, out); break;
+      case 'board_full': out.message = { code: 'board_full', text: 'The board is full, but some digits are wrong. A hint names them.' }; break;
       case 'pong': this.clock(ev.now); break;
       case 'error': this.error(ev, out); break;
     }
@@ -227,7 +228,8 @@ export class Game {
     const p = this.player(ev.player);
     if (p) { p.rank = ev.rank; p.elapsed_ms = ev.elapsed_ms; p.frozen_until = undefined; }
     const who = ev.player === this.me.id ? 'You' : this.nameOf(ev.player);
-    out.feed.push({ kind: 'finish', text: `${who} finished ${ordinal(ev.rank)} in ${t}, score ${ev.score}.` });
+    if (this.mode === 'daily') out.feed.push({ kind: 'finish', text: `${who} solved it in ${t}.` });
+    else out.feed.push({ kind: 'finish', text: `${who} finished ${ordinal(ev.rank)} in ${t}, score ${ev.score}.` });
   }
 
   error(ev, out) {
@@ -296,6 +298,7 @@ const ERRORS = {
   unavailable: 'The server is busy just now; try again in a moment.',
   server_full: 'The server is full just now; try again in a minute.',
   too_many_rooms: 'You have many rooms open already; finish or leave one first.',
+  player_not_found: 'No player has that id.',
 };
 
 export function errorText(ev, game) {

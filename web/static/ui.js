@@ -99,7 +99,7 @@ export function explain(text) {
 
 export function renderLobby(game) {
   const lobby = $('lobby');
-  const waiting = !!game.me.id && (game.phase === 'waiting' || game.phase === 'preparing');
+  const waiting = !!game.me.id && game.mode !== 'daily' && (game.phase === 'waiting' || game.phase === 'preparing');
   lobby.hidden = !waiting;
   if (!waiting) return;
   $('share-link').value = `${location.origin}/r/${game.room.id}`;
@@ -153,18 +153,31 @@ export function tick(game) {
 
 // renderFinish fills the finish banner; it shows when this player (or the
 // team) has finished, when the room has, or for a spectator once anyone has.
-export function renderFinish(game, dismissed) {
+// A daily's banner says what the finish is worth: result is {ranked, text}
+// once the leaderboard has been read.
+export function renderFinish(game, dismissed, result) {
   const box = $('finish');
   const me = game.mine();
   const any = game.finishes.size > 0;
   const live = game.phase === 'running' || game.phase === 'finished';
   const show = live && any && (game.phase === 'finished' || (me && me.rank) || game.spectator);
   box.hidden = !show || dismissed;
-  $('rematch').hidden = !(game.host && live && (game.phase === 'finished' || (game.mode === 'race' && any)));
+  $('rematch').hidden = !(game.host && game.mode !== 'daily' && live && (game.phase === 'finished' || (game.mode === 'race' && any)));
   if (!show) return;
   const rows = [];
   const team = game.finishes.get('team');
-  if (game.mode === 'coop') {
+  if (game.mode === 'daily') {
+    const f = game.finishes.get(game.me.id) || [...game.finishes.values()][0];
+    $('finish-title').textContent = 'Solved!';
+    const sub = $('finish-sub');
+    sub.textContent = result ? result.text : 'Reading the leaderboard…';
+    sub.dataset.ranked = result ? String(result.ranked) : '';
+    for (const [k, v] of [['Time', fmt(f.elapsed_ms)], ['Mistakes', String(f.mistakes || 0)], ['Hints', String(f.hints || 0)]]) {
+      const tr = el('tr');
+      tr.append(el('td', 'name', k), el('td', 'num', v));
+      rows.push(tr);
+    }
+  } else if (game.mode === 'coop') {
     $('finish-title').textContent = game.players.length > 1 ? 'Solved together!' : 'Solved!';
     const f = team || [...game.finishes.values()][0];
     $('finish-sub').textContent = `${game.players.length === 1 ? 'Solved' : 'Team time'} ${fmt(f.elapsed_ms)} · ${f.mistakes} mistakes · ${f.hints} hints`;

@@ -1,0 +1,2 @@
+DROP INDEX results_flagged;
+ALTER TABLE results DROP COLUMN flagged;

@@ -1,0 +1,72 @@
+package room
+
+import (
+	"hash/fnv"
+	"time"
+
+	"github.com/sudoku-arena/arena/engine"
+)
+
+// ModeDaily is the puzzle of the day played alone.
+const ModeDaily = "daily"
+
+// The daily's time: a finish's time is its elapsed time plus a penalty per
+// mistake and per hint, and the leaderboard goes by it. A hint costs time
+// instead of freezing the board, so a daily has no hint freeze.
+const (
+	DailyMistakePenalty = 30 * time.Second
+	DailyHintPenalty    = 60 * time.Second
+)
+
+// DailyTime is a daily finish's time: elapsed plus the penalties.
+func DailyTime(elapsed time.Duration, mistakes, hints int) time.Duration {
+	return elapsed + time.Duration(mistakes)*DailyMistakePenalty + time.Duration(hints)*DailyHintPenalty
+}
+
+// DailyFloor is the fastest a level's daily can honestly be solved: a
+// finish faster than it is stored but unranked and flagged, for a person
+// cannot read and fill that many cells so fast.
+func DailyFloor(level string) time.Duration {
+	l, err := engine.ParseLevel(level)
+	if err != nil {
+		return 0
+	}
+	return 60*time.Second + time.Duration(l)*30*time.Second
+}
+
+// daily is the rules of the puzzle of the day: a race of one. The player
+// plays alone (spectators may watch); there is no start and no countdown,
+// for the clock starts when the board is first sent to the player, at
+// their join. Like a race it is a contest: nothing tells the player
+// whether a digit is right before the finish. It has no rematch: another
+// attempt is another room.
+type daily struct{ race }
+
+func (daily) mode() string { return ModeDaily }
+
+// lateJoin refuses a second player: the first one's join started play.
+func (daily) lateJoin(phase string) *Error {
+	if phase != PhaseWaiting {
+		return Errorf(CodeGameStarted, "a daily is played alone: join as a spectator, or play the daily in a room of your own")
+	}
+	return nil
+}
+
+func (daily) hintPenalty(Config) time.Duration { return 0 }
+func (daily) earlyRematch() bool               { return false }
+
+// playsOnJoin reports whether the first player's join starts play at
+// once, with no start and no countdown.
+func (daily) playsOnJoin() bool { return true }
+
+// rematches reports whether the room may start a new round.
+func (daily) rematches() bool { return false }
+
+// DailySeed is the generator's seed of the daily puzzle of a day
+// (YYYY-MM-DD) and level: a hash of both and nothing else, so that every
+// node, and every restart, makes the same puzzle.
+func DailySeed(day, level string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte("daily:" + day + ":" + level))
+	return h.Sum64()
+}

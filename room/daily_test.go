@@ -1,0 +1,319 @@
+package room_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/room/roomtest"
+)
+
+// welcomeOf is the welcome frame a connection got.
+func welcomeOf(t *testing.T, c *conn) room.Welcome {
+	t.Helper()
+	var w room.Welcome
+	require.NoError(t, json.Unmarshal(c.await(t, room.TypeWelcome, nil), &w))
+	require.NotNil(t, w.Room)
+	return w
+}
+
+// playDaily makes a room of the mode on the daily of day, joins player id
+// and returns the room, its connection and the puzzle.
+func playDaily(t *testing.T, reg *room.Registry, st *roomtest.Store, mode, day, id string) (*room.Room, *conn, room.Puzzle) {
+	t.Helper()
+	ctx := context.Background()
+	r, err := reg.CreateDaily(ctx, mode, "easy", day)
+	require.NoError(t, err)
+	c := newConn()
+	require.NoError(t, r.Attach(ctx, room.Join{ID: id, Name: "Name " + id}, c))
+	pz, ok := st.Puzzle(r.ID())
+	require.True(t, ok)
+	return r, c, pz
+}
+
+// resultOf waits for the player's result in the game to be stored.
+func resultOf(t *testing.T, st *roomtest.Store, gameID, player string) room.Result {
+	t.Helper()
+	var got room.Result
+	require.Eventually(t, func() bool {
+		for _, r := range st.Results() {
+			if r.GameID == gameID && r.PlayerID == player {
+				got = r
+				return true
+			}
+		}
+		return false
+	}, 5*time.Second, time.Millisecond)
+	return got
+}
+
+// A daily room runs from the player's join, with no start: the welcome
+// carries the board, the date and the clock's start; a second player is
+// refused, there is no rematch, and the finish is ranked with its time.
+func TestDailyRoomRunsFromTheJoinAndRanksTheFirstFinish(t *testing.T) {
+	reg, st, clock := registry(t, room.RegistryConfig{})
+	ctx := context.Background()
+	today := reg.Today()
+	require.Equal(t, "2026-03-01", today)
+	r, c, pz := playDaily(t, reg, st, room.ModeDaily, today, "p_a")
+
+	w := welcomeOf(t, c)
+	assert.Equal(t, room.ModeDaily, w.Room.Mode)
+	assert.Equal(t, today, w.Room.Date)
+	assert.Equal(t, room.PhaseRunning, w.Room.Phase)
+	require.NotNil(t, w.Room.StartedAt)
+	assert.Equal(t, clock.Now(), *w.Room.StartedAt, "the clock starts as the board is sent")
+	assert.Equal(t, pz.Givens.String(), w.Room.Board)
+	assert.Empty(t, w.Room.Solution)
+	require.Len(t, w.Room.Players, 1)
+	require.NotNil(t, w.Room.Players[0].Ranked)
+	assert.True(t, *w.Room.Players[0].Ranked)
+	assert.Zero(t, w.Room.HintPenaltyMS, "a daily's hint costs time, not a freeze")
+
+	err := r.Attach(ctx, room.Join{ID: "p_b", Name: "Bob"}, newConn())
+	var rerr *room.Error
+	require.ErrorAs(t, err, &rerr)
+	assert.Equal(t, room.CodeGameStarted, rerr.Code)
+	require.NoError(t, r.Attach(ctx, room.Join{ID: "s_1", Name: "Sam", Spectator: true}, newConn()), "spectators may watch")
+
+	// A wrong digit is not told while the game runs.
+	wrong := -1
+	for cell, g := range pz.Givens {
+		if g == 0 {
+			wrong = cell
+			break
+		}
+	}
+	d := int(pz.Solution[wrong])%9 + 1
+	for !okDigit(pz, wrong, d) {
+		d = d%9 + 1
+	}
+	if d != int(pz.Solution[wrong]) {
+		require.NoError(t, r.Message(ctx, "p_a", c, &room.Msg{Type: room.TypeMove, Cell: &wrong, Digit: &d}, time.Now()))
+	}
+	snap, err := r.Snapshot(ctx)
+	require.NoError(t, err)
+	assert.Nil(t, snap.Players[0].Mistakes, "no live word on a digit")
+	require.NotNil(t, snap.Players[0].Ranked)
+	assert.True(t, *snap.Players[0].Ranked, "outsiders see that the attempt is ranked")
+
+	clock.Advance(4 * time.Minute)
+	settle(t, r)
+	solve(t, r, pz, "p_a", c, 0)
+	res := resultOf(t, st, r.ID(), "p_a")
+	assert.Equal(t, today, res.Day)
+	assert.True(t, res.Ranked)
+	assert.False(t, res.Flagged)
+	assert.Equal(t, 4*time.Minute, res.Elapsed)
+	mistakes := 0
+	if d != int(pz.Solution[wrong]) {
+		mistakes = 1
+	}
+	assert.Equal(t, mistakes, res.Mistakes)
+	assert.Equal(t, 4*time.Minute+time.Duration(mistakes)*room.DailyMistakePenalty, res.Time())
+
+	c.await(t, room.TypeFinish, finishOf("p_a"))
+	require.Eventually(t, func() bool {
+		s, err := r.Snapshot(ctx)
+		return err == nil && s.Phase == room.PhaseFinished && s.Solution == pz.Solution.String()
+	}, 5*time.Second, time.Millisecond)
+	require.NoError(t, r.Message(ctx, "p_a", c, &room.Msg{Type: room.TypeRematch}, time.Now()))
+	var e room.ErrorEvent
+	require.NoError(t, json.Unmarshal(c.await(t, room.TypeError, nil), &e))
+	assert.Equal(t, room.CodeNotFinished, e.Code, "a daily has no rematch")
+}
+
+// okDigit reports whether d in cell clashes with no given.
+func okDigit(pz room.Puzzle, cell, d int) bool {
+	for other, g := range pz.Givens {
+		if g == 0 || other == cell {
+			continue
+		}
+		sameRow, sameCol := other/9 == cell/9, other%9 == cell%9
+		sameBox := other/27 == cell/27 && other%9/3 == cell%9/3
+		if (sameRow || sameCol || sameBox) && int(g) == d {
+			return false
+		}
+	}
+	return true
+}
+
+// A player's second attempt at a day's daily is played the same way but
+// unranked, and says so from the welcome; so is every attempt on an
+// archive day, and a finish under the level's floor is flagged.
+func TestDailyLaterAttemptsArchiveDaysAndTooFastFinishesAreUnranked(t *testing.T) {
+	reg, st, clock := registry(t, room.RegistryConfig{})
+	today := reg.Today()
+
+	first, c, pz := playDaily(t, reg, st, room.ModeDaily, today, "p_a")
+	clock.Advance(5 * time.Minute)
+	settle(t, first)
+	solve(t, first, pz, "p_a", c, 0)
+	assert.True(t, resultOf(t, st, first.ID(), "p_a").Ranked)
+
+	second, c2, pz2 := playDaily(t, reg, st, room.ModeDaily, today, "p_a")
+	assert.Equal(t, pz, pz2, "the same day and level is the same puzzle")
+	w := welcomeOf(t, c2)
+	require.NotNil(t, w.Room.Players[0].Ranked)
+	assert.False(t, *w.Room.Players[0].Ranked, "a second attempt says it is unranked")
+	clock.Advance(3 * time.Minute)
+	settle(t, second)
+	solve(t, second, pz, "p_a", c2, 0)
+	res := resultOf(t, st, second.ID(), "p_a")
+	assert.False(t, res.Ranked)
+	assert.Equal(t, today, res.Day)
+
+	yesterday := clock.Now().AddDate(0, 0, -1).Format(room.DayLayout)
+	archive, c3, pz3 := playDaily(t, reg, st, room.ModeDaily, yesterday, "p_b")
+	w = welcomeOf(t, c3)
+	assert.Equal(t, yesterday, w.Room.Date)
+	assert.False(t, *w.Room.Players[0].Ranked, "an archive day is unranked")
+	assert.NotEqual(t, pz.Givens, pz3.Givens, "another day is another puzzle")
+	clock.Advance(5 * time.Minute)
+	settle(t, archive)
+	solve(t, archive, pz3, "p_b", c3, 0)
+	assert.False(t, resultOf(t, st, archive.ID(), "p_b").Ranked)
+
+	fast, c4, pz4 := playDaily(t, reg, st, room.ModeDaily, today, "p_c")
+	clock.Advance(room.DailyFloor("easy") - time.Second)
+	settle(t, fast)
+	solve(t, fast, pz4, "p_c", c4, 0)
+	res = resultOf(t, st, fast.ID(), "p_c")
+	assert.False(t, res.Ranked, "a finish under the floor is not ranked")
+	assert.True(t, res.Flagged)
+}
+
+// Dates are checked against the registry's clock: a future date, or one
+// that is not a date, is refused; a room made before midnight UTC keeps
+// its day after it, and the same date asked after midnight is an archive
+// day.
+func TestDailyDatesFollowTheClockAcrossMidnight(t *testing.T) {
+	reg, st, clock := registry(t, room.RegistryConfig{})
+	ctx := context.Background()
+	for _, bad := range []string{"2026-03-02", "2026-3-01", "2026-02-30", "yesterday", ""} {
+		_, err := reg.CreateDaily(ctx, room.ModeDaily, "easy", bad)
+		assert.ErrorIs(t, err, room.ErrBadDay, bad)
+	}
+	_, err := reg.CreateDaily(ctx, room.ModeCoop, "easy", reg.Today())
+	assert.Error(t, err, "co-op has no daily")
+
+	clock.Advance(11*time.Hour + 58*time.Minute) // 23:58 UTC
+	day := reg.Today()
+	r, c, pz := playDaily(t, reg, st, room.ModeDaily, day, "p_a")
+	clock.Advance(3 * time.Minute) // 00:01 the next day
+	settle(t, r)
+	assert.NotEqual(t, day, reg.Today())
+	solve(t, r, pz, "p_a", c, 0)
+	res := resultOf(t, st, r.ID(), "p_a")
+	assert.Equal(t, day, res.Day, "the finish counts for the day the room was made on")
+	assert.True(t, res.Ranked)
+
+	_, c2, _ := playDaily(t, reg, st, room.ModeDaily, day, "p_b")
+	assert.False(t, *welcomeOf(t, c2).Room.Players[0].Ranked, "yesterday's daily is an archive day now")
+}
+
+// A race can be opened on a daily: it keeps its start and countdown, each
+// racer's first finish is ranked on the day, and its rematch is a fresh
+// puzzle that is no daily.
+func TestRaceOnADaily(t *testing.T) {
+	reg, st, clock := registry(t, room.RegistryConfig{})
+	ctx := context.Background()
+	today := reg.Today()
+	r, err := reg.CreateDaily(ctx, room.ModeRace, "easy", today)
+	require.NoError(t, err)
+	a, b := newConn(), newConn()
+	require.NoError(t, r.Attach(ctx, room.Join{ID: "p_a", Name: "Ann"}, a))
+	require.NoError(t, r.Attach(ctx, room.Join{ID: "p_b", Name: "Bob"}, b))
+	assert.Equal(t, room.PhaseWaiting, welcomeOf(t, a).Room.Phase)
+	startRace(t, r, clock, a, "p_a")
+	pz, _ := st.Puzzle(r.ID())
+	daily, err := st.DailyGame(ctx, "x", "x", room.ModeDaily, "easy", today)
+	require.NoError(t, err)
+	assert.Equal(t, daily, pz, "the race plays the daily puzzle")
+	clock.Advance(2 * time.Minute)
+	settle(t, r)
+	solve(t, r, pz, "p_a", a, 0)
+	res := resultOf(t, st, r.ID(), "p_a")
+	assert.True(t, res.Ranked)
+	assert.Equal(t, today, res.Day)
+	assert.Equal(t, room.ModeRace, res.Mode)
+
+	require.NoError(t, r.Message(ctx, "p_a", a, &room.Msg{Type: room.TypeRematch}, time.Now()))
+	require.Eventually(t, func() bool {
+		s, err := r.Snapshot(ctx)
+		return err == nil && s.Round == 2 && s.Phase == room.PhaseWaiting
+	}, 5*time.Second, time.Millisecond)
+	s, err := r.Snapshot(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, s.Date, "a rematch's puzzle is not the daily")
+	assert.Nil(t, s.Players[0].Ranked)
+}
+
+// A daily room brought back after a restart keeps its date and whether
+// its player is ranked.
+func TestDailyRoomSurvivesARestart(t *testing.T) {
+	reg, st, _ := registry(t, room.RegistryConfig{})
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	pz, err := st.DailyGame(ctx, "d4ily", "d4ily", room.ModeDaily, "easy", "2026-03-01")
+	require.NoError(t, err)
+	g, err := room.NewGame(room.Config{}, "d4ily", room.ModeDaily, pz, now)
+	require.NoError(t, err)
+	g.PlayDaily("2026-03-01", false)
+	g.Attempted("p_a")
+	_, _, jerr := g.Join(now, "p_a", "Ann", false, 0)
+	require.Nil(t, jerr)
+	require.Equal(t, room.PhaseRunning, g.Phase())
+	s := g.Save(now)
+	require.NoError(t, st.SaveRoom(ctx, s))
+	n, err := reg.Restore(ctx)
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	r, err := reg.Get("d4ily")
+	require.NoError(t, err)
+	snap, err := r.Snapshot(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, "2026-03-01", snap.Date)
+	assert.Equal(t, room.ModeDaily, snap.Mode)
+	require.NotNil(t, snap.Players[0].Ranked)
+	assert.False(t, *snap.Players[0].Ranked)
+}
+
+// A daily tells nobody, the player included, whether a digit is right
+// while it runs: nothing live carries a count, a spectator sees neither
+// digits nor boards, and the count comes with the finish.
+func TestDailyTellsNoMistakeBeforeTheFinish(t *testing.T) {
+	g := newGame(t, room.ModeDaily, room.Config{})
+	g.join("a")
+	require.Equal(t, room.PhaseRunning, g.Phase(), "the join starts a daily")
+	g.watch("s")
+	cell, d := g.wrong("a")
+	outs := g.ok("a", move(cell, d)).Out
+	assert.Equal(t, 1, g.mistakes("a"), "counted")
+	for _, o := range outs {
+		data, err := json.Marshal(o.Event)
+		require.NoError(t, err)
+		assert.NotContains(t, string(data), "mistakes", "nothing in a live daily tells a count")
+	}
+	assert.Empty(t, ofType[*room.MoveEvent](seen(outs, "s")), "a spectator sees no digit")
+	for _, id := range []string{"a", "s", ""} {
+		snap := g.Snapshot(id, g.now)
+		assert.Nil(t, snap.Players[0].Mistakes, "%q's snapshot", id)
+		assert.Empty(t, snap.Solution)
+		if id != "a" {
+			assert.Empty(t, snap.Board, "%q sees no board", id)
+		}
+	}
+	s := g.fill("a")
+	rs := results(t, s)
+	assert.Equal(t, 1, rs[0].Mistakes)
+	fin := ofType[*room.FinishEvent](seen(g.saved(rs).Out, "s"))
+	require.Len(t, fin, 1)
+	assert.Equal(t, 1, fin[0].Mistakes, "the finish tells the count")
+	assert.Equal(t, room.PhaseFinished, g.Phase())
+}

@@ -1,0 +1,242 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/sudoku-arena/arena/room"
+)
+
+// Dailies is what the daily and leaderboard routes read: the puzzles of
+// the day, their leaderboards and players' records. Days are UTC
+// YYYY-MM-DD dates the server has checked.
+type Dailies interface {
+	// DailyPuzzle is the id of the day's daily puzzle of the level, made
+	// and stored the first time it is asked for.
+	DailyPuzzle(ctx context.Context, day, level string) (int64, error)
+	// DailyCount is how many ranked finishes the day's daily has.
+	DailyCount(ctx context.Context, day, level string) (int, error)
+	DailyTop(ctx context.Context, day, level string, limit int) ([]LeaderRow, error)
+	// DailyAround is the player's row with up to n rows either side; nil
+	// when the player has no ranked result that day.
+	DailyAround(ctx context.Context, day, level, playerID string, n int) ([]LeaderRow, error)
+	BestTimes(ctx context.Context, level string, limit int) ([]LeaderRow, error)
+	// PlayerRecord is a player's public record as of today, or
+	// ErrUnknownPlayer.
+	PlayerRecord(ctx context.Context, id, today string) (PlayerResponse, error)
+}
+
+// SetDailies gives the server its daily routes' data; until it is set they
+// answer 503 unavailable. Call it before serving.
+func (s *Server) SetDailies(d Dailies) { s.dailies = d }
+
+// aroundRows is how many rows either side of the caller "around" holds.
+const aroundRows = 5
+
+// maxLimit is the most rows a leaderboard answer holds, and the default.
+const maxLimit = 100
+
+// badDate is the refusal of a date that is not a UTC date up to today.
+func badDate(today string) *room.Error {
+	return room.Errorf(room.CodeBadField, "date must be a UTC date YYYY-MM-DD no later than today (%s)", today)
+}
+
+// badLevel is the refusal of an unknown level.
+func badLevel() *room.Error {
+	return room.Errorf(room.CodeBadField, `level must be "easy", "medium", "hard" or "expert"`)
+}
+
+// writeRefusal answers 400 with the refusal.
+func writeRefusal(w http.ResponseWriter, e *room.Error) {
+	writeError(w, http.StatusBadRequest, e.Code, e.Message)
+}
+
+// unavailable answers 503 when the daily data cannot be read, and logs
+// why.
+func (s *Server) unavailable(w http.ResponseWriter, what string, err error) {
+	s.log.Error(what, "err", err)
+	writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "the leaderboards cannot be read just now: try again")
+}
+
+// readLimit reads ?limit=: 1 to maxLimit, maxLimit when absent.
+func readLimit(r *http.Request) (int, *room.Error) {
+	v := r.URL.Query().Get("limit")
+	if v == "" {
+		return maxLimit, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > maxLimit {
+		return 0, room.Errorf(room.CodeBadField, "limit must be a whole number from 1 to %d", maxLimit)
+	}
+	return n, nil
+}
+
+// bearer is the player the request's Authorization: Bearer token names,
+// or "" when it names none (no header, or an unknown token: the answer
+// then leaves out what is about the caller). A token is never read from
+// the query, where it would land in logs and histories.
+func (s *Server) bearer(r *http.Request) (string, error) {
+	h := r.Header.Get("Authorization")
+	token, ok := strings.CutPrefix(h, "Bearer ")
+	if !ok || token == "" || len(token) > maxTokenLen {
+		return "", nil
+	}
+	id, _, err := s.playerByToken(r.Context(), HashToken(token))
+	if errors.Is(err, ErrUnknownPlayer) {
+		return "", nil
+	}
+	return id, err
+}
+
+// dailyArgs answers false, having written the refusal or the 503, when the
+// route's date or level is wrong or there are no daily data.
+func (s *Server) dailyArgs(w http.ResponseWriter, date, level string) bool {
+	if s.dailies == nil {
+		s.unavailable(w, "daily: no daily data", errors.New("server: SetDailies was not called"))
+		return false
+	}
+	if date != "" && s.rooms.CheckDay(date) != nil {
+		writeRefusal(w, badDate(s.rooms.Today()))
+		return false
+	}
+	if !slices.Contains(room.Levels, level) {
+		writeRefusal(w, badLevel())
+		return false
+	}
+	return true
+}
+
+// getDaily is GET /api/daily.
+func (s *Server) getDaily(w http.ResponseWriter, r *http.Request) {
+	today := s.rooms.Today()
+	if !s.dailyArgs(w, today, room.Levels[0]) {
+		return
+	}
+	me, err := s.bearer(r)
+	if err != nil {
+		s.unavailable(w, "daily: bearer", err)
+		return
+	}
+	ctx := r.Context()
+	resp := DailyResponse{Date: today, Levels: make([]DailyLevel, 0, len(room.Levels))}
+	for _, level := range room.Levels {
+		dl := DailyLevel{Level: level}
+		if dl.PuzzleID, err = s.dailies.DailyPuzzle(ctx, today, level); err == nil {
+			dl.Finished, err = s.dailies.DailyCount(ctx, today, level)
+		}
+		if err == nil && me != "" {
+			dl.You, err = s.dailyYou(ctx, me, today, level)
+		}
+		if err != nil {
+			s.unavailable(w, "daily: "+level, err)
+			return
+		}
+		resp.Levels = append(resp.Levels, dl)
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// dailyYou is the player's status on the day's daily of the level.
+func (s *Server) dailyYou(ctx context.Context, me, day, level string) (*DailyYou, error) {
+	rows, err := s.dailies.DailyAround(ctx, day, level, me, 0)
+	if err != nil {
+		return nil, err
+	}
+	for _, row := range rows {
+		if row.Player.ID == me {
+			return &DailyYou{Status: DailySolved, TimeMS: row.TimeMS, Rank: row.Rank, Ranked: true}, nil
+		}
+	}
+	if id := s.rooms.PlayingDaily(me, day, level); id != "" {
+		return &DailyYou{Status: DailyPlaying, Room: id, Ranked: true}, nil
+	}
+	return &DailyYou{Status: DailyNotStarted, Ranked: true}, nil
+}
+
+// getDailyLeaderboard is GET /api/daily/{date}/{level}/leaderboard.
+func (s *Server) getDailyLeaderboard(w http.ResponseWriter, r *http.Request) {
+	date, level := r.PathValue("date"), r.PathValue("level")
+	if !s.dailyArgs(w, date, level) {
+		return
+	}
+	limit, rerr := readLimit(r)
+	if rerr == nil {
+		if a := r.URL.Query().Get("around"); a != "" && a != "me" {
+			rerr = room.Errorf(room.CodeBadField, `around must be "me"`)
+		}
+	}
+	if rerr != nil {
+		writeRefusal(w, rerr)
+		return
+	}
+	ctx := r.Context()
+	resp := LeaderboardResponse{Date: date, Level: level}
+	// The three reads are independent: run at once, the answer waits for
+	// the slowest rather than for their sum.
+	var wg sync.WaitGroup
+	var errs [3]error
+	wg.Go(func() { resp.Total, errs[0] = s.dailies.DailyCount(ctx, date, level) })
+	wg.Go(func() { resp.Top, errs[1] = s.dailies.DailyTop(ctx, date, level, limit) })
+	if r.URL.Query().Get("around") == "me" {
+		wg.Go(func() {
+			me, err := s.bearer(r)
+			if err == nil && me != "" {
+				resp.Around, err = s.dailies.DailyAround(ctx, date, level, me, aroundRows)
+			}
+			errs[2] = err
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs[:]...); err != nil {
+		s.unavailable(w, fmt.Sprintf("daily leaderboard %s %s", date, level), err)
+		return
+	}
+	if resp.Top == nil {
+		resp.Top = []LeaderRow{}
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// getPlayer is GET /api/players/{id}.
+func (s *Server) getPlayer(w http.ResponseWriter, r *http.Request) {
+	if !s.dailyArgs(w, "", room.Levels[0]) {
+		return
+	}
+	rec, err := s.dailies.PlayerRecord(r.Context(), r.PathValue("id"), s.rooms.Today())
+	switch {
+	case errors.Is(err, ErrUnknownPlayer):
+		writeError(w, http.StatusNotFound, room.CodePlayerNotFound, "no player has that id")
+	case err != nil:
+		s.unavailable(w, "player record", err)
+	default:
+		writeJSON(w, http.StatusOK, rec)
+	}
+}
+
+// getBestTimes is GET /api/leaderboards/{level}.
+func (s *Server) getBestTimes(w http.ResponseWriter, r *http.Request) {
+	level := r.PathValue("level")
+	if !s.dailyArgs(w, "", level) {
+		return
+	}
+	limit, rerr := readLimit(r)
+	if rerr != nil {
+		writeRefusal(w, rerr)
+		return
+	}
+	rows, err := s.dailies.BestTimes(r.Context(), level, limit)
+	if err != nil {
+		s.unavailable(w, "best times "+level, err)
+		return
+	}
+	if rows == nil {
+		rows = []LeaderRow{}
+	}
+	writeJSON(w, http.StatusOK, BestTimesResponse{Level: level, Rows: rows})
+}

@@ -1,0 +1,112 @@
+package server
+
+import "time"
+
+// The JSON answers of the daily and leaderboard routes (docs/protocol.md,
+// "The puzzle of the day"). Times are milliseconds (*_ms) and RFC 3339
+// instants (*_at); dates are UTC YYYY-MM-DD.
+
+// DailyResponse is GET /api/daily: today's date and each level's puzzle.
+type DailyResponse struct {
+	Date   string       `json:"date"`
+	Levels []DailyLevel `json:"levels"`
+}
+
+// DailyLevel is one level's daily: its puzzle, how many have a ranked
+// finish on it, and, for a caller with a bearer token, where they stand.
+type DailyLevel struct {
+	Level    string    `json:"level"`
+	PuzzleID int64     `json:"puzzle_id"`
+	Finished int       `json:"finished"`
+	You      *DailyYou `json:"you,omitempty"`
+}
+
+// Statuses of a player on a daily.
+const (
+	DailyNotStarted = "not_started"
+	DailyPlaying    = "playing"
+	DailySolved     = "solved"
+)
+
+// DailyYou is the caller's status on one daily: not started, playing (in
+// Room), or solved (with their time and, when ranked, rank).
+type DailyYou struct {
+	Status string `json:"status"`
+	Room   string `json:"room,omitempty"`
+	TimeMS int64  `json:"time_ms,omitempty"`
+	Rank   int    `json:"rank,omitempty"`
+	Ranked bool   `json:"ranked"`
+}
+
+// PlayerRef names a player in a leaderboard row.
+type PlayerRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// LeaderRow is one row of any leaderboard. TimeMS is ElapsedMS plus the
+// penalties of the mistakes and hints; a daily board is ordered by it,
+// then by the earlier finish, then by player id.
+type LeaderRow struct {
+	Rank       int       `json:"rank"`
+	Player     PlayerRef `json:"player"`
+	TimeMS     int64     `json:"time_ms"`
+	ElapsedMS  int64     `json:"elapsed_ms"`
+	Mistakes   int       `json:"mistakes"`
+	Hints      int       `json:"hints"`
+	FinishedAt time.Time `json:"finished_at"`
+}
+
+// LeaderboardResponse is GET /api/daily/{date}/{level}/leaderboard.
+// Around is the caller's row with the rows either side of it, only with
+// around=me and a bearer token whose player has a ranked result that day.
+type LeaderboardResponse struct {
+	Date   string      `json:"date"`
+	Level  string      `json:"level"`
+	Total  int         `json:"total"`
+	Top    []LeaderRow `json:"top"`
+	Around []LeaderRow `json:"around,omitempty"`
+}
+
+// BestTimesResponse is GET /api/leaderboards/{level}: the all-time best
+// times, one row per player.
+type BestTimesResponse struct {
+	Level string      `json:"level"`
+	Rows  []LeaderRow `json:"rows"`
+}
+
+// PlayerResponse is GET /api/players/{id}: a player's public record.
+type PlayerResponse struct {
+	ID      string              `json:"id"`
+	Name    string              `json:"name"`
+	Streak  StreakJSON          `json:"streak"`
+	Best    map[string]BestTime `json:"best"`
+	Results []PlayerResultJSON  `json:"results"`
+}
+
+// StreakJSON is a player's run of consecutive days with a ranked daily.
+type StreakJSON struct {
+	Current int `json:"current"`
+	Longest int `json:"longest"`
+}
+
+// BestTime is a player's fastest finish of a level.
+type BestTime struct {
+	TimeMS     int64     `json:"time_ms"`
+	ElapsedMS  int64     `json:"elapsed_ms"`
+	FinishedAt time.Time `json:"finished_at"`
+}
+
+// PlayerResultJSON is one of a player's results. Date is set for a ranked
+// daily result; Rank is the rank in the room (a race's finishing order).
+type PlayerResultJSON struct {
+	Room       string    `json:"room"`
+	Mode       string    `json:"mode"`
+	Level      string    `json:"level"`
+	Date       string    `json:"date,omitempty"`
+	TimeMS     int64     `json:"time_ms"`
+	ElapsedMS  int64     `json:"elapsed_ms"`
+	Rank       int       `json:"rank,omitempty"`
+	Ranked     bool      `json:"ranked"`
+	FinishedAt time.Time `json:"finished_at"`
+}

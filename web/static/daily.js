@@ -1,0 +1,236 @@
+// daily.js: the puzzle of the day around the board: home's four dailies,
+// the daily page's leaderboard, streak and archive calendar, and the player
+// page. The board itself is the room page's (app.js): a daily is played in
+// a room of mode "daily". Every string from the server is set as text.
+
+import { fmt, ordinal } from './game.js';
+import { el } from './ui.js';
+import * as api from './api.js';
+
+const $ = (id) => document.getElementById(id);
+
+// dailyPath is the address of a daily page.
+export const dailyPath = (date, level) => `/daily/${date}/${level}`;
+
+// statusText says where the player stands on one daily: "Not started",
+// "Solved in 4:12 · rank 37 of 1,204", "Solved in 4:12 · unranked".
+export function statusText(you, finished) {
+  if (!you || you.status === 'not_started' || !you.status) return 'Not started';
+  if (you.status === 'playing') return 'In progress';
+  const t = `Solved in ${fmt(you.time_ms)}`;
+  if (you.ranked === false) return `${t} · unranked`;
+  return you.rank ? `${t} · rank ${api.count(you.rank)} of ${api.count(Math.max(finished || 0, you.rank))}` : t;
+}
+
+// homeDailies fills home's section#daily: a row per level with the
+// player's status and a link to its daily page.
+export async function homeDailies() {
+  const ul = $('daily-levels');
+  const rows = new Map();
+  for (const level of api.LEVELS) {
+    const li = el('li');
+    li.dataset.level = level;
+    const what = el('div', 'what');
+    what.append(el('span', 'lvl', api.title(level)), el('span', 'count muted', ''));
+    const a = el('a', 'play button', 'Play');
+    a.href = dailyPath(api.today(), level);
+    li.append(what, el('span', 'status', '…'), a);
+    rows.set(level, li);
+  }
+  ul.replaceChildren(...rows.values());
+  let d;
+  try {
+    d = await api.get('/api/daily', true);
+  } catch {
+    for (const li of rows.values()) li.querySelector('.status').textContent = 'Not available just now';
+    return;
+  }
+  if (!ul.isConnected) return;
+  $('daily-date').textContent = api.longDate(d.date);
+  for (const l of d.levels || []) {
+    const li = rows.get(l.level);
+    if (!li) continue;
+    const you = l.you;
+    const status = you ? you.status : 'not_started';
+    li.dataset.status = status;
+    li.querySelector('.count').textContent = `${api.count(l.finished)} solved`;
+    li.querySelector('.status').textContent = statusText(you, l.finished);
+    const a = li.querySelector('a');
+    a.href = dailyPath(d.date, l.level);
+    a.textContent = status === 'solved' ? 'Results' : status === 'playing' ? 'Resume' : 'Play';
+    a.classList.toggle('primary', status !== 'solved');
+    a.setAttribute('aria-label', `${a.textContent}: ${api.title(l.level)}`);
+  }
+}
+
+// lbRow is one leaderboard row: rank, the player (a link to their page),
+// the time with penalties, and what the penalties were.
+export function lbRow(r, me) {
+  const tr = el('tr');
+  tr.dataset.rank = r.rank;
+  tr.dataset.player = r.player.id;
+  if (r.player.id === me) tr.classList.add('me');
+  const name = el('td', 'name');
+  const a = el('a', null, r.player.name);
+  a.href = `/p/${encodeURIComponent(r.player.id)}`;
+  name.append(a);
+  const extra = [];
+  if (r.mistakes) extra.push(r.mistakes === 1 ? '1 mistake' : `${r.mistakes} mistakes`);
+  if (r.hints) extra.push(r.hints === 1 ? '1 hint' : `${r.hints} hints`);
+  const time = el('td', 'num time', fmt(r.time_ms));
+  if (extra.length) time.title = `${fmt(r.elapsed_ms)} played, ${extra.join(', ')}`;
+  tr.append(el('td', 'rank', api.count(r.rank)), name, time, el('td', 'num muted pen', extra.length ? `+${fmt(r.time_ms - r.elapsed_ms)}` : ''));
+  return tr;
+}
+
+// Panels are the daily page's side panels for one date and level.
+export class Panels {
+  constructor(date, level, today) {
+    this.date = date; this.level = level; this.today = today;
+    this.month = date.slice(0, 7);
+    this.solved = new Set();
+    this.mine = null; // the player's leaderboard row, once they have one
+    $('cal-prev').addEventListener('click', () => this.shiftMonth(-1));
+    $('cal-next').addEventListener('click', () => this.shiftMonth(1));
+    this.calendar();
+  }
+
+  // refresh reads the leaderboard and the player's record again; it
+  // answers the player's row of this day's leaderboard, if ranked.
+  async refresh() {
+    const me = api.store.get('id');
+    const [lb, rec] = await Promise.all([
+      api.get(`/api/daily/${this.date}/${this.level}/leaderboard?limit=10&around=me`, true).catch(() => null),
+      me ? api.get(`/api/players/${encodeURIComponent(me)}`).catch(() => null) : null,
+    ]);
+    if (!$('lb-rows')) return null; // the page changed meanwhile
+    this.board(lb, me);
+    this.record(rec);
+    return this.mine;
+  }
+
+  board(lb, me) {
+    const rows = [];
+    const top = lb ? lb.top || [] : [];
+    const around = lb ? lb.around || [] : [];
+    for (const r of top) rows.push(lbRow(r, me));
+    const last = top.length ? top[top.length - 1].rank : 0;
+    const after = around.filter((r) => r.rank > last);
+    if (after.length) {
+      if (after[0].rank > last + 1) {
+        const gap = el('tr', 'gap');
+        const td = el('td', null, '⋯');
+        td.colSpan = 4;
+        gap.append(td);
+        rows.push(gap);
+      }
+      for (const r of after) rows.push(lbRow(r, me));
+    }
+    $('lb-rows').replaceChildren(...rows);
+    $('lb-empty').hidden = rows.length > 0 || !lb;
+    $('lb-total').textContent = lb ? `· ${api.count(lb.total)} finished` : '· not available';
+    this.mine = [...top, ...around].find((r) => r.player.id === me) || null;
+    this.total = lb ? lb.total : 0;
+    const you = $('lb-you');
+    you.hidden = !this.mine;
+    if (this.mine) you.textContent = `You: rank ${api.count(this.mine.rank)} of ${api.count(this.total)} · ${fmt(this.mine.time_ms)}`;
+  }
+
+  record(rec) {
+    const s = $('streak');
+    s.replaceChildren();
+    const { current = 0, longest = 0 } = (rec && rec.streak) || {};
+    if (!longest) s.textContent = 'Finish a daily to start a streak.';
+    else s.append(el('span', 'big-num', String(current)), el('span', null, current === 1 ? ' day' : ' days'),
+      el('span', 'muted', ` · longest ${longest}`));
+    if (!rec) return;
+    this.solved = new Set((rec.results || []).filter((r) => r.date && r.level === this.level).map((r) => r.date));
+    this.calendar();
+  }
+
+  shiftMonth(n) {
+    const d = new Date(`${this.month}-01T00:00:00Z`);
+    d.setUTCMonth(d.getUTCMonth() + n);
+    this.month = d.toISOString().slice(0, 7);
+    this.calendar();
+  }
+
+  // calendar draws the month: each past day links to its daily page (an
+  // archive day, unranked), today's too; the days this player solved
+  // (among their latest results) are ticked.
+  calendar() {
+    const first = `${this.month}-01`;
+    const start = new Date(`${first}T00:00:00Z`);
+    $('cal-month').textContent = start.toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+    $('cal-next').disabled = api.addDays(first, 31).slice(0, 7) > this.today.slice(0, 7);
+    const cells = [];
+    for (const d of ['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su']) cells.push(el('li', 'dow', d));
+    for (let i = 0; i < (start.getUTCDay() + 6) % 7; i++) cells.push(el('li', 'blank'));
+    for (let date = first; date.slice(0, 7) === this.month; date = api.addDays(date, 1)) {
+      const li = el('li');
+      const day = String(Number(date.slice(8)));
+      if (date > this.today) {
+        li.append(el('span', 'future', day));
+      } else {
+        const a = el('a', null, day);
+        a.href = dailyPath(date, this.level);
+        const done = this.solved.has(date);
+        a.title = `${api.longDate(date)}${date < this.today ? ' · unranked' : ''}${done ? ' · solved' : ''}`;
+        if (done) a.classList.add('done');
+        if (date === this.today) a.classList.add('today');
+        if (date === this.date) a.setAttribute('aria-current', 'date');
+        li.append(a);
+      }
+      cells.push(li);
+    }
+    $('calendar').replaceChildren(...cells);
+  }
+}
+
+// playerPage fills the player page from GET /api/players/{id}.
+export async function playerPage(id) {
+  let p;
+  try {
+    p = await api.get(`/api/players/${encodeURIComponent(id)}`);
+  } catch (e) {
+    $('player-name').textContent = e.code === 'player_not_found' || e.status === 404 ? 'No such player' : 'Not available just now';
+    $('player-sub').textContent = e.code === 'player_not_found' || e.status === 404 ? 'This player does not exist.' : 'The server could not be read; try again in a moment.';
+    for (const s of document.querySelectorAll('.player-page .card')) s.hidden = true;
+    return;
+  }
+  document.title = `${p.name} · Sudoku Arena`;
+  $('player-name').textContent = p.name;
+  $('player-sub').textContent = p.id === api.store.get('id') ? 'Your record' : 'Player record';
+  const { current = 0, longest = 0 } = p.streak || {};
+  $('streak-current').textContent = String(current);
+  $('streak-longest').textContent = String(longest);
+  const best = p.best || {};
+  $('best').replaceChildren(...api.LEVELS.map((level) => {
+    const li = el('li');
+    li.dataset.level = level;
+    const b = best[level];
+    li.append(el('span', 'lvl', api.title(level)), el('span', 'big-num', b ? fmt(b.time_ms) : '–'));
+    if (b && b.finished_at) li.append(el('span', 'muted when', new Date(b.finished_at).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })));
+    return li;
+  }));
+  const results = p.results || [];
+  $('history').replaceChildren(...results.map((r) => {
+    const tr = el('tr');
+    const day = r.date || (r.finished_at || '').slice(0, 10);
+    const dayCell = el('td', 'day');
+    if (r.date) {
+      const a = el('a', null, day);
+      a.href = dailyPath(r.date, r.level);
+      dayCell.append(a);
+    } else dayCell.textContent = day;
+    const mode = r.mode === 'coop' ? 'Co-op' : r.mode === 'race' ? (r.date ? 'Daily race' : 'Race') : 'Daily';
+    // A daily's rank is its place on the day's board; a room's, its place
+    // in the room.
+    const daily = r.mode === 'daily' || r.date;
+    const rank = daily && !r.ranked ? 'unranked' : !r.rank ? '–' : daily ? api.count(r.rank) : ordinal(r.rank);
+    tr.dataset.ranked = String(!daily || !!r.ranked);
+    tr.append(dayCell, el('td', null, `${mode} · ${api.title(r.level)}`), el('td', 'num time', fmt(r.time_ms)), el('td', 'num', rank));
+    return tr;
+  }));
+  $('history-empty').hidden = results.length > 0;
+}
