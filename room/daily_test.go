@@ -188,17 +188,20 @@ func TestDailyLaterAttemptsArchiveDaysAndTooFastFinishesAreUnranked(t *testing.T
 	assert.True(t, res.Flagged)
 }
 
-// Dates are checked against the registry's clock: a future date, or one
-// that is not a date, is refused; a room made before midnight UTC keeps
+// Dates are checked against the registry's clock: a future date, one
+// before the archive's first day, or one that is not a date, is refused; a room made before midnight UTC keeps
 // its day after it, and the same date asked after midnight is an archive
 // day.
 func TestDailyDatesFollowTheClockAcrossMidnight(t *testing.T) {
 	reg, st, clock := registry(t, room.RegistryConfig{})
 	ctx := context.Background()
-	for _, bad := range []string{"2026-03-02", "2026-3-01", "2026-02-30", "yesterday", ""} {
+	for _, bad := range []string{"2026-03-02", "2026-3-01", "2026-02-30", "yesterday", "", "2025-02-27", "1970-01-01"} {
 		_, err := reg.CreateDaily(ctx, room.ModeDaily, "easy", bad)
 		assert.ErrorIs(t, err, room.ErrBadDay, bad)
 	}
+	first := clock.Now().UTC().AddDate(0, 0, -room.ArchiveDays).Format(room.DayLayout)
+	require.Equal(t, "2025-02-28", first)
+	assert.NoError(t, reg.CheckDay(first), "the archive's first day is playable")
 	_, err := reg.CreateDaily(ctx, room.ModeCoop, "easy", reg.Today())
 	assert.Error(t, err, "co-op has no daily")
 

@@ -177,9 +177,14 @@ func (reg *Registry) Create(ctx context.Context, mode, level string) (*Room, err
 	return reg.create(ctx, mode, level, "")
 }
 
-// ErrBadDay: a daily's date is not a UTC date YYYY-MM-DD, or is after
-// today.
-var ErrBadDay = errors.New("room: the date is not a UTC date YYYY-MM-DD no later than today")
+// ErrBadDay: a daily's date is not a UTC date YYYY-MM-DD, is after today,
+// or is more than ArchiveDays before it.
+var ErrBadDay = errors.New("room: the date is not a UTC date YYYY-MM-DD from the archive's first day to today")
+
+// ArchiveDays is how far back the archive of dailies goes. Each day asked
+// for is generated and stored once, so an archive without a bound would let
+// anyone make the server generate and keep puzzles for every date there is.
+const ArchiveDays = 366
 
 // DayLayout is how dates are written: UTC YYYY-MM-DD.
 const DayLayout = "2006-01-02"
@@ -187,11 +192,12 @@ const DayLayout = "2006-01-02"
 // Today is the UTC date by the registry's clock.
 func (reg *Registry) Today() string { return reg.clock.Now().UTC().Format(DayLayout) }
 
-// CheckDay returns ErrBadDay unless day is a UTC date no later than
-// today.
+// CheckDay returns ErrBadDay unless day is a UTC date from ArchiveDays
+// before today to today.
 func (reg *Registry) CheckDay(day string) error {
 	t, err := time.Parse(DayLayout, day)
-	if err != nil || t.Format(DayLayout) != day || day > reg.Today() {
+	first := reg.clock.Now().UTC().AddDate(0, 0, -ArchiveDays).Format(DayLayout)
+	if err != nil || t.Format(DayLayout) != day || day > reg.Today() || day < first {
 		return fmt.Errorf("%w: %q", ErrBadDay, day)
 	}
 	return nil

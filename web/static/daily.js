@@ -9,6 +9,9 @@ import * as api from './api.js';
 
 const $ = (id) => document.getElementById(id);
 
+// ARCHIVE_DAYS is how far back the server keeps dailies (docs/protocol.md).
+const ARCHIVE_DAYS = 366;
+
 // dailyPath is the address of a daily page.
 export const dailyPath = (date, level) => `/daily/${date}/${level}`;
 
@@ -155,21 +158,24 @@ export class Panels {
     this.calendar();
   }
 
-  // calendar draws the month: each past day links to its daily page (an
-  // archive day, unranked), today's too; the days this player solved
+  // calendar draws the month: each past day back to the archive's first
+  // (ARCHIVE_DAYS before today, as the server keeps) links to its daily
+  // page (an archive day, unranked), today's too; the days this player solved
   // (among their latest results) are ticked.
   calendar() {
     const first = `${this.month}-01`;
     const start = new Date(`${first}T00:00:00Z`);
     $('cal-month').textContent = start.toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
     $('cal-next').disabled = api.addDays(first, 31).slice(0, 7) > this.today.slice(0, 7);
+    const oldest = api.addDays(this.today, -ARCHIVE_DAYS);
+    $('cal-prev').disabled = first <= oldest;
     const cells = [];
     for (const d of ['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su']) cells.push(el('li', 'dow', d));
     for (let i = 0; i < (start.getUTCDay() + 6) % 7; i++) cells.push(el('li', 'blank'));
     for (let date = first; date.slice(0, 7) === this.month; date = api.addDays(date, 1)) {
       const li = el('li');
       const day = String(Number(date.slice(8)));
-      if (date > this.today) {
+      if (date > this.today || date < oldest) {
         li.append(el('span', 'future', day));
       } else {
         const a = el('a', null, day);
