@@ -40,11 +40,18 @@ const (
 	retryLab = "60"
 )
 
-// labSlots bounds the engine work under way for the lab across all
-// clients: one slot a core, so that lab requests cannot take the cores the
-// rooms need, and work abandoned at its deadline is still counted until it
-// ends.
-var labSlots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+// labGate bounds the lab's engine work: slots holds one token per piece of
+// work under way across all clients, one a core, so that lab requests
+// cannot take the cores the rooms need (work abandoned at its deadline is
+// counted until it ends), and limit is each request's time.
+type labGate struct {
+	slots chan struct{}
+	limit time.Duration
+}
+
+func newLabGate() labGate {
+	return labGate{slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0))), limit: labTimeout}
+}
 
 // LabRequest is the body of POST /api/solve, /api/grade and /api/steps.
 type LabRequest struct {
@@ -138,15 +145,15 @@ func (s *Server) limitLab(w http.ResponseWriter, r *http.Request) bool {
 	return false
 }
 
-// labWork runs fn in a work slot under the lab's deadline and writes its
-// answer (or its *room.Error as a 400). The engine takes no context, so
-// fn runs in its own goroutine: the request answers at the deadline, and
-// the slot is held until fn ends.
-func labWork[T any](w http.ResponseWriter, r *http.Request, fn func() (T, error)) {
-	ctx, cancel := context.WithTimeout(r.Context(), labTimeout)
+// labWork runs fn in one of the gate's slots within its time and writes
+// fn's answer (or its *room.Error as a 400). The engine takes no context,
+// so fn runs in its own goroutine: the request answers at the deadline,
+// and the slot is held until fn ends.
+func labWork[T any](gate labGate, w http.ResponseWriter, r *http.Request, fn func() (T, error)) {
+	ctx, cancel := context.WithTimeout(r.Context(), gate.limit)
 	defer cancel()
 	select {
-	case labSlots <- struct{}{}:
+	case gate.slots <- struct{}{}:
 	case <-ctx.Done():
 		writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "the solver is busy: try again")
 		return
@@ -157,7 +164,7 @@ func labWork[T any](w http.ResponseWriter, r *http.Request, fn func() (T, error)
 	}
 	done := make(chan answer, 1)
 	go func() {
-		defer func() { <-labSlots }()
+		defer func() { <-gate.slots }()
 		v, err := fn()
 		done <- answer{v, err}
 	}()
@@ -174,7 +181,7 @@ func labWork[T any](w http.ResponseWriter, r *http.Request, fn func() (T, error)
 		}
 	case <-ctx.Done():
 		writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable,
-			fmt.Sprintf("the solver took longer than %v: try another puzzle", labTimeout))
+			fmt.Sprintf("the solver took longer than %v: try another puzzle", gate.limit))
 	}
 }
 
@@ -253,7 +260,7 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, rerr.Code, rerr.Message)
 		return
 	}
-	labWork(w, r, func() (SolveResponse, error) {
+	labWork(s.labGate, w, r, func() (SolveResponse, error) {
 		res := engine.Solve(g, 2)
 		out := SolveResponse{
 			Puzzle: g.String(), Solutions: res.Count, ElapsedUS: res.Stats.Elapsed.Microseconds(),
@@ -288,7 +295,7 @@ func (s *Server) grade(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, rerr.Code, rerr.Message)
 		return
 	}
-	labWork(w, r, func() (GradeResponse, error) {
+	labWork(s.labGate, w, r, func() (GradeResponse, error) {
 		gr, err := gradeOf(g)
 		if err != nil {
 			return GradeResponse{}, err
@@ -316,21 +323,27 @@ func (s *Server) steps(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, rerr.Code, rerr.Message)
 		return
 	}
-	labWork(w, r, func() (StepsResponse, error) {
+	labWork(s.labGate, w, r, func() (StepsResponse, error) {
 		gr, err := gradeOf(g)
 		if err != nil {
 			return StepsResponse{}, err
 		}
-		out := StepsResponse{Puzzle: g.String(), Level: gr.Level.String(), Solved: gr.Solved, Steps: []LabStep{}}
-		steps := gr.Steps
-		if len(steps) > maxLabSteps {
-			steps, out.Truncated = steps[:maxLabSteps], true
-		}
-		for _, st := range steps {
-			out.Steps = append(out.Steps, labStep(st))
-		}
-		return out, nil
+		return stepsOf(g, gr, maxLabSteps), nil
 	})
+}
+
+// stepsOf is the answer of /api/steps for a graded puzzle, with at most
+// limit steps.
+func stepsOf(g engine.Grid, gr engine.Grade, limit int) StepsResponse {
+	out := StepsResponse{Puzzle: g.String(), Level: gr.Level.String(), Solved: gr.Solved, Steps: []LabStep{}}
+	steps := gr.Steps
+	if len(steps) > limit {
+		steps, out.Truncated = steps[:limit], true
+	}
+	for _, st := range steps {
+		out.Steps = append(out.Steps, labStep(st))
+	}
+	return out
 }
 
 // labStep is a step as the lab shows it.
@@ -383,7 +396,7 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 		// A seed a person can copy: at most 9 digits.
 		seed %= 1_000_000_000
 	}
-	labWork(w, r, func() (GenerateResponse, error) {
+	labWork(s.labGate, w, r, func() (GenerateResponse, error) {
 		gen, err := engine.Generate(engine.GenerateOptions{Level: l, Seed: seed})
 		if err != nil {
 			return GenerateResponse{}, fmt.Errorf("server: generate %s %d: %w", level, seed, err)

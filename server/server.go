@@ -59,6 +59,7 @@ type Server struct {
 	creates     *addrLimiter // rooms made a minute
 	newPlayers  *addrLimiter // new players a minute
 	lab         *addrLimiter // solver lab requests a minute
+	labGate     labGate      // the lab's work under way, and its time
 	roomsByAddr *addrCounter // live rooms made
 	sockets     *addrCounter // open WebSockets
 	queues      queues
@@ -82,6 +83,7 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	s.creates = newAddrLimiter(cfg.CreateRate, cfg.CreateRate)
 	s.newPlayers = newAddrLimiter(cfg.PlayerRate, cfg.PlayerRate)
 	s.lab = newAddrLimiter(cfg.LabRate, cfg.LabRate)
+	s.labGate = newLabGate()
 	s.roomsByAddr = newAddrCounter(cfg.RoomsPerAddr)
 	s.sockets = newAddrCounter(cfg.SocketsPerAddr)
 	mux := http.NewServeMux()
