@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"runtime"
 	"slices"
@@ -47,10 +48,11 @@ const (
 type labGate struct {
 	slots chan struct{}
 	limit time.Duration
+	log   *slog.Logger
 }
 
-func newLabGate() labGate {
-	return labGate{slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0))), limit: labTimeout}
+func newLabGate(log *slog.Logger) labGate {
+	return labGate{slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0))), limit: labTimeout, log: log}
 }
 
 // LabRequest is the body of POST /api/solve, /api/grade and /api/steps.
@@ -175,11 +177,13 @@ func labWork[T any](gate labGate, w http.ResponseWriter, r *http.Request, fn fun
 		case errors.As(a.err, &rerr):
 			writeError(w, http.StatusBadRequest, rerr.Code, rerr.Message)
 		case a.err != nil:
+			gate.log.Error("solver lab", "path", r.URL.Path, "err", a.err)
 			writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "the solver could not do it: try again")
 		default:
 			writeJSON(w, http.StatusOK, a.v)
 		}
 	case <-ctx.Done():
+		gate.log.Warn("solver lab: out of time", "path", r.URL.Path, "limit", gate.limit)
 		writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable,
 			fmt.Sprintf("the solver took longer than %v: try another puzzle", gate.limit))
 	}
@@ -277,13 +281,10 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 // refused with the code that says which.
 func gradeOf(g engine.Grid) (engine.Grade, error) {
 	gr, err := engine.GradePuzzle(g)
-	if err == nil {
-		return gr, nil
+	if err != nil {
+		return gr, room.PuzzleError(err)
 	}
-	if _, oerr := room.OwnPuzzle(g); oerr != nil {
-		return gr, oerr
-	}
-	return gr, fmt.Errorf("server: grade: %w", err)
+	return gr, nil
 }
 
 func (s *Server) grade(w http.ResponseWriter, r *http.Request) {
@@ -371,12 +372,9 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 	if level == "" {
 		level = "medium"
 	}
-	if !slices.Contains(room.Levels, level) {
-		writeError(w, http.StatusBadRequest, room.CodeBadField, `level must be "easy", "medium", "hard" or "expert"`)
-		return
-	}
+	// The generator makes the rooms' levels only, not "beyond".
 	l, err := engine.ParseLevel(level)
-	if err != nil {
+	if err != nil || !slices.Contains(room.Levels, level) {
 		writeError(w, http.StatusBadRequest, room.CodeBadField, `level must be "easy", "medium", "hard" or "expert"`)
 		return
 	}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -30,7 +31,7 @@ func labAnswer(t *testing.T, gate labGate, fn func() (int, error)) (int, apiErro
 // slot stays taken until it ends; with every slot taken a request waits
 // no longer than its deadline either.
 func TestLabWorkIsBoundedInTime(t *testing.T) {
-	gate := labGate{slots: make(chan struct{}, 2), limit: 50 * time.Millisecond}
+	gate := labGate{slots: make(chan struct{}, 2), limit: 50 * time.Millisecond, log: slog.New(slog.DiscardHandler)}
 	release := make(chan struct{})
 	start := time.Now()
 	code, e := labAnswer(t, gate, func() (int, error) { <-release; return 1, nil })

@@ -83,7 +83,7 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	s.creates = newAddrLimiter(cfg.CreateRate, cfg.CreateRate)
 	s.newPlayers = newAddrLimiter(cfg.PlayerRate, cfg.PlayerRate)
 	s.lab = newAddrLimiter(cfg.LabRate, cfg.LabRate)
-	s.labGate = newLabGate()
+	s.labGate = newLabGate(logger)
 	s.roomsByAddr = newAddrCounter(cfg.RoomsPerAddr)
 	s.sockets = newAddrCounter(cfg.SocketsPerAddr)
 	mux := http.NewServeMux()
