@@ -56,9 +56,9 @@ function home() {
   const level = $('level');
   level.value = store.get('level') || 'easy';
   const say = (text) => { const m = $('message'); m.textContent = text; };
-  const needName = () => {
+  const needName = (tell = say) => {
     const n = cleanName(name.value);
-    if (!n) { say('Pick a name first: 1 to 24 characters.'); name.focus(); return ''; }
+    if (!n) { tell('Pick a name first: 1 to 24 characters.'); name.focus(); return ''; }
     store.set('name', n);
     return n;
   };
@@ -93,6 +93,7 @@ function home() {
 
 // ownPuzzle wires the home page's "Your own puzzle" card: a room on a
 // pasted puzzle (or the one in /?puzzle=…), its refusals said in words.
+// needName(say) checks the name field, saying what is wrong.
 function ownPuzzle(needName) {
   const field = $('own-puzzle');
   field.value = new URLSearchParams(location.search).get('puzzle') || '';
@@ -100,7 +101,7 @@ function ownPuzzle(needName) {
   const say = (text) => { $('own-message').textContent = text; };
   const create = async (mode, btn) => {
     if (!field.value.trim()) { say('Paste a puzzle first: 81 cells, row by row.'); field.focus(); return; }
-    if (!needName()) return;
+    if (!needName(say)) return;
     btn.disabled = true;
     say('');
     try {

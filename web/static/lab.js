@@ -87,6 +87,7 @@ export function page() {
       if (!d && solution && !showing) d = Number(solution[c]);
       el.classList.toggle('given', given);
       el.classList.toggle('hl', hl.has(c));
+      el.classList.toggle('target', elims.has(c) && !(st.cells || []).includes(c));
       el.classList.toggle('placed', places.has(c));
       el.classList.toggle('filled', !given && d > 0);
       el.firstChild.textContent = d ? String(d) : '';
