@@ -140,6 +140,7 @@ func TestLab(t *testing.T) {
 		`(s => { s.value = '%d'; s.dispatchEvent(new Event('input', {bubbles: true})); })(document.querySelector('#lab-slider'))`, elim)))
 	atStep(elim)
 	assert.Positive(t, eval[int](p, `document.querySelectorAll('#lab-board .corner i.elim').length`))
+	p.wait("the board's transitions", `document.getAnimations().length === 0`)
 	p.shot("lab-desktop-light")
 	labScheme(p, "dark")
 	p.shot("lab-desktop-dark")
