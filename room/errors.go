@@ -43,6 +43,11 @@ const (
 	CodeServerFull     = "server_full"      // the server holds as many live rooms as it may
 	CodeTooManyRooms   = "too_many_rooms"   // the client's address has as many live rooms as it may
 	CodePlayerNotFound = "player_not_found" // no player has that id
+
+	// Puzzles given by a player (a room on their own puzzle, the lab).
+	CodeBadPuzzle     = "bad_puzzle"     // the text is not a puzzle: the parser says which cell and why
+	CodeNoSolution    = "no_solution"    // the puzzle has no solution
+	CodeManySolutions = "many_solutions" // the puzzle has more than one solution
 )
 
 // Error is a refused message: a stable Code, a human Message, and the cells

@@ -68,6 +68,9 @@ type Game struct {
 	// attempted are the players known to have a ranked finish of the
 	// day's daily already (Attempted): a finish here is not their first.
 	attempted map[string]bool
+	// own is set when the room plays a puzzle a player gave: no finish in
+	// it is ranked, since its player may know the puzzle's solution.
+	own bool
 
 	host    string
 	members map[string]*member
@@ -159,6 +162,13 @@ func (g *Game) Attempted(id string) {
 func (g *Game) PlayDaily(day string, archive bool) {
 	g.day, g.archive = day, archive
 }
+
+// PlayOwn marks the game as played on a puzzle a player gave: its
+// finishes are flagged, kept off every leaderboard.
+func (g *Game) PlayOwn() { g.own = true }
+
+// Own reports whether the game plays a puzzle a player gave (PlayOwn).
+func (g *Game) Own() bool { return g.own }
 
 // GameID is the store id of a room's round.
 func GameID(roomID string, round int) string {

@@ -174,7 +174,7 @@ func (reg *Registry) Config() Config { return reg.cfg.Game }
 // returns ErrFull when the registry holds MaxRooms live rooms, counting
 // those being made.
 func (reg *Registry) Create(ctx context.Context, mode, level string) (*Room, error) {
-	return reg.create(ctx, mode, level, "")
+	return reg.create(ctx, mode, level, "", nil)
 }
 
 // ErrBadDay: a daily's date is not a UTC date YYYY-MM-DD, is after today,
@@ -213,18 +213,22 @@ func (reg *Registry) CreateDaily(ctx context.Context, mode, level, day string) (
 	if err := reg.CheckDay(day); err != nil {
 		return nil, err
 	}
-	return reg.create(ctx, mode, level, day)
+	return reg.create(ctx, mode, level, day, nil)
 }
 
-// create makes a room; day, when set, is the daily puzzle it plays.
-func (reg *Registry) create(ctx context.Context, mode, level, day string) (*Room, error) {
+// create makes a room; day, when set, is the daily puzzle it plays, and
+// own, when set, the puzzle a player gave (checked by OwnPuzzle).
+func (reg *Registry) create(ctx context.Context, mode, level, day string, own *Puzzle) (*Room, error) {
 	if day == "" && mode == ModeDaily {
 		return nil, fmt.Errorf("room: a daily room needs its date")
+	}
+	if own != nil && mode == ModeDaily {
+		return nil, fmt.Errorf("room: a daily room plays the day's puzzle, not a player's")
 	}
 	if _, err := rulesFor(mode); err != nil {
 		return nil, err
 	}
-	if !slices.Contains(Levels, level) {
+	if own == nil && !slices.Contains(Levels, level) {
 		return nil, fmt.Errorf("room: unknown level %q", level)
 	}
 	if err := reg.reserve(); err != nil {
@@ -237,9 +241,12 @@ func (reg *Registry) create(ctx context.Context, mode, level, day string) (*Room
 	id := NewID()
 	var pz Puzzle
 	var err error
-	if day != "" {
+	switch {
+	case own != nil:
+		pz, err = reg.store.OwnGame(ctx, id, id, mode, *own)
+	case day != "":
 		pz, err = reg.store.DailyGame(ctx, id, id, mode, level, day)
-	} else {
+	default:
 		pz, err = reg.store.NewGame(ctx, id, id, mode, level)
 	}
 	if err != nil {
@@ -251,6 +258,9 @@ func (reg *Registry) create(ctx context.Context, mode, level, day string) (*Room
 	}
 	if day != "" {
 		g.PlayDaily(day, day < reg.Today())
+	}
+	if own != nil {
+		g.PlayOwn()
 	}
 	return reg.start(g)
 }

@@ -68,6 +68,9 @@ type Store interface {
 	// DailyGame records a game with the daily puzzle of the day
 	// (YYYY-MM-DD, UTC) and level, the same for every caller.
 	DailyGame(ctx context.Context, roomID, gameID, mode, level, day string) (Puzzle, error)
+	// OwnGame stores a puzzle a player gave (its Level the grade's; ID
+	// unset) and records a game with it, returning it with its stored ID.
+	OwnGame(ctx context.Context, roomID, gameID, mode string, pz Puzzle) (Puzzle, error)
 	// DailyPlayed reports whether the player has a ranked finish of the
 	// day's daily of the level, so that another attempt is unranked.
 	DailyPlayed(ctx context.Context, day, level, playerID string) (bool, error)
@@ -458,9 +461,15 @@ func (r *Room) effect(ctx context.Context, e Effect) {
 	case len(e.Results) > 0:
 		r.saveResults(ctx, e.Results)
 	case e.NewRound > 0:
-		round, mode, level := e.NewRound, r.g.Mode(), r.g.Puzzle().Level
+		round, mode, pz, own := e.NewRound, r.g.Mode(), r.g.Puzzle(), r.g.Own()
 		r.beside(ctx, func(sctx context.Context) func(time.Time) {
-			pz, err := st.NewGame(sctx, r.id, GameID(r.id, round), mode, level)
+			var err error
+			if own {
+				// A rematch on a player's own puzzle plays it again.
+				pz, err = st.OwnGame(sctx, r.id, GameID(r.id, round), mode, pz)
+			} else {
+				pz, err = st.NewGame(sctx, r.id, GameID(r.id, round), mode, pz.Level)
+			}
 			return func(now time.Time) {
 				if err != nil {
 					r.log().Error("room: new round", "room", r.id, "round", round, "err", err)

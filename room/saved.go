@@ -26,8 +26,10 @@ type Saved struct {
 	Order      int         `json:"order"`
 	Ranked     int         `json:"ranked"`
 	// Day and Archive are the game's daily puzzle (see Game.PlayDaily).
-	Day     string        `json:"day,omitempty"`
-	Archive bool          `json:"archive,omitempty"`
+	Day     string `json:"day,omitempty"`
+	Archive bool   `json:"archive,omitempty"`
+	// Own is set on a room that plays a puzzle a player gave (PlayOwn).
+	Own     bool          `json:"own,omitempty"`
 	Team    *SavedBoard   `json:"team,omitempty"`
 	Players []SavedPlayer `json:"players"`
 	// Abandoned is set when the room ended unfinished because nobody came
@@ -105,7 +107,7 @@ func (g *Game) Save(now time.Time) *Saved {
 		Puzzle:  SavedPuzzle{ID: g.pz.ID, Level: g.pz.Level, Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String()},
 		Created: g.created, StartsAt: g.startsAt, StartedAt: g.startedAt, FinishedAt: g.finishedAt,
 		Host: g.host, Seq: g.seq, Order: g.order, Ranked: g.ranked, SavedAt: now,
-		Day: g.day, Archive: g.archive,
+		Day: g.day, Archive: g.archive, Own: g.own,
 	}
 	if s.Phase == PhasePreparing {
 		s.Phase, s.Ended = PhaseFinished, true
@@ -188,7 +190,7 @@ func Rebuild(cfg Config, s *Saved, records []Record, now time.Time) (*Game, erro
 	}
 	g.round, g.phase, g.host, g.seq, g.order, g.ranked = max(s.Round, 1), s.Phase, s.Host, s.Seq, s.Order, s.Ranked
 	g.startsAt, g.startedAt, g.finishedAt = s.StartsAt, s.StartedAt, s.FinishedAt
-	g.day, g.archive = s.Day, s.Archive
+	g.day, g.archive, g.own = s.Day, s.Archive, s.Own
 	if s.Team != nil && g.team != nil {
 		if err := restoreBoard(g.team, s.Team); err != nil {
 			return nil, fmt.Errorf("room: restore %s: team board: %w", s.ID, err)

@@ -22,7 +22,9 @@ type Result struct {
 	// Day is the UTC date of the daily puzzle the finish was on ("" for
 	// none); Ranked says it counts on that day's leaderboard, and Flagged
 	// that it was faster than the level's floor (DailyFloor), so it is
-	// kept off the leaderboard for a person to look at.
+	// kept off the leaderboard for a person to look at. A finish on a
+	// puzzle a player gave (Game.PlayOwn) is flagged too: it is never
+	// ranked, on any leaderboard.
 	Day     string
 	Ranked  bool
 	Flagged bool
@@ -41,7 +43,7 @@ func (g *Game) result(m *member, now time.Time) Result {
 		FinishedAt: now,
 		Day:        g.day,
 		Ranked:     g.rankedFinish(m),
-		Flagged:    g.day != "" && m.elapsed < DailyFloor(g.pz.Level),
+		Flagged:    g.own || g.day != "" && m.elapsed < DailyFloor(g.pz.Level),
 	}
 }
 

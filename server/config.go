@@ -64,6 +64,11 @@ type Config struct {
 	// stored row and logged events. 0 turns the limit off; WithDefaults
 	// keeps it.
 	PlayerRate int
+	// LabRate is how many solver lab requests (solve, grade, steps,
+	// generate) one client address may make a minute, in bursts of as
+	// many: each is engine work on the server's cores. 0 turns the limit
+	// off; WithDefaults keeps it.
+	LabRate int
 	// SocketsPerAddr is how many WebSockets one client address may hold
 	// open; one more is closed with CloseTooManySockets. 0 turns the bound
 	// off; WithDefaults keeps it.
@@ -122,6 +127,7 @@ func DefaultConfig() Config {
 		// script.
 		RoomsPerAddr:   20,
 		PlayerRate:     30,
+		LabRate:        120,
 		SocketsPerAddr: 64,
 		PingInterval:   30 * time.Second,
 		PingTimeout:    10 * time.Second,
@@ -138,7 +144,7 @@ func DefaultConfig() Config {
 }
 
 // WithDefaults is the configuration with every unset field (zero) at
-// DefaultConfig's value, except CreateRate, RoomsPerAddr, PlayerRate,
+// DefaultConfig's value, except CreateRate, RoomsPerAddr, PlayerRate, LabRate,
 // SocketsPerAddr, EventRetention and the rooms' HintPenalty, whose zero
 // turns the limit, the retention or the freeze off. New applies it; build the
 // room registry from its Rooms, since the replay buffer is sized to fit the

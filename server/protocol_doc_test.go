@@ -68,6 +68,11 @@ var docHTTPBodies = map[string]func() any{
 	"daily-leaderboard":    func() any { return new(LeaderboardResponse) },
 	"player":               func() any { return new(PlayerResponse) },
 	"best-times":           func() any { return new(BestTimesResponse) },
+	"lab-request":          func() any { return new(LabRequest) },
+	"solve":                func() any { return new(SolveResponse) },
+	"grade":                func() any { return new(GradeResponse) },
+	"steps":                func() any { return new(StepsResponse) },
+	"generate":             func() any { return new(GenerateResponse) },
 }
 
 // TestProtocolDoc keeps docs/protocol.md and the code in step: every JSON

@@ -22,7 +22,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/coder/websocket"
 	"github.com/prometheus/client_golang/prometheus"
@@ -59,6 +58,8 @@ type Server struct {
 	// The per-address limits (limits.go); nil: no limit.
 	creates     *addrLimiter // rooms made a minute
 	newPlayers  *addrLimiter // new players a minute
+	lab         *addrLimiter // solver lab requests a minute
+	labGate     labGate      // the lab's work under way, and its time
 	roomsByAddr *addrCounter // live rooms made
 	sockets     *addrCounter // open WebSockets
 	queues      queues
@@ -81,6 +82,8 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	s.metrics = newMetrics(s)
 	s.creates = newAddrLimiter(cfg.CreateRate, cfg.CreateRate)
 	s.newPlayers = newAddrLimiter(cfg.PlayerRate, cfg.PlayerRate)
+	s.lab = newAddrLimiter(cfg.LabRate, cfg.LabRate)
+	s.labGate = newLabGate(logger)
 	s.roomsByAddr = newAddrCounter(cfg.RoomsPerAddr)
 	s.sockets = newAddrCounter(cfg.SocketsPerAddr)
 	mux := http.NewServeMux()
@@ -95,6 +98,11 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	mux.HandleFunc("GET /api/daily/{date}/{level}/leaderboard", s.getDailyLeaderboard)
 	mux.HandleFunc("GET /api/players/{id}", s.getPlayer)
 	mux.HandleFunc("GET /api/leaderboards/{level}", s.getBestTimes)
+	// The solver lab (lab.go).
+	mux.HandleFunc("POST /api/solve", s.solve)
+	mux.HandleFunc("POST /api/grade", s.grade)
+	mux.HandleFunc("POST /api/steps", s.steps)
+	mux.HandleFunc("GET /api/generate", s.generate)
 	if web != nil {
 		files, err := newStatic(web)
 		if err != nil {
@@ -109,6 +117,7 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 			mux.HandleFunc("GET /r/{id}", files.serveIndex)
 			mux.HandleFunc("GET /daily/{date}/{level}", files.serveIndex)
 			mux.HandleFunc("GET /p/{id}", files.serveIndex)
+			mux.HandleFunc("GET /lab", files.serveIndex)
 		}
 	}
 	s.mux = mux
@@ -180,10 +189,14 @@ func writeError(w http.ResponseWriter, status int, code, message string) {
 // CreateRoomRequest is POST /api/rooms's body.
 type CreateRoomRequest struct {
 	Mode  string `json:"mode"`
-	Level string `json:"level"`
+	Level string `json:"level,omitempty"`
 	// Date (UTC, YYYY-MM-DD) plays that day's daily puzzle: a daily room
 	// (today when left out) or a race on it.
 	Date string `json:"date,omitempty"`
+	// Puzzle (81 cells, '.' or '0' for an empty one) plays the player's
+	// own puzzle instead of a fresh one of the level: race or coop only,
+	// never ranked.
+	Puzzle string `json:"puzzle,omitempty"`
 }
 
 // CreateRoomResponse is POST /api/rooms's answer.
@@ -217,6 +230,11 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 	if rerr == nil {
 		rerr = s.checkRoomDate(&req)
 	}
+	var own room.Puzzle
+	if rerr == nil && req.Puzzle != "" {
+		own, rerr = ownPuzzle(req)
+		req.Level = own.Level
+	}
 	if rerr != nil {
 		writeError(w, http.StatusBadRequest, rerr.Code, rerr.Message)
 		return
@@ -229,9 +247,12 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 	}
 	var rm *room.Room
 	var err error
-	if req.Date != "" {
+	switch {
+	case req.Puzzle != "":
+		rm, err = s.rooms.CreateOwn(r.Context(), req.Mode, own)
+	case req.Date != "":
 		rm, err = s.rooms.CreateDaily(r.Context(), req.Mode, req.Level, req.Date)
-	} else {
+	default:
 		rm, err = s.rooms.Create(r.Context(), req.Mode, req.Level)
 	}
 	if err != nil {
@@ -268,24 +289,26 @@ const maxCreateBody = 1024
 func readCreateRoom(body io.Reader) (CreateRoomRequest, *room.Error) {
 	var req CreateRoomRequest
 	const want = `the body must be one JSON object such as {"mode":"race","level":"easy"}`
-	data, err := io.ReadAll(io.LimitReader(body, maxCreateBody+1))
-	switch {
-	case err != nil:
-		return req, room.Errorf(room.CodeBadJSON, "%s: the body could not be read", want)
-	case len(data) > maxCreateBody:
-		return req, room.Errorf(room.CodeBadJSON, "%s, of at most %d bytes", want, maxCreateBody)
-	case !utf8.Valid(data):
-		return req, room.Errorf(room.CodeBadJSON, "%s: %v", want, errNotUTF8)
+	data, rerr := readBody(body, maxCreateBody, want)
+	if rerr != nil {
+		return req, rerr
 	}
 	if err := decodeObject(data, &req, true); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
 			return req, room.Errorf(room.CodeBadField, "%s must be a string", te.Field)
 		}
-		return req, room.Errorf(room.CodeBadJSON, "%s, and no field but mode and level", want)
+		return req, room.Errorf(room.CodeBadJSON, "%s, and no field but mode, level, date and puzzle", want)
 	}
 	if req.Mode != room.ModeRace && req.Mode != room.ModeCoop && req.Mode != room.ModeDaily {
 		return req, room.Errorf(room.CodeBadField, `mode must be "race", "coop" or "daily"`)
+	}
+	if req.Puzzle != "" {
+		// The level is the puzzle's grade (ownPuzzle).
+		if req.Level != "" {
+			return req, room.Errorf(room.CodeBadField, "a room on your own puzzle takes its level from the puzzle's grade: leave level out")
+		}
+		return req, nil
 	}
 	if req.Level == "" {
 		req.Level = "easy"

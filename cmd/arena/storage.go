@@ -69,6 +69,19 @@ func (st *storage) NewGame(ctx context.Context, roomID, gameID, mode, level stri
 	return st.recordGame(ctx, gameID, mode, pz)
 }
 
+// OwnGame stores a puzzle a player gave (once: the same givens keep
+// their id) and records the game with it. It is never put in the pool,
+// so no other room is dealt it.
+func (st *storage) OwnGame(ctx context.Context, roomID, gameID, mode string, pz room.Puzzle) (room.Puzzle, error) {
+	saved, err := st.store.SavePuzzle(ctx, store.Puzzle{
+		Givens: pz.Givens.String(), Solution: pz.Solution.String(), Level: pz.Level, CreatedAt: time.Now(),
+	})
+	if err != nil {
+		return room.Puzzle{}, fmt.Errorf("save own puzzle for %s: %w", gameID, err)
+	}
+	return st.recordGame(ctx, gameID, mode, saved)
+}
+
 // recordGame records a game of the mode with the puzzle.
 func (st *storage) recordGame(ctx context.Context, gameID, mode string, pz store.Puzzle) (room.Puzzle, error) {
 	givens, err := engine.Parse(pz.Givens)

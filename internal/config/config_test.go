@@ -118,6 +118,7 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		"MAX_ROOMS":        "0",
 		"ROOMS_PER_ADDR":   "-2",
 		"PLAYER_RATE":      "lots",
+		"LAB_RATE":         "100001",
 		"SOCKETS_PER_ADDR": "1.5",
 		"PING_INTERVAL":    "0",
 		"EVENT_RETENTION":  "30d",

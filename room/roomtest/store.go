@@ -89,6 +89,28 @@ func (s *Store) DailyGame(ctx context.Context, roomID, gameID, mode, level, day 
 	return pz, nil
 }
 
+// OwnGame records a puzzle a player gave as the game's, with the ID the
+// same givens had before or a new one.
+func (s *Store) OwnGame(ctx context.Context, roomID, gameID, mode string, pz room.Puzzle) (room.Puzzle, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return room.Puzzle{}, s.err
+	}
+	pz.ID = 0
+	for _, old := range s.puzzles {
+		if old.Givens == pz.Givens {
+			pz.ID = old.ID
+		}
+	}
+	if pz.ID == 0 {
+		s.seed++
+		pz.ID = int64(s.seed)
+	}
+	s.puzzles[gameID] = pz
+	return pz, nil
+}
+
 // DailyPlayed reports whether a ranked result of the player's is kept for
 // the day and level.
 func (s *Store) DailyPlayed(ctx context.Context, day, level, playerID string) (bool, error) {

@@ -49,11 +49,14 @@ export async function get(path, withToken) {
   }
 }
 
+// post sends a JSON body and answers the JSON reply.
+export const post = (path, body) => request(path, {
+  method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+});
+
 // createRoom makes a room (POST /api/rooms) and answers its id.
 export async function createRoom(body) {
-  const r = await request('/api/rooms', {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
-  });
+  const r = await post('/api/rooms', body);
   if (!r.id) throw failure('unavailable', 0);
   return r.id;
 }

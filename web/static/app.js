@@ -1,5 +1,6 @@
 // app.js: the entry point. It picks the page from the address (home at /,
-// a room at /r/ID, a daily at /daily/DATE/LEVEL, a player at /p/ID), keeps
+// a room at /r/ID, a daily at /daily/DATE/LEVEL, a player at /p/ID, the
+// solver lab at /lab), keeps
 // the player's name, id and token in local storage, and wires the room
 // page: the Link (socket), the Game (model), the Board and the panels
 // around it. A daily page is the room page with the daily's panels.
@@ -10,6 +11,7 @@ import { Board } from './board.js';
 import * as ui from './ui.js';
 import * as api from './api.js';
 import * as daily from './daily.js';
+import * as lab from './lab.js';
 
 const ID = /^[23456789abcdefghjkmnpqrstuvwxyz]{8}$/;
 const { store } = api;
@@ -54,9 +56,9 @@ function home() {
   const level = $('level');
   level.value = store.get('level') || 'easy';
   const say = (text) => { const m = $('message'); m.textContent = text; };
-  const needName = () => {
+  const needName = (tell = say) => {
     const n = cleanName(name.value);
-    if (!n) { say('Pick a name first: 1 to 24 characters.'); name.focus(); return ''; }
+    if (!n) { tell('Pick a name first: 1 to 24 characters.'); name.focus(); return ''; }
     store.set('name', n);
     return n;
   };
@@ -85,7 +87,32 @@ function home() {
   $('join-code').addEventListener('keydown', (e) => { if (e.key === 'Enter') join(); });
   name.addEventListener('keydown', (e) => { if (e.key === 'Enter') $('create-race').click(); });
   name.addEventListener('change', () => { const n = cleanName(name.value); if (n) store.set('name', n); });
+  ownPuzzle(needName);
   daily.homeDailies();
+}
+
+// ownPuzzle wires the home page's "Your own puzzle" card: a room on a
+// pasted puzzle (or the one in /?puzzle=…), its refusals said in words.
+// needName(say) checks the name field, saying what is wrong.
+function ownPuzzle(needName) {
+  const field = $('own-puzzle');
+  field.value = new URLSearchParams(location.search).get('puzzle') || '';
+  if (field.value) field.closest('.own').scrollIntoView({ block: 'center' });
+  const say = (text) => { $('own-message').textContent = text; };
+  const create = async (mode, btn) => {
+    if (!field.value.trim()) { say('Paste a puzzle first: 81 cells, row by row.'); field.focus(); return; }
+    if (!needName(say)) return;
+    btn.disabled = true;
+    say('');
+    try {
+      location.assign(`/r/${await api.createRoom({ mode, puzzle: field.value })}`);
+    } catch (e) {
+      say(lab.puzzleRefusal(e));
+      btn.disabled = false;
+    }
+  };
+  $('own-race').addEventListener('click', (e) => create('race', e.currentTarget));
+  $('own-coop').addEventListener('click', (e) => create('coop', e.currentTarget));
 }
 
 // refusal says why a request to the API was refused.
@@ -475,6 +502,12 @@ function route() {
     home();
     $('message').textContent = 'That is not a daily puzzle: a date as YYYY-MM-DD and a level (easy, medium, hard or expert).';
     return;
+  }
+  if (/^\/lab\/?$/.test(path)) {
+    mount('lab-tpl');
+    document.documentElement.dataset.page = 'lab';
+    $('room-tag').textContent = '';
+    return lab.page();
   }
   const p = /^\/p\/([^/]+)\/?$/.exec(path);
   if (p) return playerPage(decodeURIComponent(p[1]));
