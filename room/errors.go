@@ -43,6 +43,10 @@ const (
 	CodeServerFull     = "server_full"      // the server holds as many live rooms as it may
 	CodeTooManyRooms   = "too_many_rooms"   // the client's address has as many live rooms as it may
 	CodePlayerNotFound = "player_not_found" // no player has that id
+
+	// Replays (HTTP).
+	CodeReplayLive    = "replay_live"    // the round is still being played: no replay until it is over
+	CodeReplayExpired = "replay_expired" // the round's events were deleted (EVENT_RETENTION)
 )
 
 // Error is a refused message: a stable Code, a human Message, and the cells

@@ -68,6 +68,7 @@ var docHTTPBodies = map[string]func() any{
 	"daily-leaderboard":    func() any { return new(LeaderboardResponse) },
 	"player":               func() any { return new(PlayerResponse) },
 	"best-times":           func() any { return new(BestTimesResponse) },
+	"replay":               func() any { return new(ReplayResponse) },
 }
 
 // TestProtocolDoc keeps docs/protocol.md and the code in step: every JSON

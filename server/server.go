@@ -52,6 +52,7 @@ type Server struct {
 	rooms   *room.Registry
 	players Players
 	dailies Dailies // nil: the daily routes answer unavailable
+	replays Replays // nil: the replay route answers unavailable
 	log     *slog.Logger
 	metrics *metrics
 	mux     *http.ServeMux
@@ -95,6 +96,7 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	mux.HandleFunc("GET /api/daily/{date}/{level}/leaderboard", s.getDailyLeaderboard)
 	mux.HandleFunc("GET /api/players/{id}", s.getPlayer)
 	mux.HandleFunc("GET /api/leaderboards/{level}", s.getBestTimes)
+	mux.HandleFunc("GET /api/rooms/{id}/replay", s.getReplay)
 	if web != nil {
 		files, err := newStatic(web)
 		if err != nil {
@@ -109,6 +111,7 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 			mux.HandleFunc("GET /r/{id}", files.serveIndex)
 			mux.HandleFunc("GET /daily/{date}/{level}", files.serveIndex)
 			mux.HandleFunc("GET /p/{id}", files.serveIndex)
+			mux.HandleFunc("GET /r/{id}/replay", files.serveIndex)
 		}
 	}
 	s.mux = mux

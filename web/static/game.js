@@ -299,6 +299,8 @@ const ERRORS = {
   server_full: 'The server is full just now; try again in a minute.',
   too_many_rooms: 'You have many rooms open already; finish or leave one first.',
   player_not_found: 'No player has that id.',
+  replay_live: 'This round is still being played: its replay opens once it is over.',
+  replay_expired: 'This round is too old: its replay is no longer kept.',
 };
 
 export function errorText(ev, game) {
