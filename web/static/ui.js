@@ -163,6 +163,10 @@ export function renderFinish(game, dismissed, result) {
   const show = live && any && (game.phase === 'finished' || (me && me.rank) || game.spectator);
   box.hidden = !show || dismissed;
   $('rematch').hidden = !(game.host && game.mode !== 'daily' && live && (game.phase === 'finished' || (game.mode === 'race' && any)));
+  // The replay opens once the round is over, for anyone with the link.
+  const rp = $('replay-link');
+  rp.hidden = game.phase !== 'finished';
+  rp.href = `/r/${encodeURIComponent(game.room.id)}/replay?round=${game.room.round}`;
   if (!show) return;
   const rows = [];
   const team = game.finishes.get('team');
