@@ -130,3 +130,55 @@ func TestReplayOfALiveRound(t *testing.T) {
 	assert.Contains(t, eval[string](carol, `document.querySelector('.rp-fail').textContent`), "still being played")
 	assert.Equal(t, "/r/"+id, eval[string](carol, `new URL(document.querySelector('#rp-boards a').href).pathname`))
 }
+
+// TestReplayCoop replays a co-op game: one shared board whose digits carry
+// the colour of the player who placed them, with each player's last move
+// as their cursor.
+func TestReplayCoop(t *testing.T) {
+	t.Parallel()
+	srv := startArena(t)
+	b := newBrowser(t)
+	alice, bob := b.newPage("Alice"), b.newPage("Bob")
+	id := createRoom(alice, srv.URL(), "coop", "easy", "Alice")
+	joinRoom(bob, srv.URL()+"/r/"+id, "Bob")
+	alice.wait("Bob in the lobby", playersHave("Bob"))
+	ids := playerIDs(t, srv, id)
+	startGame(alice, bob)
+	givens, sol := puzzle(alice)
+	cells := empties(givens)
+	half := len(cells) / 2
+	alice.click(cellSel(cells[0]))
+	alice.fillByKeys(cells[0], cells[:half], sol)
+	bob.click(cellSel(cells[half]))
+	bob.fillByKeys(cells[half], cells[half:], sol)
+	alice.wait("the replay link", visible("#replay-link"))
+
+	carol := b.newPage("Carol")
+	carol.viewport(1280, 800, false)
+	carol.navigate(srv.URL() + "/r/" + id + "/replay")
+	carol.wait("the replay", replayIs("paused")+` && document.querySelectorAll('.rp-card').length === 1`)
+	carol.click(`[data-speed="16"]`)
+	carol.click("#rp-play")
+	carol.waitFor("the replay to end", replayIs("ended"), time.Minute)
+	board := eval[string](carol, `[...document.querySelectorAll('.rp-board [data-cell]')]
+		.sort((a, b) => a.dataset.cell - b.dataset.cell)
+		.map(c => (c.querySelector('.digit')?.textContent || '').trim() || '.').join('')`)
+	assert.Equal(t, sol.String(), board, "the shared board ends solved")
+	for i, c := range cells {
+		want := ids["Alice"]
+		if i >= half {
+			want = ids["Bob"]
+		}
+		assert.Equal(t, want, eval[string](carol, fmt.Sprintf(`document.querySelector('.rp-board [data-cell="%d"]').dataset.by || ''`, c)), "who placed cell %d", c)
+	}
+	assert.NotEqual(t,
+		eval[string](carol, fmt.Sprintf(`getComputedStyle(document.querySelector('.rp-board [data-cell="%d"] .digit')).color`, cells[0])),
+		eval[string](carol, fmt.Sprintf(`getComputedStyle(document.querySelector('.rp-board [data-cell="%d"] .digit')).color`, cells[len(cells)-1])),
+		"each player's digits in their colour")
+	for name, cell := range map[string]int{"Alice": cells[half-1], "Bob": cells[len(cells)-1]} {
+		assert.True(t, eval[bool](carol, fmt.Sprintf(`(document.querySelector('.rp-board [data-cell="%d"] .cursor[data-player=%q]')?.textContent || '').includes(%q)`, cell, ids[name], name)),
+			"%s's cursor on their last move", name)
+	}
+	carol.wait("the page settled", "document.getAnimations().length === 0")
+	carol.shot("replay-coop")
+}

@@ -78,7 +78,13 @@ class Player {
         card.style.setProperty('--pc', `var(--p${p.colour % 7})`);
         head.append(el('span', 'dot'), el('span', 'pname', p.name));
       } else {
-        head.append(el('span', 'pname', 'Shared board'));
+        // The shared board's key: each player's colour.
+        for (const q of r.players) {
+          const k = el('span', 'who rp-key');
+          k.style.setProperty('--pc', `var(--p${q.colour % 7})`);
+          k.append(el('span', 'dot'), el('span', 'pname', q.name));
+          head.append(k);
+        }
       }
       const badge = el('span', 'rp-badge');
       head.append(badge);
@@ -123,9 +129,9 @@ class Player {
       if (own && (ev.type === 'hint' || ev.type === 'error') && ev.player !== own) continue;
       if (ev.type === 'state') {
         // A stored state is the room's, not this board's: keep the board.
-        const { board, notes, by } = g;
+        const { board, notes, by, cursors } = g;
         g.apply(ev);
-        Object.assign(g, { board, notes, by, solution: this.r.solution });
+        Object.assign(g, { board, notes, by, cursors, solution: this.r.solution });
         g.givens = [...this.r.puzzle].map((ch) => (ch >= '1' && ch <= '9' ? ch.charCodeAt(0) - 48 : 0));
         continue;
       }
@@ -176,7 +182,7 @@ class Player {
       const filled = g.board.filter((d, c) => d && !g.givens[c]).length;
       v.fill.style.width = `${empty ? (100 * filled) / empty : 0}%`;
       const p = v.owner ? g.player(v.owner.id) : null;
-      const f = v.owner ? g.finishes.get(v.owner.id) : g.finishes.get('team');
+      const f = v.owner ? g.finishes.get(v.owner.id) : g.finishes.get('team') || [...g.finishes.values()][0];
       const wrong = g.board.filter((d, c) => d && !g.givens[c] && String(d) !== this.r.solution[c]).length;
       const hints = p ? p.hints || 0 : g.players.reduce((s, q) => s + (q.hints || 0), 0);
       v.stats.textContent = `${filled}/${empty} · ${wrong} wrong now · ${hints} ${hints === 1 ? 'hint' : 'hints'}`;
