@@ -98,7 +98,7 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "replays cannot be read just now: try again")
 		return
 	}
-	liveRound, livePhase := s.liveRound(r.Context(), id)
+	liveRound, livePhase, liveDay := s.liveRound(r.Context(), id)
 	switch {
 	case liveRound > 0 && round > liveRound:
 		writeError(w, http.StatusNotFound, room.CodeRoomNotFound, fmt.Sprintf("the room has had %d rounds so far", liveRound))
@@ -121,6 +121,17 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 	// that does not say so may be live elsewhere.
 	if liveRound == 0 && !roundOver(saved.Phase) && !saved.Ended && !saved.Abandoned {
 		writeReplayLive(w)
+		return
+	}
+	// A round on the puzzle of the day tells its solution: not before the
+	// day is over, while others may still play it for a rank.
+	day := saved.Day
+	if round == liveRound {
+		day = liveDay
+	}
+	if day != "" && day >= s.rooms.Today() {
+		writeError(w, http.StatusConflict, room.CodeReplayLive,
+			"the round played the puzzle of the day, which others are still playing: its replay opens when the day is over (midnight UTC)")
 		return
 	}
 	records, err := s.replays.ReplayEvents(r.Context(), gameID)
@@ -149,18 +160,18 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// liveRound is the round and phase of the room when it is live on this
-// server; 0 when it is not.
-func (s *Server) liveRound(ctx context.Context, id string) (int, string) {
+// liveRound is the round, phase and daily day (if any) of the room when
+// it is live on this server; round 0 when it is not.
+func (s *Server) liveRound(ctx context.Context, id string) (int, string, string) {
 	rm, err := s.rooms.Get(id)
 	if err != nil {
-		return 0, ""
+		return 0, "", ""
 	}
 	snap, err := rm.Snapshot(ctx)
 	if err != nil {
-		return 0, ""
+		return 0, "", ""
 	}
-	return snap.Round, snap.Phase
+	return snap.Round, snap.Phase, snap.Date
 }
 
 // roundOver reports whether a round in the phase is over: finished, or

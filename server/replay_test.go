@@ -272,3 +272,27 @@ func TestReplayOfEachRoundOfARematch(t *testing.T) {
 	}
 	assert.Equal(t, sol2, board, "the shared board's digits give the solution")
 }
+
+func TestReplayOfTodaysDailyWaitsForTheDayToEnd(t *testing.T) {
+	e := newEnv(t)
+	resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(`{"mode":"daily","level":"easy"}`))
+	require.NoError(t, err)
+	var made server.CreateRoomResponse
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&made))
+	resp.Body.Close()
+	require.Equal(t, http.StatusCreated, resp.StatusCode)
+
+	a := e.dial("Ann")
+	a.join(made.ID)
+	givens := awaitRunning(a)
+	sol := e.solution(made.ID, 1)
+	solve(a, givens, sol)
+	await(a, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseFinished })
+
+	// The round is over, but others play today's puzzle for a rank.
+	status, body := e.getReplay(made.ID + "/replay")
+	assert.Equal(t, http.StatusConflict, status)
+	assert.Equal(t, room.CodeReplayLive, apiCode(t, body))
+	assert.Contains(t, string(body), "puzzle of the day")
+	assert.NotContains(t, string(body), sol.String())
+}
