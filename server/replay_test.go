@@ -239,6 +239,8 @@ func TestReplayOfEachRoundOfARematch(t *testing.T) {
 	for i, p := range r1.Players {
 		assert.Equal(t, i, p.Colour)
 		assert.True(t, p.Finished, "the team finished: %s", p.Name)
+		assert.Zero(t, p.Rank, "co-op ranks nobody")
+		assert.Positive(t, p.ElapsedMS, "the team's time")
 	}
 	status, body := e.getReplay(id + "/replay?round=2")
 	assert.Equal(t, http.StatusConflict, status)

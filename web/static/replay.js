@@ -114,8 +114,11 @@ class Player {
       g.solution = r.solution;
       v.game = g;
       v.conflict = null;
-      if (!v.board) v.board = new Board(v.root, v.pad, g, () => {}, (pid) => this.colour(pid), () => {});
-      else v.board.game = g;
+      if (!v.board) {
+        v.board = new Board(v.root, v.pad, g, () => {}, (pid) => this.colour(pid), () => {});
+        // Several boards share a page: their cells' ids would repeat.
+        for (const c of v.board.cells) c.removeAttribute('id');
+      } else v.board.game = g;
     }
     this.pos = 0;
   }
