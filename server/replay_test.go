@@ -298,3 +298,15 @@ func TestReplayOfTodaysDailyWaitsForTheDayToEnd(t *testing.T) {
 	assert.Contains(t, string(body), "puzzle of the day")
 	assert.NotContains(t, string(body), sol.String())
 }
+
+func TestReplayPageServesTheClient(t *testing.T) {
+	e := newEnv(t)
+	resp, err := http.Get(e.http.URL + "/r/k3m9x2pq/replay?round=2")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Contains(t, resp.Header.Get("Content-Type"), "text/html")
+	assert.Contains(t, string(body), `<template id="replay-tpl">`)
+}
