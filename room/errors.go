@@ -48,6 +48,9 @@ const (
 	CodeBadPuzzle     = "bad_puzzle"     // the text is not a puzzle: the parser says which cell and why
 	CodeNoSolution    = "no_solution"    // the puzzle has no solution
 	CodeManySolutions = "many_solutions" // the puzzle has more than one solution
+	// Replays (HTTP).
+	CodeReplayLive    = "replay_live"    // the round is still being played: no replay until it is over
+	CodeReplayExpired = "replay_expired" // the round's events were deleted (EVENT_RETENTION)
 )
 
 // Error is a refused message: a stable Code, a human Message, and the cells

@@ -44,6 +44,8 @@ type envOption func(*server.Config)
 type kept struct {
 	rooms   *roomtest.Store
 	players *players
+	// forgotten holds the game ids whose events the retention deleted.
+	forgotten sync.Map
 }
 
 func newKept() *kept { return &kept{rooms: roomtest.NewStore(), players: newPlayers()} }
@@ -131,6 +133,7 @@ func newEnvListening(tb testing.TB, k *kept, wrap func(net.Listener) net.Listene
 	_, err := rooms.Restore(context.Background())
 	require.NoError(tb, err)
 	srv := server.New(cfg, rooms, k.players, web.FS(), logger)
+	srv.SetReplays(k.replays())
 	hs := httptest.NewUnstartedServer(srv.Handler())
 	hs.Config = srv.HTTPServer() // with serve's timeouts
 	if wrap != nil {

@@ -73,6 +73,7 @@ var docHTTPBodies = map[string]func() any{
 	"grade":                func() any { return new(GradeResponse) },
 	"steps":                func() any { return new(StepsResponse) },
 	"generate":             func() any { return new(GenerateResponse) },
+	"replay":               func() any { return new(ReplayResponse) },
 }
 
 // TestProtocolDoc keeps docs/protocol.md and the code in step: every JSON

@@ -51,6 +51,7 @@ type Server struct {
 	rooms   *room.Registry
 	players Players
 	dailies Dailies // nil: the daily routes answer unavailable
+	replays Replays // nil: the replay route answers unavailable
 	log     *slog.Logger
 	metrics *metrics
 	mux     *http.ServeMux
@@ -103,6 +104,7 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	mux.HandleFunc("POST /api/grade", s.grade)
 	mux.HandleFunc("POST /api/steps", s.steps)
 	mux.HandleFunc("GET /api/generate", s.generate)
+	mux.HandleFunc("GET /api/rooms/{id}/replay", s.getReplay)
 	if web != nil {
 		files, err := newStatic(web)
 		if err != nil {
@@ -118,6 +120,7 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 			mux.HandleFunc("GET /daily/{date}/{level}", files.serveIndex)
 			mux.HandleFunc("GET /p/{id}", files.serveIndex)
 			mux.HandleFunc("GET /lab", files.serveIndex)
+			mux.HandleFunc("GET /r/{id}/replay", files.serveIndex)
 		}
 	}
 	s.mux = mux

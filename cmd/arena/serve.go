@@ -128,6 +128,7 @@ func serve(ctx context.Context, cfg server.Config, db backend.Kind, logger *slog
 	}
 	srv := server.New(cfg, rooms, data, web.FS(), logger)
 	srv.SetDailies(data)
+	srv.SetReplays(data)
 	srv.AddQueue("events", func() server.QueueStats {
 		s := events.Stats()
 		return server.QueueStats{Depth: s.Pending, Bytes: s.PendingBytes, OldestAt: s.OldestAt, Full: s.Full, Dropped: s.Dropped}

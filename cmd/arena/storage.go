@@ -58,6 +58,7 @@ type storage struct {
 var (
 	_ room.Store     = (*storage)(nil)
 	_ server.Players = (*storage)(nil)
+	_ server.Replays = (*storage)(nil)
 )
 
 // NewGame takes a pooled puzzle and records the game.
@@ -261,3 +262,47 @@ func (st *storage) PlayerByToken(ctx context.Context, tokenHash []byte) (string,
 
 // Ping reports whether the database answers.
 func (st *storage) Ping(ctx context.Context) error { return st.store.Ping(ctx) }
+
+// ReplayRound reads a round's stored state, or, for a round never saved,
+// the state it was made with.
+func (st *storage) ReplayRound(ctx context.Context, gameID string) (*room.Saved, error) {
+	r, err := st.store.Room(ctx, gameID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, server.ErrNoRound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load round %s: %w", gameID, err)
+	}
+	var s room.Saved
+	if err := json.Unmarshal(r.Settings, &s); err == nil && s.ID != "" && s.Puzzle.Givens != "" {
+		return &s, nil
+	}
+	made, err := st.unsaved(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if made == nil {
+		return nil, server.ErrNoRound
+	}
+	return made, nil
+}
+
+// replayFlush bounds the wait for the event log to write what it holds
+// before a replay reads the store: a replay of a round that just finished
+// needs its last batch, and a database that is slow to take it should not
+// hold the request for long.
+const replayFlush = 2 * time.Second
+
+// ReplayEvents reads every event of a round, once the event log has
+// written the ones it still holds (or the wait for it is over).
+func (st *storage) ReplayEvents(ctx context.Context, gameID string) ([]room.Record, error) {
+	if st.events != nil {
+		fctx, cancel := context.WithTimeout(ctx, replayFlush)
+		err := st.events.Flush(fctx)
+		cancel()
+		if err != nil && st.logger != nil {
+			st.logger.Warn("replay: flush the event log", "game", gameID, "err", err)
+		}
+	}
+	return st.LoadEvents(ctx, gameID, 0)
+}

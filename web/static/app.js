@@ -1,6 +1,6 @@
 // app.js: the entry point. It picks the page from the address (home at /,
-// a room at /r/ID, a daily at /daily/DATE/LEVEL, a player at /p/ID, the
-// solver lab at /lab), keeps
+// a room at /r/ID, its replay at /r/ID/replay, a daily at
+// /daily/DATE/LEVEL, a player at /p/ID, the solver lab at /lab), keeps
 // the player's name, id and token in local storage, and wires the room
 // page: the Link (socket), the Game (model), the Board and the panels
 // around it. A daily page is the room page with the daily's panels.
@@ -12,6 +12,7 @@ import * as ui from './ui.js';
 import * as api from './api.js';
 import * as daily from './daily.js';
 import * as lab from './lab.js';
+import * as replay from './replay.js';
 
 const ID = /^[23456789abcdefghjkmnpqrstuvwxyz]{8}$/;
 const { store } = api;
@@ -511,6 +512,8 @@ function route() {
   }
   const p = /^\/p\/([^/]+)\/?$/.exec(path);
   if (p) return playerPage(decodeURIComponent(p[1]));
+  const rp = /^\/r\/([^/]+)\/replay\/?$/.exec(path);
+  if (rp) return replay.page(rp[1].toLowerCase(), Math.max(1, Number(new URLSearchParams(location.search).get('round')) || 1), mount);
   const m = /^\/r\/([^/]+)\/?$/.exec(path);
   if (!m) return home();
   const id = m[1].toLowerCase();

@@ -235,7 +235,14 @@ export async function playerPage(id) {
     const daily = r.mode === 'daily' || r.date;
     const rank = daily && !r.ranked ? 'unranked' : !r.rank ? '–' : daily ? api.count(r.rank) : ordinal(r.rank);
     tr.dataset.ranked = String(!daily || !!r.ranked);
-    tr.append(dayCell, el('td', null, `${mode} · ${api.title(r.level)}`), el('td', 'num time', fmt(r.time_ms)), el('td', 'num', rank));
+    // A result's room is its round's store id: ID, or ID.N for round N.
+    const game = el('td');
+    const [rid, round] = (r.room || '').split('.');
+    const a = el('a', null, `${mode} · ${api.title(r.level)}`);
+    a.href = `/r/${encodeURIComponent(rid)}/replay${round ? `?round=${round}` : ''}`;
+    a.title = 'Watch the replay';
+    game.append(a);
+    tr.append(dayCell, game, el('td', 'num time', fmt(r.time_ms)), el('td', 'num', rank));
     return tr;
   }));
   $('history-empty').hidden = results.length > 0;

@@ -302,6 +302,8 @@ const ERRORS = {
   bad_puzzle: 'That is not a puzzle: 81 cells of digits, with . or 0 for an empty one.',
   no_solution: 'This puzzle has no solution: check the givens.',
   many_solutions: 'This puzzle has more than one solution: it needs more givens to be played.',
+  replay_live: 'This round is still being played: its replay opens once it is over.',
+  replay_expired: 'This round is too old: its replay is no longer kept.',
 };
 
 export function errorText(ev, game) {

@@ -163,6 +163,12 @@ export function renderFinish(game, dismissed, result) {
   const show = live && any && (game.phase === 'finished' || (me && me.rank) || game.spectator);
   box.hidden = !show || dismissed;
   $('rematch').hidden = !(game.host && game.mode !== 'daily' && live && (game.phase === 'finished' || (game.mode === 'race' && any)));
+  // The replay opens once the round is over, for anyone with the link;
+  // on the puzzle of the day, once the day is over.
+  const rp = $('replay-link');
+  const day = game.room.date;
+  rp.hidden = game.phase !== 'finished' || (!!day && day >= new Date().toISOString().slice(0, 10));
+  rp.href = `/r/${encodeURIComponent(game.room.id)}/replay?round=${game.room.round}`;
   if (!show) return;
   const rows = [];
   const team = game.finishes.get('team');

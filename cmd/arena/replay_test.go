@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/server"
+	"github.com/sudoku-arena/arena/store"
+)
+
+// A replay reads a round from the real stores: its state as saved (or as
+// made, before any save), every event, those the event log still holds
+// included, and nothing once the retention has deleted them.
+func TestReplayFromEveryStore(t *testing.T) {
+	for name, st := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			// An event log that writes only when asked: what a replay
+			// reads, it had to flush.
+			events := store.NewEventLog(st, store.EventLogOptions{Interval: time.Hour})
+			t.Cleanup(func() { _ = events.Close(context.Background()) })
+			pool := &store.PuzzlePool{Store: st, Make: makePuzzle, Levels: room.Levels, Stock: 1}
+			sg := &storage{store: st, pool: pool, events: events}
+
+			_, err := sg.ReplayRound(ctx, "n0pe")
+			assert.ErrorIs(t, err, server.ErrNoRound)
+
+			pz, err := sg.NewGame(ctx, "r3p1", "r3p1.2", room.ModeRace, "easy")
+			require.NoError(t, err)
+			made, err := sg.ReplayRound(ctx, "r3p1.2")
+			require.NoError(t, err)
+			assert.Equal(t, []any{"r3p1", 2, room.PhaseWaiting}, []any{made.ID, made.Round, made.Phase})
+			assert.Equal(t, pz.Givens.String(), made.Puzzle.Givens)
+			assert.Equal(t, pz.Solution.String(), made.Puzzle.Solution)
+
+			saved := &room.Saved{ID: "r3p1", Mode: room.ModeRace, Round: 2, Phase: room.PhaseFinished,
+				Puzzle: made.Puzzle, Created: time.Now(), SavedAt: time.Now(), FinishedAt: time.Now().Add(-time.Hour), Ended: true}
+			require.NoError(t, sg.SaveRoom(ctx, saved))
+			got, err := sg.ReplayRound(ctx, "r3p1.2")
+			require.NoError(t, err)
+			assert.Equal(t, room.PhaseFinished, got.Phase)
+			assert.True(t, got.Ended)
+
+			at := time.Now().UTC().Truncate(time.Millisecond)
+			var recs []room.Record
+			for seq := int64(1); seq <= 3; seq++ {
+				data, err := json.Marshal(map[string]any{"type": room.TypeMove, "seq": seq, "player": "p_a", "cell": seq, "digit": 5})
+				require.NoError(t, err)
+				recs = append(recs, room.Record{Seq: seq, Type: room.TypeMove, Player: "p_a", Data: data, At: at.Add(time.Duration(seq) * time.Second)})
+			}
+			sg.RecordEvents("r3p1.2", recs)
+			out, err := sg.ReplayEvents(ctx, "r3p1.2")
+			require.NoError(t, err)
+			require.Len(t, out, 3, "the log's batch is flushed before the read")
+			for i, r := range out {
+				assert.Equal(t, int64(i+1), r.Seq)
+				assert.JSONEq(t, string(recs[i].Data), string(r.Data))
+				assert.True(t, recs[i].At.Equal(r.At), "event %d's time", i)
+			}
+
+			n, err := st.DeleteFinishedEvents(ctx, time.Now(), 10)
+			require.NoError(t, err)
+			assert.Equal(t, int64(3), n)
+			out, err = sg.ReplayEvents(ctx, "r3p1.2")
+			require.NoError(t, err)
+			assert.Empty(t, out, "past the retention, no event is left")
+		})
+	}
+}
