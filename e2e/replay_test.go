@@ -83,6 +83,21 @@ func TestReplay(t *testing.T) {
 	assert.Equal(t, eval[string](carol, `document.querySelector('#rp-slider').max`), eval[string](carol, `document.querySelector('#rp-slider').value`),
 		"the slider at the end")
 	carol.shot("replay-desktop")
+	// Laid out as a player sees it (a stylesheet that failed to apply
+	// would leave one column of cells): on a laptop the two boards sit side
+	// by side, each a square grid of nine cells a row.
+	layout := eval[map[string]float64](carol, `(() => {
+		const [a, b] = [...document.querySelectorAll('.rp-board')].map(x => x.getBoundingClientRect());
+		const cells = [...document.querySelectorAll('.rp-board')[0].querySelectorAll('[data-cell]')].slice(0, 10).map(c => c.getBoundingClientRect());
+		return {gap: b.left - a.right, top: Math.abs(b.top - a.top), ratio: a.width / a.height,
+			rowTop: Math.abs(cells[8].top - cells[0].top), wrapped: cells[9].top - cells[0].top, cell: cells[0].width};
+	})()`)
+	assert.GreaterOrEqual(t, layout["gap"], 0.0, "the second board to the right of the first")
+	assert.Less(t, layout["top"], 2.0, "the boards level")
+	assert.InDelta(t, 1.0, layout["ratio"], 0.05, "a square board")
+	assert.Less(t, layout["rowTop"], 1.0, "nine cells a row")
+	assert.Greater(t, layout["wrapped"], 20.0, "the tenth cell on the next row")
+	assert.Greater(t, layout["cell"], 30.0, "cells big enough to read")
 
 	// Back by one event at a time: past the race's end and Alice's
 	// finish, her last digit goes.
