@@ -189,6 +189,20 @@ func labWork[T any](gate labGate, w http.ResponseWriter, r *http.Request, fn fun
 	}
 }
 
+// labPuzzle is the puzzle of a lab request that the address's limit lets
+// through, or false once the refusal is written.
+func (s *Server) labPuzzle(w http.ResponseWriter, r *http.Request) (engine.Grid, bool) {
+	if !s.limitLab(w, r) {
+		return engine.Grid{}, false
+	}
+	g, rerr := readLabPuzzle(r.Body)
+	if rerr != nil {
+		writeError(w, http.StatusBadRequest, rerr.Code, rerr.Message)
+		return engine.Grid{}, false
+	}
+	return g, true
+}
+
 // readLabPuzzle reads a lab body and parses its puzzle; a bad one is a
 // bad_puzzle with the parser's message (which line and column, and why).
 func readLabPuzzle(body io.Reader) (engine.Grid, *room.Error) {
@@ -256,12 +270,8 @@ func ownPuzzle(req CreateRoomRequest) (room.Puzzle, *room.Error) {
 }
 
 func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
-	if !s.limitLab(w, r) {
-		return
-	}
-	g, rerr := readLabPuzzle(r.Body)
-	if rerr != nil {
-		writeError(w, http.StatusBadRequest, rerr.Code, rerr.Message)
+	g, ok := s.labPuzzle(w, r)
+	if !ok {
 		return
 	}
 	labWork(s.labGate, w, r, func() (SolveResponse, error) {
@@ -288,12 +298,8 @@ func gradeOf(g engine.Grid) (engine.Grade, error) {
 }
 
 func (s *Server) grade(w http.ResponseWriter, r *http.Request) {
-	if !s.limitLab(w, r) {
-		return
-	}
-	g, rerr := readLabPuzzle(r.Body)
-	if rerr != nil {
-		writeError(w, http.StatusBadRequest, rerr.Code, rerr.Message)
+	g, ok := s.labPuzzle(w, r)
+	if !ok {
 		return
 	}
 	labWork(s.labGate, w, r, func() (GradeResponse, error) {
@@ -316,12 +322,8 @@ func (s *Server) grade(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) steps(w http.ResponseWriter, r *http.Request) {
-	if !s.limitLab(w, r) {
-		return
-	}
-	g, rerr := readLabPuzzle(r.Body)
-	if rerr != nil {
-		writeError(w, http.StatusBadRequest, rerr.Code, rerr.Message)
+	g, ok := s.labPuzzle(w, r)
+	if !ok {
 		return
 	}
 	labWork(s.labGate, w, r, func() (StepsResponse, error) {
