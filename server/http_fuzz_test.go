@@ -13,6 +13,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/room/roomtest"
 )
@@ -69,9 +70,11 @@ func checkAPIError(t *testing.T, rec *httptest.ResponseRecorder, status int, cod
 
 // FuzzCreateRoom: no POST /api/rooms body panics the handler; one that is
 // not a valid request is answered 400 with a JSON error (bad_json or
-// bad_field), and one that is reaches the registry. The store fails every
-// puzzle, so that a valid body is answered 503 unavailable and no room is
-// left running. Seeds: the list below and testdata/fuzz/FuzzCreateRoom.
+// bad_field), and one that is reaches the checks of its date and of its
+// own puzzle (400 bad_field, bad_puzzle, no_solution or many_solutions)
+// and then the registry. The store fails every puzzle, so that a body that
+// passes them all is answered 503 unavailable and no room is left
+// running. Seeds: the list below and testdata/fuzz/FuzzCreateRoom.
 func FuzzCreateRoom(f *testing.F) {
 	for _, s := range []string{
 		`{"mode":"race","level":"easy"}`,
@@ -88,6 +91,13 @@ func FuzzCreateRoom(f *testing.F) {
 		`{"MODE":"race"}`,
 		`not json`, `[]`, `null`, ``, `{`,
 		`{"mode":"race","level":"` + strings.Repeat("x", 1100) + `"}`,
+		`{"mode":"daily"}`,
+		`{"mode":"daily","level":"hard","date":"2020-01-01"}`,
+		`{"mode":"race","date":"9999-12-31"}`,
+		`{"mode":"coop","date":"2026-01-01"}`,
+		`{"mode":"coop","puzzle":"1........"}`,
+		`{"mode":"race","puzzle":"` + strings.Repeat(".", 81) + `"}`,
+		`{"mode":"race","level":"easy","puzzle":"` + strings.Repeat("1", 81) + `"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -100,9 +110,12 @@ func FuzzCreateRoom(f *testing.F) {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		_, rerr := readCreateRoom(bytes.NewReader(body))
-		if rerr != nil {
+		switch {
+		case rerr != nil:
 			checkAPIError(t, rec, http.StatusBadRequest, room.CodeBadJSON, room.CodeBadField)
-		} else {
+		case rec.Code == http.StatusBadRequest:
+			checkAPIError(t, rec, http.StatusBadRequest, room.CodeBadField, room.CodeBadPuzzle, room.CodeNoSolution, room.CodeManySolutions)
+		default:
 			checkAPIError(t, rec, http.StatusServiceUnavailable, room.CodeUnavailable)
 		}
 		if !validCreateRoom(body) && rerr == nil {
@@ -116,8 +129,9 @@ func FuzzCreateRoom(f *testing.F) {
 
 // validCreateRoom is what a POST /api/rooms body may be, said another way
 // than readCreateRoom says it: at most 1,024 bytes of valid UTF-8, one
-// JSON object whose keys are only mode and level (matched without regard
-// to case, as encoding/json does), each a string, with a known mode and
+// JSON object whose keys are only mode, level, date and puzzle (matched
+// without regard to case, as encoding/json does), each a string, with a
+// known mode, and a known level or none; a room on its own puzzle takes no
 // level.
 func validCreateRoom(body []byte) bool {
 	if len(body) > maxCreateBody || !utf8.Valid(body) || !json.Valid(body) {
@@ -127,7 +141,7 @@ func validCreateRoom(body []byte) bool {
 	if json.Unmarshal(body, &fields) != nil {
 		return false
 	}
-	var mode, level string
+	var mode, level, puzzle string
 	for k, v := range fields {
 		s, ok := v.(string)
 		switch {
@@ -137,11 +151,17 @@ func validCreateRoom(body []byte) bool {
 			mode = s
 		case strings.EqualFold(k, "level"):
 			level = s
+		case strings.EqualFold(k, "puzzle"):
+			puzzle = s
+		case strings.EqualFold(k, "date"):
 		default:
 			return false
 		}
 	}
-	return (mode == room.ModeRace || mode == room.ModeCoop) && (level == "" || slices.Contains(room.Levels, level))
+	if puzzle != "" && level != "" {
+		return false
+	}
+	return (mode == room.ModeRace || mode == room.ModeCoop || mode == room.ModeDaily) && (level == "" || slices.Contains(room.Levels, level))
 }
 
 // FuzzGetRoom: no room id in GET /api/rooms/{id} panics the handler; the
@@ -191,6 +211,62 @@ func FuzzGetRoom(f *testing.F) {
 			}
 		default:
 			checkAPIError(t, rec, http.StatusNotFound, room.CodeRoomNotFound)
+		}
+	})
+}
+
+// FuzzLabSolve: no POST /api/solve body panics the handler; one that is not
+// one JSON object holding a puzzle the parser reads is answered 400 with a
+// JSON error (bad_json or bad_puzzle), and one that is 200 with that
+// puzzle, 0, 1 or 2 solutions and, when there is one, a solution that keeps
+// every given and has no clash. Seeds: the list below.
+func FuzzLabSolve(f *testing.F) {
+	for _, s := range []string{
+		`{"puzzle":"8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."}`,
+		`{"puzzle":"` + strings.Repeat(".", 81) + `"}`,
+		`{"puzzle":"11` + strings.Repeat(".", 79) + `"}`,
+		`{"puzzle":"` + strings.Repeat(".", 80) + `"}`,
+		`{"puzzle":"123 456 789\n` + strings.Repeat(".", 72) + `"}`,
+		`{"puzzle":""}`, `{"puzzle":1}`, `{"puzzle":"x"}`, `{"puzzle":"..."}{}`,
+		"{\"puzzle\":\"\xff\"}", `{}`, `[]`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	cfg := Config{}.WithDefaults()
+	cfg.LabRate = 0
+	rooms := room.NewRegistry(cfg.Rooms, roomtest.NewStore())
+	f.Cleanup(func() { _ = rooms.Shutdown(context.Background()) })
+	h := New(cfg, rooms, noPlayers{}, nil, nil).Handler()
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req := httptest.NewRequest(http.MethodPost, "/api/solve", bytes.NewReader(body))
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		g, rerr := readLabPuzzle(bytes.NewReader(body))
+		if rerr != nil {
+			checkAPIError(t, rec, http.StatusBadRequest, room.CodeBadJSON, room.CodeBadPuzzle)
+			return
+		}
+		if rec.Code != http.StatusOK {
+			t.Fatalf("status %d for a puzzle the parser reads: %s", rec.Code, rec.Body.Bytes())
+		}
+		var out SolveResponse
+		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+			t.Fatalf("the answer is not a SolveResponse: %v: %s", err, rec.Body.Bytes())
+		}
+		if out.Puzzle != g.String() || out.Solutions < 0 || out.Solutions > 2 || (out.Solutions > 0) != (out.Solution != "") {
+			t.Fatalf("answer %+v for %s", out, g)
+		}
+		if out.Solution == "" {
+			return
+		}
+		sol, err := engine.Parse(out.Solution)
+		if err != nil || !sol.Complete() {
+			t.Fatalf("solution %q: %v", out.Solution, err)
+		}
+		for i, d := range g {
+			if d != 0 && sol[i] != d {
+				t.Fatalf("the solution changes given r%dc%d", i/9+1, i%9+1)
+			}
 		}
 	})
 }
