@@ -59,7 +59,7 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	pid := fs.Int("pid", 0, "the server's process id, for its RSS and CPU time (else RSS from /metrics)")
 	procs := fs.Int("procs", 1, "worker processes to spread the connections over (each under its open-file limit)")
 	sources := fs.Int("sources", 0, "loopback source addresses per process, from 127.0.0.2 (0: one per 10,000 connections)")
-	clash := fs.Int("clash", 20, "one move in this many clashes with a given (0: none)")
+	clash := fs.Int("clash", 20, "one move in this many, at random, clashes with a given (0: none)")
 	worker := fs.Int("worker", -1, "internal: this process is worker N of -procs")
 	if err := fs.Parse(args); err != nil {
 		return usageExit(err)

@@ -61,7 +61,8 @@ type Options struct {
 	// PID is the server's process, for its RSS and CPU; 0 reads the RSS
 	// from /metrics instead.
 	PID int
-	// ClashEvery makes one move in this many a clashing one; 0 never.
+	// ClashEvery makes one move in this many, at random, a clashing one;
+	// 0 never.
 	ClashEvery int
 	// Logger gets progress and failures; nil is silent.
 	Logger *slog.Logger

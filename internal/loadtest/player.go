@@ -304,7 +304,9 @@ func (p *player) move(ctx context.Context) {
 		p.pending = pendingMove{}
 	}
 	p.moves++
-	clash := r.o.ClashEvery > 0 && p.moves%r.o.ClashEvery == 0 && p.rm.clashDigit != 0
+	// At random rather than every ClashEvery-th move, so that a short run
+	// of few moves a player has its clashes too.
+	clash := r.o.ClashEvery > 0 && rand.IntN(r.o.ClashEvery) == 0 && p.rm.clashDigit != 0
 	var cell, digit int
 	switch {
 	case clash || len(p.cells) == 0:
