@@ -121,6 +121,7 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		"LAB_RATE":         "100001",
 		"SOCKETS_PER_ADDR": "1.5",
 		"PING_INTERVAL":    "0",
+		"DEBUG_ADDR":       "0.0.0.0:6060",
 		"EVENT_RETENTION":  "30d",
 	}
 	for name, value := range bad {
