@@ -29,7 +29,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"sync"
@@ -474,10 +473,4 @@ func (t *tracker) read(seq int64, at, sent time.Time) (time.Duration, bool) {
 func (r *run) dialer() *http.Client {
 	n := r.nconn.Add(1)
 	return r.dials[int(n)%len(r.dials)]
-}
-
-// isTimeout says whether err is a network time-out.
-func isTimeout(err error) bool {
-	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout()
 }
