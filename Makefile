@@ -9,7 +9,7 @@ PKGS          := ./...
 TEST_TIMEOUT  ?= 15m
 BENCH_TIME    ?= 1s
 
-.PHONY: all build run test test-short e2e bench fuzz lint fmt vet staticcheck clean
+.PHONY: all build run test test-short e2e bench loadtest fuzz lint fmt vet staticcheck clean
 
 all: build
 
@@ -42,6 +42,12 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCH_TIME) -cpu 1 ./engine
 	./$(BIN) bench -t 3 engine/testdata/17-clue.txt engine/testdata/magictour-top1465.txt engine/testdata/serg-benchmark.txt
 	$(GO) test -run '^$$' -bench Broadcast -benchtime 2000x ./server
+
+# A bounded load (LOAD_ROOMS rooms of 4 players, 0.5 moves a player a
+# second, for LOAD_DURATION) against a fresh local server on SQLite with
+# the per-address limits off; see docs/performance.md.
+loadtest: build
+	./scripts/loadtest
 
 # Each fuzz target for FUZZTIME (go test runs one -fuzz target at a time).
 FUZZTIME ?= 30s

@@ -88,6 +88,11 @@ type Config struct {
 	// (for replays) before serve deletes them. 0 keeps them forever;
 	// WithDefaults keeps it.
 	EventRetention time.Duration
+
+	// DebugAddr, when set, is a loopback HOST:PORT where serve exposes
+	// net/http/pprof on a listener of its own, apart from the public one.
+	// Empty (the default) serves no profiles.
+	DebugAddr string
 }
 
 // HTTPTimeouts bound each HTTP connection, so that a client that sends or

@@ -21,9 +21,11 @@ func newMetrics(s *Server) *metrics {
 		Name: "arena_websockets_open", Help: "WebSocket connections open, joined to a room or not.",
 	})
 	m.latency = prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name:    "arena_broadcast_latency_seconds",
-		Help:    "Time from a message reaching the server (or a room acting on its own) to each resulting event being written to a socket.",
-		Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1},
+		Name: "arena_broadcast_latency_seconds",
+		Help: "Time from a message reaching the server (or a room acting on its own) to each resulting event being written to a socket.",
+		// Past 1 s up to 30 s, so that an overload shows its size
+		// rather than piling into +Inf.
+		Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 	})
 	m.slowClosed = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "arena_slow_clients_dropped_total", Help: "Connections closed because their send queue filled up (close code 4001).",

@@ -29,6 +29,7 @@ func commands() []command {
 		{"grade", "grade puzzles by the human techniques they need", runGrade},
 		{"hint", "print the next logical step for a board read from stdin", runHint},
 		{"bench", "measure the solver on puzzle files", runBench},
+		{"loadtest", "play real games against a running server and measure latency, throughput and memory", runLoadtest},
 		{"migrate", "apply or revert the database migrations of the store DATABASE_URL names", runMigrate},
 	}
 }

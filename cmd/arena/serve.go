@@ -133,6 +133,13 @@ func serve(ctx context.Context, cfg server.Config, db backend.Kind, logger *slog
 		s := events.Stats()
 		return server.QueueStats{Depth: s.Pending, Bytes: s.PendingBytes, OldestAt: s.OldestAt, Full: s.Full, Dropped: s.Dropped}
 	})
+	if cfg.DebugAddr != "" {
+		_, stopDebug, err := debugServer(cfg.DebugAddr, logger)
+		if err != nil {
+			return err
+		}
+		defer stopDebug()
+	}
 	hs := srv.HTTPServer() // with its timeouts
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {

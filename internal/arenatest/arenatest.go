@@ -153,6 +153,13 @@ func (a *Arena) WS() string  { return "ws://" + a.addr + "/ws" }
 // Addr is the address the server listens on.
 func (a *Arena) Addr() string { return a.addr }
 
+// PID is the running server's process id (for its RSS and CPU time).
+func (a *Arena) PID() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.cmd.Process.Pid
+}
+
 // DatabaseURL is the store the server runs over.
 func (a *Arena) DatabaseURL() string { return a.opts.DatabaseURL }
 

@@ -193,9 +193,38 @@ func Settings() []Setting {
 			func(c *Config) *int { return &c.Server.SocketsPerAddr }),
 		duration("PING_INTERVAL", "how often a joined connection is pinged; one that does not answer closes (4007)", 1,
 			func(c *Config) *time.Duration { return &c.Server.PingInterval }),
+		{
+			Name: "DEBUG_ADDR", Doc: "loopback HOST:PORT for net/http/pprof on a listener of its own",
+			Unset: "off",
+			get:   func(c *Config) string { return c.Server.DebugAddr },
+			set: func(c *Config, v string) error {
+				if err := loopbackAddr(v); err != nil {
+					return err
+				}
+				c.Server.DebugAddr = v
+				return nil
+			},
+		},
 		duration("EVENT_RETENTION", "how long the events of a finished room are kept for replays; 0 keeps them forever", 0,
 			func(c *Config) *time.Duration { return &c.Server.EventRetention }),
 	}
+}
+
+// loopbackAddr checks that v is a HOST:PORT whose host is a loopback IP
+// address or localhost: profiles show the server's insides, so they are
+// never served on an address others can reach.
+func loopbackAddr(v string) error {
+	host, port, err := net.SplitHostPort(v)
+	if err != nil || port == "" {
+		return errors.New("want a loopback HOST:PORT such as 127.0.0.1:6060")
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return errors.New("want a loopback address such as 127.0.0.1:6060, not one others can reach")
+	}
+	return nil
 }
 
 // duration is a setting read as a Go duration of at least least (0 or 1ns:

@@ -121,6 +121,7 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		"LAB_RATE":         "100001",
 		"SOCKETS_PER_ADDR": "1.5",
 		"PING_INTERVAL":    "0",
+		"DEBUG_ADDR":       "0.0.0.0:6060",
 		"EVENT_RETENTION":  "30d",
 	}
 	for name, value := range bad {
@@ -244,4 +245,24 @@ func docConfigRows(t *testing.T, doc string) map[string][]string {
 	}
 	require.NotEmpty(t, rows, "the Configuration section has no table")
 	return rows
+}
+
+// TestDebugAddrLoopbackOnly: profiles are off by default, a loopback
+// address turns them on, and any other address stops the start with an
+// error naming DEBUG_ADDR.
+func TestDebugAddrLoopbackOnly(t *testing.T) {
+	c, err := Load(envOf(nil))
+	require.NoError(t, err)
+	assert.Empty(t, c.Server.DebugAddr, "off by default")
+
+	for _, ok := range []string{"127.0.0.1:6060", "[::1]:6060", "localhost:0", "127.0.0.2:6060"} {
+		c, err := Load(envOf(map[string]string{"DEBUG_ADDR": ok}))
+		require.NoError(t, err, ok)
+		assert.Equal(t, ok, c.Server.DebugAddr)
+	}
+	for _, bad := range []string{":6060", "0.0.0.0:6060", "10.0.0.1:6060", "[::]:6060", "example.com:6060", "127.0.0.1"} {
+		_, err := Load(envOf(map[string]string{"DEBUG_ADDR": bad}))
+		require.Error(t, err, bad)
+		assert.Contains(t, err.Error(), "DEBUG_ADDR=", bad)
+	}
 }

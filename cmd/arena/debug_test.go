@@ -1,0 +1,31 @@
+package main
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestDebugServer: the debug listener serves pprof's index on loopback,
+// and stops.
+func TestDebugServer(t *testing.T) {
+	addr, stop, err := debugServer("127.0.0.1:0", slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	resp, err := http.Get("http://" + addr + "/debug/pprof/")
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Contains(t, string(body), "goroutine")
+	stop()
+	_, err = http.Get("http://" + addr + "/debug/pprof/")
+	assert.Error(t, err, "stopped")
+
+	_, _, err = debugServer("0.0.0.0:0", slog.New(slog.DiscardHandler))
+	assert.ErrorContains(t, err, "DEBUG_ADDR")
+}

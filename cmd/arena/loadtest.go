@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/sudoku-arena/arena/internal/loadtest"
+)
+
+const loadtestUsage = `Usage: arena loadtest [flags]
+
+Plays real games against a running server and measures them: creates
+-rooms rooms of -players players, starts them, solves each puzzle from its
+givens and plays -rate moves per player per second (correct digits, cleared
+again on the next pass, and now and then a clashing one) for -duration
+after a -ramp that spreads the rooms' set-up. A move's latency runs from
+writing it to the last member of its room reading the event that reports
+it (co-op: the move; race: the progress everyone gets). It prints
+connections held, rooms, moves sent and acknowledged, events received,
+errors by code, unexpected closes, latency p50/p95/p99/max, moves per
+second, and the server's RSS per connection (from -pid, or /metrics), and
+exits 1 when a connection failed unexpectedly.
+
+Only a loopback server is loaded unless -allow-remote is given. The server
+needs its per-address limits off (ROOMS_PER_ADDR=0 SOCKETS_PER_ADDR=0
+PLAYER_RATE=0 CREATE_RATE=0) and a RATE_LIMIT above -rate.
+
+Flags:
+`
+
+func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), loadtestUsage)
+		fs.PrintDefaults()
+	}
+	rawURL := fs.String("url", "http://127.0.0.1:8080", "the server's base URL")
+	rooms := fs.Int("rooms", 10, "rooms to create")
+	players := fs.Int("players", 4, "players per room")
+	mode := fs.String("mode", "coop", "coop or race")
+	rate := fs.Float64("rate", 0.5, "moves per player per second")
+	ramp := fs.Duration("ramp", 10*time.Second, "time over which the rooms are set up")
+	duration := fs.Duration("duration", 30*time.Second, "the measured window, after the ramp")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	allowRemote := fs.Bool("allow-remote", false, "allow a -url that is not a loopback address")
+	pid := fs.Int("pid", 0, "the server's process id, for its RSS and CPU time (else RSS from /metrics)")
+	procs := fs.Int("procs", 1, "worker processes to spread the connections over (each under its open-file limit)")
+	sources := fs.Int("sources", 0, "loopback source addresses per process, from 127.0.0.2 (0: one per 10,000 connections)")
+	clash := fs.Int("clash", 20, "one move in this many, at random, clashes with a given (0: none)")
+	worker := fs.Int("worker", -1, "internal: this process is worker N of -procs")
+	if err := fs.Parse(args); err != nil {
+		return usageExit(err)
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	target, err := loadtest.CheckTarget(*rawURL, *allowRemote)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena loadtest: %v\n", err)
+		return exitUsage
+	}
+	o := loadtest.Options{
+		URL: target, Rooms: *rooms, Players: *players, Mode: *mode, Rate: *rate,
+		Ramp: *ramp, Duration: *duration, PID: *pid, ClashEvery: *clash,
+		Sources: *sources, SourceOffset: max(*worker, 0),
+		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	}
+	if err := o.Validate(); err != nil {
+		fmt.Fprintf(stderr, "arena loadtest: %v\n", err)
+		return exitUsage
+	}
+	if *procs < 1 || *procs > 64 || *procs > *rooms {
+		fmt.Fprintf(stderr, "arena loadtest: -procs %d: want 1 to 64, and no more than -rooms\n", *procs)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var res loadtest.Result
+	if *procs > 1 && *worker < 0 {
+		res, err = runWorkers(ctx, args, *procs, *rooms, stderr)
+	} else {
+		res, err = runLocal(ctx, o)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "arena loadtest: %v\n", err)
+		return exitFail
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		if err := enc.Encode(res); err != nil {
+			fmt.Fprintf(stderr, "arena loadtest: %v\n", err)
+			return exitFail
+		}
+	} else {
+		res.Print(stdout)
+	}
+	if res.Failed() {
+		return exitFail
+	}
+	return exitOK
+}
+
+// connsPerSource is how many sockets one source address carries by
+// default: well inside the ephemeral port range.
+const connsPerSource = 10_000
+
+// runLocal runs the load in this process, within its open-file limit.
+func runLocal(ctx context.Context, o loadtest.Options) (loadtest.Result, error) {
+	conns := o.Rooms * o.Players
+	if o.Sources == 0 {
+		o.Sources = (conns + connsPerSource - 1) / connsPerSource
+	}
+	limit, err := raiseFileLimit()
+	if err != nil {
+		return loadtest.Result{}, err
+	}
+	// Each socket is a file; keep a margin for the rest.
+	if need := uint64(conns) + 256; need > limit {
+		return loadtest.Result{}, fmt.Errorf("%d connections need %d open files, over this process's limit of %d: spread them with -procs", conns, need, limit)
+	}
+	return loadtest.Run(ctx, o)
+}
+
+// raiseFileLimit lifts the open-file soft limit to the hard one and
+// returns it.
+func raiseFileLimit() (uint64, error) {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		return 0, fmt.Errorf("open-file limit: %w", err)
+	}
+	if lim.Cur < lim.Max {
+		lim.Cur = lim.Max
+		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+			return 0, fmt.Errorf("open-file limit: raise to %d: %w", lim.Max, err)
+		}
+	}
+	return lim.Cur, nil
+}
+
+// runWorkers runs the load as n copies of this command, each with its
+// share of the rooms, its own block of source addresses and -json, and
+// merges what they print.
+func runWorkers(ctx context.Context, args []string, n, rooms int, stderr io.Writer) (loadtest.Result, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return loadtest.Result{}, fmt.Errorf("workers: %w", err)
+	}
+	parts := make([]loadtest.Result, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		share := rooms / n
+		if i < rooms%n {
+			share++
+		}
+		wargs := append([]string{"loadtest"}, args...)
+		// Later flags win: the share, the worker's index and JSON.
+		wargs = append(wargs, "-rooms", strconv.Itoa(share), "-procs", "1", "-worker", strconv.Itoa(i), "-json")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[i], errs[i] = runWorker(ctx, exe, wargs, stderr)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return loadtest.Result{}, fmt.Errorf("worker %d: %w", i, err)
+		}
+	}
+	return loadtest.Merge(parts), nil
+}
+
+// runWorker runs one worker and reads its JSON result. A worker that
+// exits 1 with a result (a connection failed) still counts: the merge
+// carries the failure.
+func runWorker(ctx context.Context, exe string, args []string, stderr io.Writer) (loadtest.Result, error) {
+	cmd := exec.CommandContext(ctx, exe, args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, stderr
+	runErr := cmd.Run()
+	var res loadtest.Result
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		if runErr != nil {
+			return res, fmt.Errorf("%s: %w", exe, runErr)
+		}
+		return res, fmt.Errorf("result %q: %w", out.Bytes(), err)
+	}
+	return res, nil
+}

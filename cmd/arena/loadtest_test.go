@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/internal/arenatest"
+	"github.com/sudoku-arena/arena/internal/loadtest"
+)
+
+// TestLoadtest plays a short co-op load against a real server: every
+// connection holds, moves are acknowledged and timed to the last member,
+// clashing moves are refused as conflicts, and the server's RSS is read
+// from its PID.
+func TestLoadtest(t *testing.T) {
+	a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=8"}})
+	var out, errb bytes.Buffer
+	code := run([]string{"loadtest", "-url", a.URL(), "-rooms", "8", "-players", "4", "-mode", "coop",
+		"-rate", "4", "-ramp", "500ms", "-duration", "3s", "-clash", "5", "-pid", strconv.Itoa(a.PID()), "-json"},
+		nil, &out, &errb)
+	require.Equal(t, exitOK, code, "stderr: %s", errb.String())
+	var res loadtest.Result
+	require.NoError(t, json.Unmarshal(out.Bytes(), &res), out.String())
+
+	assert.Equal(t, 8, res.Rooms)
+	assert.Equal(t, 32, res.Connections)
+	assert.Zero(t, res.UnexpectedCloses)
+	assert.Greater(t, res.MovesAcked, int64(100), "32 players × 4 moves/s × 3 s, a fifth of them clashes")
+	assert.Greater(t, res.Clashes, int64(10))
+	assert.Zero(t, res.Errors["conflict"], "a clash is not an error")
+	assert.GreaterOrEqual(t, res.Measured, res.MovesAcked*9/10, "nearly every acknowledged move is timed to the last member")
+	assert.Greater(t, res.Events, 3*res.MovesAcked, "each move reaches four members")
+	p50, p99 := res.Latency.Quantile(.5), res.Latency.Quantile(.99)
+	assert.Positive(t, p50)
+	assert.Less(t, p50, 500*time.Millisecond, "a sane median on an idle server")
+	assert.LessOrEqual(t, p99, res.Latency.Max)
+	assert.Positive(t, res.ServerRSS)
+	assert.Positive(t, res.RSSPerConnection())
+	assert.InDelta(t, 3, res.Window.Seconds(), 0.5)
+}
+
+// TestLoadtestWorkers runs a race load as two worker processes, each with
+// its own source addresses, and merges their results.
+func TestLoadtestWorkers(t *testing.T) {
+	a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=8"}})
+	cmd := exec.Command(arenatest.Binary(t), "loadtest", "-url", a.URL(), "-rooms", "4", "-players", "2",
+		"-mode", "race", "-rate", "4", "-ramp", "0s", "-duration", "2s", "-procs", "2", "-sources", "2", "-json")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	require.NoError(t, cmd.Run(), "stderr: %s", errb.String())
+	var res loadtest.Result
+	require.NoError(t, json.Unmarshal(out.Bytes(), &res), out.String())
+	assert.Equal(t, 2, res.Workers)
+	assert.Equal(t, 4, res.Rooms)
+	assert.Equal(t, 8, res.Connections)
+	assert.Zero(t, res.UnexpectedCloses)
+	assert.Greater(t, res.MovesAcked, int64(20))
+	assert.Equal(t, res.Measured, res.Latency.Count)
+	assert.Positive(t, res.ServerRSS, "read from /metrics")
+}
+
+// TestLoadtestRefusesRemote: a target that is not loopback is refused
+// before anything is sent, unless -allow-remote.
+func TestLoadtestRefusesRemote(t *testing.T) {
+	for _, u := range []string{"http://192.0.2.1:8080", "http://example.com", "https://10.0.0.1"} {
+		var out, errb bytes.Buffer
+		code := run([]string{"loadtest", "-url", u, "-duration", "1s"}, nil, &out, &errb)
+		assert.Equal(t, exitUsage, code, u)
+		assert.Contains(t, errb.String(), "-allow-remote", u)
+		assert.Empty(t, out.String())
+	}
+}

@@ -1,0 +1,476 @@
+// Package loadtest is the logic of `arena loadtest`: a load generator that
+// plays real games against a running server over its public API, as many
+// players as asked, and measures what a player would feel.
+//
+// It creates rooms (POST /api/rooms), joins players over WebSockets, has
+// each room's host start it, solves each puzzle itself from the givens
+// (the server never sends the solution), and then has every player send
+// moves at a steady rate: correct digits, the same cells cleared again on
+// the next pass, and one move in ClashEvery a digit that clashes with a
+// given, which the server refuses as a conflict. One empty cell is never
+// filled, so a room keeps playing for as long as the run lasts.
+//
+// A move's latency runs from writing it to the moment the last member of
+// the room has read the event that reports it: in co-op, the move event,
+// which goes to everyone; in a race, the progress event that everyone gets
+// (the mover has read its own move event, sent to it alone, before its
+// progress). Clashing moves are counted, not timed.
+//
+// Every loop is bounded in count and time: the run ends after its ramp
+// and duration (plus a bounded set-up and shutdown), whatever the server
+// does.
+package loadtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/sudoku-arena/arena/engine"
+)
+
+// Options is one run's shape.
+type Options struct {
+	// URL is the server's base, already checked by CheckTarget.
+	URL *url.URL
+	// Rooms is how many rooms to make, Players how many join each.
+	Rooms, Players int
+	// Mode is "coop" or "race".
+	Mode string
+	// Rate is moves per player per second.
+	Rate float64
+	// Ramp spreads the rooms' set-up over this long; Duration is the
+	// measured window that follows.
+	Ramp, Duration time.Duration
+	// Sources is how many loopback source addresses to spread the sockets
+	// over (127.0.0.2 onwards), SourceOffset which block of them this
+	// process takes (a worker's index). 0 lets the system choose.
+	Sources, SourceOffset int
+	// PID is the server's process, for its RSS and CPU; 0 reads the RSS
+	// from /metrics instead.
+	PID int
+	// ClashEvery makes one move in this many, at random, a clashing one;
+	// 0 never.
+	ClashEvery int
+	// Logger gets progress and failures; nil is silent.
+	Logger *slog.Logger
+}
+
+// Bounds on what one run may ask for.
+const (
+	MaxRooms       = 100_000
+	MaxPlayers     = 16
+	MaxDuration    = time.Hour
+	setupTimeout   = 60 * time.Second // past the ramp, for the last rooms to be playing
+	answerTimeout  = 10 * time.Second // a move unanswered this long counts as lost
+	writeTimeout   = 5 * time.Second
+	setupParallel  = 64 // rooms being set up at once
+	createAttempts = 5
+)
+
+// Validate checks the options' bounds.
+func (o *Options) Validate() error {
+	switch {
+	case o.URL == nil:
+		return errors.New("no -url")
+	case o.Rooms < 1 || o.Rooms > MaxRooms:
+		return fmt.Errorf("-rooms %d: want 1 to %d", o.Rooms, MaxRooms)
+	case o.Players < 1 || o.Players > MaxPlayers:
+		return fmt.Errorf("-players %d: want 1 to %d", o.Players, MaxPlayers)
+	case o.Mode != "coop" && o.Mode != "race":
+		return fmt.Errorf("-mode %q: want coop or race", o.Mode)
+	case o.Rate <= 0 || o.Rate > 10:
+		return fmt.Errorf("-rate %g: want more than 0 and at most 10 moves a second", o.Rate)
+	case o.Duration <= 0 || o.Duration > MaxDuration:
+		return fmt.Errorf("-duration %s: want more than 0 and at most %s", o.Duration, MaxDuration)
+	case o.Ramp < 0 || o.Ramp > MaxDuration:
+		return fmt.Errorf("-ramp %s: want 0 to %s", o.Ramp, MaxDuration)
+	}
+	return nil
+}
+
+// run is one run's shared state.
+type run struct {
+	o       Options
+	log     *slog.Logger
+	http    *http.Client
+	dials   []*http.Client // one per source address
+	nconn   atomic.Int64   // sockets dialled, to pick a source address
+	open    atomic.Int64
+	peak    atomic.Int64
+	closing atomic.Bool
+	window  struct {
+		start, end time.Time
+	}
+
+	sent, acked, clashes, measured, events, unexpected atomic.Int64
+
+	mu     sync.Mutex // guards errors and latency
+	errors map[string]int64
+	lat    Histogram
+}
+
+func (r *run) fail(code string) {
+	r.mu.Lock()
+	r.errors[code]++
+	r.mu.Unlock()
+}
+
+// Run plays the load o describes and returns what it measured. It returns
+// an error only when the run could not be made at all; failures of single
+// connections are counted in the result.
+func Run(ctx context.Context, o Options) (Result, error) {
+	if err := o.Validate(); err != nil {
+		return Result{}, err
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	r := &run{o: o, log: log, http: httpClientFrom(nil), errors: map[string]int64{}}
+	for _, ip := range sourceIPs(o.URL, o.Sources, o.SourceOffset) {
+		r.dials = append(r.dials, httpClientFrom(ip))
+	}
+	if len(r.dials) == 0 {
+		r.dials = []*http.Client{r.http}
+	}
+
+	// Set the rooms up, spread over the ramp, at most setupParallel at once.
+	setupCtx, cancelSetup := context.WithTimeout(ctx, o.Ramp+setupTimeout)
+	defer cancelSetup()
+	began := time.Now()
+	rooms := make([]*roomRun, o.Rooms)
+	sem := make(chan struct{}, setupParallel)
+	var wg sync.WaitGroup
+	for i := range rooms {
+		at := began.Add(time.Duration(int64(o.Ramp) * int64(i) / int64(o.Rooms)))
+		if !sleepUntil(setupCtx, at) {
+			break
+		}
+		select {
+		case sem <- struct{}{}:
+		case <-setupCtx.Done():
+		}
+		if setupCtx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			rm, err := r.setupRoom(setupCtx, i)
+			if err != nil {
+				log.Warn("room set-up failed", "room", i, "err", err)
+				return
+			}
+			rooms[i] = rm
+		}()
+	}
+	wg.Wait()
+	var ready []*roomRun
+	for _, rm := range rooms {
+		if rm != nil {
+			ready = append(ready, rm)
+		}
+	}
+	log.Info("rooms playing", "rooms", len(ready), "asked", o.Rooms, "connections", r.open.Load(), "setup", time.Since(began).Round(time.Millisecond))
+
+	// The measured window: every player plays until its end.
+	r.window.start = time.Now()
+	r.window.end = r.window.start.Add(o.Duration)
+	var cpu0 time.Duration
+	if o.PID > 0 {
+		var err error
+		if cpu0, err = readCPU(o.PID); err != nil {
+			log.Warn("server CPU", "err", err)
+		}
+	}
+	playCtx, cancelPlay := context.WithDeadline(ctx, r.window.end)
+	defer cancelPlay()
+	for _, rm := range ready {
+		for _, p := range rm.players {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				p.play(playCtx)
+			}()
+		}
+	}
+	wg.Wait()
+	res := Result{Mode: o.Mode, Workers: 1, Rooms: len(ready), Window: time.Since(r.window.start)}
+	// Answers to the last moves are still on their way: give them a moment
+	// before the count.
+	sleepUntil(ctx, time.Now().Add(min(answerTimeout, time.Second)))
+	res.Connections = int(r.open.Load())
+	res.PeakConnections = int(r.peak.Load())
+	if o.PID > 0 {
+		if cpu1, err := readCPU(o.PID); err == nil && cpu0 > 0 {
+			res.ServerCPU = cpu1 - cpu0
+		}
+		rss, err := readRSS(o.PID)
+		if err != nil {
+			log.Warn("server RSS", "err", err)
+		}
+		res.ServerRSS = rss
+	} else {
+		mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		rss, err := metricsRSS(mctx, r.http, o.URL)
+		cancel()
+		if err != nil {
+			log.Warn("server RSS", "err", err)
+		}
+		res.ServerRSS = rss
+	}
+
+	// Close every socket as a player leaving would, and wait (bounded) for
+	// the readers to end.
+	r.closing.Store(true)
+	for _, rm := range ready {
+		for _, p := range rm.players {
+			p.conn.Close(websocket.StatusNormalClosure, "load test over")
+		}
+	}
+	for _, rm := range ready {
+		for _, p := range rm.players {
+			select {
+			case <-p.done:
+			case <-time.After(5 * time.Second):
+			}
+		}
+	}
+
+	res.MovesSent, res.MovesAcked, res.Clashes = r.sent.Load(), r.acked.Load(), r.clashes.Load()
+	res.Measured, res.Events, res.UnexpectedCloses = r.measured.Load(), r.events.Load(), r.unexpected.Load()
+	r.mu.Lock()
+	res.Errors, res.Latency = r.errors, r.lat
+	r.mu.Unlock()
+	return res, nil
+}
+
+// sleepUntil waits until t or the context's end, and says whether t came.
+func sleepUntil(ctx context.Context, t time.Time) bool {
+	d := time.Until(t)
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// roomRun is one room of the run and its players.
+type roomRun struct {
+	r       *run
+	id      string
+	players []*player
+	track   tracker
+	// The puzzle: its solution, the cell never filled and a digit that
+	// clashes there with a given (0 when none does).
+	solution   engine.Grid
+	reserved   int
+	clashDigit uint8
+	empty      []int // the puzzle's empty cells, the reserved one left out
+}
+
+// setupRoom creates room i, joins its players, starts it and solves its
+// puzzle. On failure it closes what it opened.
+func (r *run) setupRoom(ctx context.Context, i int) (rm *roomRun, err error) {
+	id, err := r.createRoom(ctx)
+	if err != nil {
+		r.fail(ErrCreate)
+		return nil, err
+	}
+	rm = &roomRun{r: r, id: id}
+	rm.track.entries = map[int64]*entry{}
+	rm.track.members = r.o.Players
+	defer func() {
+		if err != nil {
+			for _, p := range rm.players {
+				p.conn.Close(websocket.StatusNormalClosure, "set-up failed")
+			}
+		}
+	}()
+	for k := range r.o.Players {
+		p, err := rm.join(ctx, k, fmt.Sprintf("L%d-%d", i, k))
+		if err != nil {
+			return rm, err
+		}
+		rm.players = append(rm.players, p)
+	}
+	if err := rm.players[0].write(ctx, []byte(`{"type":"start"}`)); err != nil {
+		r.fail(ErrStart)
+		return rm, err
+	}
+	var givens string
+	for _, p := range rm.players {
+		select {
+		case <-p.running:
+			givens = p.givens
+		case <-p.done:
+			r.fail(ErrStart)
+			return rm, fmt.Errorf("room %s: %s closed before play", id, p.name)
+		case <-ctx.Done():
+			r.fail(ErrStart)
+			return rm, fmt.Errorf("room %s: waiting for play: %w", id, ctx.Err())
+		}
+	}
+	if err := rm.solve(givens); err != nil {
+		r.fail(ErrStart)
+		return rm, err
+	}
+	for _, p := range rm.players {
+		p.plan()
+	}
+	return rm, nil
+}
+
+// createRoom makes a room, trying again (a bounded number of times) while
+// the server answers that it is busy.
+func (r *run) createRoom(ctx context.Context) (string, error) {
+	body := []byte(`{"mode":"` + r.o.Mode + `"}`)
+	var last error
+	for attempt := range createAttempts {
+		if attempt > 0 && !sleepUntil(ctx, time.Now().Add(time.Duration(attempt)*time.Second)) {
+			break
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.o.URL.JoinPath("/api/rooms").String(), bytes.NewReader(body))
+		if err != nil {
+			return "", fmt.Errorf("create room: %w", err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := r.http.Do(req)
+		if err != nil {
+			last = fmt.Errorf("create room: %w", err)
+			continue
+		}
+		data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		resp.Body.Close()
+		if err != nil {
+			last = fmt.Errorf("create room: %w", err)
+			continue
+		}
+		if resp.StatusCode != http.StatusCreated {
+			last = fmt.Errorf("create room: %s: %s", resp.Status, bytes.TrimSpace(data))
+			if resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusTooManyRequests {
+				continue
+			}
+			break
+		}
+		var created struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal(data, &created); err != nil || created.ID == "" {
+			return "", fmt.Errorf("create room: answer %q: %v", data, err)
+		}
+		return created.ID, nil
+	}
+	if last == nil {
+		last = fmt.Errorf("create room: %w", ctx.Err())
+	}
+	return "", last
+}
+
+// solve finds the puzzle's solution and chooses the reserved cell and the
+// clashing digit.
+func (rm *roomRun) solve(givens string) error {
+	g, err := engine.Parse(givens)
+	if err != nil {
+		return fmt.Errorf("room %s: givens: %w", rm.id, err)
+	}
+	res := engine.Solve(g, 1)
+	if res.Count == 0 {
+		return fmt.Errorf("room %s: the puzzle has no solution", rm.id)
+	}
+	rm.solution, rm.reserved = res.Solution, -1
+	for c := range engine.NumCells {
+		if g[c] != 0 {
+			continue
+		}
+		if rm.reserved < 0 {
+			rm.reserved = c
+			continue
+		}
+		rm.empty = append(rm.empty, c)
+	}
+	if rm.reserved < 0 {
+		return fmt.Errorf("room %s: the puzzle has no empty cell", rm.id)
+	}
+	for c := range engine.NumCells {
+		if g[c] != 0 && peers(c, rm.reserved) {
+			rm.clashDigit = g[c]
+			break
+		}
+	}
+	return nil
+}
+
+// peers says whether two different cells share a row, a column or a box.
+func peers(a, b int) bool {
+	if a == b {
+		return false
+	}
+	ra, ca, rb, cb := a/9, a%9, b/9, b%9
+	return ra == rb || ca == cb || (ra/3 == rb/3 && ca/3 == cb/3)
+}
+
+// tracker times a room's moves: an entry for each event that reports a
+// move (by its seq), completed when every member has read it and the mover
+// has said when it was sent.
+type tracker struct {
+	mu      sync.Mutex
+	members int
+	entries map[int64]*entry
+}
+
+type entry struct {
+	sent  time.Time
+	reads int
+	last  time.Time
+}
+
+// read notes that one member read the event seq at t, and sent, when not
+// zero, that it reports a move written at sent. It returns the move's
+// latency once complete.
+func (t *tracker) read(seq int64, at, sent time.Time) (time.Duration, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	e := t.entries[seq]
+	if e == nil {
+		e = &entry{}
+		t.entries[seq] = e
+	}
+	e.reads++
+	if at.After(e.last) {
+		e.last = at
+	}
+	if !sent.IsZero() {
+		e.sent = sent
+	}
+	if e.reads < t.members || e.sent.IsZero() {
+		return 0, false
+	}
+	delete(t.entries, seq)
+	return e.last.Sub(e.sent), true
+}
+
+// dialer picks the next source address's client for a WebSocket.
+func (r *run) dialer() *http.Client {
+	n := r.nconn.Add(1)
+	return r.dials[int(n)%len(r.dials)]
+}

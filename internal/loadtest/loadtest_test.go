@@ -1,0 +1,124 @@
+package loadtest
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestCheckTarget(t *testing.T) {
+	for _, ok := range []string{"http://127.0.0.1:8080", "http://localhost:8080", "http://[::1]:8080", "https://127.0.0.5"} {
+		_, err := CheckTarget(ok, false)
+		assert.NoError(t, err, ok)
+	}
+	for _, bad := range []string{"http://192.0.2.1:8080", "http://example.com", "http://10.0.0.1", "http://0.0.0.0:8080"} {
+		_, err := CheckTarget(bad, false)
+		assert.ErrorContains(t, err, "-allow-remote", bad)
+		_, err = CheckTarget(bad, true)
+		assert.NoError(t, err, bad)
+	}
+	for _, bad := range []string{"127.0.0.1:8080", "ftp://127.0.0.1", "http://"} {
+		_, err := CheckTarget(bad, true)
+		assert.Error(t, err, bad)
+	}
+}
+
+func TestSourceIPs(t *testing.T) {
+	u, err := CheckTarget("http://127.0.0.1:8080", false)
+	require.NoError(t, err)
+	ips := sourceIPs(u, 3, 1)
+	require.Len(t, ips, 3)
+	assert.Equal(t, "127.0.0.5", ips[0].String(), "worker 1's block follows worker 0's")
+	assert.Equal(t, "127.0.0.7", ips[2].String())
+	u6, err := CheckTarget("http://[::1]:8080", false)
+	require.NoError(t, err)
+	assert.Nil(t, sourceIPs(u6, 3, 0), "IPv6 loopback: the system's choice")
+}
+
+func TestHistogram(t *testing.T) {
+	var h Histogram
+	for i := 1; i <= 1000; i++ {
+		h.Add(time.Duration(i) * time.Millisecond)
+	}
+	assert.InEpsilon(t, float64(500*time.Millisecond), float64(h.Quantile(.5)), 0.02)
+	assert.InEpsilon(t, float64(990*time.Millisecond), float64(h.Quantile(.99)), 0.02)
+	assert.Equal(t, time.Second, h.Quantile(1))
+	assert.Equal(t, time.Second, h.Max)
+	var empty Histogram
+	assert.Zero(t, empty.Quantile(.5))
+}
+
+// TestMerge: workers' results add up, and their histograms merge as if
+// one process had counted every latency.
+func TestMerge(t *testing.T) {
+	var a, b, all Histogram
+	for i := 1; i <= 100; i++ {
+		d := time.Duration(i) * time.Millisecond
+		all.Add(d)
+		if i%2 == 0 {
+			a.Add(d)
+		} else {
+			b.Add(d)
+		}
+	}
+	got := Merge([]Result{
+		{Mode: "coop", Workers: 1, Rooms: 2, Connections: 8, PeakConnections: 8, Window: 10 * time.Second,
+			MovesSent: 50, MovesAcked: 48, Clashes: 2, Measured: 50, Events: 200,
+			Errors: map[string]int64{"conflict": 1}, Latency: a, ServerRSS: 100 << 20, ServerCPU: 3 * time.Second},
+		{Mode: "coop", Workers: 1, Rooms: 3, Connections: 12, PeakConnections: 12, Window: 11 * time.Second,
+			MovesSent: 52, MovesAcked: 50, Clashes: 1, Measured: 50, Events: 300, UnexpectedCloses: 1,
+			Errors: map[string]int64{"conflict": 2, "close:4001": 1}, Latency: b, ServerRSS: 101 << 20, ServerCPU: 2 * time.Second},
+	})
+	assert.Equal(t, 2, got.Workers)
+	assert.Equal(t, 5, got.Rooms)
+	assert.Equal(t, 20, got.Connections)
+	assert.Equal(t, 11*time.Second, got.Window)
+	assert.Equal(t, int64(102), got.MovesSent)
+	assert.Equal(t, int64(98), got.MovesAcked)
+	assert.Equal(t, int64(3), got.Clashes)
+	assert.Equal(t, int64(500), got.Events)
+	assert.Equal(t, map[string]int64{"conflict": 3, "close:4001": 1}, got.Errors)
+	assert.Equal(t, int64(1), got.UnexpectedCloses)
+	assert.True(t, got.Failed())
+	assert.Equal(t, int64(101<<20), got.ServerRSS)
+	assert.Equal(t, int64(101<<20)/20, got.RSSPerConnection())
+	assert.Equal(t, 3*time.Second, got.ServerCPU)
+	assert.Equal(t, all.Count, got.Latency.Count)
+	for _, q := range []float64{.5, .95, .99, 1} {
+		assert.Equal(t, all.Quantile(q), got.Latency.Quantile(q), "q %g", q)
+	}
+	var sb strings.Builder
+	got.Print(&sb)
+	assert.Contains(t, sb.String(), "unexpected closes    1")
+	assert.Contains(t, sb.String(), "close:4001=1 conflict=3")
+}
+
+func TestParseRSS(t *testing.T) {
+	n, err := parseRSS(strings.NewReader("# HELP x\nprocess_resident_memory_bytes 1.234567e+07\nother 1\n"))
+	require.NoError(t, err)
+	assert.Equal(t, int64(12345670), n)
+	_, err = parseRSS(strings.NewReader("other 1\n"))
+	assert.Error(t, err)
+}
+
+func TestReadProcSelf(t *testing.T) {
+	rss, err := readRSS(os.Getpid())
+	if err != nil {
+		t.Skip("no /proc here")
+	}
+	assert.Positive(t, rss)
+	_, err = readCPU(os.Getpid())
+	assert.NoError(t, err)
+}
+
+func TestPeers(t *testing.T) {
+	assert.True(t, peers(0, 8))   // row
+	assert.True(t, peers(0, 72))  // column
+	assert.True(t, peers(0, 20))  // box
+	assert.False(t, peers(0, 30)) // none
+	assert.False(t, peers(5, 5))
+}

@@ -1,0 +1,333 @@
+package loadtest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// player is one simulated player: a socket, the reader that always runs on
+// it, and the moves it plays.
+type player struct {
+	rm      *roomRun
+	idx     int
+	name    string
+	id      string
+	conn    *websocket.Conn
+	running chan struct{} // closed when play starts; givens is then set
+	givens  string
+	done    chan struct{} // closed when the reader ends
+
+	// cells are the cells this player plays in turn; filled says which
+	// of them hold its digit now (a co-op player's cells are its own, so
+	// nobody else changes them).
+	cells  []int
+	filled map[int]bool
+	next   int
+	moves  int
+
+	mu      sync.Mutex // guards the pending move, shared with the reader
+	pending pendingMove
+}
+
+// pendingMove is the move written and not yet fully answered.
+type pendingMove struct {
+	id    string
+	at    time.Time
+	clash bool
+	acked bool
+}
+
+// frame is what the load test reads of a server event.
+type frame struct {
+	Type   string          `json:"type"`
+	Seq    int64           `json:"seq"`
+	ID     json.RawMessage `json:"id"`
+	Player string          `json:"player"`
+	Code   string          `json:"code"`
+	You    *struct {
+		ID string `json:"id"`
+	} `json:"you"`
+	Room *struct {
+		Phase  string `json:"phase"`
+		Givens string `json:"givens"`
+	} `json:"room"`
+}
+
+// join dials the server and joins the room as a new player, then starts
+// the reader.
+func (rm *roomRun) join(ctx context.Context, idx int, name string) (*player, error) {
+	r := rm.r
+	ws := *r.o.URL
+	ws.Scheme = map[string]string{"http": "ws", "https": "wss"}[ws.Scheme]
+	ws.Path = "/ws"
+	dctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(dctx, ws.String(), &websocket.DialOptions{
+		HTTPClient: r.dialer(),
+		HTTPHeader: http.Header{"Origin": {r.o.URL.Scheme + "://" + r.o.URL.Host}},
+	})
+	if err != nil {
+		r.fail(ErrDial)
+		return nil, fmt.Errorf("dial %s: %w", ws.String(), err)
+	}
+	conn.SetReadLimit(1 << 20)
+	r.opened()
+	p := &player{rm: rm, idx: idx, name: name, conn: conn, running: make(chan struct{}), done: make(chan struct{})}
+	join, _ := json.Marshal(map[string]string{"type": "join", "room": rm.id, "name": name})
+	if err := p.write(dctx, join); err != nil {
+		r.closed()
+		conn.CloseNow()
+		r.fail(ErrJoin)
+		return nil, err
+	}
+	for {
+		f, _, err := p.read(dctx)
+		if err != nil {
+			r.closed()
+			conn.CloseNow()
+			r.fail(ErrJoin)
+			return nil, fmt.Errorf("%s: join: %w", name, err)
+		}
+		if f.Type == "error" {
+			r.closed()
+			conn.CloseNow()
+			r.fail(ErrJoin)
+			r.fail(f.Code)
+			return nil, fmt.Errorf("%s: join refused: %s", name, f.Code)
+		}
+		if f.Type == "welcome" && f.You != nil {
+			p.id = f.You.ID
+			break
+		}
+	}
+	go p.readLoop()
+	return p, nil
+}
+
+func (r *run) opened() {
+	n := r.open.Add(1)
+	for {
+		peak := r.peak.Load()
+		if n <= peak || r.peak.CompareAndSwap(peak, n) {
+			return
+		}
+	}
+}
+
+func (r *run) closed() { r.open.Add(-1) }
+
+// write sends one frame, bounded in time.
+func (p *player) write(ctx context.Context, data []byte) error {
+	wctx, cancel := context.WithTimeout(ctx, writeTimeout)
+	defer cancel()
+	if err := p.conn.Write(wctx, websocket.MessageText, data); err != nil {
+		return fmt.Errorf("%s: write: %w", p.name, err)
+	}
+	return nil
+}
+
+// read reads one event and the time it was read.
+func (p *player) read(ctx context.Context) (frame, time.Time, error) {
+	_, data, err := p.conn.Read(ctx)
+	at := time.Now()
+	if err != nil {
+		return frame{}, at, err
+	}
+	p.rm.r.events.Add(1)
+	var f frame
+	if err := json.Unmarshal(data, &f); err != nil {
+		return frame{}, at, fmt.Errorf("%s: event %q: %w", p.name, data, err)
+	}
+	return f, at, nil
+}
+
+// readLoop reads every event until the socket closes: it answers the
+// server's pings (the library does, while a read runs), notes when play
+// starts, and completes the moves' timings.
+func (p *player) readLoop() {
+	r := p.rm.r
+	defer close(p.done)
+	defer r.closed()
+	marker := "move" // the event that reports a move to every member
+	if r.o.Mode == "race" {
+		marker = "progress"
+	}
+	started := false
+	for {
+		f, at, err := p.read(context.Background())
+		if err != nil {
+			if !r.closing.Load() {
+				r.unexpected.Add(1)
+				code := websocket.CloseStatus(err)
+				r.fail("close:" + strconv.Itoa(int(code)))
+				r.log.Warn("connection ended", "player", p.name, "err", err)
+			}
+			p.conn.CloseNow()
+			return
+		}
+		switch f.Type {
+		case "state":
+			if !started && f.Room != nil && f.Room.Phase == "running" {
+				started = true
+				p.givens = f.Room.Givens
+				close(p.running)
+			}
+		case "move":
+			if f.Player == p.id {
+				p.acked()
+			}
+		case "error":
+			if f.Player == "" || f.Player == p.id {
+				p.refused(f)
+			}
+		}
+		if f.Type != marker {
+			continue
+		}
+		var sent time.Time
+		if f.Player == p.id {
+			sent = p.answered()
+		}
+		if d, ok := p.rm.track.read(f.Seq, at, sent); ok {
+			r.measured.Add(1)
+			r.mu.Lock()
+			r.lat.Add(d)
+			r.mu.Unlock()
+		}
+	}
+}
+
+// acked notes the mover's own move event.
+func (p *player) acked() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.pending.id != "" && !p.pending.acked {
+		p.pending.acked = true
+		p.rm.r.acked.Add(1)
+	}
+}
+
+// answered takes the pending move's time, once its marker event came back.
+func (p *player) answered() time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	at := p.pending.at
+	if p.pending.id == "" || p.pending.clash {
+		return time.Time{}
+	}
+	p.pending = pendingMove{}
+	return at
+}
+
+// refused counts an error event meant for this player; a conflict
+// answering its clashing move is what was meant.
+func (p *player) refused(f frame) {
+	r := p.rm.r
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	mine := p.pending.id != "" && string(f.ID) == strconv.Quote(p.pending.id)
+	if mine && f.Code == "conflict" && p.pending.clash {
+		r.clashes.Add(1)
+		p.pending = pendingMove{}
+		return
+	}
+	if mine {
+		p.pending = pendingMove{}
+	}
+	r.fail(f.Code)
+}
+
+// plan chooses the cells the player plays: in co-op a share of the empty
+// cells, its own; in a race every empty cell of its own board, from a
+// place of its own.
+func (p *player) plan() {
+	rm := p.rm
+	p.filled = map[int]bool{}
+	if rm.r.o.Mode == "coop" {
+		for i, c := range rm.empty {
+			if i%len(rm.players) == p.idx {
+				p.cells = append(p.cells, c)
+			}
+		}
+		return
+	}
+	p.cells = rm.empty
+	if len(p.cells) > 0 {
+		p.next = p.idx * len(p.cells) / len(rm.players)
+	}
+}
+
+// play sends moves at the run's rate until ctx ends: each of its cells in
+// turn, filled with the solution's digit on one pass and cleared on the
+// next, and now and then a clash in the reserved cell. A move still
+// unanswered when the next is due holds it back, up to answerTimeout.
+func (p *player) play(ctx context.Context) {
+	r := p.rm.r
+	if len(p.cells) == 0 && p.rm.clashDigit == 0 {
+		return
+	}
+	interval := time.Duration(float64(time.Second) / r.o.Rate)
+	// A random phase, so that the players do not all move at once.
+	if !sleepUntil(ctx, time.Now().Add(rand.N(interval))) {
+		return
+	}
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		p.move(ctx)
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// move sends the player's next move, unless the last one is unanswered.
+func (p *player) move(ctx context.Context) {
+	r := p.rm.r
+	p.mu.Lock()
+	if p.pending.id != "" {
+		if time.Since(p.pending.at) < answerTimeout {
+			p.mu.Unlock()
+			return
+		}
+		r.fail(ErrPending)
+		p.pending = pendingMove{}
+	}
+	p.moves++
+	// At random rather than every ClashEvery-th move, so that a short run
+	// of few moves a player has its clashes too.
+	clash := r.o.ClashEvery > 0 && rand.IntN(r.o.ClashEvery) == 0 && p.rm.clashDigit != 0
+	var cell, digit int
+	switch {
+	case clash || len(p.cells) == 0:
+		clash = true
+		cell, digit = p.rm.reserved, int(p.rm.clashDigit)
+	default:
+		cell = p.cells[p.next%len(p.cells)]
+		p.next++
+		if !p.filled[cell] {
+			digit = int(p.rm.solution[cell])
+		}
+		p.filled[cell] = digit != 0
+	}
+	id := strconv.Itoa(p.moves)
+	p.pending = pendingMove{id: id, at: time.Now(), clash: clash}
+	p.mu.Unlock()
+	msg := `{"type":"move","id":"` + id + `","cell":` + strconv.Itoa(cell) + `,"digit":` + strconv.Itoa(digit) + `}`
+	r.sent.Add(1)
+	// Not ctx: a write cut short by the window's end would close the
+	// socket (the library does), which is no failure of the server's.
+	if err := p.write(context.Background(), []byte(msg)); err != nil && !r.closing.Load() {
+		r.fail(ErrWrite)
+	}
+}

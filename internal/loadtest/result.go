@@ -1,0 +1,207 @@
+package loadtest
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Result is what one run measured. Workers of a run spread over several
+// processes print theirs as JSON, and Merge adds them up, so every field
+// is either a sum, a maximum or a histogram that merges exactly.
+type Result struct {
+	Mode    string `json:"mode"`
+	Workers int    `json:"workers"`
+	// Rooms is the rooms that reached play; Connections the sockets held
+	// open at the end of the measured window, and PeakConnections the most
+	// held at once.
+	Rooms           int `json:"rooms"`
+	Connections     int `json:"connections"`
+	PeakConnections int `json:"peak_connections"`
+	// Window is the measured time: moves sent in it are counted.
+	Window time.Duration `json:"window_ns"`
+	// MovesSent counts the moves sent in the window (clashing ones
+	// included), MovesAcked those the mover saw answered by its own move
+	// event, Clashes those refused as a conflict, as meant, and Measured
+	// those whose latency was complete (read by every member).
+	MovesSent  int64 `json:"moves_sent"`
+	MovesAcked int64 `json:"moves_acked"`
+	Clashes    int64 `json:"clashes"`
+	Measured   int64 `json:"measured"`
+	// Events counts every server event read by every connection.
+	Events int64 `json:"events"`
+	// Errors counts error events by code, and the client's own failures
+	// (dial, create, join, timeout) under names of their own.
+	Errors map[string]int64 `json:"errors"`
+	// UnexpectedCloses counts connections that ended before the run
+	// closed them.
+	UnexpectedCloses int64 `json:"unexpected_closes"`
+	// Latency is the moves' latency histogram (see Histogram).
+	Latency Histogram `json:"latency"`
+	// ServerRSS is the server's resident memory read at the end of the
+	// window (0 when unknown), and ServerCPU the CPU time (user + system)
+	// it used over the window, when its PID was given.
+	ServerRSS int64         `json:"server_rss_bytes"`
+	ServerCPU time.Duration `json:"server_cpu_ns"`
+}
+
+// Failed says whether a connection failed unexpectedly: a dial or join
+// that did not go through, or a socket the server closed under a player.
+func (r *Result) Failed() bool {
+	return r.UnexpectedCloses > 0 || r.Errors[ErrDial] > 0 || r.Errors[ErrJoin] > 0 || r.Errors[ErrCreate] > 0
+}
+
+// Client-side failures, counted in Result.Errors beside the server's codes.
+const (
+	ErrDial    = "client:dial"
+	ErrCreate  = "client:create"
+	ErrJoin    = "client:join"
+	ErrStart   = "client:start"
+	ErrWrite   = "client:write"
+	ErrPending = "client:no_answer" // a move unanswered when the next was due
+)
+
+// MovesPerSecond is the acknowledged moves over the window.
+func (r *Result) MovesPerSecond() float64 {
+	if r.Window <= 0 {
+		return 0
+	}
+	return float64(r.MovesAcked) / r.Window.Seconds()
+}
+
+// RSSPerConnection is the server's RSS divided by the connections held, 0
+// when either is unknown.
+func (r *Result) RSSPerConnection() int64 {
+	if r.ServerRSS == 0 || r.Connections == 0 {
+		return 0
+	}
+	return r.ServerRSS / int64(r.Connections)
+}
+
+// Merge adds the workers' results into one: counts add up, the window,
+// the server's RSS and CPU are the largest reported (each worker reads the
+// same server over nearly the same window), and the histograms merge.
+func Merge(parts []Result) Result {
+	out := Result{Errors: map[string]int64{}}
+	for _, p := range parts {
+		if out.Mode == "" {
+			out.Mode = p.Mode
+		}
+		out.Workers += max(p.Workers, 1)
+		out.Rooms += p.Rooms
+		out.Connections += p.Connections
+		out.PeakConnections += p.PeakConnections
+		out.Window = max(out.Window, p.Window)
+		out.MovesSent += p.MovesSent
+		out.MovesAcked += p.MovesAcked
+		out.Clashes += p.Clashes
+		out.Measured += p.Measured
+		out.Events += p.Events
+		for k, v := range p.Errors {
+			out.Errors[k] += v
+		}
+		out.UnexpectedCloses += p.UnexpectedCloses
+		out.Latency.Merge(&p.Latency)
+		out.ServerRSS = max(out.ServerRSS, p.ServerRSS)
+		out.ServerCPU = max(out.ServerCPU, p.ServerCPU)
+	}
+	return out
+}
+
+// Print writes the result for people.
+func (r *Result) Print(w io.Writer) {
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
+	fmt.Fprintf(w, "mode %s, %d worker(s), window %s\n", r.Mode, max(r.Workers, 1), r.Window.Round(time.Millisecond))
+	fmt.Fprintf(w, "rooms playing        %d\n", r.Rooms)
+	fmt.Fprintf(w, "connections held     %d (peak %d)\n", r.Connections, r.PeakConnections)
+	fmt.Fprintf(w, "moves sent           %d\n", r.MovesSent)
+	fmt.Fprintf(w, "moves acknowledged   %d (%.1f/s), clashes refused %d, measured %d\n", r.MovesAcked, r.MovesPerSecond(), r.Clashes, r.Measured)
+	fmt.Fprintf(w, "events received      %d\n", r.Events)
+	fmt.Fprintf(w, "unexpected closes    %d\n", r.UnexpectedCloses)
+	fmt.Fprintf(w, "latency              p50 %s  p95 %s  p99 %s  max %s\n",
+		ms(r.Latency.Quantile(.50)), ms(r.Latency.Quantile(.95)), ms(r.Latency.Quantile(.99)), ms(r.Latency.Max))
+	if r.ServerRSS > 0 {
+		fmt.Fprintf(w, "server RSS           %.1f MiB, %.1f KiB per connection\n", float64(r.ServerRSS)/(1<<20), float64(r.RSSPerConnection())/1024)
+	} else {
+		fmt.Fprintf(w, "server RSS           unknown (give -pid, or a server with /metrics)\n")
+	}
+	if r.ServerCPU > 0 && r.Window > 0 {
+		fmt.Fprintf(w, "server CPU           %.1f s over the window (%.0f%% of one core)\n", r.ServerCPU.Seconds(), 100*r.ServerCPU.Seconds()/r.Window.Seconds())
+	}
+	var codes []string
+	for _, k := range slices.Sorted(maps.Keys(r.Errors)) {
+		codes = append(codes, fmt.Sprintf("%s=%d", k, r.Errors[k]))
+	}
+	if len(codes) == 0 {
+		codes = []string{"none"}
+	}
+	fmt.Fprintf(w, "errors by code       %s\n", strings.Join(codes, " "))
+}
+
+// Histogram counts latencies in buckets about 1% wide, so that a quantile
+// is read to within 1% and workers' histograms merge exactly, in a few
+// hundred buckets however many moves were measured.
+type Histogram struct {
+	// Buckets maps a bucket's index (see bucketOf) to its count.
+	Buckets map[int]int64 `json:"buckets"`
+	Count   int64         `json:"count"`
+	Max     time.Duration `json:"max_ns"`
+}
+
+// growth is the ratio of one bucket's upper bound to the one before.
+const growth = 1.01
+
+// bucketOf is the index of the bucket that holds d: bucket i holds
+// latencies up to growth^i microseconds.
+func bucketOf(d time.Duration) int {
+	us := float64(d) / float64(time.Microsecond)
+	if us <= 1 {
+		return 0
+	}
+	return int(math.Ceil(math.Log(us) / math.Log(growth)))
+}
+
+// Add counts one latency.
+func (h *Histogram) Add(d time.Duration) {
+	if h.Buckets == nil {
+		h.Buckets = map[int]int64{}
+	}
+	h.Buckets[bucketOf(d)]++
+	h.Count++
+	h.Max = max(h.Max, d)
+}
+
+// Merge adds o's counts to h.
+func (h *Histogram) Merge(o *Histogram) {
+	for i, n := range o.Buckets {
+		if h.Buckets == nil {
+			h.Buckets = map[int]int64{}
+		}
+		h.Buckets[i] += n
+	}
+	h.Count += o.Count
+	h.Max = max(h.Max, o.Max)
+}
+
+// Quantile is the upper bound of the bucket holding the q-th latency (q
+// from 0 to 1), never above Max; 0 when nothing was counted.
+func (h *Histogram) Quantile(q float64) time.Duration {
+	if h.Count == 0 {
+		return 0
+	}
+	rank := int64(math.Ceil(q * float64(h.Count)))
+	rank = max(rank, 1)
+	var seen int64
+	for _, i := range slices.Sorted(maps.Keys(h.Buckets)) {
+		seen += h.Buckets[i]
+		if seen >= rank {
+			d := time.Duration(math.Pow(growth, float64(i)) * float64(time.Microsecond))
+			return min(d, h.Max)
+		}
+	}
+	return h.Max
+}
