@@ -120,8 +120,8 @@ func TestDailyRoomRunsFromTheJoinAndRanksTheFirstFinish(t *testing.T) {
 	c.await(t, room.TypeFinish, finishOf("p_a"))
 	require.Eventually(t, func() bool {
 		s, err := r.Snapshot(ctx)
-		return err == nil && s.Phase == room.PhaseFinished && s.Solution == pz.Solution.String()
-	}, 5*time.Second, time.Millisecond)
+		return err == nil && s.Phase == room.PhaseFinished && s.Solution == ""
+	}, 5*time.Second, time.Millisecond, "over, and today's solution still hidden from everyone else")
 	require.NoError(t, r.Message(ctx, "p_a", c, &room.Msg{Type: room.TypeRematch}, time.Now()))
 	var e room.ErrorEvent
 	require.NoError(t, json.Unmarshal(c.await(t, room.TypeError, nil), &e))
@@ -319,4 +319,34 @@ func TestDailyTellsNoMistakeBeforeTheFinish(t *testing.T) {
 	require.Len(t, fin, 1)
 	assert.Equal(t, 1, fin[0].Mistakes, "the finish tells the count")
 	assert.Equal(t, room.PhaseFinished, g.Phase())
+}
+
+// A room on today's daily never shows the solution, not even once it is
+// over: a player who joins and leaves at once ends their room as finished,
+// and its snapshot (the HTTP one too) must not hand the day's solution to
+// anyone still playing it for a rank. An archive day's room shows it.
+func TestDailySolutionStaysHiddenWhileTheDayIsRanked(t *testing.T) {
+	reg, st, _ := registry(t, room.RegistryConfig{})
+	ctx := context.Background()
+	today := reg.Today()
+	r, c, pz := playDaily(t, reg, st, room.ModeDaily, today, "p_a")
+	require.NoError(t, r.Message(ctx, "p_a", c, &room.Msg{Type: room.TypeLeave}, time.Now()))
+	settle(t, r)
+	snap, err := r.Snapshot(ctx)
+	require.NoError(t, err)
+	require.Equal(t, room.PhaseFinished, snap.Phase, "the room is over once its only player left")
+	assert.Empty(t, snap.Solution, "today's solution stays hidden")
+	for _, p := range snap.Players {
+		assert.NotEqual(t, pz.Solution.String(), p.Board, "no board shows it either")
+	}
+
+	past, err := time.Parse(room.DayLayout, today)
+	require.NoError(t, err)
+	old, oc, opz := playDaily(t, reg, st, room.ModeDaily, past.AddDate(0, 0, -3).Format(room.DayLayout), "p_b")
+	require.NoError(t, old.Message(ctx, "p_b", oc, &room.Msg{Type: room.TypeLeave}, time.Now()))
+	settle(t, old)
+	osnap, err := old.Snapshot(ctx)
+	require.NoError(t, err)
+	require.Equal(t, room.PhaseFinished, osnap.Phase)
+	assert.Equal(t, opz.Solution.String(), osnap.Solution, "an archive day's room shows its solution once over")
 }

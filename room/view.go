@@ -137,7 +137,11 @@ func (g *Game) mistakesShown(id string) bool {
 func (g *Game) snapshotFor(full Snapshot, f *fact, v viewer) Snapshot {
 	private := g.rules.private()
 	s := full
-	over := s.Phase == PhaseFinished
+	// A room on a day's daily puzzle that was not an archive day shows no
+	// solution, and no other player's board, even once it is over: the
+	// day's leaderboard is still open to everyone else, and a room ends as
+	// finished when its only player leaves. Replays open after the day.
+	over := s.Phase == PhaseFinished && (g.day == "" || g.archive)
 	if !over {
 		s.Solution = ""
 	}
