@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/server"
 )
 
 // labStep is one step of POST /api/steps, as far as the page shows it.
@@ -70,7 +71,7 @@ func TestLab(t *testing.T) {
 	p := b.newPage("Lab")
 	p.viewport(1280, 800, false)
 
-	gen, err := engine.Generate(engine.GenerateOptions{Level: engine.LevelMedium, Seed: 42})
+	gen, err := engine.Generate(engine.GenerateOptions{Level: engine.LevelMedium, Seed: server.LabSeed(42)})
 	require.NoError(t, err)
 	puzzle := gen.Givens.String()
 

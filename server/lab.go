@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -397,10 +399,18 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 		seed %= 1_000_000_000
 	}
 	labWork(s.labGate, w, r, func() (GenerateResponse, error) {
-		gen, err := engine.Generate(engine.GenerateOptions{Level: l, Seed: seed})
+		gen, err := engine.Generate(engine.GenerateOptions{Level: l, Seed: LabSeed(seed)})
 		if err != nil {
 			return GenerateResponse{}, fmt.Errorf("server: generate %s %d: %w", level, seed, err)
 		}
 		return GenerateResponse{Puzzle: gen.Givens.String(), Level: level, Seed: strconv.FormatUint(seed, 10), Score: gen.Grade.Score}, nil
 	})
+}
+
+// LabSeed is the generator's seed for the lab's seed: its SHA-256, so that
+// no lab seed is a daily puzzle's seed (room.DailySeed) and the lab cannot
+// be asked for a day's daily, today's or one still to come.
+func LabSeed(seed uint64) uint64 {
+	sum := sha256.Sum256([]byte("lab:" + strconv.FormatUint(seed, 10)))
+	return binary.BigEndian.Uint64(sum[:8])
 }

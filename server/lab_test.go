@@ -24,7 +24,7 @@ import (
 // givens clash.
 var (
 	labMedium = func() engine.Generated {
-		g, err := engine.Generate(engine.GenerateOptions{Level: engine.LevelMedium, Seed: 42})
+		g, err := engine.Generate(engine.GenerateOptions{Level: engine.LevelMedium, Seed: server.LabSeed(42)})
 		if err != nil {
 			panic(err)
 		}
@@ -232,4 +232,19 @@ func TestLabPageIsServed(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.True(t, strings.Contains(string(body), `<template id="lab-tpl"`), "the lab page is index.html with the lab template")
+}
+
+// The lab's seeds pass through LabSeed, so that no lab seed is a daily
+// puzzle's: asking the lab for the seed of today's or tomorrow's daily does
+// not give that daily.
+func TestLabSeedsAreNotDailySeeds(t *testing.T) {
+	for _, day := range []string{"2026-11-22", "2026-11-23"} {
+		seed := room.DailySeed(day, "expert")
+		assert.NotEqual(t, seed, server.LabSeed(seed), day)
+		daily, err := engine.Generate(engine.GenerateOptions{Level: engine.LevelExpert, Seed: seed})
+		require.NoError(t, err)
+		lab, err := engine.Generate(engine.GenerateOptions{Level: engine.LevelExpert, Seed: server.LabSeed(seed)})
+		require.NoError(t, err)
+		assert.NotEqual(t, daily.Givens, lab.Givens, "the lab asked for the daily's seed gives another puzzle")
+	}
 }
