@@ -124,14 +124,15 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// A round on the puzzle of the day tells its solution: not before the
-	// day is over, while others may still play it for a rank.
+	// day is over and a day more, while others may still play it for a
+	// rank (a room made just before midnight stays ranked after it).
 	day := saved.Day
 	if round == liveRound {
 		day = liveDay
 	}
-	if day != "" && day >= s.rooms.Today() {
+	if day != "" && day >= s.replayableBefore() {
 		writeError(w, http.StatusConflict, room.CodeReplayLive,
-			"the round played the puzzle of the day, which others are still playing: its replay opens when the day is over (midnight UTC)")
+			"the round played the puzzle of the day, which others may still be playing for a rank: its replay opens a day after that day is over (midnight UTC)")
 		return
 	}
 	records, err := s.replays.ReplayEvents(r.Context(), gameID)
@@ -253,4 +254,15 @@ func replayPlayers(records []room.Record) ([]ReplayPlayer, *time.Time, *time.Tim
 		}
 	}
 	return players, started, finished
+}
+
+// replayableBefore is the first day whose rounds on the puzzle of the day
+// cannot be replayed yet: yesterday, since a room made on a day just before
+// its midnight is still played for that day's rank after it.
+func (s *Server) replayableBefore() string {
+	today, err := time.Parse(room.DayLayout, s.rooms.Today())
+	if err != nil {
+		return s.rooms.Today()
+	}
+	return today.AddDate(0, 0, -1).Format(room.DayLayout)
 }

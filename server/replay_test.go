@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -297,6 +298,28 @@ func TestReplayOfTodaysDailyWaitsForTheDayToEnd(t *testing.T) {
 	assert.Equal(t, room.CodeReplayLive, apiCode(t, body))
 	assert.Contains(t, string(body), "puzzle of the day")
 	assert.NotContains(t, string(body), sol.String())
+
+	// Yesterday's may still be played for its rank in a room made before
+	// midnight; the day before's replays.
+	today, err := time.Parse(room.DayLayout, e.rooms.Today())
+	require.NoError(t, err)
+	for back, want := range map[int]int{1: http.StatusConflict, 2: http.StatusOK} {
+		day := today.AddDate(0, 0, -back).Format(room.DayLayout)
+		resp, err := http.Post(e.http.URL+"/api/rooms", "application/json",
+			strings.NewReader(`{"mode":"daily","level":"easy","date":"`+day+`"}`))
+		require.NoError(t, err)
+		var past server.CreateRoomResponse
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&past))
+		resp.Body.Close()
+		require.Equal(t, http.StatusCreated, resp.StatusCode)
+		p := e.dial("Pat" + strconv.Itoa(back))
+		p.join(past.ID)
+		pg := awaitRunning(p)
+		solve(p, pg, e.solution(past.ID, 1))
+		await(p, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseFinished })
+		status, body := e.getReplay(past.ID + "/replay")
+		assert.Equal(t, want, status, "%s: %s", day, body)
+	}
 }
 
 func TestReplayPageServesTheClient(t *testing.T) {

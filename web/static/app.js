@@ -511,7 +511,15 @@ function route() {
     return lab.page();
   }
   const p = /^\/p\/([^/]+)\/?$/.exec(path);
-  if (p) return playerPage(decodeURIComponent(p[1]));
+  if (p) {
+    let id;
+    try {
+      id = decodeURIComponent(p[1]);
+    } catch {
+      return home(); // a link whose id is not valid percent-encoding
+    }
+    return playerPage(id);
+  }
   const rp = /^\/r\/([^/]+)\/replay\/?$/.exec(path);
   if (rp) return replay.page(rp[1].toLowerCase(), Math.max(1, Number(new URLSearchParams(location.search).get('round')) || 1), mount);
   const m = /^\/r\/([^/]+)\/?$/.exec(path);

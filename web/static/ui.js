@@ -164,10 +164,12 @@ export function renderFinish(game, dismissed, result) {
   box.hidden = !show || dismissed;
   $('rematch').hidden = !(game.host && game.mode !== 'daily' && live && (game.phase === 'finished' || (game.mode === 'race' && any)));
   // The replay opens once the round is over, for anyone with the link;
-  // on the puzzle of the day, once the day is over.
+  // on the puzzle of the day, a day after the day is over (as the server
+  // says: a room made before midnight is played for its day after it).
   const rp = $('replay-link');
   const day = game.room.date;
-  rp.hidden = game.phase !== 'finished' || (!!day && day >= new Date().toISOString().slice(0, 10));
+  const yesterday = new Date(Date.now() - 86400000).toISOString().slice(0, 10);
+  rp.hidden = game.phase !== 'finished' || (!!day && day >= yesterday);
   rp.href = `/r/${encodeURIComponent(game.room.id)}/replay?round=${game.room.round}`;
   if (!show) return;
   const rows = [];
