@@ -70,3 +70,21 @@ func DailySeed(day, level string) uint64 {
 	h.Write([]byte("daily:" + day + ":" + level))
 	return h.Sum64()
 }
+
+// archiveIfPast makes the round an archive round (no finish in it ranked)
+// when its play starts after its day: a room made just before midnight and
+// held open is not played for that day's rank once the day is over, when
+// an archive room of the same day may be showing its solution.
+func (g *Game) archiveIfPast(now time.Time) {
+	if g.day != "" && g.day < now.UTC().Format(DayLayout) {
+		g.archive = true
+	}
+}
+
+// revealsDaily reports whether a round on the puzzle of day may show its
+// solution and every player's board once it is over: a day after the day is
+// over (as the replays open), since a round whose play started on the day
+// may go on being played for its rank past midnight.
+func revealsDaily(day string, now time.Time) bool {
+	return day == "" || day < now.UTC().AddDate(0, 0, -1).Format(DayLayout)
+}

@@ -118,6 +118,16 @@ func TestDailyRoomRunsFromTheJoinAndRanksTheFirstFinish(t *testing.T) {
 	assert.Equal(t, 4*time.Minute+time.Duration(mistakes)*room.DailyMistakePenalty, res.Time())
 
 	c.await(t, room.TypeFinish, finishOf("p_a"))
+	// The finisher's own final state keeps the givens and their board,
+	// though not the solution, which others may still be playing for.
+	var final room.State
+	require.NoError(t, json.Unmarshal(c.await(t, room.TypeState, func(data []byte) bool {
+		var st room.State
+		return json.Unmarshal(data, &st) == nil && st.Room.Phase == room.PhaseFinished
+	}), &final))
+	assert.Equal(t, pz.Givens.String(), final.Room.Givens)
+	assert.Equal(t, pz.Solution.String(), final.Room.Board, "the finisher sees their own solved board")
+	assert.Empty(t, final.Room.Solution)
 	require.Eventually(t, func() bool {
 		s, err := r.Snapshot(ctx)
 		return err == nil && s.Phase == room.PhaseFinished && s.Solution == ""
@@ -349,4 +359,25 @@ func TestDailySolutionStaysHiddenWhileTheDayIsRanked(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, room.PhaseFinished, osnap.Phase)
 	assert.Equal(t, opz.Solution.String(), osnap.Solution, "an archive day's room shows its solution once over")
+}
+
+// A room made for a day but whose play starts after it is an archive room:
+// held open past midnight, it is no longer played for that day's rank.
+func TestDailyRoomStartedAfterItsDayIsUnranked(t *testing.T) {
+	reg, st, clock := registry(t, room.RegistryConfig{})
+	ctx := context.Background()
+	today := reg.Today()
+	r, err := reg.CreateDaily(ctx, room.ModeDaily, "easy", today)
+	require.NoError(t, err)
+	clock.Advance(24 * time.Hour) // made today, joined tomorrow
+	c := newConn()
+	require.NoError(t, r.Attach(ctx, room.Join{ID: "p_late", Name: "Late"}, c))
+	pz, ok := st.Puzzle(r.ID())
+	require.True(t, ok)
+	clock.Advance(5 * time.Minute)
+	settle(t, r)
+	solve(t, r, pz, "p_late", c, 0)
+	res := resultOf(t, st, r.ID(), "p_late")
+	assert.Equal(t, today, res.Day)
+	assert.False(t, res.Ranked, "play that starts after the day ranks nothing")
 }

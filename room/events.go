@@ -78,6 +78,9 @@ type fact struct {
 	// player's own by id.
 	team   *board
 	boards map[string]*board
+	// reveal is set on a state whose round, once over, may show its
+	// solution and every player's board (revealsDaily).
+	reveal bool
 }
 
 // Drain hands over the outputs and effects queued since the last call.

@@ -198,6 +198,7 @@ func (g *Game) Tick(now time.Time) {
 	if g.phase == PhaseCountdown && !now.Before(g.startsAt) {
 		g.phase = PhaseRunning
 		g.startedAt = g.startsAt
+		g.archiveIfPast(now)
 		g.effects = append(g.effects, Effect{Save: true})
 		g.emitState(now)
 	}

@@ -132,6 +132,7 @@ func (g *Game) Join(now time.Time, id, name string, spectator bool, lastSeq int6
 			// their welcome.
 			g.phase = PhaseRunning
 			g.startsAt, g.startedAt = now, now
+			g.archiveIfPast(now)
 			g.effects = append(g.effects, Effect{Save: true})
 			g.emitState(now)
 		}

@@ -137,12 +137,13 @@ func (g *Game) mistakesShown(id string) bool {
 func (g *Game) snapshotFor(full Snapshot, f *fact, v viewer) Snapshot {
 	private := g.rules.private()
 	s := full
-	// A room on a day's daily puzzle that was not an archive day shows no
-	// solution, and no other player's board, even once it is over: the
-	// day's leaderboard is still open to everyone else, and a room ends as
-	// finished when its only player leaves. Replays open after the day.
-	over := s.Phase == PhaseFinished && (g.day == "" || g.archive)
-	if !over {
+	over := s.Phase == PhaseFinished
+	// A round on a day's daily puzzle shows no solution, and no other
+	// player's board, even once it is over, until a day after its day
+	// (f.reveal): others may still play it for a rank, and a room ends as
+	// finished when its only player leaves. The replays open as late.
+	reveal := over && f.reveal
+	if !reveal {
 		s.Solution = ""
 	}
 	if private && s.Phase != PhaseRunning && !over {
@@ -162,7 +163,7 @@ func (g *Game) snapshotFor(full Snapshot, f *fact, v viewer) Snapshot {
 	}
 	s.Players = make([]PlayerView, len(full.Players))
 	for i, p := range full.Players {
-		if !over {
+		if !reveal && (!over || p.ID != v.id) {
 			p.Board = ""
 		}
 		if !g.mistakesShown(p.ID) {
@@ -205,7 +206,8 @@ func (g *Game) stateFact(now time.Time) fact {
 		}
 		s.Players = append(s.Players, p)
 	}
-	return fact{kind: kindState, ev: &State{Header: Header{Type: TypeState}, Room: s}, team: g.team, boards: boards}
+	return fact{kind: kindState, ev: &State{Header: Header{Type: TypeState}, Room: s}, team: g.team, boards: boards,
+		reveal: revealsDaily(g.day, now)}
 }
 
 // Snapshot is the room as member id sees it ("" for an outsider).
