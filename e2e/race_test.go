@@ -78,14 +78,16 @@ func TestRace(t *testing.T) {
 	bob.wait("the given flashed for the others too", fmt.Sprintf(`window.__flashed.includes(%d)`, given))
 	alice.wait("the refused digit gone", digitIs(cc, 0))
 
-	// A hint: the technique in both feeds, its cells for the asker only,
-	// and the freeze on the asker's board.
+	// A hint: the technique in the asker's feed, who asked in the other's,
+	// its cells for the asker only, and the freeze on the asker's board.
 	alice.click("#hint")
 	alice.wait("the hint in Alice's feed", feedHas("hint"))
 	hintText := eval[string](alice, `document.querySelector('#feed li[data-kind=hint]').textContent`)
 	assert.True(t, namesTechnique(hintText), "the hint names its technique: %q", hintText)
 	alice.wait("the hint's cells", `document.querySelectorAll('#board .hinted').length > 0`)
 	bob.wait("the hint in Bob's feed", feedHas("hint", "Alice"))
+	bobHint := eval[string](bob, `document.querySelector('#feed li[data-kind=hint]').textContent`)
+	assert.False(t, namesTechnique(bobHint), "the others learn who asked, not the technique: %q", bobHint)
 	assert.Zero(t, eval[int](bob, `document.querySelectorAll('#board .hinted').length`), "a race hint's cells are the asker's")
 	if eval[bool](alice, visible("#freeze")) {
 		assert.Regexp(t, `[0-9]`, eval[string](alice, `document.querySelector('#freeze').textContent`), "the freeze counts down")

@@ -364,7 +364,8 @@ func TestDailySolutionStaysHiddenWhileTheDayIsRanked(t *testing.T) {
 // A room made for a day but whose play starts after it is an archive room:
 // held open past midnight, it is no longer played for that day's rank.
 func TestDailyRoomStartedAfterItsDayIsUnranked(t *testing.T) {
-	reg, st, clock := registry(t, room.RegistryConfig{})
+	// Long enough an idle timeout that the unjoined room waits a day.
+	reg, st, clock := registry(t, room.RegistryConfig{IdleTimeout: 48 * time.Hour})
 	ctx := context.Background()
 	today := reg.Today()
 	r, err := reg.CreateDaily(ctx, room.ModeDaily, "easy", today)

@@ -319,8 +319,8 @@ type HintEvent struct {
 	Header
 	ID            json.RawMessage `json:"id,omitempty"`
 	Player        string          `json:"player"`
-	Technique     string          `json:"technique"`
-	TechniqueName string          `json:"technique_name"`
+	Technique     string          `json:"technique,omitempty"`
+	TechniqueName string          `json:"technique_name,omitempty"`
 	Explanation   string          `json:"explanation,omitempty"`
 	Cells         []int           `json:"cells,omitempty"`
 	Place         []Mark          `json:"place,omitempty"`

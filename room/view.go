@@ -74,9 +74,11 @@ func (g *Game) view(f *fact, v viewer) Event {
 		if actor || !private {
 			return f.ev
 		}
+		// Not even the technique: a "wrong-digits" hint would tell the
+		// others the asker has a wrong digit, and any other technique that
+		// they have none.
 		h := f.ev.(*HintEvent)
-		return &HintEvent{Header: h.Header, Player: h.Player, Technique: h.Technique,
-			TechniqueName: h.TechniqueName, Hints: h.Hints, FrozenUntil: h.FrozenUntil}
+		return &HintEvent{Header: h.Header, Player: h.Player, Hints: h.Hints, FrozenUntil: h.FrozenUntil}
 	case kindConflict:
 		if actor {
 			return f.ev

@@ -180,7 +180,7 @@ func TestView(t *testing.T) {
 
 	hintTechnique := want{sight: seesPart, check: func(t *testing.T, _ *viewGame, full, got Event) {
 		h := full.(*HintEvent)
-		assert.Equal(t, &HintEvent{Header: h.Header, Player: "a", Technique: h.Technique, TechniqueName: h.TechniqueName,
+		assert.Equal(t, &HintEvent{Header: h.Header, Player: "a",
 			Hints: h.Hints, FrozenUntil: h.FrozenUntil}, got, "who asked, and the technique")
 	}}
 	conflict := func(givensOnly bool) want {

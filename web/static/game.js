@@ -169,7 +169,8 @@ export class Game {
     if (p) { p.hints = ev.hints; if (ev.frozen_until) p.frozen_until = ev.frozen_until; }
     const who = ev.player === this.me.id ? 'You' : this.nameOf(ev.player);
     const name = ev.technique_name || ev.technique;
-    let text = `${who} took a hint: ${name}.`;
+    // A race tells the others who asked, not the technique.
+    let text = name ? `${who} took a hint: ${name}.` : `${who} took a hint.`;
     if (ev.explanation) text += ` ${ev.explanation}`;
     out.feed.push({ kind: 'hint', text });
     if (ev.cells) {
