@@ -1967,3 +1967,36 @@ func TestAdmits(t *testing.T) {
 	g.begin()
 	assert.Equal(t, room.CodeGameStarted, g.Admits(false).Code, "a race takes players only before its start")
 }
+
+// A player who leaves while their finish is being stored stays a member,
+// away, until it is: a save meanwhile keeps the finish to store
+// (Saved.Unstored), so a restart would store it, and once stored they go.
+func TestLeavingWhileTheFinishIsStoredKeepsIt(t *testing.T) {
+	for _, mode := range []string{room.ModeRace, room.ModeCoop} {
+		t.Run(mode, func(t *testing.T) {
+			g := running(t, mode, room.Config{}, "a", "b")
+			s := g.fill("a")
+			var rs []room.Result
+			for _, e := range s.Eff {
+				rs = append(rs, e.Results...)
+			}
+			require.NotEmpty(t, rs, "the finish asks to be stored")
+			g.Leave(g.now, "a")
+			_, _ = g.Drain()
+
+			saved := g.Save(g.now)
+			assert.True(t, saved.Unstored(), "the save keeps the finish to store")
+			var kept bool
+			for _, p := range saved.Players {
+				kept = kept || p.ID == "a" && p.Unstored
+			}
+			assert.True(t, kept, "the leaver is saved with their unstored finish")
+
+			g.ResultsSaved(g.now, rs)
+			_, _ = g.Drain()
+			_, stillThere := g.Member("a")
+			assert.False(t, stillThere, "once stored, the leaver is gone")
+			assert.False(t, g.Save(g.now).Unstored())
+		})
+	}
+}

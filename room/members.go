@@ -25,6 +25,9 @@ type member struct {
 	rank        int
 	elapsed     time.Duration
 	saving      bool
+	// leaving is set on a player who left while their finish was being
+	// stored: they stay a member, away, until it is (see Leave).
+	leaving bool
 	// unranked is set on a player of a daily puzzle whose finish cannot
 	// count on the day's leaderboard: not their first attempt, or (set
 	// at the finish) faster than the level's floor.
@@ -107,7 +110,7 @@ func (g *Game) Join(now time.Time, id, name string, spectator bool, lastSeq int6
 			// A second tab: the server closes the first one.
 			break
 		}
-		m.connected, m.awayUntil = true, time.Time{}
+		m.connected, m.awayUntil, m.leaving = true, time.Time{}, false
 		g.presence(m, PresenceBack, nil)
 	case ok:
 		return nil, nil, Errorf(CodeAlreadyJoined, "this spectator is in the room already")
@@ -216,10 +219,19 @@ func (g *Game) Disconnect(now time.Time, id string) {
 // out). A host's role passes to the next player to have joined who is
 // still connected.
 func (g *Game) Leave(now time.Time, id string) {
-	if m, ok := g.members[id]; ok {
-		g.remove(m)
-		g.rules.settle(g, now)
+	m, ok := g.members[id]
+	if !ok {
+		return
 	}
+	if m.saving {
+		// Their finish is still being stored: they stay a member, away,
+		// until it is, so that a save meanwhile keeps it (Saved.Unstored)
+		// and a restart stores it. ResultsSaved lets them go.
+		m.leaving, m.connected, m.awayUntil = true, false, time.Time{}
+		return
+	}
+	g.remove(m)
+	g.rules.settle(g, now)
 }
 
 func (g *Game) remove(m *member) {

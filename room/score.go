@@ -81,11 +81,22 @@ func (g *Game) storeUnstored() {
 // unannounced (the one exception is a finish the store refuses for good,
 // which the room logs and announces so that the game can go on).
 func (g *Game) ResultsSaved(now time.Time, rs []Result) {
+	var leaving []*member
 	for _, r := range rs {
 		g.pending--
 		if m, ok := g.members[r.PlayerID]; ok {
 			m.saving, m.finished = false, true
+			if m.leaving {
+				leaving = append(leaving, m)
+			}
 		}
 	}
 	g.rules.announce(g, now, rs)
+	// Those who left while their finish was stored go now that it is.
+	for _, m := range leaving {
+		g.remove(m)
+	}
+	if len(leaving) > 0 {
+		g.rules.settle(g, now)
+	}
 }
