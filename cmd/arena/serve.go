@@ -118,7 +118,26 @@ func serve(ctx context.Context, cfg server.Config, db backend.Kind, logger *slog
 	data := &storage{store: st, daily: daily, pool: pool, events: events, logger: logger}
 	rcfg := cfg.Rooms
 	rcfg.Logger = logger
+	// Each stage has its own deadline, so a slow one cannot leave the next
+	// with none.
+	stage := func(name string, d time.Duration, f func(context.Context) error) {
+		sctx, cancel := context.WithTimeout(context.Background(), d)
+		defer cancel()
+		if err := f(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			logger.Error("shutdown: "+name, "err", err)
+		}
+	}
 	rooms := room.NewRegistry(rcfg, data)
+	// A start that fails after this point, or a server that stops serving,
+	// still has the rooms save and the event log flushed before the store
+	// closes, as an orderly shutdown does.
+	stopped := false
+	defer func() {
+		if !stopped {
+			stage("rooms", 10*time.Second, rooms.Shutdown)
+			stage("event log", 10*time.Second, events.Close)
+		}
+	}()
 	n, err := rooms.Restore(ctx)
 	if err != nil {
 		return err
@@ -158,15 +177,6 @@ func serve(ctx context.Context, cfg server.Config, db backend.Kind, logger *slog
 	case <-ctx.Done():
 	}
 	logger.Info("shutting down")
-	// Each stage has its own deadline, so a slow one cannot leave the next
-	// with none.
-	stage := func(name string, d time.Duration, f func(context.Context) error) {
-		sctx, cancel := context.WithTimeout(context.Background(), d)
-		defer cancel()
-		if err := f(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			logger.Error("shutdown: "+name, "err", err)
-		}
-	}
 	srv.CloseConns(false)
 	stage("rooms", 10*time.Second, rooms.Shutdown)
 	srv.CloseConns(true)
@@ -174,6 +184,7 @@ func serve(ctx context.Context, cfg server.Config, db backend.Kind, logger *slog
 	stopPool()
 	<-poolDone
 	stage("event log", 10*time.Second, events.Close)
+	stopped = true
 	logger.Info("stopped")
 	return nil
 }
