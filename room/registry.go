@@ -192,6 +192,11 @@ const DayLayout = "2006-01-02"
 // Today is the UTC date by the registry's clock.
 func (reg *Registry) Today() string { return reg.clock.Now().UTC().Format(DayLayout) }
 
+// RevealsDaily reports whether a round on the daily puzzle of day may show
+// its solution by now, by the registry's clock: a day after the day is over
+// (revealsDaily), the rule snapshots and replays share.
+func (reg *Registry) RevealsDaily(day string) bool { return revealsDaily(day, reg.clock.Now()) }
+
 // CheckDay returns ErrBadDay unless day is a UTC date from ArchiveDays
 // before today to today.
 func (reg *Registry) CheckDay(day string) error {

@@ -44,7 +44,7 @@ const maxLimit = 100
 
 // badDate is the refusal of a date that is not a UTC date up to today.
 func badDate(today string) *room.Error {
-	return room.Errorf(room.CodeBadField, "date must be a UTC date YYYY-MM-DD no later than today (%s)", today)
+	return room.Errorf(room.CodeBadField, "date must be a UTC date YYYY-MM-DD from %d days before today to today (%s)", room.ArchiveDays, today)
 }
 
 // badLevel is the refusal of an unknown level.

@@ -177,7 +177,7 @@ func labWork[T any](gate labGate, w http.ResponseWriter, r *http.Request, fn fun
 		var rerr *room.Error
 		switch {
 		case errors.As(a.err, &rerr):
-			writeError(w, http.StatusBadRequest, rerr.Code, rerr.Message)
+			writeRefusal(w, rerr)
 		case a.err != nil:
 			gate.log.Error("solver lab", "path", r.URL.Path, "err", a.err)
 			writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "the solver could not do it: try again")
@@ -199,7 +199,7 @@ func (s *Server) labPuzzle(w http.ResponseWriter, r *http.Request) (engine.Grid,
 	}
 	g, rerr := readLabPuzzle(r.Body)
 	if rerr != nil {
-		writeError(w, http.StatusBadRequest, rerr.Code, rerr.Message)
+		writeRefusal(w, rerr)
 		return engine.Grid{}, false
 	}
 	return g, true

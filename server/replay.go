@@ -130,7 +130,7 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 	if round == liveRound {
 		day = liveDay
 	}
-	if day != "" && day >= s.replayableBefore() {
+	if !s.rooms.RevealsDaily(day) {
 		writeError(w, http.StatusConflict, room.CodeReplayLive,
 			"the round played the puzzle of the day, which others may still be playing for a rank: its replay opens a day after that day is over (midnight UTC)")
 		return
@@ -254,15 +254,4 @@ func replayPlayers(records []room.Record) ([]ReplayPlayer, *time.Time, *time.Tim
 		}
 	}
 	return players, started, finished
-}
-
-// replayableBefore is the first day whose rounds on the puzzle of the day
-// cannot be replayed yet: yesterday, since a room made on a day just before
-// its midnight is still played for that day's rank after it.
-func (s *Server) replayableBefore() string {
-	today, err := time.Parse(room.DayLayout, s.rooms.Today())
-	if err != nil {
-		return s.rooms.Today()
-	}
-	return today.AddDate(0, 0, -1).Format(room.DayLayout)
 }

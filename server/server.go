@@ -239,7 +239,7 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 		req.Level = own.Level
 	}
 	if rerr != nil {
-		writeError(w, http.StatusBadRequest, rerr.Code, rerr.Message)
+		writeRefusal(w, rerr)
 		return
 	}
 	if !s.roomsByAddr.acquire(addr) {
@@ -317,7 +317,7 @@ func readCreateRoom(body io.Reader) (CreateRoomRequest, *room.Error) {
 		req.Level = "easy"
 	}
 	if !slices.Contains(room.Levels, req.Level) {
-		return req, room.Errorf(room.CodeBadField, `level must be "easy", "medium", "hard" or "expert"`)
+		return req, badLevel()
 	}
 	return req, nil
 }

@@ -176,20 +176,25 @@ func (st *storage) LoadRooms(ctx context.Context) ([]*room.Saved, error) {
 	}
 	var out []*room.Saved
 	for _, r := range rooms {
-		var s room.Saved
-		if err := json.Unmarshal(r.Settings, &s); err == nil && s.ID != "" && s.Puzzle.Givens != "" {
-			out = append(out, &s)
-			continue
-		}
-		made, err := st.unsaved(ctx, r)
+		s, err := st.savedOf(ctx, r)
 		if err != nil {
 			return nil, err
 		}
-		if made != nil {
-			out = append(out, made)
+		if s != nil {
+			out = append(out, s)
 		}
 	}
 	return out, nil
+}
+
+// savedOf is a game's saved state, or, for a game never saved, the state
+// it was made with (unsaved), or nil when there is none.
+func (st *storage) savedOf(ctx context.Context, r store.Room) (*room.Saved, error) {
+	var s room.Saved
+	if err := json.Unmarshal(r.Settings, &s); err == nil && s.ID != "" && s.Puzzle.Givens != "" {
+		return &s, nil
+	}
+	return st.unsaved(ctx, r)
 }
 
 // unsaved is a game never saved, as NewGame made it, or nil when the row
@@ -273,18 +278,14 @@ func (st *storage) ReplayRound(ctx context.Context, gameID string) (*room.Saved,
 	if err != nil {
 		return nil, fmt.Errorf("load round %s: %w", gameID, err)
 	}
-	var s room.Saved
-	if err := json.Unmarshal(r.Settings, &s); err == nil && s.ID != "" && s.Puzzle.Givens != "" {
-		return &s, nil
-	}
-	made, err := st.unsaved(ctx, r)
+	s, err := st.savedOf(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	if made == nil {
+	if s == nil {
 		return nil, server.ErrNoRound
 	}
-	return made, nil
+	return s, nil
 }
 
 // replayFlush bounds the wait for the event log to write what it holds
