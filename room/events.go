@@ -62,9 +62,9 @@ func (k kind) logged() bool {
 
 // personal reports whether what a member sees of the kind depends on who
 // they are (their own board in a snapshot): each member then gets an
-// output of their own. view's rule for any other kind may look at the
-// viewer's role and at whether they are the actor, not at who they are,
-// because publish asks it once for the actor and once for each role.
+// output of their own. view's rule for any other kind may look only at
+// whether the viewer is the actor, because publish asks it once for the
+// actor and once for everyone else.
 func (k kind) personal() bool { return k == kindState }
 
 // fact is one thing that happened in the room, told in full once: the event
@@ -120,38 +120,25 @@ func (g *Game) publish(f fact) {
 		}
 		return
 	}
-	// Other members, by role; their id is nobody's, so they are never the
-	// actor.
-	player := g.view(&f, viewer{role: RolePlayer})
-	watcher := g.view(&f, viewer{role: RoleSpectator})
+	// Everyone but the actor sees the same (view's rules for these kinds
+	// look only at whether the viewer is the actor): one view for them,
+	// and one for the actor when it differs.
+	others := g.view(&f, viewer{})
 	var mine Event
 	if f.actor != "" {
 		mine = g.view(&f, g.viewerOf(f.actor))
 	}
-	others := alike(player, watcher)
-	switch {
-	case others && (f.actor == "" || alike(mine, player)):
-		if player != nil {
-			g.queue("", "", player, logged)
+	if f.actor == "" || alike(mine, others) {
+		if others != nil {
+			g.queue("", "", others, logged)
 		}
 		return
-	case mine != nil:
+	}
+	if mine != nil {
 		g.queue(f.actor, "", mine, logged)
 	}
-	if others {
-		if player != nil {
-			g.queue("", f.actor, player, logged)
-		}
-		return
-	}
-	for _, m := range g.sortedMembers() {
-		ev := player
-		if m.role == RoleSpectator {
-			ev = watcher
-		}
-		if m.id != f.actor && ev != nil {
-			g.queue(m.id, "", ev, logged)
-		}
+	if others != nil {
+		g.queue("", f.actor, others, logged)
 	}
 }
 
