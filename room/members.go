@@ -54,6 +54,16 @@ func (m *member) fullProgress() Progress {
 	return p
 }
 
+// setProgress is fullProgress's inverse: the progress, and the mistakes
+// kept apart, from a full one (a saved state, a recorded event).
+func (m *member) setProgress(p Progress) {
+	if p.Mistakes != nil {
+		m.mistakes = *p.Mistakes
+	}
+	p.Mistakes = nil
+	m.progress = p
+}
+
 // frozen refuses digits while a player's hint penalty runs (only the rules
 // with a hint penalty set frozenUntil).
 func (m *member) frozen(now time.Time) *Error {

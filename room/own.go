@@ -19,7 +19,12 @@ func OwnPuzzle(givens engine.Grid) (Puzzle, error) {
 	if err != nil {
 		return Puzzle{}, PuzzleError(err)
 	}
-	sol := engine.Solve(givens, 1).Solution
+	// A finished grade's board is the solution (the puzzle has one);
+	// only a puzzle the techniques cannot finish needs the solver.
+	sol := gr.Board
+	if !gr.Solved {
+		sol = engine.Solve(givens, 1).Solution
+	}
 	return Puzzle{Level: gr.Level.String(), Givens: givens, Solution: sol}, nil
 }
 

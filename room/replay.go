@@ -94,11 +94,7 @@ func (g *Game) apply(rec Record) error {
 			return err
 		}
 		if m, ok := g.members[ev.Player]; ok && m.role == RolePlayer {
-			m.progress = ev.Progress
-			if ev.Mistakes != nil {
-				m.mistakes = *ev.Mistakes
-			}
-			m.progress.Mistakes = nil
+			m.setProgress(ev.Progress)
 		}
 	case TypeFinish:
 		var ev FinishEvent

@@ -206,11 +206,7 @@ func Rebuild(cfg Config, s *Saved, records []Record, now time.Time) (*Game, erro
 		// The rules give the player the board of their own they play on, if
 		// any; the saved progress is kept as it was.
 		g.rules.seat(g, m)
-		m.progress = p.Progress
-		if p.Progress.Mistakes != nil {
-			m.mistakes = *p.Progress.Mistakes
-		}
-		m.progress.Mistakes = nil
+		m.setProgress(p.Progress)
 		if m.board != nil && p.Board != nil {
 			if err := restoreBoard(m.board, p.Board); err != nil {
 				return nil, fmt.Errorf("room: restore %s: board of %s: %w", s.ID, p.ID, err)
