@@ -21,8 +21,16 @@ export function colourOf(game, id) {
   return i < 0 ? 0 : i;
 }
 
+// playersKey is what the players' list shows; renderPlayers rebuilds the
+// list only when it changes, not on every cursor or pong.
+let playersKey = '';
+
 export function renderPlayers(game) {
   const ul = $('players');
+  const key = JSON.stringify([game.mode, game.me.id, game.room.host, game.spectators,
+    game.players.map((p) => [p.id, p.name, p.connected, p.filled, p.empty, p.hints, status(game, p)])]);
+  if (key === playersKey && ul.childElementCount === game.players.length) return;
+  playersKey = key;
   const items = game.players.map((p) => {
     const li = el('li');
     li.dataset.player = p.id;
