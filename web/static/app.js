@@ -6,7 +6,7 @@
 // around it. A daily page is the room page with the daily's panels.
 
 import { Link } from './net.js';
-import { Game, errorText, fmt } from './game.js';
+import { Game, fmt, refusal as refuse } from './game.js';
 import { Board } from './board.js';
 import * as ui from './ui.js';
 import * as api from './api.js';
@@ -116,13 +116,8 @@ function ownPuzzle(needName) {
   $('own-coop').addEventListener('click', (e) => create('coop', e.currentTarget));
 }
 
-// refusal says why a request to the API was refused.
-function refusal(e) {
-  if (e.code === 'offline') return e.message;
-  if (e.code === 'rate_limited') return 'Too many new rooms at once; wait a minute.';
-  if (e.code === 'bad_field' && e.message && e.message !== e.code) return `${e.message[0].toUpperCase()}${e.message.slice(1)}.`;
-  return errorText({ code: e.code });
-}
+// refusal says why a request to make a room was refused.
+const refusal = (e) => refuse(e, ['bad_field'], 'Too many new rooms at once; wait a minute.');
 
 // enter asks for a name before joining a room for the first time.
 function enter(id, then) {

@@ -307,6 +307,16 @@ const ERRORS = {
   replay_expired: 'This round is too old: its replay is no longer kept.',
 };
 
+// refusal says why an API request was refused: in the server's own words
+// for the codes in own (they name the field, the cell or the givens), else
+// in ours; busy is the sentence for rate_limited.
+export function refusal(e, own = [], busy = 'Too many requests at once; wait a minute.') {
+  if (e.code === 'offline') return e.message;
+  if (e.code === 'rate_limited') return busy;
+  if (own.includes(e.code) && e.message && e.message !== e.code) return `${e.message[0].toUpperCase()}${e.message.slice(1)}.`;
+  return errorText({ code: e.code });
+}
+
 export function errorText(ev, game) {
   if (ev.code === 'frozen' && game) {
     const left = Math.ceil((game.frozenUntil() - game.now()) / 1000);

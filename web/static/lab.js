@@ -6,7 +6,7 @@
 // seed (?level=hard&seed=42), so a link reproduces what it shows.
 
 import * as api from './api.js';
-import { PEERS, errorText } from './game.js';
+import { PEERS, refusal } from './game.js';
 
 const $ = (id) => document.getElementById(id);
 const ALL = 0x3fe; // candidates 1..9 as bits 1..9
@@ -22,13 +22,8 @@ function cleanPuzzle(text) {
 // puzzleRefusal says why the server refused a puzzle, with its own words
 // where they say which cell or which givens.
 export function puzzleRefusal(e) {
-  if (['bad_puzzle', 'no_solution', 'many_solutions'].includes(e.code) && e.message && e.message !== e.code) {
-    const m = e.message.replace(/^the puzzle is not 81 cells of digits and dots: /, 'that is not a puzzle: ');
-    return `${m[0].toUpperCase()}${m.slice(1)}.`;
-  }
-  if (e.code === 'offline') return e.message;
-  if (e.code === 'rate_limited') return 'Too many requests at once; wait a minute.';
-  return errorText({ code: e.code });
+  const message = e.message && e.message.replace(/^the puzzle is not 81 cells of digits and dots: /, 'that is not a puzzle: ');
+  return refusal({ ...e, message }, ['bad_puzzle', 'no_solution', 'many_solutions']);
 }
 
 // boardAt is the digits and candidate masks after the first n steps.
