@@ -73,7 +73,7 @@ func maskDigits(mask uint16) []int {
 func (g *Game) move(now time.Time, m *member, msg *Msg) *Error {
 	cell, digit := *msg.Cell, uint8(*msg.Digit)
 	if g.pz.Givens[cell] != 0 {
-		return &Error{Code: CodeGivenCell, Message: engine.CellName(cell) + " is a given: it cannot change", Cell: &cell}
+		return cellError(CodeGivenCell, cell, engine.CellName(cell)+" is a given: it cannot change")
 	}
 	if err := m.frozen(now); digit != 0 && err != nil {
 		return err
@@ -117,11 +117,9 @@ func (g *Game) conflict(m *member, b *board, cell int, digit uint8, id json.RawM
 		return nil
 	}
 	cells := peers.Cells(nil)
-	err := &Error{
-		Code:    CodeConflict,
-		Message: fmt.Sprintf("%d at %s conflicts with %s: same row, column or box", digit, engine.CellName(cell), engine.CellList(cells)),
-		Cell:    &cell, Cells: cells,
-	}
+	err := cellError(CodeConflict, cell,
+		fmt.Sprintf("%d at %s conflicts with %s: same row, column or box", digit, engine.CellName(cell), engine.CellList(cells)))
+	err.Cells = cells
 	ev := err.Event(0, id)
 	ev.Player = m.id
 	g.publish(fact{kind: kindConflict, actor: m.id, ev: ev})
@@ -177,18 +175,37 @@ func (g *Game) place(now time.Time, m *member, b *board, cell int, digit uint8, 
 	}
 }
 
+// cellError is an error about cell. The cell is copied into the error, made
+// with it as one, so that the handlers' own cell stays off the heap on the
+// way that refuses nothing.
+func cellError(code string, cell int, message string) *Error {
+	e := &struct {
+		Error
+		cell int
+	}{Error: Error{Code: code, Message: message}, cell: cell}
+	e.Cell = &e.cell
+	return &e.Error
+}
+
+// emitProgress tells the room player m's progress. The event and the
+// mistakes count it points to are made as one.
 func (g *Game) emitProgress(m *member) {
-	g.publish(fact{kind: kindProgress, actor: m.id, ev: &ProgressEvent{Header: Header{Type: TypeProgress}, Player: m.id, Progress: m.fullProgress()}})
+	p := &struct {
+		ProgressEvent
+		mistakes int
+	}{ProgressEvent: ProgressEvent{Header: Header{Type: TypeProgress}, Player: m.id, Progress: m.progress}, mistakes: m.mistakes}
+	p.Mistakes = &p.mistakes
+	g.publish(fact{kind: kindProgress, actor: m.id, ev: &p.ProgressEvent})
 }
 
 func (g *Game) note(m *member, msg *Msg) *Error {
 	cell, digit := *msg.Cell, *msg.Digit
 	b := g.rules.boardOf(g, m)
 	if g.pz.Givens[cell] != 0 {
-		return &Error{Code: CodeGivenCell, Message: engine.CellName(cell) + " is a given: it takes no notes", Cell: &cell}
+		return cellError(CodeGivenCell, cell, engine.CellName(cell)+" is a given: it takes no notes")
 	}
 	if b.cells[cell] != 0 {
-		return &Error{Code: CodeCellFilled, Message: engine.CellName(cell) + " holds a digit: clear it to take notes", Cell: &cell}
+		return cellError(CodeCellFilled, cell, engine.CellName(cell)+" holds a digit: clear it to take notes")
 	}
 	n := &b.notes[cell]
 	mark := &n.corner
@@ -225,7 +242,7 @@ func (g *Game) undo(now time.Time, m *member, msg *Msg, back bool) *Error {
 	cell := c.cell
 	if b.cells[cell] != from {
 		*stack = (*stack)[:len(*stack)-1]
-		return &Error{Code: CodeUndoStale, Message: engine.CellName(cell) + " has changed since: that move cannot be taken back", Cell: &cell}
+		return cellError(CodeUndoStale, cell, engine.CellName(cell)+" has changed since: that move cannot be taken back")
 	}
 	if err := m.frozen(now); to != 0 && err != nil {
 		return err

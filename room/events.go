@@ -81,6 +81,11 @@ type fact struct {
 	// reveal is set on a state whose round, once over, may show its
 	// solution and every player's board (revealsDaily).
 	reveal bool
+	// trimmed is view's copy of ev with less in it, when that copy is
+	// the same for every viewer who gets it (a progress without its
+	// mistakes): made once, so that publish sees the actor's view and
+	// the others' as one event and sends it once.
+	trimmed Event
 }
 
 // Drain hands over the outputs and effects queued since the last call.
@@ -88,6 +93,20 @@ func (g *Game) Drain() ([]Output, []Effect) {
 	out, eff := g.out, g.effects
 	g.out, g.effects = nil, nil
 	return out, eff
+}
+
+// reuse gives back the slices Drain and DrainRecords handed over, once the
+// caller is done with them, so that the next events are queued without
+// growing new ones. Slices queued to meanwhile are kept as they are.
+func (g *Game) reuse(out []Output, records []Event) {
+	if g.out == nil {
+		clear(out)
+		g.out = out[:0]
+	}
+	if g.records == nil {
+		clear(records)
+		g.records = records[:0]
+	}
 }
 
 // DrainRecords hands over the logged events since the last call, one per
@@ -157,12 +176,35 @@ func (g *Game) queue(to, skip string, ev Event, logged bool) {
 	if !logged {
 		return
 	}
-	g.log = append(g.log, o)
-	if over := len(g.log) - g.cfg.ReplayEvents; over > 0 {
-		g.trimmed = g.log[over-1].Event.header().Seq
-		g.log = append(g.log[:0], g.log[over:]...)
+	if old, full := g.log.push(o, g.cfg.ReplayEvents); full {
+		g.trimmed = old.Event.header().Seq
 	}
 }
+
+// replayLog is a room's last logged outputs, oldest first, in a ring: at
+// its bound, keeping one more drops the oldest without moving the rest.
+type replayLog struct {
+	buf   []Output
+	start int // where the oldest is, once buf has reached its bound
+}
+
+// push keeps o, the log holding at most bound outputs, and returns the
+// output it dropped to make room, if any.
+func (l *replayLog) push(o Output, bound int) (dropped Output, full bool) {
+	if len(l.buf) < bound {
+		l.buf = append(l.buf, o)
+		return Output{}, false
+	}
+	dropped, l.buf[l.start] = l.buf[l.start], o
+	l.start = (l.start + 1) % len(l.buf)
+	return dropped, true
+}
+
+// len is how many outputs the log holds.
+func (l *replayLog) len() int { return len(l.buf) }
+
+// at is the log's i-th output, oldest first.
+func (l *replayLog) at(i int) *Output { return &l.buf[(l.start+i)%len(l.buf)] }
 
 // missed is the logged events for member id after seq, when the log still
 // reaches back that far.
@@ -170,15 +212,15 @@ func (g *Game) missed(id string, after int64) ([]Output, bool) {
 	if after <= 0 || after > g.seq {
 		return nil, false
 	}
-	if len(g.log) == 0 {
+	if g.log.len() == 0 {
 		return nil, after == g.seq
 	}
-	if first := g.log[0].Event.header().Seq; after < first-1 || after < g.trimmed {
+	if first := g.log.at(0).Event.header().Seq; after < first-1 || after < g.trimmed {
 		return nil, false
 	}
 	var out []Output
-	for i := range g.log {
-		o := &g.log[i]
+	for i := range g.log.len() {
+		o := g.log.at(i)
 		if o.Event.header().Seq > after && o.For(id) {
 			out = append(out, *o)
 		}

@@ -80,7 +80,7 @@ type Game struct {
 	pending int    // results being stored
 
 	seq int64
-	log []Output // the last ReplayEvents logged outputs, oldest first
+	log replayLog // the last ReplayEvents logged outputs
 	// trimmed is the seq of the newest output dropped from log. The log
 	// is bounded in outputs, not events, so it can start partway through
 	// an event's views (a state, a conflict, a hint): a member whose view

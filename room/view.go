@@ -57,9 +57,12 @@ func (g *Game) view(f *fact, v viewer) Event {
 		if g.mistakesShown(p.Player) {
 			return f.ev
 		}
-		hidden := *p
-		hidden.Mistakes = nil
-		return &hidden
+		if f.trimmed == nil {
+			hidden := *p
+			hidden.Mistakes = nil
+			f.trimmed = &hidden
+		}
+		return f.trimmed
 	case kindPresence, kindCursor:
 		if actor {
 			return nil
