@@ -1,11 +1,13 @@
 package room
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/sudoku-arena/arena/internal/backoff"
@@ -127,6 +129,10 @@ type Room struct {
 	// dailyKeys are the registry's dailies entries for this room; the
 	// registry's lock guards them.
 	dailyKeys []dailyKey
+	// frames and spans are flushOnce's, kept between flushes so that
+	// sending allocates only the frames' bytes and the records.
+	frames []Frame
+	spans  []span
 }
 
 // saveEvery is how often a room whose state changed is saved besides its
@@ -278,23 +284,61 @@ func (r *Room) dropConn(id string) {
 // second tab replaced it, or it was dropped as too slow) is ignored: its
 // last frames must not act for the player.
 func (r *Room) Message(ctx context.Context, id string, conn Conn, msg *Msg, at time.Time) error {
-	return r.do(ctx, func(now time.Time) {
-		if r.conns[id] != conn {
-			return
-		}
-		r.at = at
-		if msg.Type == TypeMove {
-			r.reg.stats.moves.Add(1)
-		}
-		e := r.g.Handle(now, id, msg)
-		if e != nil && e.Code != CodeConflict {
-			conn.Send(r.frame(e.Event(r.g.Seq(), msg.ID)))
-		}
-		if _, still := r.g.Member(id); msg.Type == TypeLeave && !still {
-			r.dropConn(id)
-			conn.Close(CloseLeft)
-		}
-	})
+	d, _ := deliveries.Get().(*delivery)
+	if d == nil {
+		d = new(delivery)
+		d.run = d.handle
+	}
+	d.r, d.id, d.conn, d.msg, d.at = r, id, conn, msg, at
+	if err := r.do(ctx, d.run); err != nil {
+		d.release()
+		return err
+	}
+	return nil
+}
+
+// delivery is a client message on its way to the room's goroutine. They
+// are pooled, each with its command made once (run), so that handing the
+// room a message allocates nothing.
+type delivery struct {
+	r    *Room
+	id   string
+	conn Conn
+	msg  *Msg
+	at   time.Time
+	run  func(now time.Time)
+}
+
+// deliveries are the deliveries not in use. A delivery whose room ended
+// before handling it is not put back, and is collected as any garbage.
+var deliveries sync.Pool
+
+// release empties d and returns it to the pool.
+func (d *delivery) release() {
+	*d = delivery{run: d.run}
+	deliveries.Put(d)
+}
+
+// handle is the delivery's command: the message handled on the room's
+// goroutine.
+func (d *delivery) handle(now time.Time) {
+	r, id, conn, msg, at := d.r, d.id, d.conn, d.msg, d.at
+	d.release()
+	if r.conns[id] != conn {
+		return
+	}
+	r.at = at
+	if msg.Type == TypeMove {
+		r.reg.stats.moves.Add(1)
+	}
+	e := r.g.Handle(now, id, msg)
+	if e != nil && e.Code != CodeConflict {
+		conn.Send(r.frame(e.Event(r.g.Seq(), msg.ID)))
+	}
+	if _, still := r.g.Member(id); msg.Type == TypeLeave && !still {
+		r.dropConn(id)
+		conn.Close(CloseLeft)
+	}
 }
 
 // Snapshot is the room as an outsider sees it.
@@ -304,14 +348,22 @@ func (r *Room) Snapshot(ctx context.Context) (Snapshot, error) {
 	return s, err
 }
 
+// frame is ev encoded as a frame of its own (a welcome, a replayed event,
+// an error answering one member).
 func (r *Room) frame(ev Event) Frame {
-	data, err := json.Marshal(ev)
-	if err != nil {
-		// Events are plain structs; this cannot happen.
-		panic(fmt.Sprintf("room: encode %T: %v", ev, err))
-	}
+	buf := encodeBuffers.Get().(*[]byte)
+	*buf = appendEvent((*buf)[:0], ev)
+	data := bytes.Clone(*buf)
+	encodeBuffers.Put(buf)
 	return Frame{Data: data, At: r.at, Type: ev.header().Type}
 }
+
+// encodeBuffers are the buffers events are encoded in before their bytes
+// are copied out, shared by the rooms rather than one kept by each.
+var encodeBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// span is where one encoded event lies in a flush's bytes.
+type span struct{ start, end int }
 
 // run is the room's goroutine. Its timers run on the registry's clock: one
 // for the game's next deadline or the idle end, one for the periodic save.
@@ -378,20 +430,12 @@ func (r *Room) flushOnce(ctx context.Context) bool {
 	out, effects := r.g.Drain()
 	logged := r.g.DrainRecords()
 	if len(out) == 0 && len(effects) == 0 && len(logged) == 0 {
+		r.g.reuse(out, logged)
 		return false
 	}
-	// An event stored as it was sent (its view is the event in full) is
-	// encoded once.
-	var encoded map[Event][]byte
+	frames, records := r.encode(out, logged)
 	for i := range out {
-		o := &out[i]
-		f := r.frame(o.Event)
-		if o.Logged {
-			if encoded == nil {
-				encoded = make(map[Event][]byte, len(logged))
-			}
-			encoded[o.Event] = f.Data
-		}
+		o, f := &out[i], frames[i]
 		if o.To != "" {
 			if c, ok := r.conns[o.To]; ok {
 				r.send(o.To, c, f)
@@ -404,23 +448,67 @@ func (r *Room) flushOnce(ctx context.Context) bool {
 			}
 		}
 	}
-	if len(logged) > 0 {
-		// What is stored is each event in full, never a member's view of
-		// it: enough to rebuild the room (Rebuild) after a crash.
-		records := make([]Record, len(logged))
-		for i, ev := range logged {
-			data, ok := encoded[ev]
-			if !ok {
-				data = r.frame(ev).Data
-			}
-			records[i] = Record{Seq: ev.header().Seq, Type: ev.header().Type, Player: playerOf(ev), Data: data, At: r.at}
-		}
+	clear(frames)
+	if len(records) > 0 {
 		r.reg.store.RecordEvents(r.g.GameID(), records)
 	}
+	r.g.reuse(out, logged)
 	for _, e := range effects {
 		r.effect(ctx, e)
 	}
 	return true
+}
+
+// encode is the frames of the outputs, in order, and the records of the
+// logged events, whose bytes are all copied out in one piece. What is
+// stored is each event in full, never a member's view of it: enough to
+// rebuild the room (Rebuild) after a crash. An event stored as it was sent
+// (its view is the event in full) is encoded once.
+func (r *Room) encode(out []Output, logged []Event) ([]Frame, []Record) {
+	buf := encodeBuffers.Get().(*[]byte)
+	b, spans := (*buf)[:0], r.spans[:0]
+	for i := range out {
+		start := len(b)
+		b = appendEvent(b, out[i].Event)
+		spans = append(spans, span{start, len(b)})
+	}
+	for _, ev := range logged {
+		sent := -1
+		for i := range out {
+			if out[i].Logged && out[i].Event == ev {
+				sent = i
+				break
+			}
+		}
+		if sent >= 0 {
+			spans = append(spans, spans[sent])
+			continue
+		}
+		start := len(b)
+		b = appendEvent(b, ev)
+		spans = append(spans, span{start, len(b)})
+	}
+	data := bytes.Clone(b)
+	*buf = b
+	encodeBuffers.Put(buf)
+	r.spans = spans
+
+	frames := r.frames[:0]
+	for i := range out {
+		sp := spans[i]
+		frames = append(frames, Frame{Data: data[sp.start:sp.end:sp.end], At: r.at, Type: out[i].Event.header().Type})
+	}
+	r.frames = frames
+	var records []Record
+	if len(logged) > 0 {
+		records = make([]Record, len(logged))
+		for i, ev := range logged {
+			sp := spans[len(out)+i]
+			records[i] = Record{Seq: ev.header().Seq, Type: ev.header().Type, Player: playerOf(ev),
+				Data: data[sp.start:sp.end:sp.end], At: r.at}
+		}
+	}
+	return frames, records
 }
 
 func (r *Room) send(id string, c Conn, f Frame) {
