@@ -30,6 +30,14 @@ const (
 // the frame had a valid one, so that the refusal can name the message; it is
 // re-encoded by the server (see checkID), never the client's bytes.
 func decode(data []byte) (*room.Msg, *room.Error) {
+	if msg, err, ok := decodeFlat(data); ok {
+		return msg, err
+	}
+	return decodeFull(data)
+}
+
+// decodeFull is decode for any frame, through encoding/json.
+func decodeFull(data []byte) (*room.Msg, *room.Error) {
 	// head is what is read of a frame before its fields' types are
 	// checked: the id to answer with, and what tells a bad name from
 	// other invalid text. RawMessage takes any JSON value, so this fails
@@ -200,4 +208,245 @@ func cleanName(s string) (string, *room.Error) {
 		}
 	}
 	return s, nil
+}
+
+// flatMsg is a message decodeFlat made, with what its pointers point to,
+// so that decoding one is one allocation.
+type flatMsg struct {
+	msg         room.Msg
+	cell, digit int
+	id          [maxIDBytes]byte
+}
+
+// decodeFlat decodes the frames players send on every move, note, cursor
+// and ping without encoding/json, whose reflection was most of what
+// decoding cost: one flat JSON object in ASCII, with a type other than
+// join and no field but type, id, cell, digit and kind, each at most once,
+// the strings without escapes, the numbers integers. It reports false for
+// any other frame, which decodeFull then decodes: what it does decode
+// comes out as decodeFull would make it (a test holds the two to that),
+// with the id re-encoded by the same rule (see checkID): a number's
+// literal, or a string that encoding/json writes back as it was.
+func decodeFlat(data []byte) (*room.Msg, *room.Error, bool) {
+	f := flat{data: data}
+	var (
+		typ, kind         string
+		id                []byte
+		cell, digit       int
+		hasCell, hasDigit bool
+		seen              uint8
+	)
+	f.space()
+	if !f.byte('{') {
+		return nil, nil, false
+	}
+	for first := true; ; first = false {
+		f.space()
+		if !first && f.byte('}') {
+			break
+		}
+		if !first && !f.byte(',') {
+			return nil, nil, false
+		}
+		f.space()
+		key, ok := f.plainString()
+		if !ok {
+			return nil, nil, false
+		}
+		f.space()
+		if !f.byte(':') {
+			return nil, nil, false
+		}
+		f.space()
+		var bit uint8
+		switch string(key) {
+		case "type":
+			bit = 1
+			v, ok := f.plainString()
+			if typ = hotType(v); !ok || typ == "" {
+				return nil, nil, false
+			}
+		case "kind":
+			bit = 2
+			v, ok := f.plainString()
+			switch string(v) {
+			case room.NoteCorner:
+				kind = room.NoteCorner
+			case room.NoteCentre:
+				kind = room.NoteCentre
+			default:
+				ok = false
+			}
+			if !ok {
+				return nil, nil, false
+			}
+		case "cell":
+			bit = 4
+			if cell, ok = f.smallInt(); !ok {
+				return nil, nil, false
+			}
+			hasCell = true
+		case "digit":
+			bit = 8
+			if digit, ok = f.smallInt(); !ok {
+				return nil, nil, false
+			}
+			hasDigit = true
+		case "id":
+			bit = 16
+			if id, ok = f.plainID(); !ok {
+				return nil, nil, false
+			}
+		default:
+			return nil, nil, false
+		}
+		if seen&bit != 0 {
+			return nil, nil, false
+		}
+		seen |= bit
+	}
+	f.space()
+	if f.i != len(data) || typ == "" {
+		return nil, nil, false
+	}
+	m := &flatMsg{cell: cell, digit: digit}
+	m.msg.Type, m.msg.Kind = typ, kind
+	if hasCell {
+		m.msg.Cell = &m.cell
+	}
+	if hasDigit {
+		m.msg.Digit = &m.digit
+	}
+	if id != nil {
+		m.msg.ID = m.id[:copy(m.id[:], id):len(id)]
+	}
+	return &m.msg, m.msg.Check(), true
+}
+
+// hotType is the message type t names among those decodeFlat takes, or "".
+func hotType(t []byte) string {
+	for _, typ := range [...]string{room.TypeMove, room.TypeCursor, room.TypePing, room.TypeNote, room.TypeUndo,
+		room.TypeRedo, room.TypeHint, room.TypeStart, room.TypeRematch, room.TypeLeave} {
+		if string(t) == typ {
+			return typ
+		}
+	}
+	return ""
+}
+
+// flat reads a frame for decodeFlat: ok false is a frame it leaves to
+// decodeFull, not an error.
+type flat struct {
+	data []byte
+	i    int
+}
+
+func (f *flat) space() {
+	for f.i < len(f.data) && strings.IndexByte(jsonSpace, f.data[f.i]) >= 0 {
+		f.i++
+	}
+}
+
+// byte reads c if it comes next.
+func (f *flat) byte(c byte) bool {
+	if f.i < len(f.data) && f.data[f.i] == c {
+		f.i++
+		return true
+	}
+	return false
+}
+
+// plainString reads a string of printable ASCII with no escape, and
+// returns what is between its quotes.
+func (f *flat) plainString() ([]byte, bool) {
+	if !f.byte('"') {
+		return nil, false
+	}
+	start := f.i
+	for f.i < len(f.data) {
+		switch c := f.data[f.i]; {
+		case c == '"':
+			f.i++
+			return f.data[start : f.i-1], true
+		case c < ' ' || c > '~' || c == '\\':
+			return nil, false
+		}
+		f.i++
+	}
+	return nil, false
+}
+
+// smallInt reads an integer of at most nine digits: JSON's, so no leading
+// zero.
+func (f *flat) smallInt() (int, bool) {
+	neg := f.byte('-')
+	start := f.i
+	n := 0
+	for f.i < len(f.data) && f.data[f.i] >= '0' && f.data[f.i] <= '9' {
+		n = n*10 + int(f.data[f.i]-'0')
+		f.i++
+	}
+	digits := f.i - start
+	if digits == 0 || digits > 9 || digits > 1 && f.data[start] == '0' || !f.delimited() {
+		return 0, false
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// delimited reports whether what was read is followed by what may follow
+// a value: white space, a comma, the object's end, or nothing.
+func (f *flat) delimited() bool {
+	if f.i == len(f.data) {
+		return true
+	}
+	c := f.data[f.i]
+	return c == ',' || c == '}' || strings.IndexByte(jsonSpace, c) >= 0
+}
+
+// plainID reads an id that checkID would echo as the frame wrote it, and
+// returns its bytes: a string that encoding/json writes back unchanged
+// (printable ASCII with no escape and none of <, > and &), or a number;
+// at most maxIDBytes either way.
+func (f *flat) plainID() ([]byte, bool) {
+	start := f.i
+	if f.i < len(f.data) && f.data[f.i] == '"' {
+		s, ok := f.plainString()
+		if !ok || bytes.ContainsAny(s, "<>&") || f.i-start > maxIDBytes {
+			return nil, false
+		}
+		return f.data[start:f.i], true
+	}
+	f.byte('-')
+	if !f.digits(true) {
+		return nil, false
+	}
+	if f.byte('.') && !f.digits(false) {
+		return nil, false
+	}
+	if f.byte('e') || f.byte('E') {
+		if !f.byte('+') {
+			f.byte('-')
+		}
+		if !f.digits(false) {
+			return nil, false
+		}
+	}
+	if !f.delimited() || f.i-start > maxIDBytes {
+		return nil, false
+	}
+	return f.data[start:f.i], true
+}
+
+// digits reads one digit or more; with integer, JSON's integer part, where
+// a leading zero stands alone.
+func (f *flat) digits(integer bool) bool {
+	start := f.i
+	for f.i < len(f.data) && f.data[f.i] >= '0' && f.data[f.i] <= '9' {
+		f.i++
+	}
+	n := f.i - start
+	return n > 0 && !(integer && n > 1 && f.data[start] == '0')
 }

@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/room"
 )
@@ -124,4 +128,83 @@ func validFrame(data []byte) error {
 		return errNotObject
 	}
 	return nil
+}
+
+// flatFrames are frames decodeFlat takes, and frames next to them that it
+// must leave to decodeFull or decode as decodeFull does.
+var flatFrames = []struct {
+	frame string
+	flat  bool // decodeFlat takes it
+}{
+	{`{"type":"move","id":17,"cell":40,"digit":5}`, true},
+	{` { "type" : "move" , "cell" : 0 , "digit" : 0 , "id" : "m-1" } ` + "\n", true},
+	{`{"type":"move","id":-1.5E+3,"cell":-0,"digit":9}`, true},
+	{`{"type":"move","id":0.5e-2,"cell":81,"digit":1}`, true},
+	{`{"type":"note","id":18,"cell":3,"kind":"centre","digit":4}`, true},
+	{`{"type":"note","cell":3,"kind":"corner","digit":0}`, true},
+	{`{"type":"cursor","cell":80}`, true},
+	{`{"type":"cursor"}`, true},
+	{`{"type":"ping","id":"` + strings.Repeat("x", 62) + `"}`, true},
+	{`{"type":"ping","id":"` + strings.Repeat("x", 63) + `"}`, false},
+	{`{"type":"undo","id":1}`, true},
+	{`{"type":"leave"}`, true},
+	{`{}`, false},
+	{`{"type":"join","room":"r","name":"Ann"}`, false},
+	{`{"type":"dance"}`, false},
+	{`{"type":"move","cell":1e3,"digit":1}`, false},
+	{`{"type":"move","cell":01,"digit":1}`, false},
+	{`{"type":"move","cell":4.0,"digit":1}`, false},
+	{`{"type":"move","cell":1234567890,"digit":1}`, false},
+	{`{"type":"move","cell":null,"digit":1}`, false},
+	{`{"type":"move","cell":"4","digit":1}`, false},
+	{`{"type":"move","cell":4,"cell":5,"digit":1}`, false},
+	{`{"type":"move","Cell":4,"digit":1}`, false},
+	{`{"type":"move","room":"r","cell":4,"digit":1}`, false},
+	{`{"type":"note","cell":3,"kind":"side","digit":4}`, false},
+	{`{"type":"ping","id":"a<b"}`, false},
+	{`{"type":"ping","id":"a\"b"}`, false},
+	{`{"type":"ping","id":"\u00e9"}`, false},
+	{`{"type":"ping","id":01}`, false},
+	{`{"type":"ping","id":1.}`, false},
+	{`{"type":"ping","id":true}`, false},
+	{"{\"type\":\"ping\",\"id\":\"\x7f\"}", false},
+	{`{"type":"move","cell":4,"digit":1}x`, false},
+	{`{"type":"move","cell":4,"digit":1,}`, false},
+	{`{"type":"move" "cell":4}`, false},
+	{`{"type":"move","cell":4,"digit":1`, false},
+	{"{\"type\":\"move\",\"cell\":4,\"digit\":1}\v", false},
+}
+
+// TestDecodeFlat: the frames players send most are decoded without
+// encoding/json, into what decodeFull makes of them, and the others are
+// left to it.
+func TestDecodeFlat(t *testing.T) {
+	for _, tc := range flatFrames {
+		_, _, ok := decodeFlat([]byte(tc.frame))
+		assert.Equal(t, tc.flat, ok, "%s", tc.frame)
+		checkFlat(t, []byte(tc.frame))
+	}
+}
+
+// FuzzDecodeFlat: whatever frame decodeFlat takes, it decodes as
+// decodeFull does: the same message, the same refusal.
+func FuzzDecodeFlat(f *testing.F) {
+	for _, tc := range flatFrames {
+		f.Add([]byte(tc.frame))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkFlat(t, data) })
+}
+
+// checkFlat fails when decodeFlat takes data and decodes it otherwise than
+// decodeFull.
+func checkFlat(t *testing.T, data []byte) {
+	t.Helper()
+	msg, err, ok := decodeFlat(data)
+	if !ok {
+		return
+	}
+	full, fullErr := decodeFull(data)
+	require.NotNil(t, msg, "%q", data)
+	assert.Equal(t, full, msg, "%q", data)
+	assert.Equal(t, fullErr, err, "%q", data)
 }

@@ -63,7 +63,7 @@ func TestDatabaseOutageMidGame(t *testing.T) {
 	e.kept.players.goUp()
 	e.kept.rooms.Fail(nil)
 	fin := await[room.FinishEvent](b2, room.TypeFinish, nil)
-	assert.Positive(t, fin.ElapsedMS)
+	assert.GreaterOrEqual(t, fin.ElapsedMS, int64(0), "0 ms when the moves come in quickly")
 	await[room.FinishEvent](a, room.TypeFinish, nil)
 	assert.Len(t, e.results(a.id), 1, "stored once")
 	assert.Len(t, e.results(b.id), 1, "stored once")

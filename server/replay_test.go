@@ -140,7 +140,7 @@ func TestReplayOfAFinishedRace(t *testing.T) {
 	// live until Ann finishes too.
 	b.move(wc, 0)
 	solve(b, givens, sol)
-	await(a, room.TypeFinish, func(f *room.FinishEvent) bool { return f.Player == b.id })
+	bFin := await(a, room.TypeFinish, func(f *room.FinishEvent) bool { return f.Player == b.id })
 	status, body = e.getReplay(id + "/replay")
 	assert.Equal(t, http.StatusConflict, status, "a race with a racer left is live")
 	assert.NotContains(t, string(body), sol.String()[:20])
@@ -165,7 +165,7 @@ func TestReplayOfAFinishedRace(t *testing.T) {
 	assert.Equal(t, b.id, r.Players[1].ID)
 	assert.Equal(t, 1, r.Players[1].Rank)
 	assert.Equal(t, 1, r.Players[1].Mistakes, "the replay tells the mistake nobody saw live")
-	assert.Positive(t, r.Players[1].ElapsedMS)
+	assert.Equal(t, bFin.ElapsedMS, r.Players[1].ElapsedMS, "Bob's time, as his finish told it")
 
 	// The events are the full truth: each racer's digits, the wrong one
 	// included, played in order give each racer's final board.
@@ -225,6 +225,8 @@ func TestReplayOfEachRoundOfARematch(t *testing.T) {
 	a, b := e.dial("Ann"), e.dial("Bob")
 	id, givens, sol := e.startGame("coop", a, b)
 	solve(a, givens, sol)
+	// The team's time, which can be 0 ms when the moves come in quickly.
+	fin := await[room.FinishEvent](b, room.TypeFinish, nil)
 	await(b, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseFinished })
 
 	a.send(map[string]any{"type": "rematch"})
@@ -241,7 +243,7 @@ func TestReplayOfEachRoundOfARematch(t *testing.T) {
 		assert.Equal(t, i, p.Colour)
 		assert.True(t, p.Finished, "the team finished: %s", p.Name)
 		assert.Zero(t, p.Rank, "co-op ranks nobody")
-		assert.Positive(t, p.ElapsedMS, "the team's time")
+		assert.Equal(t, fin.ElapsedMS, p.ElapsedMS, "the team's time")
 	}
 	status, body := e.getReplay(id + "/replay?round=2")
 	assert.Equal(t, http.StatusConflict, status)
