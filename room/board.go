@@ -99,7 +99,14 @@ func (g *Game) move(now time.Time, m *member, msg *Msg) *Error {
 // off past maxUndo) and forgets what they could redo.
 func (m *member) moved(c change) {
 	if len(m.undo) == maxUndo {
-		m.undo = append(m.undo[:0], m.undo[1:]...)
+		// The oldest falls off by sliding the history along its array.
+		// Once it reaches the array's end it moves to a new one with room
+		// to slide maxUndo moves more, so that a move past the bound does
+		// not copy the whole history every time.
+		m.undo = m.undo[1:]
+		if len(m.undo) == cap(m.undo) {
+			m.undo = append(make([]change, 0, 2*maxUndo), m.undo...)
+		}
 	}
 	m.undo = append(m.undo, c)
 	m.redo = m.redo[:0]
