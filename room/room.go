@@ -133,6 +133,10 @@ type Room struct {
 	// sending allocates only the frames' bytes and the records.
 	frames []Frame
 	spans  []span
+	// gameID is the store's id of round gameRound, kept so that a flush
+	// in a rematch's round does not format it again.
+	gameID    string
+	gameRound int
 }
 
 // saveEvery is how often a room whose state changed is saved besides its
@@ -450,13 +454,21 @@ func (r *Room) flushOnce(ctx context.Context) bool {
 	}
 	clear(frames)
 	if len(records) > 0 {
-		r.reg.store.RecordEvents(r.g.GameID(), records)
+		r.reg.store.RecordEvents(r.roundID(), records)
 	}
 	r.g.reuse(out, logged)
 	for _, e := range effects {
 		r.effect(ctx, e)
 	}
 	return true
+}
+
+// roundID is the game's GameID, formatted once a round.
+func (r *Room) roundID() string {
+	if round := r.g.Round(); round != r.gameRound || r.gameID == "" {
+		r.gameID, r.gameRound = r.g.GameID(), round
+	}
+	return r.gameID
 }
 
 // encode is the frames of the outputs, in order, and the records of the
