@@ -208,3 +208,15 @@ func checkFlat(t *testing.T, data []byte) {
 	assert.Equal(t, full, msg, "%q", data)
 	assert.Equal(t, fullErr, err, "%q", data)
 }
+
+// TestDecodeMoveIsOneAllocation: a move's frame is decoded into one
+// allocation, the message with what it points to.
+func TestDecodeMoveIsOneAllocation(t *testing.T) {
+	data := []byte(`{"type":"move","id":"m-17","cell":40,"digit":5}`)
+	allocs := testing.AllocsPerRun(50, func() {
+		if _, err := decode(data); err != nil {
+			t.Fatal(err)
+		}
+	})
+	assert.Equal(t, 1.0, allocs)
+}
