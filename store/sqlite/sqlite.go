@@ -328,19 +328,20 @@ func settingsText(raw json.RawMessage) string {
 // CreateRoom stores a new room.
 func (s *Store) CreateRoom(ctx context.Context, r store.Room) error {
 	_, err := s.w.ExecContext(ctx,
-		`INSERT INTO rooms (id, mode, puzzle_id, host_id, state, created_at, started_at, finished_at, settings)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.ID, r.Mode, r.PuzzleID, r.HostID, r.State, micros(r.CreatedAt), micros(r.StartedAt), micros(r.FinishedAt), settingsText(r.Settings))
+		`INSERT INTO rooms (id, mode, puzzle_id, host_id, state, created_at, started_at, finished_at, settings, owner, epoch)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.ID, r.Mode, r.PuzzleID, r.HostID, r.State, micros(r.CreatedAt), micros(r.StartedAt), micros(r.FinishedAt), settingsText(r.Settings),
+		store.NullString(r.Owner), store.FirstEpoch(r))
 	return mapErr(err, "create room "+r.ID)
 }
 
-const roomCols = `id, mode, puzzle_id, host_id, state, created_at, started_at, finished_at, settings`
+const roomCols = `id, mode, puzzle_id, host_id, state, created_at, started_at, finished_at, settings, coalesce(owner, ''), epoch`
 
 func scanRoom(row scanner, what string) (store.Room, error) {
 	var r store.Room
 	var created, started, finished sql.NullInt64
 	var settings string
-	if err := row.Scan(&r.ID, &r.Mode, &r.PuzzleID, &r.HostID, &r.State, &created, &started, &finished, &settings); err != nil {
+	if err := row.Scan(&r.ID, &r.Mode, &r.PuzzleID, &r.HostID, &r.State, &created, &started, &finished, &settings, &r.Owner, &r.Epoch); err != nil {
 		return store.Room{}, mapErr(err, what)
 	}
 	r.CreatedAt, r.StartedAt, r.FinishedAt = fromMicros(created), fromMicros(started), fromMicros(finished)

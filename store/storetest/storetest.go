@@ -31,6 +31,7 @@ func Run(t *testing.T, open Opener) {
 		{"Puzzles", testPuzzles},
 		{"PoolTakeConcurrent", testPoolConcurrent},
 		{"Rooms", testRooms},
+		{"RoomOwner", testRoomOwner},
 		{"EventsOrderAndIdempotence", testEvents},
 		{"EventRetention", testEventRetention},
 		{"EventLogBatching", testEventLog},
@@ -244,6 +245,37 @@ func testRooms(t *testing.T, s store.Store) {
 	_, err = s.Room(ctx, "nope")
 	assert.ErrorIs(t, err, store.ErrNotFound)
 	assert.ErrorIs(t, s.UpdateRoom(ctx, store.Room{ID: "nope", Mode: store.ModeRace, PuzzleID: pz.ID, State: store.StateRunning}), store.ErrNotFound)
+}
+
+// testRoomOwner: a room made with an owner holds it at epoch 1 on its
+// first round's row; a later round's row holds none, and an unowned room
+// is epoch 0.
+func testRoomOwner(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	mkPlayer(t, s, "host")
+	pz := mkPuzzle(t, s, 2, "easy")
+	r := store.Room{ID: "owned", Mode: store.ModeRace, PuzzleID: pz.ID, HostID: "host", State: store.StateWaiting, CreatedAt: t0, Owner: "node-a"}
+	require.NoError(t, s.CreateRoom(ctx, r))
+	r.ID = "owned.2"
+	require.NoError(t, s.CreateRoom(ctx, r))
+	mkRoom(t, s, "plain", store.ModeCoop, pz.ID, "host")
+	tests := []struct {
+		id    string
+		owner string
+		epoch int64
+	}{
+		{"owned", "node-a", 1},
+		{"owned.2", "node-a", 0},
+		{"plain", "", 0},
+	}
+	for _, tt := range tests {
+		got, err := s.Room(ctx, tt.id)
+		require.NoError(t, err)
+		assert.Equal(t, tt.owner, got.Owner, tt.id)
+		assert.Equal(t, tt.epoch, got.Epoch, tt.id)
+	}
+	assert.Equal(t, "owned", store.RoomOf("owned.2"))
+	assert.Equal(t, "owned", store.RoomOf("owned"))
 }
 
 func testEvents(t *testing.T, s store.Store) {
