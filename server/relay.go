@@ -150,7 +150,7 @@ func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 				}
 				return
 			}
-			if !c.Send(room.Frame{Data: data, At: time.Now(), Type: "relay"}) {
+			if !c.Send(room.Frame{Data: data, Type: "relay"}) { // its latency is the owner's to measure
 				return
 			}
 		}
