@@ -229,18 +229,44 @@ func TestNodes(t *testing.T) {
 	})
 
 	t.Run("OwnerKilled", func(t *testing.T) {
-		r := startVia(ctx, t, room.ModeCoop, n3, n1) // owned by n3; the second player relayed by n1
-		someMoves(ctx, t, r)
+		coop := startVia(ctx, t, room.ModeCoop, n3, n1) // owned by n3; the second player relayed by n1
+		race := startVia(ctx, t, room.ModeRace, n3, n2)
+		someMoves(ctx, t, coop)
+		someMoves(ctx, t, race)
 		n3.Kill()
 		killed := time.Now()
-		o := awaitOwner(ctx, t, cl, r.id, "n3", takeoverBound)
-		t.Logf("room %s taken over by %s %s after the kill", r.id, o.Node, time.Since(killed).Round(time.Millisecond))
+		for _, r := range []*liveRoom{coop, race} {
+			o := awaitOwner(ctx, t, cl, r.id, "n3", takeoverBound)
+			t.Logf("%s room %s taken over by %s %s after the kill", r.mode, r.id, o.Node, time.Since(killed).Round(time.Millisecond))
+		}
 		assert.Less(t, time.Since(killed), takeoverBound)
-		a := rejoin(ctx, t, n1, r.players[0], 5*time.Second)
-		b := rejoin(ctx, t, n2, r.players[1], 5*time.Second)
-		checkBoard(t, a, r.players...)
-		assert.Equal(t, a.id, r.players[0].id, "the same player, by the token")
-		finishCoop(ctx, t, r, a, b)
+
+		a := rejoin(ctx, t, n1, coop.players[0], 5*time.Second)
+		b := rejoin(ctx, t, n2, coop.players[1], 5*time.Second)
+		checkBoard(t, a, coop.players...)
+		assert.Equal(t, coop.players[0].id, a.id, "the same player, by the token")
+		finishCoop(ctx, t, coop, a, b)
+
+		racers := make([]*wsPlayer, len(race.players))
+		for i, p := range race.players {
+			racers[i] = rejoin(ctx, t, nodes[i], p, 5*time.Second)
+			checkBoard(t, racers[i], p)
+		}
+		err := parallel(len(racers), func(i int) error {
+			np := racers[i]
+			if _, err := np.running(ctx); err != nil {
+				return err
+			}
+			for _, cell := range race.cellsOf(i)[2:] {
+				if err := np.move(ctx, cell, int(race.solution[cell])); err != nil {
+					return err
+				}
+			}
+			err := np.awaitFinish(ctx)
+			np.close()
+			return err
+		})
+		require.NoError(t, err)
 		a.close()
 		b.close()
 	})
