@@ -320,7 +320,9 @@ func TestNodes(t *testing.T) {
 		assert.Equal(t, 0, n2.Stop(), "SIGTERM: an orderly exit")
 		o, err := cl.RoomOwner(ctx, r.id, testTimeout)
 		require.NoError(t, err)
-		assert.Empty(t, o.Node, "released at once, saved")
+		// Released as it left (and perhaps claimed by n1's takeover pass
+		// since).
+		assert.NotEqual(t, "n2", o.Node, "released by the node that left")
 		a := rejoin(ctx, t, n1, r.players[0], 5*time.Second)
 		b := rejoin(ctx, t, n1, r.players[1], 5*time.Second)
 		checkBoard(t, a, r.players...)
