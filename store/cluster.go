@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -109,4 +110,34 @@ func NullString(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+// FencedRooms are the rooms of the events that carry an epoch, sorted,
+// once each: the rows a fenced batch checks.
+func FencedRooms(events []Event) []string {
+	var rooms []string
+	for _, e := range events {
+		if e.Epoch > 0 {
+			rooms = append(rooms, RoomOf(e.RoomID))
+		}
+	}
+	slices.Sort(rooms)
+	return slices.Compact(rooms)
+}
+
+// SplitFenced drops the events whose epoch is not their room's (epochs:
+// each room's epoch as stored; a room missing from it is not checked), and
+// returns the events kept and the rooms dropped, sorted.
+func SplitFenced(events []Event, epochs map[string]int64) (kept []Event, fenced []string) {
+	kept = make([]Event, 0, len(events))
+	for _, e := range events {
+		room := RoomOf(e.RoomID)
+		if cur, ok := epochs[room]; e.Epoch > 0 && ok && cur != e.Epoch {
+			fenced = append(fenced, room)
+			continue
+		}
+		kept = append(kept, e)
+	}
+	slices.Sort(fenced)
+	return kept, slices.Compact(fenced)
 }

@@ -63,17 +63,9 @@ func fencedEvents(events []store.Event) bool {
 // such batch does), drops the events of rooms whose epoch moved on, and
 // inserts the rest. The rooms dropped are named in a *FencedError.
 func (s *Store) appendFenced(ctx context.Context, events []store.Event) error {
-	var rooms []string
-	for _, e := range events {
-		if e.Epoch > 0 {
-			rooms = append(rooms, store.RoomOf(e.RoomID))
-		}
-	}
-	slices.Sort(rooms)
-	rooms = slices.Compact(rooms)
 	var fenced []string
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT id, epoch FROM rooms WHERE id = ANY($1) ORDER BY id FOR SHARE`, rooms)
+		rows, err := tx.Query(ctx, `SELECT id, epoch FROM rooms WHERE id = ANY($1) ORDER BY id FOR SHARE`, store.FencedRooms(events))
 		if err != nil {
 			return err
 		}
@@ -84,25 +76,15 @@ func (s *Store) appendFenced(ctx context.Context, events []store.Event) error {
 		if err != nil {
 			return err
 		}
-		kept := make([]store.Event, 0, len(events))
-		for _, e := range events {
-			room := store.RoomOf(e.RoomID)
-			if cur, ok := epochs[room]; e.Epoch > 0 && ok && cur != e.Epoch {
-				if len(fenced) == 0 || fenced[len(fenced)-1] != room {
-					fenced = append(fenced, room)
-				}
-				continue
-			}
-			kept = append(kept, e)
-		}
+		var kept []store.Event
+		kept, fenced = store.SplitFenced(events, epochs)
 		return s.appendEvents(ctx, tx, kept)
 	})
 	if err != nil {
 		return mapErr(err, fmt.Sprintf("append %d fenced events", len(events)))
 	}
 	if len(fenced) > 0 {
-		slices.Sort(fenced)
-		return &store.FencedError{Rooms: slices.Compact(fenced)}
+		return &store.FencedError{Rooms: fenced}
 	}
 	return nil
 }

@@ -298,7 +298,7 @@ func (s *Store) UpdateRoom(ctx context.Context, r store.Room) error {
 			`UPDATE rooms SET puzzle_id = $1, host_id = $2, state = $3, started_at = $4, finished_at = $5, settings = $6 WHERE id = $7`,
 			r.PuzzleID, r.HostID, r.State, ts(r.StartedAt), ts(r.FinishedAt), jsonText(r.Settings), r.ID)
 		if err == nil && tag.RowsAffected() == 0 {
-			return fmt.Errorf("postgres: %s: %w", what, store.ErrNotFound)
+			return pgx.ErrNoRows // ErrNotFound, by mapErr
 		}
 		return err
 	})
