@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -86,6 +87,10 @@ type clusterNode struct {
 	// claimMu makes this node's claims one at a time, so that two joins
 	// for one room bring it back once.
 	claimMu sync.Mutex
+	// draining is set once the node shuts down: it claims no more rooms,
+	// and heartbeats on until it leaves, so that no other node takes its
+	// rooms while it saves them.
+	draining atomic.Bool
 
 	takeovers, fenced, heartbeatFailures prometheus.Counter
 }
@@ -168,8 +173,11 @@ func (n *clusterNode) heartbeat(ctx context.Context) {
 }
 
 // takeover claims a batch of rooms without a live owner and brings them
-// back here.
+// back here, unless the node is draining.
 func (n *clusterNode) takeover(ctx context.Context) {
+	if n.draining.Load() {
+		return
+	}
 	n.claimMu.Lock()
 	defer n.claimMu.Unlock()
 	cctx, cancel := context.WithTimeout(ctx, n.cfg.Timeout)
@@ -273,9 +281,12 @@ func (n *clusterNode) onFenced(roomID string) {
 	}
 }
 
-// drain marks the node draining (other nodes hold joins for its rooms
-// until it leaves).
-func (n *clusterNode) drain(ctx context.Context) error { return n.st.DrainNode(ctx, n.cfg.ID) }
+// drain marks the node draining: it claims no more rooms, and other nodes
+// hold joins for its rooms until it leaves.
+func (n *clusterNode) drain(ctx context.Context) error {
+	n.draining.Store(true)
+	return n.st.DrainNode(ctx, n.cfg.ID)
+}
 
 // leave releases the node's rooms, once saved, and removes its row: any
 // node claims them at once on their next join or takeover pass.

@@ -151,8 +151,8 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, listenin
 		}
 	}
 	rooms := room.NewRegistry(rcfg, data)
-	// The node's heartbeat and takeover loop, stopped first at shutdown:
-	// a draining node claims nothing.
+	// The node's heartbeat and takeover loop: a draining node claims
+	// nothing, and heartbeats until it leaves.
 	nodeCtx, stopNode := context.WithCancel(context.Background())
 	nodeDone := make(chan struct{})
 	close(nodeDone)
@@ -230,7 +230,6 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, listenin
 	}
 	logger.Info("shutting down")
 	if nd != nil {
-		stopNodeLoop()
 		stage("drain", 5*time.Second, nd.drain)
 	}
 	srv.CloseConns(false)
@@ -242,6 +241,7 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, listenin
 	stage("event log", 10*time.Second, events.Close)
 	if nd != nil {
 		// Saved and flushed: the rooms are free for the other nodes.
+		stopNodeLoop()
 		stage("leave", 5*time.Second, nd.leave)
 	}
 	stopped = true
