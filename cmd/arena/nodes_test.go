@@ -269,6 +269,9 @@ func TestNodes(t *testing.T) {
 		require.NoError(t, err)
 		a.close()
 		b.close()
+		assert.Equal(t, 2.0, metric(t, n1, "arena_node_takeovers_total")+metric(t, n2, "arena_node_takeovers_total"),
+			"the two rooms, each taken over once")
+		assert.Zero(t, metric(t, n1, "arena_node_heartbeat_failures_total"))
 	})
 
 	t.Run("PausedOwnerIsFenced", func(t *testing.T) {
