@@ -8,7 +8,6 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
@@ -189,8 +188,7 @@ func wsURL(base string) string {
 func (s *Server) proxyRoom(w http.ResponseWriter, r *http.Request, id string) bool {
 	addr, err := s.owner(r.Context(), id, s.fromNode(r))
 	if err != nil {
-		w.Header().Set("Retry-After", "1")
-		writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "the room's server cannot be reached just now: try again")
+		writeNodeUnavailable(w)
 		return true
 	}
 	if addr == "" {
@@ -199,7 +197,7 @@ func (s *Server) proxyRoom(w http.ResponseWriter, r *http.Request, id string) bo
 	target, err := url.Parse(addr)
 	if err != nil {
 		s.log.Error("relay: node address", "addr", addr, "err", err)
-		writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "the room's server cannot be reached just now: try again")
+		writeNodeUnavailable(w)
 		return true
 	}
 	s.relays.total.Inc()
@@ -212,9 +210,16 @@ func (s *Server) proxyRoom(w http.ResponseWriter, r *http.Request, id string) bo
 		},
 		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, err error) {
 			s.log.Warn("relay: room request", "node", addr, "err", err)
-			writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, fmt.Sprintf("the room's server cannot be reached just now: try again (%s)", room.CodeUnavailable))
+			writeNodeUnavailable(w)
 		},
 	}
 	p.ServeHTTP(w, r)
 	return true
+}
+
+// writeNodeUnavailable answers that the node owning the room cannot be
+// reached: a takeover or a restart will bring the room back in moments.
+func writeNodeUnavailable(w http.ResponseWriter) {
+	w.Header().Set("Retry-After", "1")
+	writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "the room's server cannot be reached just now: try again")
 }
