@@ -159,8 +159,11 @@ func (n *clusterNode) run(ctx context.Context) {
 	}
 }
 
+// heartbeat stamps the node's row. It may take up to half NODE_TIMEOUT,
+// not just the interval: a database slow for a moment must not make the
+// node look dead, and the next tick waits meanwhile.
 func (n *clusterNode) heartbeat(ctx context.Context) {
-	hctx, cancel := context.WithTimeout(ctx, n.cfg.Heartbeat)
+	hctx, cancel := context.WithTimeout(ctx, n.cfg.Timeout/2)
 	defer cancel()
 	err := n.st.Heartbeat(hctx, n.cfg.ID)
 	if errors.Is(err, store.ErrNotFound) {
