@@ -299,6 +299,14 @@ func (reg *Registry) Restore(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("room: load saved rooms: %w", err)
 	}
+	return reg.Adopt(ctx, saved)
+}
+
+// Adopt brings back rooms from their saved rounds, as Restore does: the
+// latest round of each room, unless it is over, with its events after
+// the save replayed. A node that takes over another's room adopts it so.
+// It returns how many rooms came back.
+func (reg *Registry) Adopt(ctx context.Context, saved []*Saved) (int, error) {
 	// A room's rounds are rows of their own: bring back the latest.
 	latest := map[string]*Saved{}
 	for _, s := range saved {
@@ -331,6 +339,22 @@ func (reg *Registry) Restore(ctx context.Context) (int, error) {
 	return n, nil
 }
 
+// Evict stops the live room with the id at once, without saving it, and
+// closes its connections with CloseMoved: another node owns the room now
+// (its writes here were fenced), and its state there is the room's. It
+// reports whether there was such a room.
+func (reg *Registry) Evict(id string) bool {
+	reg.mu.Lock()
+	r, ok := reg.rooms[id]
+	reg.mu.Unlock()
+	if !ok {
+		return false
+	}
+	r.moved.Store(true)
+	r.cancel()
+	return true
+}
+
 func (reg *Registry) start(g *Game) (*Room, error) {
 	r := &Room{
 		id: g.ID(), g: g, reg: reg,
@@ -349,9 +373,12 @@ func (reg *Registry) start(g *Game) (*Room, error) {
 	}
 	reg.rooms[r.id] = r
 	reg.wg.Add(1)
+	ctx, cancel := context.WithCancel(reg.ctx)
+	r.cancel = cancel
 	go func() {
 		defer reg.wg.Done()
-		r.run(reg.ctx)
+		defer cancel()
+		r.run(ctx)
 	}()
 	return r, nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sudoku-arena/arena/internal/backoff"
@@ -50,6 +51,9 @@ const (
 	CloseGoingAway
 	// CloseLeft: the member left the room.
 	CloseLeft
+	// CloseMoved: another node owns the room now (Registry.Evict); the
+	// client reconnects at once with its token, through any node.
+	CloseMoved
 )
 
 // Conn is a member's connection as the room sees it.
@@ -137,6 +141,10 @@ type Room struct {
 	// in a rematch's round does not format it again.
 	gameID    string
 	gameRound int
+	// cancel ends the room's run; moved, set before, makes it end as
+	// moved to another node (Registry.Evict).
+	cancel context.CancelFunc
+	moved  atomic.Bool
 }
 
 // saveEvery is how often a room whose state changed is saved besides its
@@ -412,8 +420,12 @@ func (r *Room) run(ctx context.Context) {
 				r.save(ctx)
 			}
 		case <-ctx.Done():
+			why := CloseGoingAway
+			if r.moved.Load() {
+				why = CloseMoved
+			}
 			r.flush(ctx)
-			r.end(ctx, clock.Now(), CloseGoingAway)
+			r.end(ctx, clock.Now(), why)
 			return
 		}
 		r.flush(ctx)
@@ -696,17 +708,19 @@ func (r *Room) end(ctx context.Context, now time.Time, why CloseReason) {
 		f(r.at)
 		r.flush(ctx)
 	}
-	s := r.g.Save(now)
-	s.Final = true
-	if why == CloseRoomEnded {
-		s.Ended = true
-		s.Abandoned = s.Phase != PhaseFinished
+	if why != CloseMoved { // a moved room's state is its new owner's to save
+		s := r.g.Save(now)
+		s.Final = true
+		if why == CloseRoomEnded {
+			s.Ended = true
+			s.Abandoned = s.Phase != PhaseFinished
+		}
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.reg.cfg.StoreTimeout)
+		if err := r.reg.store.SaveRoom(sctx, s); err != nil {
+			r.log().Error("room: save at end", "room", r.id, "err", err)
+		}
+		cancel()
 	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.reg.cfg.StoreTimeout)
-	if err := r.reg.store.SaveRoom(sctx, s); err != nil {
-		r.log().Error("room: save at end", "room", r.id, "err", err)
-	}
-	cancel()
 	for id, c := range r.conns {
 		c.Close(why)
 		r.dropConn(id)

@@ -28,6 +28,9 @@ const (
 	// CloseTooManySockets: the client's address holds as many WebSockets
 	// as it may (SOCKETS_PER_ADDR).
 	CloseTooManySockets = websocket.StatusCode(4008)
+	// CloseMoved: another node owns the room now; reconnect at once with
+	// the token and last seq, through any node.
+	CloseMoved = websocket.StatusCode(4009)
 )
 
 // conn is one WebSocket: a reader (the handler's goroutine) that decodes,
@@ -48,6 +51,8 @@ type conn struct {
 	joined atomic.Bool
 	// addr is the client's address as the per-address limits count it.
 	addr string
+	// fromNode is set on a connection another node relays (relay.go).
+	fromNode bool
 
 	// Owned by the reader goroutine.
 	room    *room.Room
@@ -91,6 +96,8 @@ func (c *conn) Close(why room.CloseReason) {
 		c.closeWith(CloseGoingAway, fmt.Sprintf("server restarting: reconnect in %ds with your token", int(c.s.cfg.RetryAfter/time.Second)), true)
 	case room.CloseLeft:
 		c.closeWith(CloseNormal, "you left the room", true)
+	case room.CloseMoved:
+		c.closeWith(CloseMoved, "the room moved: reconnect with your token", true)
 	}
 }
 
@@ -218,6 +225,15 @@ func (c *conn) read(ctx context.Context, joinTimer *time.Timer) {
 		}
 		c.s.metrics.messages.WithLabelValues(msg.Type).Inc()
 		if msg.Type == room.TypeJoin && c.room == nil {
+			if addr, err := c.s.owner(ctx, msg.Room, c.fromNode); err != nil || addr != "" {
+				joinTimer.Stop()
+				if err != nil {
+					c.Close(room.CloseGoingAway)
+				} else {
+					c.relay(ctx, addr, data)
+				}
+				return
+			}
 			if jerr := c.join(ctx, msg); jerr != nil {
 				c.reply(jerr, msg.ID)
 			} else {

@@ -52,6 +52,8 @@ type Server struct {
 	players Players
 	dailies Dailies // nil: the daily routes answer unavailable
 	replays Replays // nil: the replay route answers unavailable
+	nodes   Nodes   // nil: one node (relay.go)
+	relays  *relayMetrics
 	log     *slog.Logger
 	metrics *metrics
 	mux     *http.ServeMux
@@ -353,7 +355,14 @@ func (s *Server) baseURL(r *http.Request) string {
 }
 
 func (s *Server) getRoom(w http.ResponseWriter, r *http.Request) {
-	rm, err := s.rooms.Get(r.PathValue("id"))
+	id := r.PathValue("id")
+	rm, err := s.rooms.Get(id)
+	if err != nil && s.nodes != nil {
+		if s.proxyRoom(w, r, id) {
+			return
+		}
+		rm, err = s.rooms.Get(id)
+	}
 	if err != nil {
 		writeError(w, http.StatusNotFound, room.CodeRoomNotFound, "no live room has that id")
 		return
@@ -407,7 +416,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	// The socket is counted before the upgrade is answered, so that a
 	// client whose upgrade succeeded holds its place: sockets dialled one
 	// after another are counted in that order.
-	addr := clientAddr(r)
+	addr := s.remoteAddr(r)
 	admitted := s.sockets.acquire(addr)
 	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.AllowedOrigins})
 	if err != nil {
@@ -427,7 +436,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.sockets.release(addr)
 	c := newConn(s, ws)
-	c.addr = addr
+	c.addr, c.fromNode = addr, s.fromNode(r)
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
 	s.mu.Unlock()

@@ -40,6 +40,10 @@ type EventLogOptions struct {
 	// Now is the clock that dates what is queued (default time.Now).
 	Now    func() time.Time
 	Logger *slog.Logger
+	// OnFenced, when set, is told the rooms whose events a batch dropped
+	// because another node has claimed them (a *FencedError): their events
+	// are never retried, and their owner here must stop them.
+	OnFenced func(rooms []string)
 }
 
 // EventLog writes room events to the store in batches, off the rooms' hot
@@ -266,6 +270,15 @@ func (l *EventLog) writeOne(ctx context.Context) bool {
 	for n > 0 {
 		err := l.dst.AppendEvents(ctx, batch)
 		if err == nil {
+			break
+		}
+		if fe := (*FencedError)(nil); errors.As(err, &fe) {
+			// The rest of the batch is written; the fenced rooms' events
+			// belong to an owner that lost the room.
+			l.opts.Logger.Warn("event log: events of rooms claimed by another node dropped", "rooms", fe.Rooms)
+			if l.opts.OnFenced != nil {
+				l.opts.OnFenced(fe.Rooms)
+			}
 			break
 		}
 		if ctx.Err() != nil {

@@ -26,6 +26,12 @@ var (
 	// ErrInvalid: the value cannot be stored (an empty id, an unknown mode,
 	// a malformed day).
 	ErrInvalid = errors.New("invalid value")
+	// ErrFenced: a write for a room carried an epoch older than the room's:
+	// another node has claimed the room since, and the write is refused
+	// (see Cluster). It is never retried.
+	ErrFenced = errors.New("fenced: the room has a newer owner")
+	// ErrOwned: a claim on a room that a live node owns.
+	ErrOwned = errors.New("owned by a live node")
 )
 
 // Player is someone who played: a display name and a secret token, of which
@@ -74,6 +80,14 @@ type Room struct {
 	StartedAt  time.Time
 	FinishedAt time.Time
 	Settings   json.RawMessage
+	// Owner is the node that owns the room ("" for none) and Epoch the
+	// number of the ownership, on the row of the room's first round (see
+	// Cluster). CreateRoom of a first round with an Owner sets Epoch 1.
+	// Epoch, when above 0 on an UpdateRoom or a CreateRoom of a later
+	// round, fences the write: it is refused with ErrFenced unless the
+	// room's epoch is still this one.
+	Owner string
+	Epoch int64
 }
 
 // Event is one entry of a room's ordered log. Seq is the room's sequence
@@ -86,6 +100,8 @@ type Event struct {
 	PlayerID string
 	Data     json.RawMessage
 	At       time.Time
+	// Epoch, above 0, fences the event (see Room.Epoch).
+	Epoch int64
 }
 
 // Result is one player's finish in one room. Elapsed is measured by the
@@ -107,6 +123,8 @@ type Result struct {
 	// puzzle: it is kept, off the daily leaderboard, for a person to
 	// look at.
 	Flagged bool
+	// Epoch, above 0, fences the result (see Room.Epoch).
+	Epoch int64
 }
 
 // Daily is the puzzle of one UTC day and level.
@@ -178,7 +196,9 @@ type Store interface {
 	LiveRooms(ctx context.Context) ([]Room, error)
 
 	// AppendEvents stores events, skipping any whose (RoomID, Seq) is stored
-	// already; it is atomic: all of the batch or none.
+	// already; it is atomic: all of the batch or none. Fenced events (an
+	// Epoch above 0) of a room whose epoch has moved on are dropped and the
+	// rest stored; the error is then a *FencedError naming those rooms.
 	AppendEvents(ctx context.Context, events []Event) error
 	// Events returns a room's events with Seq > afterSeq in order, at most
 	// limit of them (limit <= 0: all).
@@ -199,7 +219,8 @@ type Store interface {
 	// and player are stored already is skipped, so a finish retried after a
 	// write that landed (but whose answer was lost) stores nothing twice;
 	// any other conflict (a second daily result for the day and level) is
-	// ErrConflict and stores none of them.
+	// ErrConflict and stores none of them. The results are of one room,
+	// fenced by the first one's Epoch.
 	SaveResults(ctx context.Context, rs []Result) error
 	// PlayerHistory is the player's results, newest first.
 	PlayerHistory(ctx context.Context, playerID string, limit int) ([]Result, error)

@@ -60,7 +60,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	logger := newLogger(cfg.Server.LogFormat, stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, cfg.Server, cfg.Store, logger, nil); err != nil {
+	if err := serve(ctx, cfg, logger, nil); err != nil {
 		logger.Error("serve", "err", err)
 		return exitFail
 	}
@@ -76,7 +76,8 @@ func newLogger(format string, w io.Writer) *slog.Logger {
 
 // serve runs the server until ctx ends, then shuts it down in order. It
 // calls listening, when set, with the address it listens on.
-func serve(ctx context.Context, cfg server.Config, db backend.Kind, logger *slog.Logger, listening func(addr string)) error {
+func serve(ctx context.Context, all config.Config, logger *slog.Logger, listening func(addr string)) error {
+	cfg, db := all.Server, all.Store
 	st, err := backend.Open(ctx, db) // and migrates, once
 	if err != nil {
 		return err
@@ -84,7 +85,26 @@ func serve(ctx context.Context, cfg server.Config, db backend.Kind, logger *slog
 	defer st.Close()
 	logger.Info("store open", "driver", db.Driver)
 
-	events := store.NewEventLog(st, store.EventLogOptions{MaxPendingBytes: int64(cfg.EventQueueMB) << 20, Logger: logger})
+	// As one of several nodes, the rooms' writes carry the epoch this
+	// node holds, and a refused one stops the room here (node.go).
+	var nd *clusterNode
+	var fs *fences
+	onFenced := func([]string) {}
+	if all.Node.On() {
+		cluster, ok := st.(store.Cluster)
+		if !ok {
+			return fmt.Errorf("NODE_ADDR: several nodes need PostgreSQL, not %s", db.Driver)
+		}
+		fs = newFences()
+		nd = newClusterNode(all.Node, cfg.PublicURL, cluster, fs, logger)
+		onFenced = func(rooms []string) {
+			for _, r := range rooms {
+				nd.onFenced(r)
+			}
+		}
+	}
+
+	events := store.NewEventLog(st, store.EventLogOptions{MaxPendingBytes: int64(cfg.EventQueueMB) << 20, Logger: logger, OnFenced: onFenced})
 	poolCtx, stopPool := context.WithCancel(context.Background())
 	pool := &store.PuzzlePool{Store: st, Make: makePuzzle, Levels: room.Levels, Stock: cfg.PoolStock, Logger: logger}
 	poolDone := make(chan struct{})
@@ -115,7 +135,10 @@ func serve(ctx context.Context, cfg server.Config, db backend.Kind, logger *slog
 	}()
 	defer func() { stopKeeper(); <-keeperDone }()
 
-	data := &storage{store: st, daily: daily, pool: pool, events: events, logger: logger}
+	data := &storage{store: st, daily: daily, pool: pool, events: events, logger: logger, fences: fs}
+	if nd != nil {
+		data.node = nd.cfg.ID
+	}
 	rcfg := cfg.Rooms
 	rcfg.Logger = logger
 	// Each stage has its own deadline, so a slow one cannot leave the next
@@ -128,24 +151,53 @@ func serve(ctx context.Context, cfg server.Config, db backend.Kind, logger *slog
 		}
 	}
 	rooms := room.NewRegistry(rcfg, data)
+	// The node's heartbeat and takeover loop: a draining node claims
+	// nothing, and heartbeats until it leaves.
+	nodeCtx, stopNode := context.WithCancel(context.Background())
+	nodeDone := make(chan struct{})
+	close(nodeDone)
+	stopNodeLoop := func() { stopNode(); <-nodeDone }
+	defer stopNodeLoop()
 	// A start that fails after this point, or a server that stops serving,
 	// still has the rooms save and the event log flushed before the store
 	// closes, as an orderly shutdown does.
 	stopped := false
 	defer func() {
 		if !stopped {
+			stopNodeLoop()
 			stage("rooms", 10*time.Second, rooms.Shutdown)
 			stage("event log", 10*time.Second, events.Close)
+			if nd != nil {
+				stage("leave", 5*time.Second, nd.leave)
+			}
 		}
 	}()
-	n, err := rooms.Restore(ctx)
-	if err != nil {
-		return err
-	}
-	if n > 0 {
-		logger.Info("rooms restored", "rooms", n)
+	if nd != nil {
+		// The takeover pass brings rooms back: the dead nodes', and the
+		// ones an earlier run of this node left.
+		nd.rooms, nd.data = rooms, data
+		if err := nd.join(ctx); err != nil {
+			return err
+		}
+		nodeDone = make(chan struct{})
+		go func() {
+			defer close(nodeDone)
+			nd.run(nodeCtx)
+		}()
+	} else {
+		n, err := rooms.Restore(ctx)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			logger.Info("rooms restored", "rooms", n)
+		}
 	}
 	srv := server.New(cfg, rooms, data, web.FS(), logger)
+	if nd != nil {
+		srv.SetNodes(nd)
+		nd.register(srv.Metrics())
+	}
 	srv.SetDailies(data)
 	srv.SetReplays(data)
 	srv.AddQueue("events", func() server.QueueStats {
@@ -177,6 +229,9 @@ func serve(ctx context.Context, cfg server.Config, db backend.Kind, logger *slog
 	case <-ctx.Done():
 	}
 	logger.Info("shutting down")
+	if nd != nil {
+		stage("drain", 5*time.Second, nd.drain)
+	}
 	srv.CloseConns(false)
 	stage("rooms", 10*time.Second, rooms.Shutdown)
 	srv.CloseConns(true)
@@ -184,6 +239,11 @@ func serve(ctx context.Context, cfg server.Config, db backend.Kind, logger *slog
 	stopPool()
 	<-poolDone
 	stage("event log", 10*time.Second, events.Close)
+	if nd != nil {
+		// Saved and flushed: the rooms are free for the other nodes.
+		stopNodeLoop()
+		stage("leave", 5*time.Second, nd.leave)
+	}
 	stopped = true
 	logger.Info("stopped")
 	return nil

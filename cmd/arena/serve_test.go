@@ -47,7 +47,7 @@ func startServe(t *testing.T, dbPath string) (string, func()) {
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, cfg.Server, cfg.Store, slog.New(slog.DiscardHandler), func(a string) { addr <- a })
+		done <- serve(ctx, cfg, slog.New(slog.DiscardHandler), func(a string) { addr <- a })
 	}()
 	select {
 	case a := <-addr:

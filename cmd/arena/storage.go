@@ -53,6 +53,12 @@ type storage struct {
 	pool   *store.PuzzlePool
 	events *store.EventLog
 	logger *slog.Logger
+	// node is this node's id, the owner of the rooms it makes, when it is
+	// one of several.
+	node string
+	// fences, when this node is one of several, is the epoch each of its
+	// rooms' writes carries; nil on a single node (unfenced writes).
+	fences *fences
 }
 
 var (
@@ -93,11 +99,22 @@ func (st *storage) recordGame(ctx context.Context, gameID, mode string, pz store
 	if err != nil {
 		return room.Puzzle{}, fmt.Errorf("puzzle %d: solution: %w", pz.ID, err)
 	}
-	err = st.store.CreateRoom(ctx, store.Room{
-		ID: gameID, Mode: mode, PuzzleID: pz.ID, State: store.StateWaiting, CreatedAt: time.Now(),
-	})
-	if err != nil {
+	r := store.Room{ID: gameID, Mode: mode, PuzzleID: pz.ID, State: store.StateWaiting, CreatedAt: time.Now()}
+	first := store.RoomOf(gameID) == gameID
+	if st.fences != nil {
+		// A new room is this node's, at epoch 1; a later round is fenced
+		// by the room's epoch.
+		if first {
+			r.Owner = st.node
+		} else {
+			r.Epoch = st.fences.epoch(gameID)
+		}
+	}
+	if err := st.fences.check(gameID, st.store.CreateRoom(ctx, r)); err != nil {
 		return room.Puzzle{}, fmt.Errorf("record game %s: %w", gameID, err)
+	}
+	if st.fences != nil && first {
+		st.fences.hold(gameID, store.FirstEpoch(r))
 	}
 	return room.Puzzle{ID: pz.ID, Level: pz.Level, Givens: givens, Solution: sol}, nil
 }
@@ -112,6 +129,7 @@ func (st *storage) SaveResults(ctx context.Context, rs []room.Result) error {
 	daily := false
 	for i, r := range rs {
 		out[i] = storeResult(r)
+		out[i].Epoch = st.fences.epoch(r.GameID)
 		daily = daily || out[i].Day != ""
 	}
 	err := st.store.SaveResults(ctx, out)
@@ -119,12 +137,17 @@ func (st *storage) SaveResults(ctx context.Context, rs []room.Result) error {
 		for i, r := range rs {
 			r.Ranked = false
 			out[i] = storeResult(r)
+			out[i].Epoch = st.fences.epoch(r.GameID)
 		}
 		err = st.store.SaveResults(ctx, out)
 	}
 	switch {
 	case err == nil:
 		return nil
+	case errors.Is(err, store.ErrFenced):
+		// Another node owns the room: the finish is its to store.
+		_ = st.fences.check(rs[0].GameID, err)
+		return fmt.Errorf("save finish of %d: %w: %w", len(rs), room.ErrRefused, err)
 	case errors.Is(err, store.ErrConflict), errors.Is(err, store.ErrInvalid):
 		return fmt.Errorf("save finish of %d: %w: %w", len(rs), room.ErrRefused, err)
 	default:
@@ -155,10 +178,11 @@ func (st *storage) SaveRoom(ctx context.Context, s *room.Saved) error {
 	if state == store.StateFinished && finished.IsZero() {
 		finished = s.SavedAt
 	}
-	err = st.store.UpdateRoom(ctx, store.Room{
+	err = st.fences.check(s.ID, st.store.UpdateRoom(ctx, store.Room{
 		ID: s.GameID(), Mode: s.Mode, PuzzleID: s.Puzzle.ID, HostID: s.Host, State: state,
 		CreatedAt: s.Created, StartedAt: s.StartedAt, FinishedAt: finished, Settings: data,
-	})
+		Epoch: st.fences.epoch(s.ID),
+	}))
 	if err != nil {
 		return fmt.Errorf("save room %s: %w", s.GameID(), err)
 	}
@@ -221,6 +245,32 @@ func (st *storage) unsaved(ctx context.Context, r store.Room) (*room.Saved, erro
 	}, nil
 }
 
+// loadRoom reads back the saved rounds of one room, the first to the
+// last, for a node that has claimed it (a room's rounds are numbered
+// from 1 with no gap).
+func (st *storage) loadRoom(ctx context.Context, roomID string) ([]*room.Saved, error) {
+	var out []*room.Saved
+	for round := 1; ; round++ {
+		r, err := st.store.Room(ctx, room.GameID(roomID, round))
+		if errors.Is(err, store.ErrNotFound) && round > 1 {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load round %d of room %s: %w", round, roomID, err)
+		}
+		if r.State == store.StateFinished {
+			continue
+		}
+		s, err := st.savedOf(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		if s != nil {
+			out = append(out, s)
+		}
+	}
+}
+
 // LoadEvents reads back a game's recorded events after a seq.
 func (st *storage) LoadEvents(ctx context.Context, gameID string, afterSeq int64) ([]room.Record, error) {
 	evs, err := st.store.Events(ctx, gameID, afterSeq, 0)
@@ -238,8 +288,9 @@ func (st *storage) LoadEvents(ctx context.Context, gameID string, afterSeq int64
 // batches off the rooms' path.
 func (st *storage) RecordEvents(gameID string, records []room.Record) {
 	events := make([]store.Event, len(records))
+	epoch := st.fences.epoch(gameID)
 	for i, r := range records {
-		events[i] = store.Event{RoomID: gameID, Seq: r.Seq, Type: r.Type, PlayerID: r.Player, Data: r.Data, At: r.At}
+		events[i] = store.Event{RoomID: gameID, Seq: r.Seq, Type: r.Type, PlayerID: r.Player, Data: r.Data, At: r.At, Epoch: epoch}
 	}
 	st.events.Append(events...)
 }

@@ -174,8 +174,9 @@ func (a *Arena) Logs() []string {
 func (a *Arena) Logged(msg string) int {
 	n := 0
 	for _, line := range a.Logs() {
+		_, record, _ := strings.Cut(line, "] ") // after the "[run N]" Logs puts first
 		var rec struct{ Msg string }
-		if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == msg {
+		if json.Unmarshal([]byte(record), &rec) == nil && rec.Msg == msg {
 			n++
 		}
 	}
@@ -322,4 +323,26 @@ func (a *Arena) Restart() {
 		a.tb.Fatal("arenatest: Restart of a running server: Stop or Kill it first")
 	}
 	a.start(a.addr)
+}
+
+// Pause sends SIGSTOP: the process stops, sockets open and all, as a node
+// stalled by its machine or cut off by its network would; Resume (SIGCONT)
+// lets it go on from where it was. A paused server is killed at the end of
+// the test like any other.
+func (a *Arena) Pause() { a.raw(syscall.SIGSTOP) }
+
+// Resume sends SIGCONT to a paused server.
+func (a *Arena) Resume() { a.raw(syscall.SIGCONT) }
+
+func (a *Arena) raw(sig syscall.Signal) {
+	a.tb.Helper()
+	a.mu.Lock()
+	cmd := a.cmd
+	a.mu.Unlock()
+	if cmd == nil {
+		a.tb.Fatalf("arenatest: %v to a server that is not running", sig)
+	}
+	if err := cmd.Process.Signal(sig); err != nil {
+		a.tb.Fatalf("arenatest: signal %v: %v", sig, err)
+	}
 }

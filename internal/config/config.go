@@ -44,11 +44,36 @@ type Config struct {
 	Server server.Config
 	// Store is the store DATABASE_URL selects.
 	Store backend.Kind
+	// Node is the server as one of several nodes sharing a PostgreSQL
+	// database (NODE_*); off unless NODE_ADDR is set.
+	Node Node
 }
+
+// Node is how a server takes part in several nodes behind one URL.
+type Node struct {
+	// ID names the node in the nodes table; "" draws a random one at
+	// start.
+	ID string
+	// Addr is the internal base URL other nodes relay to ("": one node).
+	Addr string
+	// Secret is shared by the nodes: a relayed request shows it.
+	Secret string
+	// Heartbeat is how often the node stamps its row; Timeout is how old
+	// a heartbeat may be before its node counts as dead and its rooms are
+	// taken over.
+	Heartbeat, Timeout time.Duration
+}
+
+// On reports whether the server runs as one of several nodes.
+func (n Node) On() bool { return n.Addr != "" }
+
+// DefaultNode is the nodes' timing: a heartbeat every 2 s, dead after 10 s
+// without one, so that a dead node's rooms are back within 15 s.
+func DefaultNode() Node { return Node{Heartbeat: 2 * time.Second, Timeout: 10 * time.Second} }
 
 // Default is the configuration of an empty environment.
 func Default() Config {
-	return Config{Server: server.DefaultConfig(), Store: backend.Default()}
+	return Config{Server: server.DefaultConfig(), Store: backend.Default(), Node: DefaultNode()}
 }
 
 // DatabaseURL is the variable that selects the store; `arena migrate` reads
@@ -207,7 +232,67 @@ func Settings() []Setting {
 		},
 		duration("EVENT_RETENTION", "how long the events of a finished room are kept for replays; 0 keeps them forever", 0,
 			func(c *Config) *time.Duration { return &c.Server.EventRetention }),
+		{
+			Name: "NODE_ID", Doc: "this node's name among several (letters, digits, '.', '_', '-'; at most 64)",
+			Unset: "a random id at each start",
+			get:   func(c *Config) string { return c.Node.ID },
+			set: func(c *Config, v string) error {
+				if len(v) > 64 || strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != "" {
+					return errors.New("want at most 64 letters, digits, '.', '_' or '-'")
+				}
+				c.Node.ID = v
+				return nil
+			},
+		},
+		{
+			Name: "NODE_ADDR", Doc: "internal base URL other nodes reach this one at; set, the server is one of several nodes (PostgreSQL only)",
+			Unset: "one node",
+			get:   func(c *Config) string { return c.Node.Addr },
+			set: func(c *Config, v string) error {
+				u, err := url.Parse(v)
+				if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.Trim(u.Path, "/") != "" {
+					return errors.New("want an http:// or https:// base URL such as http://10.0.0.5:8080")
+				}
+				c.Node.Addr = strings.TrimRight(v, "/")
+				return nil
+			},
+		},
+		{
+			Name: "NODE_SECRET", Doc: "secret the nodes share for relays, at least 16 characters; needed with NODE_ADDR",
+			Unset: "none",
+			get:   func(c *Config) string { return c.Node.Secret },
+			set: func(c *Config, v string) error {
+				if len(v) < 16 {
+					return errors.New("want at least 16 characters")
+				}
+				c.Node.Secret = v
+				return nil
+			},
+		},
+		duration("NODE_HEARTBEAT", "how often a node stamps its heartbeat (and looks for dead nodes' rooms)", 1,
+			func(c *Config) *time.Duration { return &c.Node.Heartbeat }),
+		duration("NODE_TIMEOUT", "a node whose heartbeat is older is dead and its rooms are taken over; at least 3 heartbeats", 1,
+			func(c *Config) *time.Duration { return &c.Node.Timeout }),
 	}
+}
+
+// checkNode checks the NODE_* settings together: several nodes need
+// PostgreSQL, since SQLite is one process's file, and a secret for relays.
+func checkNode(c Config) []error {
+	var problems []error
+	set := c.Node.Addr != "" || c.Node.Secret != "" || c.Node.ID != "" || c.Node.Heartbeat != DefaultNode().Heartbeat || c.Node.Timeout != DefaultNode().Timeout
+	switch {
+	case set && c.Store.Driver != "postgres":
+		problems = append(problems, fmt.Errorf("NODE_*: several nodes need PostgreSQL: set DATABASE_URL=postgres://… or leave the NODE_* settings unset"))
+	case set && c.Node.Addr == "":
+		problems = append(problems, fmt.Errorf("NODE_ADDR: the NODE_* settings need NODE_ADDR, this node's internal base URL"))
+	case c.Node.Addr != "" && c.Node.Secret == "":
+		problems = append(problems, fmt.Errorf("NODE_SECRET: several nodes need the secret they share for relays"))
+	}
+	if c.Node.Timeout < 3*c.Node.Heartbeat {
+		problems = append(problems, fmt.Errorf("NODE_TIMEOUT=%s: want at least 3 times NODE_HEARTBEAT (%s)", c.Node.Timeout, c.Node.Heartbeat))
+	}
+	return problems
 }
 
 // loopbackAddr checks that v is a HOST:PORT whose host is a loopback IP
@@ -333,6 +418,9 @@ func load(getenv func(string) string, want func(Setting) bool) (Config, error) {
 		if err := s.set(&c, v); err != nil {
 			problems = append(problems, fmt.Errorf("%s=%q: %w", s.Name, v, err))
 		}
+	}
+	if len(problems) == 0 && want(Setting{Name: "NODE_ADDR"}) {
+		problems = checkNode(c)
 	}
 	if len(problems) > 0 {
 		return Config{}, &Error{Problems: problems}

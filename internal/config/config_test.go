@@ -123,6 +123,11 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		"PING_INTERVAL":    "0",
 		"DEBUG_ADDR":       "0.0.0.0:6060",
 		"EVENT_RETENTION":  "30d",
+		"NODE_ID":          "a b",
+		"NODE_ADDR":        "10.0.0.5:8080",
+		"NODE_SECRET":      "short",
+		"NODE_HEARTBEAT":   "0s",
+		"NODE_TIMEOUT":     "-1s",
 	}
 	for name, value := range bad {
 		_, err := Load(envOf(map[string]string{name: value}))
@@ -140,6 +145,37 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		assert.Equal(t, 1, strings.Count(err.Error(), name+"="), name)
 	}
 	assert.Len(t, Settings(), len(bad), "the test tries a bad value of every setting")
+}
+
+// TestNodeSettingsTogether: several nodes need PostgreSQL, NODE_ADDR and
+// a secret, and a timeout of some heartbeats.
+func TestNodeSettingsTogether(t *testing.T) {
+	const pg = "postgres://arena@db/arena"
+	const secret = "0123456789abcdef"
+	tests := []struct {
+		env  map[string]string
+		want string // "" when it loads
+	}{
+		{map[string]string{"NODE_ADDR": "http://10.0.0.5:8080", "NODE_SECRET": secret}, "NODE_*: several nodes need PostgreSQL"},
+		{map[string]string{"NODE_ID": "a"}, "NODE_*: several nodes need PostgreSQL"},
+		{map[string]string{"DATABASE_URL": pg, "NODE_ID": "a"}, "NODE_ADDR: the NODE_* settings need NODE_ADDR"},
+		{map[string]string{"DATABASE_URL": pg, "NODE_ADDR": "http://10.0.0.5:8080"}, "NODE_SECRET: several nodes need the secret"},
+		{map[string]string{"DATABASE_URL": pg, "NODE_ADDR": "http://10.0.0.5:8080", "NODE_SECRET": secret, "NODE_TIMEOUT": "5s"}, "NODE_TIMEOUT=5s: want at least 3 times"},
+		{map[string]string{"DATABASE_URL": pg, "NODE_ADDR": "http://10.0.0.5:8080/", "NODE_SECRET": secret, "NODE_ID": "n-1"}, ""},
+		{map[string]string{"DATABASE_URL": pg}, ""},
+	}
+	for _, tt := range tests {
+		c, err := Load(envOf(tt.env))
+		if tt.want != "" {
+			assert.ErrorContains(t, err, tt.want, "%v", tt.env)
+			continue
+		}
+		require.NoError(t, err, "%v", tt.env)
+		assert.Equal(t, tt.env["NODE_ADDR"] != "", c.Node.On())
+		if c.Node.On() {
+			assert.Equal(t, Node{ID: "n-1", Addr: "http://10.0.0.5:8080", Secret: secret, Heartbeat: 2 * time.Second, Timeout: 10 * time.Second}, c.Node)
+		}
+	}
 }
 
 func TestLoadStoreReadsDatabaseURLAlone(t *testing.T) {

@@ -254,22 +254,30 @@ func (s *Store) PoolSize(ctx context.Context, level string) (int, error) {
 	return n, mapErr(err, "pool size")
 }
 
-// CreateRoom stores a new room.
+// CreateRoom stores a new room. A first round made with an owner gets
+// epoch 1; a later round with an Epoch is fenced by its room's.
 func (s *Store) CreateRoom(ctx context.Context, r store.Room) error {
-	_, err := s.pool.Exec(ctx,
-		`INSERT INTO rooms (id, mode, puzzle_id, host_id, state, created_at, started_at, finished_at, settings)
-		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		r.ID, r.Mode, r.PuzzleID, r.HostID, r.State, r.CreatedAt, ts(r.StartedAt), ts(r.FinishedAt), jsonText(r.Settings))
-	return mapErr(err, "create room "+r.ID)
+	epoch := r.Epoch
+	if store.RoomOf(r.ID) == r.ID {
+		epoch = 0 // the first round's row is the one that holds the epoch
+	}
+	return s.fenced(ctx, "create room "+r.ID, r.ID, epoch, func(q querier) error {
+		_, err := q.Exec(ctx,
+			`INSERT INTO rooms (id, mode, puzzle_id, host_id, state, created_at, started_at, finished_at, settings, owner, epoch)
+			 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+			r.ID, r.Mode, r.PuzzleID, r.HostID, r.State, r.CreatedAt, ts(r.StartedAt), ts(r.FinishedAt), jsonText(r.Settings),
+			store.NullString(r.Owner), store.FirstEpoch(r))
+		return err
+	})
 }
 
-const roomCols = `id, mode, puzzle_id, host_id, state, created_at, started_at, finished_at, settings::text`
+const roomCols = `id, mode, puzzle_id, host_id, state, created_at, started_at, finished_at, settings::text, coalesce(owner, ''), epoch`
 
 func scanRoom(row pgx.Row, what string) (store.Room, error) {
 	var r store.Room
 	var started, finished *time.Time
 	var settings string
-	if err := row.Scan(&r.ID, &r.Mode, &r.PuzzleID, &r.HostID, &r.State, &r.CreatedAt, &started, &finished, &settings); err != nil {
+	if err := row.Scan(&r.ID, &r.Mode, &r.PuzzleID, &r.HostID, &r.State, &r.CreatedAt, &started, &finished, &settings, &r.Owner, &r.Epoch); err != nil {
 		return store.Room{}, mapErr(err, what)
 	}
 	r.CreatedAt, r.StartedAt, r.FinishedAt = r.CreatedAt.UTC(), fromTS(started), fromTS(finished)
@@ -282,11 +290,18 @@ func (s *Store) Room(ctx context.Context, id string) (store.Room, error) {
 	return scanRoom(s.pool.QueryRow(ctx, `SELECT `+roomCols+` FROM rooms WHERE id = $1`, id), "room "+id)
 }
 
-// UpdateRoom stores a room's changing fields.
+// UpdateRoom stores a room's changing fields, fenced by its Epoch.
 func (s *Store) UpdateRoom(ctx context.Context, r store.Room) error {
-	return s.execOne(ctx, "update room "+r.ID,
-		`UPDATE rooms SET puzzle_id = $1, host_id = $2, state = $3, started_at = $4, finished_at = $5, settings = $6 WHERE id = $7`,
-		r.PuzzleID, r.HostID, r.State, ts(r.StartedAt), ts(r.FinishedAt), jsonText(r.Settings), r.ID)
+	what := "update room " + r.ID
+	return s.fenced(ctx, what, r.ID, r.Epoch, func(q querier) error {
+		tag, err := q.Exec(ctx,
+			`UPDATE rooms SET puzzle_id = $1, host_id = $2, state = $3, started_at = $4, finished_at = $5, settings = $6 WHERE id = $7`,
+			r.PuzzleID, r.HostID, r.State, ts(r.StartedAt), ts(r.FinishedAt), jsonText(r.Settings), r.ID)
+		if err == nil && tag.RowsAffected() == 0 {
+			return pgx.ErrNoRows // ErrNotFound, by mapErr
+		}
+		return err
+	})
 }
 
 // LiveRooms lists the rooms not finished, oldest first.
@@ -305,13 +320,25 @@ func (s *Store) AppendEvents(ctx context.Context, events []store.Event) error {
 	if len(events) == 0 {
 		return nil
 	}
+	if fencedEvents(events) {
+		return s.appendFenced(ctx, events)
+	}
+	return s.appendEvents(ctx, s.pool, events)
+}
+
+// appendEvents is AppendEvents' insert, on the pool or in the fencing
+// transaction.
+func (s *Store) appendEvents(ctx context.Context, q querier, events []store.Event) error {
+	if len(events) == 0 {
+		return nil
+	}
 	n := len(events)
 	rooms, types, players, data := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	seqs, ats := make([]int64, n), make([]time.Time, n)
 	for i, e := range events {
 		rooms[i], seqs[i], types[i], players[i], data[i], ats[i] = e.RoomID, e.Seq, e.Type, e.PlayerID, jsonText(e.Data), e.At
 	}
-	_, err := s.pool.Exec(ctx,
+	_, err := q.Exec(ctx,
 		`INSERT INTO room_events (room_id, seq, type, player_id, data, at)
 		 SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::json[], $6::timestamptz[])
 		 ON CONFLICT (room_id, seq) DO NOTHING`,
@@ -400,6 +427,11 @@ func (s *Store) SaveResults(ctx context.Context, rs []store.Result) error {
 		return mapErr(err, "save results: begin")
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
+	if rs[0].Epoch > 0 {
+		if err := fence(ctx, tx, store.RoomOf(rs[0].RoomID), rs[0].Epoch); err != nil {
+			return mapErr(err, "save results in room "+rs[0].RoomID)
+		}
+	}
 	for _, r := range rs {
 		_, err := tx.Exec(ctx,
 			`INSERT INTO results (room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, day, flagged)

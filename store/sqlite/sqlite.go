@@ -325,22 +325,30 @@ func settingsText(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// CreateRoom stores a new room.
+// CreateRoom stores a new room. A first round made with an owner gets
+// epoch 1; a later round with an Epoch is fenced by its room's.
 func (s *Store) CreateRoom(ctx context.Context, r store.Room) error {
-	_, err := s.w.ExecContext(ctx,
-		`INSERT INTO rooms (id, mode, puzzle_id, host_id, state, created_at, started_at, finished_at, settings)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.ID, r.Mode, r.PuzzleID, r.HostID, r.State, micros(r.CreatedAt), micros(r.StartedAt), micros(r.FinishedAt), settingsText(r.Settings))
-	return mapErr(err, "create room "+r.ID)
+	epoch := r.Epoch
+	if store.RoomOf(r.ID) == r.ID {
+		epoch = 0 // the first round's row is the one that holds the epoch
+	}
+	return s.fenced(ctx, "create room "+r.ID, r.ID, epoch, func(ex execer) error {
+		_, err := ex.ExecContext(ctx,
+			`INSERT INTO rooms (id, mode, puzzle_id, host_id, state, created_at, started_at, finished_at, settings, owner, epoch)
+			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.ID, r.Mode, r.PuzzleID, r.HostID, r.State, micros(r.CreatedAt), micros(r.StartedAt), micros(r.FinishedAt), settingsText(r.Settings),
+			store.NullString(r.Owner), store.FirstEpoch(r))
+		return err
+	})
 }
 
-const roomCols = `id, mode, puzzle_id, host_id, state, created_at, started_at, finished_at, settings`
+const roomCols = `id, mode, puzzle_id, host_id, state, created_at, started_at, finished_at, settings, coalesce(owner, ''), epoch`
 
 func scanRoom(row scanner, what string) (store.Room, error) {
 	var r store.Room
 	var created, started, finished sql.NullInt64
 	var settings string
-	if err := row.Scan(&r.ID, &r.Mode, &r.PuzzleID, &r.HostID, &r.State, &created, &started, &finished, &settings); err != nil {
+	if err := row.Scan(&r.ID, &r.Mode, &r.PuzzleID, &r.HostID, &r.State, &created, &started, &finished, &settings, &r.Owner, &r.Epoch); err != nil {
 		return store.Room{}, mapErr(err, what)
 	}
 	r.CreatedAt, r.StartedAt, r.FinishedAt = fromMicros(created), fromMicros(started), fromMicros(finished)
@@ -353,11 +361,23 @@ func (s *Store) Room(ctx context.Context, id string) (store.Room, error) {
 	return scanRoom(s.r.QueryRowContext(ctx, `SELECT `+roomCols+` FROM rooms WHERE id = ?`, id), "room "+id)
 }
 
-// UpdateRoom stores a room's changing fields.
+// UpdateRoom stores a room's changing fields, fenced by its Epoch.
 func (s *Store) UpdateRoom(ctx context.Context, r store.Room) error {
-	return s.execOne(ctx, "update room "+r.ID,
-		`UPDATE rooms SET puzzle_id = ?, host_id = ?, state = ?, started_at = ?, finished_at = ?, settings = ? WHERE id = ?`,
-		r.PuzzleID, r.HostID, r.State, micros(r.StartedAt), micros(r.FinishedAt), settingsText(r.Settings), r.ID)
+	what := "update room " + r.ID
+	return s.fenced(ctx, what, r.ID, r.Epoch, func(ex execer) error {
+		res, err := ex.ExecContext(ctx,
+			`UPDATE rooms SET puzzle_id = ?, host_id = ?, state = ?, started_at = ?, finished_at = ?, settings = ? WHERE id = ?`,
+			r.PuzzleID, r.HostID, r.State, micros(r.StartedAt), micros(r.FinishedAt), settingsText(r.Settings), r.ID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return sql.ErrNoRows // ErrNotFound, by mapErr
+		}
+		return nil
+	})
 }
 
 // LiveRooms lists the rooms not finished, oldest first.
@@ -377,6 +397,10 @@ func (s *Store) AppendEvents(ctx context.Context, events []store.Event) error {
 		return mapErr(err, "append events")
 	}
 	defer tx.Rollback()
+	events, fenced, err := fenceEvents(ctx, tx, events)
+	if err != nil {
+		return mapErr(err, "append events")
+	}
 	stmt, err := tx.PrepareContext(ctx,
 		`INSERT INTO room_events (room_id, seq, type, player_id, data, at) VALUES (?, ?, ?, ?, ?, ?)
 		 ON CONFLICT (room_id, seq) DO NOTHING`)
@@ -389,7 +413,13 @@ func (s *Store) AppendEvents(ctx context.Context, events []store.Event) error {
 			return mapErr(err, fmt.Sprintf("append event %s/%d", e.RoomID, e.Seq))
 		}
 	}
-	return mapErr(tx.Commit(), "append events")
+	if err := tx.Commit(); err != nil {
+		return mapErr(err, "append events")
+	}
+	if len(fenced) > 0 {
+		return &store.FencedError{Rooms: fenced}
+	}
+	return nil
 }
 
 // DeleteFinishedEvents deletes the events of up to maxRooms rooms that
@@ -468,6 +498,11 @@ func (s *Store) SaveResults(ctx context.Context, rs []store.Result) error {
 		return mapErr(err, "save results: begin")
 	}
 	defer tx.Rollback()
+	if rs[0].Epoch > 0 {
+		if err := fence(ctx, tx, store.RoomOf(rs[0].RoomID), rs[0].Epoch); err != nil {
+			return mapErr(err, "save results in room "+rs[0].RoomID)
+		}
+	}
 	for _, r := range rs {
 		_, err := tx.ExecContext(ctx,
 			`INSERT INTO results (room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, day, flagged)

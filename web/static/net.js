@@ -6,6 +6,7 @@
 // Close codes (docs/protocol.md, "Close codes").
 const NORMAL = 1000, GOING_AWAY = 1001, TOO_BIG = 1009;
 const TOO_SLOW = 4001, REPLACED = 4002, ROOM_ENDED = 4003, RATE_LIMITED = 4004, JOIN_TIMEOUT = 4006;
+const MOVED = 4009;
 
 // Join errors after which trying again cannot help.
 const FATAL_JOIN = new Set(['room_not_found', 'room_full', 'game_started', 'bad_name']);
@@ -159,6 +160,7 @@ export class Link {
         return;
       case TOO_BIG:
       case JOIN_TIMEOUT:
+      case MOVED: // another node has the room now: resume there at once
         this.later(Math.random() * 300);
         return;
       default:

@@ -1,0 +1,302 @@
+package main
+
+// Several nodes behind one URL, coordinated through PostgreSQL: each node
+// registers in the nodes table and heartbeats; each live room has one
+// owner with an epoch that every write for it carries (store.Cluster). A
+// join for a room another live node owns is relayed there (server's
+// relay.go); a room without a live owner is claimed and brought back from
+// its saved state and events, on a join or by the takeover pass every
+// heartbeat, so that a dead node's rooms come back within NODE_TIMEOUT and
+// a pass or two. A node whose write is refused as fenced has lost the room
+// to another: it stops the room and closes its sockets with 4009.
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/sudoku-arena/arena/internal/config"
+	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/store"
+)
+
+// takeoverBatch bounds the rooms one takeover pass claims, so that the
+// live nodes share a dead node's rooms rather than the first to look
+// taking them all.
+const takeoverBatch = 50
+
+// errDraining: the room's owner is saving its rooms to leave; it releases
+// them in a moment, and the client tries again.
+var errDraining = errors.New("the room's node is draining")
+
+// fences is the epoch this node holds for each room it owns: what its
+// writes for the room carry.
+type fences struct {
+	mu     sync.Mutex
+	epochs map[string]int64
+	// fenced is told a room whose write was refused as fenced.
+	fenced func(roomID string)
+}
+
+func newFences() *fences { return &fences{epochs: map[string]int64{}} }
+
+// epoch is the epoch held for the game's room; 0 (an unfenced write) on a
+// single node, where f is nil.
+func (f *fences) epoch(gameID string) int64 {
+	if f == nil {
+		return 0
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.epochs[store.RoomOf(gameID)]
+}
+
+func (f *fences) hold(roomID string, epoch int64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.epochs[roomID] = epoch
+}
+
+// check passes err on, and tells fenced when it is a fencing refusal of a
+// write for the game's room.
+func (f *fences) check(gameID string, err error) error {
+	if f != nil && f.fenced != nil && errors.Is(err, store.ErrFenced) {
+		f.fenced(store.RoomOf(gameID))
+	}
+	return err
+}
+
+// clusterNode is this server as one of several.
+type clusterNode struct {
+	cfg    config.Node
+	public string
+	st     store.Cluster
+	rooms  *room.Registry
+	data   *storage
+	fences *fences
+	logger *slog.Logger
+
+	// claimMu makes this node's claims one at a time, so that two joins
+	// for one room bring it back once.
+	claimMu sync.Mutex
+	// draining is set once the node shuts down: it claims no more rooms,
+	// and heartbeats on until it leaves, so that no other node takes its
+	// rooms while it saves them.
+	draining atomic.Bool
+
+	takeovers, fenced, heartbeatFailures prometheus.Counter
+}
+
+func newClusterNode(cfg config.Node, public string, st store.Cluster, fs *fences, logger *slog.Logger) *clusterNode {
+	if cfg.ID == "" {
+		var b [6]byte
+		_, _ = rand.Read(b[:])
+		cfg.ID = "node-" + hex.EncodeToString(b[:])
+	}
+	n := &clusterNode{cfg: cfg, public: public, st: st, fences: fs, logger: logger.With("node", cfg.ID)}
+	n.takeovers = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "arena_node_takeovers_total", Help: "Rooms this node claimed and brought back because their owner was dead, gone or had released them.",
+	})
+	n.fenced = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "arena_node_fencing_refusals_total", Help: "Rooms this node stopped because a write for them was refused: another node had claimed them.",
+	})
+	n.heartbeatFailures = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "arena_node_heartbeat_failures_total", Help: "Heartbeats of this node the database did not take.",
+	})
+	fs.fenced = n.onFenced
+	return n
+}
+
+// register adds the node's metrics to reg, beside the server's.
+func (n *clusterNode) register(reg *prometheus.Registry) {
+	rooms := n.rooms
+	reg.MustRegister(n.takeovers, n.fenced, n.heartbeatFailures,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "arena_node_rooms_owned", Help: "Live rooms this node owns and runs.",
+		}, func() float64 { return float64(rooms.Stats().Rooms) }))
+}
+
+// Secret is the secret the nodes share for relays.
+func (n *clusterNode) Secret() string { return n.cfg.Secret }
+
+// join registers the node. Rooms recorded as this node's from an earlier
+// run under the same NODE_ID are released first: they are not in this
+// process, and the takeover pass claims them again like any other.
+func (n *clusterNode) join(ctx context.Context) error {
+	if released, err := n.st.LeaveNode(ctx, n.cfg.ID); err != nil {
+		return fmt.Errorf("node %s: release the rooms of an earlier run: %w", n.cfg.ID, err)
+	} else if released > 0 {
+		n.logger.Info("node: rooms of an earlier run released", "rooms", released)
+	}
+	if err := n.st.RegisterNode(ctx, store.Node{ID: n.cfg.ID, Addr: n.cfg.Addr, PublicURL: n.public}); err != nil {
+		return fmt.Errorf("node %s: register: %w", n.cfg.ID, err)
+	}
+	n.logger.Info("node: registered", "addr", n.cfg.Addr, "heartbeat", n.cfg.Heartbeat, "timeout", n.cfg.Timeout)
+	return nil
+}
+
+// run heartbeats and takes over the rooms of dead nodes, every
+// NODE_HEARTBEAT, until ctx ends.
+func (n *clusterNode) run(ctx context.Context) {
+	t := time.NewTicker(n.cfg.Heartbeat)
+	defer t.Stop()
+	for {
+		n.takeover(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		n.heartbeat(ctx)
+	}
+}
+
+// heartbeat stamps the node's row. It may take up to half NODE_TIMEOUT,
+// not just the interval: a database slow for a moment must not make the
+// node look dead, and the next tick waits meanwhile.
+func (n *clusterNode) heartbeat(ctx context.Context) {
+	hctx, cancel := context.WithTimeout(ctx, n.cfg.Timeout/2)
+	defer cancel()
+	err := n.st.Heartbeat(hctx, n.cfg.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		err = n.st.RegisterNode(hctx, store.Node{ID: n.cfg.ID, Addr: n.cfg.Addr, PublicURL: n.public})
+	}
+	if err != nil && ctx.Err() == nil {
+		n.heartbeatFailures.Inc()
+		n.logger.Warn("node: heartbeat failed", "err", err)
+	}
+}
+
+// takeover claims a batch of rooms without a live owner and brings them
+// back here, unless the node is draining.
+func (n *clusterNode) takeover(ctx context.Context) {
+	if n.draining.Load() {
+		return
+	}
+	n.claimMu.Lock()
+	defer n.claimMu.Unlock()
+	cctx, cancel := context.WithTimeout(ctx, n.cfg.Timeout)
+	defer cancel()
+	claims, err := n.st.ClaimOrphans(cctx, n.cfg.ID, n.cfg.Timeout, takeoverBatch)
+	if err != nil {
+		if ctx.Err() == nil {
+			n.logger.Warn("node: look for rooms to take over", "err", err)
+		}
+		return
+	}
+	for _, c := range claims {
+		if _, err := n.adopt(cctx, c.RoomID, c.Epoch); err != nil {
+			n.logger.Error("node: take over room", "room", c.RoomID, "err", err)
+		}
+	}
+}
+
+// Locate is where the room lives: "" when here (claimed and brought back
+// here when it had no live owner), or its live owner's internal URL.
+func (n *clusterNode) Locate(ctx context.Context, id string) (string, error) {
+	for range 2 {
+		if _, err := n.rooms.Get(id); err == nil {
+			return "", nil
+		}
+		o, err := n.st.RoomOwner(ctx, id, n.cfg.Timeout)
+		if errors.Is(err, store.ErrNotFound) {
+			return "", room.ErrNotFound
+		}
+		if err != nil {
+			return "", err
+		}
+		if o.Node != "" && o.Node != n.cfg.ID && o.Alive {
+			if o.Draining {
+				return "", errDraining
+			}
+			return o.Addr, nil
+		}
+		err = n.claim(ctx, id)
+		if !errors.Is(err, store.ErrOwned) {
+			return "", err
+		}
+		// Another node claimed it first: look again.
+	}
+	return "", fmt.Errorf("locate room %s: its owner keeps changing", id)
+}
+
+// claim makes this node the room's owner and brings the room back here.
+func (n *clusterNode) claim(ctx context.Context, id string) error {
+	n.claimMu.Lock()
+	defer n.claimMu.Unlock()
+	if _, err := n.rooms.Get(id); err == nil {
+		return nil // a claim just before this one brought it back
+	}
+	epoch, err := n.st.ClaimRoom(ctx, id, n.cfg.ID, n.cfg.Timeout)
+	if errors.Is(err, store.ErrNotFound) {
+		return room.ErrNotFound
+	}
+	if err != nil {
+		return err
+	}
+	k, err := n.adopt(ctx, id, epoch)
+	if err != nil {
+		return err
+	}
+	if k == 0 {
+		return room.ErrNotFound // its rounds are over
+	}
+	return nil
+}
+
+// adopt brings back a room this node has claimed, at the epoch it holds,
+// and returns how many rooms came back (0: the room is over).
+func (n *clusterNode) adopt(ctx context.Context, id string, epoch int64) (int, error) {
+	n.fences.hold(id, epoch)
+	saved, err := n.data.loadRoom(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	k, err := n.rooms.Adopt(ctx, saved)
+	if err != nil {
+		return k, err
+	}
+	if k > 0 {
+		n.takeovers.Inc()
+		n.logger.Info("node: room taken over", "room", id, "epoch", epoch)
+	}
+	return k, nil
+}
+
+// onFenced stops a room another node has claimed: its write here was
+// refused, and its sockets are closed with 4009 so that its clients
+// reconnect to the new owner.
+//
+// The room's epoch stays held: any write for it still under way carries
+// the old epoch and is refused too, where none would fence a write.
+func (n *clusterNode) onFenced(roomID string) {
+	if n.rooms.Evict(roomID) {
+		n.fenced.Inc()
+		n.logger.Warn("node: write refused as fenced: another node owns the room now; room stopped", "room", roomID)
+	}
+}
+
+// drain marks the node draining: it claims no more rooms, and other nodes
+// hold joins for its rooms until it leaves.
+func (n *clusterNode) drain(ctx context.Context) error {
+	n.draining.Store(true)
+	return n.st.DrainNode(ctx, n.cfg.ID)
+}
+
+// leave releases the node's rooms, once saved, and removes its row: any
+// node claims them at once on their next join or takeover pass.
+func (n *clusterNode) leave(ctx context.Context) error {
+	released, err := n.st.LeaveNode(ctx, n.cfg.ID)
+	if err == nil {
+		n.logger.Info("node: left; rooms released", "rooms", released)
+	}
+	return err
+}

@@ -1,0 +1,2 @@
+ALTER TABLE rooms DROP COLUMN epoch;
+ALTER TABLE rooms DROP COLUMN owner;

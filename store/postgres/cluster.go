@@ -1,0 +1,206 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/sudoku-arena/arena/store"
+)
+
+var _ store.Cluster = (*Store)(nil)
+
+// querier is the pool or a transaction.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
+// fenced runs write on the pool when epoch is 0 (an unfenced write), or
+// else in a transaction that first takes the room's row FOR SHARE and
+// checks its epoch (fence). The share lock is what makes the check and the
+// write one: a claim (an UPDATE of that row) waits for the writing
+// transaction to end, and a write that starts after a claim committed
+// sees the new epoch, so no write with the old epoch commits after a
+// claim.
+func (s *Store) fenced(ctx context.Context, what, gameID string, epoch int64, write func(q querier) error) error {
+	if epoch <= 0 {
+		return mapErr(write(s.pool), what)
+	}
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := fence(ctx, tx, store.RoomOf(gameID), epoch); err != nil {
+			return err
+		}
+		return write(tx)
+	})
+	return mapErr(err, what)
+}
+
+// fence locks the room's row FOR SHARE and refuses with a *FencedError
+// unless its epoch is the one given.
+func fence(ctx context.Context, tx pgx.Tx, roomID string, epoch int64) error {
+	var cur int64
+	if err := tx.QueryRow(ctx, `SELECT epoch FROM rooms WHERE id = $1 FOR SHARE`, roomID).Scan(&cur); err != nil {
+		return err
+	}
+	if cur != epoch {
+		return &store.FencedError{Rooms: []string{roomID}}
+	}
+	return nil
+}
+
+// fencedEvents reports whether any event carries an epoch.
+func fencedEvents(events []store.Event) bool {
+	return slices.ContainsFunc(events, func(e store.Event) bool { return e.Epoch > 0 })
+}
+
+// appendFenced is AppendEvents for a batch with fenced events: in one
+// transaction it takes their rooms' rows FOR SHARE (in id order, as every
+// such batch does), drops the events of rooms whose epoch moved on, and
+// inserts the rest. The rooms dropped are named in a *FencedError.
+func (s *Store) appendFenced(ctx context.Context, events []store.Event) error {
+	var fenced []string
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT id, epoch FROM rooms WHERE id = ANY($1) ORDER BY id FOR SHARE`, store.FencedRooms(events))
+		if err != nil {
+			return err
+		}
+		epochs := map[string]int64{}
+		var id string
+		var epoch int64
+		_, err = pgx.ForEachRow(rows, []any{&id, &epoch}, func() error { epochs[id] = epoch; return nil })
+		if err != nil {
+			return err
+		}
+		var kept []store.Event
+		kept, fenced = store.SplitFenced(events, epochs)
+		return s.appendEvents(ctx, tx, kept)
+	})
+	if err != nil {
+		return mapErr(err, fmt.Sprintf("append %d fenced events", len(events)))
+	}
+	if len(fenced) > 0 {
+		return &store.FencedError{Rooms: fenced}
+	}
+	return nil
+}
+
+// secs is a timeout as the seconds make_interval takes.
+func secs(d time.Duration) float64 { return d.Seconds() }
+
+// aliveSQL is whether the node row n (joined, possibly NULL) is alive, with
+// the timeout in seconds as the parameter given.
+func aliveSQL(param string) string {
+	return `coalesce(n.heartbeat_at > now() - make_interval(secs => ` + param + `), false)`
+}
+
+// RegisterNode records the node with a fresh heartbeat.
+func (s *Store) RegisterNode(ctx context.Context, n store.Node) error {
+	_, err := s.pool.Exec(ctx,
+		`INSERT INTO nodes (id, addr, public_url, started_at, heartbeat_at, draining) VALUES ($1, $2, $3, now(), now(), false)
+		 ON CONFLICT (id) DO UPDATE SET addr = EXCLUDED.addr, public_url = EXCLUDED.public_url,
+		   started_at = now(), heartbeat_at = now(), draining = false`,
+		n.ID, n.Addr, n.PublicURL)
+	return mapErr(err, "register node "+n.ID)
+}
+
+// Heartbeat stamps the node's heartbeat.
+func (s *Store) Heartbeat(ctx context.Context, id string) error {
+	return s.execOne(ctx, "heartbeat of node "+id, `UPDATE nodes SET heartbeat_at = now() WHERE id = $1`, id)
+}
+
+// DrainNode marks the node draining.
+func (s *Store) DrainNode(ctx context.Context, id string) error {
+	return s.execOne(ctx, "drain node "+id, `UPDATE nodes SET draining = true WHERE id = $1`, id)
+}
+
+// LeaveNode releases the node's rooms and removes its row.
+func (s *Store) LeaveNode(ctx context.Context, id string) (int64, error) {
+	var n int64
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE rooms SET owner = NULL WHERE owner = $1`, id)
+		if err != nil {
+			return err
+		}
+		n = tag.RowsAffected()
+		_, err = tx.Exec(ctx, `DELETE FROM nodes WHERE id = $1`, id)
+		return err
+	})
+	return n, mapErr(err, "node "+id+" leaves")
+}
+
+// Nodes lists the registered nodes.
+func (s *Store) Nodes(ctx context.Context, timeout time.Duration) ([]store.Node, error) {
+	rows, err := s.pool.Query(ctx,
+		`SELECT id, addr, public_url, started_at, heartbeat_at, draining, `+aliveSQL("$1")+` FROM nodes n ORDER BY id`, secs(timeout))
+	if err != nil {
+		return nil, mapErr(err, "nodes")
+	}
+	ns, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Node, error) {
+		var n store.Node
+		err := row.Scan(&n.ID, &n.Addr, &n.PublicURL, &n.StartedAt, &n.HeartbeatAt, &n.Draining, &n.Alive)
+		n.StartedAt, n.HeartbeatAt = n.StartedAt.UTC(), n.HeartbeatAt.UTC()
+		return n, err
+	})
+	return ns, mapErr(err, "nodes")
+}
+
+// RoomOwner is who owns the room.
+func (s *Store) RoomOwner(ctx context.Context, roomID string, timeout time.Duration) (store.Owner, error) {
+	var o store.Owner
+	err := s.pool.QueryRow(ctx,
+		`SELECT coalesce(r.owner, ''), r.epoch, coalesce(n.addr, ''), `+aliveSQL("$2")+`, coalesce(n.draining, false)
+		 FROM rooms r LEFT JOIN nodes n ON n.id = r.owner WHERE r.id = $1`, store.RoomOf(roomID), secs(timeout)).
+		Scan(&o.Node, &o.Epoch, &o.Addr, &o.Alive, &o.Draining)
+	return o, mapErr(err, "owner of room "+roomID)
+}
+
+// claimable is the condition under which a claimer $2 may take the row r:
+// no owner, itself, or an owner whose heartbeat is older than $3 seconds
+// (or who left). An UPDATE re-checks it on the newest row once a
+// concurrent claim it waited for commits, so of two claimers one wins.
+const claimable = `(r.owner IS NULL OR r.owner = $2 OR NOT EXISTS (
+	SELECT 1 FROM nodes n WHERE n.id = r.owner AND n.heartbeat_at > now() - make_interval(secs => $3)))`
+
+// ClaimRoom makes node the owner of the room if it may.
+func (s *Store) ClaimRoom(ctx context.Context, roomID, node string, timeout time.Duration) (int64, error) {
+	what := "claim room " + roomID
+	var epoch int64
+	err := s.pool.QueryRow(ctx,
+		`UPDATE rooms r SET owner = $2, epoch = r.epoch + 1 WHERE r.id = $1 AND `+claimable+` RETURNING r.epoch`,
+		store.RoomOf(roomID), node, secs(timeout)).Scan(&epoch)
+	if errors.Is(err, pgx.ErrNoRows) {
+		if _, err := s.Room(ctx, store.RoomOf(roomID)); err != nil {
+			return 0, err
+		}
+		return 0, fmt.Errorf("postgres: %s: %w", what, store.ErrOwned)
+	}
+	return epoch, mapErr(err, what)
+}
+
+// ClaimOrphans claims up to limit live rooms without a live owner. A room
+// is live while any of its rounds' rows is not finished; SKIP LOCKED
+// passes over rows another claimer (or a fenced write) holds.
+func (s *Store) ClaimOrphans(ctx context.Context, node string, timeout time.Duration, limit int) ([]store.Claim, error) {
+	rows, err := s.pool.Query(ctx,
+		`WITH orphans AS (
+		   SELECT r.id FROM rooms r
+		   WHERE r.id IN (SELECT split_part(id, '.', 1) FROM rooms WHERE state <> 'finished')
+		     AND (r.owner IS NULL OR r.owner <> $2) AND `+claimable+`
+		   ORDER BY r.created_at, r.id LIMIT $1
+		   FOR UPDATE OF r SKIP LOCKED)
+		 UPDATE rooms r SET owner = $2, epoch = r.epoch + 1 FROM orphans o WHERE r.id = o.id
+		 RETURNING r.id, r.epoch`, limit, node, secs(timeout))
+	if err != nil {
+		return nil, mapErr(err, "claim orphan rooms")
+	}
+	cs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Claim, error) {
+		var c store.Claim
+		return c, row.Scan(&c.RoomID, &c.Epoch)
+	})
+	return cs, mapErr(err, "claim orphan rooms")
+}
