@@ -50,8 +50,10 @@ type conn struct {
 	code    websocket.StatusCode
 	reason  string
 	drain   bool
-	// pinger pings the client (keepAlive); nil once the connection ends.
-	pinger *time.Timer
+	// timer is the join timeout until the connection joins a room, then
+	// the keep-alive pings (tick); nil once the connection ends. One
+	// timer, not a goroutine, so that an idle connection holds none.
+	timer *time.Timer
 	// done is closed once the socket is.
 	done chan struct{}
 
@@ -137,17 +139,13 @@ func (c *conn) startWriterLocked() {
 // serve reads the connection until it ends, then waits for the writer
 // to close the socket.
 func (c *conn) serve(ctx context.Context) {
-	joinTimer := time.AfterFunc(c.s.cfg.JoinTimeout, func() {
-		c.closeWith(CloseJoinTimeout, "no room joined in time", true)
-	})
 	c.mu.Lock()
-	c.pinger = time.AfterFunc(c.s.cfg.PingInterval, c.keepAlive)
+	c.timer = time.AfterFunc(c.s.cfg.JoinTimeout, c.tick)
 	c.mu.Unlock()
-	c.read(ctx, joinTimer)
-	joinTimer.Stop()
+	c.read(ctx)
 	c.mu.Lock()
-	c.pinger.Stop()
-	c.pinger = nil
+	c.timer.Stop()
+	c.timer = nil
 	c.mu.Unlock()
 	if c.room != nil {
 		c.room.Detach(c.id, c)
@@ -232,7 +230,7 @@ func (c *conn) writeBatch(b *batch) error {
 	return nil
 }
 
-func (c *conn) read(ctx context.Context, joinTimer *time.Timer) {
+func (c *conn) read(ctx context.Context) {
 	for {
 		typ, data, err := c.ws.Read(ctx)
 		if err != nil {
@@ -260,7 +258,7 @@ func (c *conn) read(ctx context.Context, joinTimer *time.Timer) {
 			if jerr := c.join(ctx, msg); jerr != nil {
 				c.reply(jerr, msg.ID)
 			} else {
-				joinTimer.Stop()
+				c.rearm(c.s.cfg.PingInterval) // the join timeout is over
 			}
 			continue
 		}
@@ -275,27 +273,36 @@ func (c *conn) read(ctx context.Context, joinTimer *time.Timer) {
 	}
 }
 
-// keepAlive pings the client every PingInterval once it has joined a room,
-// and closes it with CloseIdle when a ping has no answer within
-// PingTimeout: a peer that vanished without a close (a laptop shut, a
-// network gone) is then away at once, with its reconnect window running,
-// rather than holding its place and socket until TCP gives up. Browsers
-// answer pings by themselves. It runs on the pinger timer, which it
-// re-arms, so that a connection holds no goroutine for it between pings.
-func (c *conn) keepAlive() {
-	if c.joined.Load() { // else the join timeout watches it
-		ctx, cancel := context.WithTimeout(context.Background(), c.s.cfg.PingTimeout)
-		err := c.ws.Ping(ctx)
-		cancel()
-		if err != nil {
-			c.closeWith(CloseIdle, "no answer to ping: reconnect with your token", false)
-			return
-		}
+// tick is the connection's timer going off. Before the connection has
+// joined a room it is the join timeout, which closes it with
+// CloseJoinTimeout. After, it pings the client every PingInterval, and
+// closes it with CloseIdle when a ping has no answer within PingTimeout:
+// a peer that vanished without a close (a laptop shut, a network gone) is
+// then away at once, with its reconnect window running, rather than
+// holding its place and socket until TCP gives up. Browsers answer pings
+// by themselves.
+func (c *conn) tick() {
+	if !c.joined.Load() {
+		c.closeWith(CloseJoinTimeout, "no room joined in time", true)
+		return
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), c.s.cfg.PingTimeout)
+	err := c.ws.Ping(ctx)
+	cancel()
+	if err != nil {
+		c.closeWith(CloseIdle, "no answer to ping: reconnect with your token", false)
+		return
+	}
+	c.rearm(c.s.cfg.PingInterval)
+}
+
+// rearm sets the timer to go off after d, unless the connection is
+// ending.
+func (c *conn) rearm(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.pinger != nil && !c.closing {
-		c.pinger.Reset(c.s.cfg.PingInterval)
+	if c.timer != nil && !c.closing {
+		c.timer.Reset(d)
 	}
 }
 

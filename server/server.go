@@ -434,9 +434,10 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.metrics.sockets.Inc()
 	// The connection is read on a goroutine of its own, and the handler
 	// returns: net/http's state for the request (and the handler's deep
-	// stack) is not kept for the WebSocket's life. Its context is the
-	// request's without the cancel, which comes when the handler returns.
-	ctx := context.WithoutCancel(r.Context())
+	// stack) is not kept for the WebSocket's life. Its context is not the
+	// request's, which net/http cancels when the handler returns, and is
+	// never cancelled: closing the socket is what ends the reads.
+	ctx := context.Background()
 	go func() {
 		defer func() {
 			s.mu.Lock()
