@@ -42,6 +42,22 @@ func drain(ws *websocket.Conn, got *atomic.Int64) {
 	}
 }
 
+// sendBatch queues n copies of f on a held pair and writes them as the
+// writer does, on the caller's goroutine.
+func (p *wsPair) sendBatch(tb testing.TB, f room.Frame, n int) {
+	for range n {
+		p.c.Send(f)
+	}
+	p.c.mu.Lock()
+	b := p.c.queue
+	p.c.queue = nil
+	p.c.mu.Unlock()
+	if err := p.c.writeBatch(b); err != nil {
+		tb.Fatal(err)
+	}
+	putBatch(b)
+}
+
 // BenchmarkConnWrite is the cost of one frame on its way to the client's
 // socket, through a real TCP connection: frames/s and allocations per
 // frame. send goes from Send through the writer, which batches what
@@ -83,17 +99,7 @@ func BenchmarkConnWrite(b *testing.B) {
 			start := time.Now()
 			var sent int64
 			for b.Loop() {
-				for range n {
-					p.c.Send(f)
-				}
-				p.c.mu.Lock()
-				bt := p.c.queue
-				p.c.queue = nil
-				p.c.mu.Unlock()
-				if err := p.c.writeBatch(bt); err != nil {
-					b.Fatal(err)
-				}
-				putBatch(bt)
+				p.sendBatch(b, f, n)
 				sent += int64(n)
 			}
 			b.ReportMetric(float64(sent)/time.Since(start).Seconds(), "frames/s")
@@ -129,19 +135,7 @@ func TestWritingABatchDoesNotAllocate(t *testing.T) {
 	go drain(p.client, &got)
 	f := room.Frame{Data: benchFrame, At: time.Now()}
 	p.hold()
-	allocs := testing.AllocsPerRun(200, func() {
-		for range 16 {
-			p.c.Send(f)
-		}
-		p.c.mu.Lock()
-		b := p.c.queue
-		p.c.queue = nil
-		p.c.mu.Unlock()
-		if err := p.c.writeBatch(b); err != nil {
-			t.Fatal(err)
-		}
-		putBatch(b)
-	})
+	allocs := testing.AllocsPerRun(200, func() { p.sendBatch(t, f, 16) })
 	assert.Zero(t, allocs, "allocations per batch of 16 frames")
 	require.Eventually(t, func() bool { return got.Load() == 201*16 }, 5*time.Second, time.Millisecond)
 }
