@@ -232,6 +232,7 @@ func (c *conn) writeBatch(b *batch) error {
 
 func (c *conn) read(ctx context.Context) {
 	for {
+		c.sock.awaitInput()
 		typ, data, err := c.ws.Read(ctx)
 		if err != nil {
 			return

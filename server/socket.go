@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/sudoku-arena/arena/room"
@@ -47,6 +48,31 @@ type corkConn struct {
 	// frames, but the uncork's write happens outside its lock.
 	mu  sync.Mutex
 	buf *[]byte // the batch's buffer while corked; nil otherwise
+
+	// For awaitInput, used by the reader alone.
+	br   *bufio.Reader   // coder/websocket's reader over the socket
+	raw  syscall.RawConn // nil: awaitInput does not wait
+	peek func(fd uintptr) bool
+	one  [1]byte
+	// early is set while bytes the client sent with its handshake wait
+	// in front of the socket (websocket.Accept keeps them there).
+	early bool
+}
+
+// awaitInput returns once the client has sent bytes that the reader has
+// not taken (or the socket fails: the read that follows finds out). The
+// reader waits here, in a shallow frame, between messages rather than
+// deep inside coder/websocket's read, so that the garbage collector can
+// shrink an idle connection's stack to what waiting takes.
+func (c *corkConn) awaitInput() {
+	if c.early {
+		c.early = false // the first read takes them all: they fit in br
+		return
+	}
+	if c.raw == nil || c.br.Buffered() > 0 {
+		return
+	}
+	_ = c.raw.Read(c.peek)
 }
 
 // Write gathers p while corked and writes it through otherwise.
@@ -132,6 +158,11 @@ func (h *hijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		return nil, nil, fmt.Errorf("websocket: hijack: %w", err)
 	}
 	h.conn = &corkConn{Conn: nc, timeout: h.timeout}
+	if sc, ok := nc.(syscall.Conn); ok && canPeek {
+		if raw, err := sc.SyscallConn(); err == nil {
+			h.conn.raw, h.conn.peek = raw, h.conn.peekFD
+		}
+	}
 	early, err := brw.Reader.Peek(brw.Reader.Buffered())
 	if err != nil {
 		_ = nc.Close()
@@ -147,5 +178,6 @@ func (h *hijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 			return nil, nil, fmt.Errorf("websocket: hijack: buffered bytes: %w", err)
 		}
 	}
+	h.conn.br, h.conn.early = br, len(early) > 0
 	return h.conn, bufio.NewReadWriter(br, bufio.NewWriterSize(h.conn, writeBufferSize)), nil
 }

@@ -1,10 +1,13 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -283,48 +286,57 @@ func TestAFailedWriteClosesTheSocket(t *testing.T) {
 	assert.True(t, p.c.writing, "no writer starts on a closed socket")
 }
 
-// Bytes the client sent right behind its handshake, which net/http read
-// with the request, reach the WebSocket reader.
-func TestBytesSentWithTheHandshakeAreRead(t *testing.T) {
+// A message the client sent right behind its handshake, which net/http
+// read with the request, reaches the connection's reader: the client is
+// answered.
+func TestAMessageSentWithTheHandshakeIsRead(t *testing.T) {
 	s := New(Config{}, nil, nil, nil, nil)
-	got := make(chan string, 1)
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hj := &hijacker{ResponseWriter: w, timeout: s.cfg.WriteTimeout}
 		ws, err := websocket.Accept(hj, r, nil)
 		if err != nil {
-			got <- err.Error()
 			return
 		}
-		defer ws.CloseNow()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_, data, err := ws.Read(ctx)
-		if err != nil {
-			got <- err.Error()
-			return
-		}
-		got <- string(data)
+		c := newConn(s, ws, hj.conn)
+		go c.serve(context.Background())
 	}))
 	defer hs.Close()
 	nc, err := net.Dial("tcp", hs.Listener.Addr().String())
 	require.NoError(t, err)
 	defer nc.Close()
-	// The request and a masked text frame "hello" in one write.
+	require.NoError(t, nc.SetDeadline(time.Now().Add(5*time.Second)))
+	// The request and a masked text frame in one write.
 	req := "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
 		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+	msg := []byte(`{"type":"ping","id":7}`)
 	key := []byte{1, 2, 3, 4}
-	frame := []byte{0x81, 0x80 | 5, key[0], key[1], key[2], key[3]}
-	for i, b := range []byte("hello") {
+	frame := []byte{0x81, 0x80 | byte(len(msg)), key[0], key[1], key[2], key[3]}
+	for i, b := range msg {
 		frame = append(frame, b^key[i%4])
 	}
 	_, err = nc.Write(append([]byte(req), frame...))
 	require.NoError(t, err)
-	select {
-	case s := <-got:
-		assert.Equal(t, "hello", s)
-	case <-time.After(5 * time.Second):
-		t.Fatal("nothing read")
+
+	br := bufio.NewReader(nc)
+	resp, err := http.ReadResponse(br, nil)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusSwitchingProtocols, resp.StatusCode)
+	hdr := make([]byte, 2)
+	_, err = io.ReadFull(br, hdr)
+	require.NoError(t, err, "no answer to the message")
+	require.Equal(t, byte(0x81), hdr[0], "a text frame")
+	n := int(hdr[1])
+	if n == 126 {
+		ext := make([]byte, 2)
+		_, err = io.ReadFull(br, ext)
+		require.NoError(t, err)
+		n = int(binary.BigEndian.Uint16(ext))
 	}
+	payload := make([]byte, n)
+	_, err = io.ReadFull(br, payload)
+	require.NoError(t, err)
+	assert.Contains(t, string(payload), `"code":"`+room.CodeNotJoined+`"`)
+	assert.Contains(t, string(payload), `"id":7`)
 }
 
 // A server shutting down closes a connection as going away after the
