@@ -47,6 +47,19 @@ func (c countedConn) Write(p []byte) (int, error) {
 	return c.Conn.Write(p)
 }
 
+// upgrading is a handler that upgrades as serveWS does and hands each
+// connection to got.
+func upgrading(s *Server, got func(*conn)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hj := &hijacker{ResponseWriter: w, timeout: s.cfg.WriteTimeout}
+		ws, err := websocket.Accept(hj, r, nil)
+		if err != nil {
+			return
+		}
+		got(newConn(s, ws, hj.conn))
+	})
+}
+
 // wsPair is a server connection upgraded as serveWS does, over a real
 // socket, with the client's end. Its reader runs when read is set.
 type wsPair struct {
@@ -65,13 +78,7 @@ func newWSPair(tb testing.TB, read bool, opts ...func(*Config)) *wsPair {
 	s := New(cfg, nil, nil, nil, nil)
 	p := &wsPair{}
 	conns := make(chan *conn, 1)
-	hs := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hj := &hijacker{ResponseWriter: w, timeout: s.cfg.WriteTimeout}
-		ws, err := websocket.Accept(hj, r, nil)
-		if err != nil {
-			return
-		}
-		c := newConn(s, ws, hj.conn)
+	hs := httptest.NewUnstartedServer(upgrading(s, func(c *conn) {
 		conns <- c
 		if read {
 			go c.serve(context.Background())
@@ -291,15 +298,7 @@ func TestAFailedWriteClosesTheSocket(t *testing.T) {
 // answered.
 func TestAMessageSentWithTheHandshakeIsRead(t *testing.T) {
 	s := New(Config{}, nil, nil, nil, nil)
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hj := &hijacker{ResponseWriter: w, timeout: s.cfg.WriteTimeout}
-		ws, err := websocket.Accept(hj, r, nil)
-		if err != nil {
-			return
-		}
-		c := newConn(s, ws, hj.conn)
-		go c.serve(context.Background())
-	}))
+	hs := httptest.NewServer(upgrading(s, func(c *conn) { go c.serve(context.Background()) }))
 	defer hs.Close()
 	nc, err := net.Dial("tcp", hs.Listener.Addr().String())
 	require.NoError(t, err)
