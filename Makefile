@@ -26,7 +26,7 @@ run: build
 test:
 	./scripts/ensure-postgres
 	$(GO) test -race -timeout $(TEST_TIMEOUT) -count=1 $(PKGS)
-	$(GO) test -count=1 -run 'Alloc' ./engine ./room
+	$(GO) test -count=1 -run 'Alloc' ./engine ./room ./server
 
 # The browser tests alone (they are part of `make test` too): a real arena
 # serve and Debian's headless Chromium. Without Chromium they skip, unless

@@ -33,19 +33,32 @@ const (
 	CloseMoved = websocket.StatusCode(4009)
 )
 
-// conn is one WebSocket: a reader (the handler's goroutine) that decodes,
-// limits and forwards messages, and a writer that drains a bounded queue.
+// conn is one WebSocket: a reader goroutine that decodes, limits and
+// forwards messages, and a writer goroutine that runs only while frames
+// wait, so that an idle connection holds one goroutine and no queue.
 type conn struct {
-	s  *Server
-	ws *websocket.Conn
+	s    *Server
+	ws   *websocket.Conn
+	sock *corkConn // under ws
 
-	send chan room.Frame
-	quit chan struct{}
-	once sync.Once
-	// Set once, before quit closes.
-	code   websocket.StatusCode
-	reason string
-	drain  bool
+	mu sync.Mutex
+	// queue is the frames waiting to be written, at most SendQueue; nil
+	// when none wait.
+	queue *batch
+	// writing is set while a writer goroutine runs, and for good once
+	// the socket is closed.
+	writing bool
+	// closing is set once, by closeWith, with code, reason and drain.
+	closing bool
+	code    websocket.StatusCode
+	reason  string
+	drain   bool
+	// timer is the join timeout until the connection joins a room, then
+	// the keep-alive pings (tick); nil once the connection ends. One
+	// timer, not a goroutine, so that an idle connection holds none.
+	timer *time.Timer
+	// done is closed once the socket is.
+	done chan struct{}
 
 	// joined is set once the connection is in a room.
 	joined atomic.Bool
@@ -62,12 +75,11 @@ type conn struct {
 	refused int
 }
 
-func newConn(s *Server, ws *websocket.Conn) *conn {
+func newConn(s *Server, ws *websocket.Conn, sock *corkConn) *conn {
 	ws.SetReadLimit(s.cfg.ReadLimit)
 	return &conn{
-		s: s, ws: ws,
-		send:   make(chan room.Frame, s.cfg.SendQueue),
-		quit:   make(chan struct{}),
+		s: s, ws: ws, sock: sock,
+		done:   make(chan struct{}),
 		tokens: float64(s.cfg.RateBurst),
 		last:   time.Now(),
 	}
@@ -76,13 +88,18 @@ func newConn(s *Server, ws *websocket.Conn) *conn {
 // Send queues a frame without blocking; a full queue closes the connection
 // as too slow (the client may resume with its token and last seq).
 func (c *conn) Send(f room.Frame) bool {
-	select {
-	case c.send <- f:
-		return true
-	default:
-		c.closeWith(CloseTooSlow, "too slow: the send queue is full; reconnect with your token and last_seq", false)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.queue != nil && len(c.queue.frames) >= c.s.cfg.SendQueue {
+		c.closeLocked(CloseTooSlow, "too slow: the send queue is full; reconnect with your token and last_seq", false)
 		return false
 	}
+	if c.queue == nil {
+		c.queue = getBatch()
+	}
+	c.queue.frames = append(c.queue.frames, f)
+	c.startWriterLocked()
+	return true
 }
 
 // Close is the room closing the connection.
@@ -102,106 +119,127 @@ func (c *conn) Close(why room.CloseReason) {
 }
 
 // closeWith makes the writer close the socket with code, after writing what
-// is queued when drain is set.
+// is queued when drain is set. The first call sets the code.
 func (c *conn) closeWith(code websocket.StatusCode, reason string, drain bool) {
-	c.once.Do(func() {
-		c.code, c.reason, c.drain = code, reason, drain
-		close(c.quit)
-	})
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closeLocked(code, reason, drain)
 }
 
+func (c *conn) closeLocked(code websocket.StatusCode, reason string, drain bool) {
+	if c.closing {
+		return
+	}
+	c.closing, c.code, c.reason, c.drain = true, code, reason, drain
+	c.startWriterLocked()
+}
+
+// startWriterLocked starts a writer unless one runs (or the socket is
+// closed).
+func (c *conn) startWriterLocked() {
+	if !c.writing {
+		c.writing = true
+		go c.write()
+	}
+}
+
+// serve reads the connection until it ends, then waits for the writer
+// to close the socket.
 func (c *conn) serve(ctx context.Context) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	wrote := make(chan struct{})
-	go func() {
-		defer close(wrote)
-		c.write(ctx)
-	}()
-	joinTimer := time.AfterFunc(c.s.cfg.JoinTimeout, func() {
-		c.closeWith(CloseJoinTimeout, "no room joined in time", true)
-	})
-	go c.keepAlive(ctx)
-	c.read(ctx, joinTimer)
-	joinTimer.Stop()
+	c.mu.Lock()
+	c.timer = time.AfterFunc(c.s.cfg.JoinTimeout, c.tick)
+	c.mu.Unlock()
+	c.read(ctx)
+	c.mu.Lock()
+	c.timer.Stop()
+	c.timer = nil
+	c.mu.Unlock()
 	if c.room != nil {
 		c.room.Detach(c.id, c)
 	}
 	// The writer closes the socket with the code set first (the reader may
 	// have stopped because of it), or a plain normal closure.
 	c.closeWith(CloseNormal, "", false)
-	<-wrote
+	<-c.done
 }
 
-func (c *conn) write(ctx context.Context) {
+// write is the writer: it writes the queued frames, a batch at a time,
+// and returns when none are left, or closes the socket once closeWith
+// has asked for it.
+func (c *conn) write() {
 	for {
+		c.mu.Lock()
+		b := c.queue
 		// A close wins over queued frames: a client closed as too slow
-		// gets its close frame after the frame being written, not after
+		// gets its close frame after the batch being written, not after
 		// its whole backlog.
-		select {
-		case <-c.quit:
-			c.finish(ctx)
-			return
-		default:
+		if c.closing && !c.drain {
+			b = nil
 		}
-		select {
-		case f := <-c.send:
-			if !c.writeFrame(ctx, f) {
-				_ = c.ws.CloseNow()
-				return
+		if b == nil {
+			closing := c.closing
+			if !closing {
+				c.writing = false
 			}
-		case <-c.quit:
-			c.finish(ctx)
+			c.mu.Unlock()
+			if closing {
+				c.finish()
+			}
 			return
-		case <-ctx.Done():
+		}
+		c.queue = nil
+		c.mu.Unlock()
+		err := c.writeBatch(b)
+		putBatch(b)
+		if err != nil {
 			_ = c.ws.CloseNow()
+			close(c.done)
 			return
 		}
 	}
 }
 
-// finish closes the socket with the code closeWith set, after writing
-// what is queued when it asked to drain.
-func (c *conn) finish(ctx context.Context) {
-	if c.drain {
-		c.flushQueued(ctx)
-	}
+// finish closes the socket with the code closeWith set; the frames
+// queued before a draining close have been written.
+func (c *conn) finish() {
 	if c.code == CloseTooSlow {
 		c.s.metrics.slowClosed.Inc()
 	}
 	// Close waits for the client's close frame, which the reader
 	// goroutine takes, for up to 5 seconds.
 	_ = c.ws.Close(c.code, c.reason)
+	close(c.done)
 }
 
-func (c *conn) flushQueued(ctx context.Context) {
-	for {
-		select {
-		case f := <-c.send:
-			if !c.writeFrame(ctx, f) {
-				return
-			}
-		default:
-			return
+// noDeadline is the context frames are written with: the socket has the
+// write deadline (corkConn), so coder/websocket sets no timer per frame.
+var noDeadline = context.Background()
+
+// writeBatch writes b's frames with one write to the socket, and records
+// how long each took from its event.
+func (c *conn) writeBatch(b *batch) error {
+	c.sock.cork(&b.buf)
+	for _, f := range b.frames {
+		if err := c.ws.Write(noDeadline, websocket.MessageText, f.Data); err != nil {
+			_ = c.sock.uncork()
+			return fmt.Errorf("websocket: write: %w", err)
 		}
 	}
+	if err := c.sock.uncork(); err != nil {
+		return fmt.Errorf("websocket: write: %w", err)
+	}
+	now := time.Now()
+	for _, f := range b.frames {
+		if !f.At.IsZero() {
+			c.s.metrics.latency.Observe(now.Sub(f.At).Seconds())
+		}
+	}
+	return nil
 }
 
-func (c *conn) writeFrame(ctx context.Context, f room.Frame) bool {
-	wctx, cancel := context.WithTimeout(ctx, c.s.cfg.WriteTimeout)
-	err := c.ws.Write(wctx, websocket.MessageText, f.Data)
-	cancel()
-	if err != nil {
-		return false
-	}
-	if !f.At.IsZero() {
-		c.s.metrics.latency.Observe(time.Since(f.At).Seconds())
-	}
-	return true
-}
-
-func (c *conn) read(ctx context.Context, joinTimer *time.Timer) {
+func (c *conn) read(ctx context.Context) {
 	for {
+		c.sock.awaitInput()
 		typ, data, err := c.ws.Read(ctx)
 		if err != nil {
 			return
@@ -226,7 +264,6 @@ func (c *conn) read(ctx context.Context, joinTimer *time.Timer) {
 		c.s.metrics.messages.WithLabelValues(msg.Type).Inc()
 		if msg.Type == room.TypeJoin && c.room == nil {
 			if addr, err := c.s.owner(ctx, msg.Room, c.fromNode); err != nil || addr != "" {
-				joinTimer.Stop()
 				if err != nil {
 					c.Close(room.CloseGoingAway)
 				} else {
@@ -237,7 +274,7 @@ func (c *conn) read(ctx context.Context, joinTimer *time.Timer) {
 			if jerr := c.join(ctx, msg); jerr != nil {
 				c.reply(jerr, msg.ID)
 			} else {
-				joinTimer.Stop()
+				c.rearm(c.s.cfg.PingInterval) // the join timeout is over
 			}
 			continue
 		}
@@ -252,35 +289,36 @@ func (c *conn) read(ctx context.Context, joinTimer *time.Timer) {
 	}
 }
 
-// keepAlive pings the client every PingInterval once it has joined a room,
-// and closes it with CloseIdle when a ping has no answer within
-// PingTimeout: a peer that vanished without a close (a laptop shut, a
-// network gone) is then away at once, with its reconnect window running,
-// rather than holding its place and socket until TCP gives up. Browsers
-// answer pings by themselves. It ends with the connection.
-func (c *conn) keepAlive(ctx context.Context) {
-	t := time.NewTicker(c.s.cfg.PingInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-		case <-c.quit:
-			return
-		case <-ctx.Done():
-			return
-		}
-		if !c.joined.Load() {
-			continue // the join timeout watches it
-		}
-		pctx, cancel := context.WithTimeout(ctx, c.s.cfg.PingTimeout)
-		err := c.ws.Ping(pctx)
-		cancel()
-		if err != nil {
-			if ctx.Err() == nil {
-				c.closeWith(CloseIdle, "no answer to ping: reconnect with your token", false)
-			}
-			return
-		}
+// tick is the connection's timer going off. Before the connection has
+// joined a room it is the join timeout, which closes it with
+// CloseJoinTimeout. After, it pings the client every PingInterval, and
+// closes it with CloseIdle when a ping has no answer within PingTimeout:
+// a peer that vanished without a close (a laptop shut, a network gone) is
+// then away at once, with its reconnect window running, rather than
+// holding its place and socket until TCP gives up. Browsers answer pings
+// by themselves.
+func (c *conn) tick() {
+	if !c.joined.Load() {
+		c.closeWith(CloseJoinTimeout, "no room joined in time", true)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), c.s.cfg.PingTimeout)
+	err := c.ws.Ping(ctx)
+	cancel()
+	if err != nil {
+		c.closeWith(CloseIdle, "no answer to ping: reconnect with your token", false)
+		return
+	}
+	c.rearm(c.s.cfg.PingInterval)
+}
+
+// rearm sets the timer to go off after d, unless the connection is
+// ending.
+func (c *conn) rearm(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.timer != nil && !c.closing {
+		c.timer.Reset(d)
 	}
 }
 

@@ -13,17 +13,14 @@ import (
 func TestSendOnAFullQueueClosesAsTooSlow(t *testing.T) {
 	s := &Server{cfg: Config{SendQueue: 2}}
 	s.cfg.defaults()
-	c := &conn{s: s, send: make(chan room.Frame, s.cfg.SendQueue), quit: make(chan struct{})}
+	// A writer is busy with an earlier write, as when a queue fills up.
+	c := &conn{s: s, writing: true}
 	assert.True(t, c.Send(room.Frame{Data: []byte("1")}))
 	assert.True(t, c.Send(room.Frame{Data: []byte("2")}))
-	select {
-	case <-c.quit:
-		t.Fatal("closed with room in the queue")
-	default:
-	}
+	assert.False(t, c.closing, "closed with room in the queue")
 	assert.False(t, c.Send(room.Frame{Data: []byte("3")}))
-	<-c.quit
+	assert.True(t, c.closing)
 	assert.Equal(t, CloseTooSlow, c.code)
 	assert.False(t, c.drain, "a slow client's backlog is not written")
-	assert.Len(t, c.send, 2, "the refused frame was not queued")
+	assert.Len(t, c.queue.frames, 2, "the refused frame was not queued")
 }

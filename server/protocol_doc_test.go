@@ -225,7 +225,7 @@ func TestProtocolDoc(t *testing.T) {
 			fmt.Sprintf("%d messages a second, bursts of %d", int(cfg.RateLimit), cfg.RateBurst),
 			fmt.Sprintf("%d events per connection", cfg.SendQueue),
 			fmt.Sprintf("%d s after connecting", int(cfg.JoinTimeout/time.Second)),
-			fmt.Sprintf("%d s per frame", int(cfg.WriteTimeout/time.Second)),
+			fmt.Sprintf("%d s per write", int(cfg.WriteTimeout/time.Second)),
 			fmt.Sprintf("%d bytes of JSON", maxIDBytes),
 			fmt.Sprintf("%d characters", maxRoomLen),
 			fmt.Sprintf("at most %d characters", maxNameRunes),

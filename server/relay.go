@@ -131,6 +131,7 @@ func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 	s.relays.open.Inc()
 	defer s.relays.open.Dec()
 	c.joined.Store(true) // pinged as a joined connection is
+	c.rearm(s.cfg.PingInterval)
 	if err := up.Write(ctx, websocket.MessageText, join); err != nil {
 		c.Close(room.CloseGoingAway)
 		return

@@ -418,7 +418,8 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	// after another are counted in that order.
 	addr := s.remoteAddr(r)
 	admitted := s.sockets.acquire(addr)
-	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.AllowedOrigins})
+	hj := &hijacker{ResponseWriter: w, timeout: s.cfg.WriteTimeout}
+	ws, err := websocket.Accept(hj, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.AllowedOrigins})
 	if err != nil {
 		// Accept has answered (403 for a foreign origin, 400 for a bad
 		// handshake).
@@ -434,18 +435,26 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		_ = ws.Close(CloseTooManySockets, fmt.Sprintf("too many connections from this address (at most %d): close another first", s.cfg.SocketsPerAddr))
 		return
 	}
-	defer s.sockets.release(addr)
-	c := newConn(s, ws)
+	c := newConn(s, ws, hj.conn)
 	c.addr, c.fromNode = addr, s.fromNode(r)
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
 	s.mu.Unlock()
 	s.metrics.sockets.Inc()
-	defer func() {
-		s.mu.Lock()
-		delete(s.conns, c)
-		s.mu.Unlock()
-		s.metrics.sockets.Dec()
+	// The connection is read on a goroutine of its own, and the handler
+	// returns: net/http's state for the request (and the handler's deep
+	// stack) is not kept for the WebSocket's life. Its context is not the
+	// request's, which net/http cancels when the handler returns, and is
+	// never cancelled: closing the socket is what ends the reads.
+	ctx := context.Background()
+	go func() {
+		defer func() {
+			s.mu.Lock()
+			delete(s.conns, c)
+			s.mu.Unlock()
+			s.metrics.sockets.Dec()
+			s.sockets.release(addr)
+		}()
+		c.serve(ctx)
 	}()
-	c.serve(r.Context())
 }

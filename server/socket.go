@@ -1,0 +1,183 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/sudoku-arena/arena/room"
+)
+
+// The buffers coder/websocket reads and writes through. net/http hands a
+// hijacked connection over with a 4 KB reader and a 4 KB writer that a
+// WebSocket would hold for its whole life, idle or not; these are the
+// sizes a connection needs instead.
+const (
+	// readBufferSize holds a client's message (a move is under 100
+	// bytes) with its header in one read; a longer frame takes more.
+	readBufferSize = 512
+	// writeBufferSize holds a whole control frame (2 bytes of header and
+	// at most 125 of payload), so that a pong, a ping or a close is one
+	// write. A data frame is larger and goes past the buffer into the
+	// cork (corkConn), which is where frames are gathered.
+	writeBufferSize = 128
+	// maxPooledCork is the largest cork buffer kept for the next batch,
+	// so that one burst does not pin a large buffer in the pool.
+	maxPooledCork = 64 << 10
+)
+
+// corkConn is the socket under a WebSocket. While the connection's writer
+// drains a batch (between cork and uncork), the frames coder/websocket
+// writes, and any control frame another goroutine writes meanwhile, are
+// gathered in one buffer and sent with one write: coder/websocket flushes
+// after every message, which would otherwise cost a system call and a
+// context timer per frame. Outside a batch each write goes straight to
+// the socket, so a pong or a close never waits for a batch that is not
+// being written. Every write to the socket has a deadline, WriteTimeout
+// from its start, set on the socket rather than with a timer.
+type corkConn struct {
+	net.Conn
+	timeout time.Duration
+
+	// mu orders the socket's writes: coder/websocket serialises its
+	// frames, but the uncork's write happens outside its lock.
+	mu  sync.Mutex
+	buf *[]byte // the batch's buffer while corked; nil otherwise
+
+	// For awaitInput, used by the reader alone.
+	br   *bufio.Reader   // coder/websocket's reader over the socket
+	raw  syscall.RawConn // nil: awaitInput does not wait
+	peek func(fd uintptr) bool
+	one  [1]byte
+	// early is set while bytes the client sent with its handshake wait
+	// in front of the socket (websocket.Accept keeps them there).
+	early bool
+}
+
+// awaitInput returns once the client has sent bytes that the reader has
+// not taken (or the socket fails: the read that follows finds out). The
+// reader waits here, in a shallow frame, between messages rather than
+// deep inside coder/websocket's read, so that the garbage collector can
+// shrink an idle connection's stack to what waiting takes.
+func (c *corkConn) awaitInput() {
+	if c.early {
+		c.early = false // the first read takes them all: they fit in br
+		return
+	}
+	if c.raw == nil || c.br.Buffered() > 0 {
+		return
+	}
+	_ = c.raw.Read(c.peek)
+}
+
+// Write gathers p while corked and writes it through otherwise.
+func (c *corkConn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.buf != nil {
+		*c.buf = append(*c.buf, p...)
+		return len(p), nil
+	}
+	return c.writeLocked(p)
+}
+
+func (c *corkConn) writeLocked(p []byte) (int, error) {
+	if err := c.Conn.SetWriteDeadline(time.Now().Add(c.timeout)); err != nil {
+		return 0, fmt.Errorf("socket: write deadline: %w", err)
+	}
+	return c.Conn.Write(p)
+}
+
+// cork gathers the writes that follow in *buf, until uncork.
+func (c *corkConn) cork(buf *[]byte) {
+	c.mu.Lock()
+	c.buf = buf
+	c.mu.Unlock()
+}
+
+// uncork sends what was gathered since cork in one write and ends the
+// batch.
+func (c *corkConn) uncork() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	buf := c.buf
+	c.buf = nil
+	if buf == nil || len(*buf) == 0 {
+		return nil
+	}
+	_, err := c.writeLocked(*buf)
+	return err
+}
+
+// batch is a connection's queued frames and the buffer they are written
+// through; batches are pooled, so an idle connection holds none and a
+// busy one allocates nothing per frame.
+type batch struct {
+	frames []room.Frame
+	buf    []byte
+}
+
+var batches = sync.Pool{New: func() any { return new(batch) }}
+
+func getBatch() *batch { return batches.Get().(*batch) }
+
+// putBatch returns b to the pool, dropping the frames it still points to
+// so that their data can be collected.
+func putBatch(b *batch) {
+	clear(b.frames)
+	b.frames = b.frames[:0]
+	if cap(b.buf) > maxPooledCork {
+		b.buf = nil
+	}
+	b.buf = b.buf[:0]
+	batches.Put(b)
+}
+
+// hijacker is the http.ResponseWriter websocket.Accept upgrades through:
+// its Hijack hands coder/websocket a corkConn and small buffers
+// (readBufferSize, writeBufferSize) instead of net/http's, and keeps the
+// bytes the client sent after its handshake, which net/http had already
+// read.
+type hijacker struct {
+	http.ResponseWriter
+	timeout time.Duration
+	conn    *corkConn // set by Hijack
+}
+
+// Unwrap lets http.ResponseController reach net/http's writer.
+func (h *hijacker) Unwrap() http.ResponseWriter { return h.ResponseWriter }
+
+func (h *hijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	nc, brw, err := http.NewResponseController(h.ResponseWriter).Hijack()
+	if err != nil {
+		return nil, nil, fmt.Errorf("websocket: hijack: %w", err)
+	}
+	h.conn = &corkConn{Conn: nc, timeout: h.timeout}
+	if sc, ok := nc.(syscall.Conn); ok && canPeek {
+		if raw, err := sc.SyscallConn(); err == nil {
+			h.conn.raw, h.conn.peek = raw, h.conn.peekFD
+		}
+	}
+	early, err := brw.Reader.Peek(brw.Reader.Buffered())
+	if err != nil {
+		_ = nc.Close()
+		return nil, nil, fmt.Errorf("websocket: hijack: buffered bytes: %w", err)
+	}
+	// The early bytes are copied into the new reader's buffer, which is
+	// where websocket.Accept looks for them before it points the reader
+	// at the socket.
+	br := bufio.NewReaderSize(bytes.NewReader(early), max(readBufferSize, len(early)))
+	if len(early) > 0 {
+		if _, err := br.Peek(len(early)); err != nil {
+			_ = nc.Close()
+			return nil, nil, fmt.Errorf("websocket: hijack: buffered bytes: %w", err)
+		}
+	}
+	h.conn.br, h.conn.early = br, len(early) > 0
+	return h.conn, bufio.NewReadWriter(br, bufio.NewWriterSize(h.conn, writeBufferSize)), nil
+}

@@ -1,0 +1,358 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/room"
+)
+
+// countWrites counts the writes to the server's sockets.
+type countWrites struct {
+	net.Listener
+	writes *atomic.Int64
+}
+
+func (l countWrites) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return countedConn{Conn: c, writes: l.writes}, nil
+}
+
+type countedConn struct {
+	net.Conn
+	writes *atomic.Int64
+}
+
+func (c countedConn) Write(p []byte) (int, error) {
+	c.writes.Add(1)
+	return c.Conn.Write(p)
+}
+
+// upgrading is a handler that upgrades as serveWS does and hands each
+// connection to got.
+func upgrading(s *Server, got func(*conn)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hj := &hijacker{ResponseWriter: w, timeout: s.cfg.WriteTimeout}
+		ws, err := websocket.Accept(hj, r, nil)
+		if err != nil {
+			return
+		}
+		got(newConn(s, ws, hj.conn))
+	})
+}
+
+// wsPair is a server connection upgraded as serveWS does, over a real
+// socket, with the client's end. Its reader runs when read is set.
+type wsPair struct {
+	c      *conn
+	client *websocket.Conn
+	// writes counts the writes to the server's socket.
+	writes atomic.Int64
+}
+
+func newWSPair(tb testing.TB, read bool, opts ...func(*Config)) *wsPair {
+	tb.Helper()
+	var cfg Config
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s := New(cfg, nil, nil, nil, nil)
+	p := &wsPair{}
+	conns := make(chan *conn, 1)
+	hs := httptest.NewUnstartedServer(upgrading(s, func(c *conn) {
+		conns <- c
+		if read {
+			go c.serve(context.Background())
+		}
+	}))
+	hs.Listener = countWrites{Listener: hs.Listener, writes: &p.writes}
+	hs.Start()
+	tb.Cleanup(hs.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	client, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(hs.URL, "http"), nil)
+	require.NoError(tb, err)
+	client.SetReadLimit(1 << 20)
+	p.client = client
+	tb.Cleanup(func() { _ = client.CloseNow() })
+	p.c = <-conns
+	tb.Cleanup(func() { _ = p.c.ws.CloseNow() })
+	return p
+}
+
+// hold queues frames as if a writer were busy with an earlier write, until
+// release.
+func (p *wsPair) hold() {
+	p.c.mu.Lock()
+	p.c.writing = true
+	p.c.mu.Unlock()
+}
+
+// release lets a writer take what was queued while held.
+func (p *wsPair) release() {
+	p.c.mu.Lock()
+	p.c.writing = false
+	if p.c.queue != nil || p.c.closing {
+		p.c.startWriterLocked()
+	}
+	p.c.mu.Unlock()
+}
+
+// readFrom reads the next message with a deadline.
+func readFrom(tb testing.TB, ws *websocket.Conn) ([]byte, error) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, data, err := ws.Read(ctx)
+	return data, err
+}
+
+// Frames queued while the writer is busy go out together, whole and in
+// order, in one write to the socket; frames of every header size (7-bit,
+// 16-bit and 64-bit lengths) are framed right.
+func TestQueuedFramesAreWrittenInOrderWithOneWrite(t *testing.T) {
+	p := newWSPair(t, false)
+	var want [][]byte
+	for i := range 40 {
+		size := 20 + i*7
+		switch i {
+		case 10:
+			size = 300 // a 16-bit length
+		case 20:
+			size = 70 << 10 // a 64-bit length, over maxPooledCork
+		}
+		f := bytes.Repeat([]byte{byte('a' + i%26)}, size)
+		copy(f, fmt.Sprintf("%d:", i))
+		want = append(want, f)
+	}
+	p.hold()
+	for _, f := range want {
+		require.True(t, p.c.Send(room.Frame{Data: f, At: time.Now()}))
+	}
+	before := p.writes.Load()
+	p.release()
+	for i, w := range want {
+		got, err := readFrom(t, p.client)
+		require.NoError(t, err, "frame %d", i)
+		require.Equal(t, w, got, "frame %d", i)
+	}
+	assert.Equal(t, int64(1), p.writes.Load()-before, "one write for the batch")
+
+	// The next frame, alone, goes out on its own.
+	require.True(t, p.c.Send(room.Frame{Data: []byte("after")}))
+	got, err := readFrom(t, p.client)
+	require.NoError(t, err)
+	assert.Equal(t, "after", string(got))
+	assert.Equal(t, int64(2), p.writes.Load()-before)
+}
+
+// Control frames go out at once between batches: the client's ping is
+// answered with nothing queued, the server's own ping reaches the client,
+// and a close follows the frames queued before it.
+func TestControlFramesAreNotHeldBetweenBatches(t *testing.T) {
+	p := newWSPair(t, true, func(c *Config) { c.PingInterval = 50 * time.Millisecond })
+	p.c.joined.Store(true) // pinged
+
+	for i := range 3 {
+		require.True(t, p.c.Send(room.Frame{Data: fmt.Appendf(nil, "frame %d", i)}))
+	}
+	for i := range 3 {
+		got, err := readFrom(t, p.client)
+		require.NoError(t, err)
+		assert.Equal(t, fmt.Sprintf("frame %d", i), string(got))
+	}
+	// The client reads only in the background from here on, as a browser
+	// does, so that pongs and pings are taken.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	readDone := make(chan error, 1)
+	go func() {
+		for {
+			_, _, err := p.client.Read(ctx)
+			if err != nil {
+				readDone <- err
+				return
+			}
+		}
+	}()
+	for range 3 {
+		pctx, pcancel := context.WithTimeout(context.Background(), time.Second)
+		start := time.Now()
+		require.NoError(t, p.client.Ping(pctx), "the server's pong")
+		pcancel()
+		assert.Less(t, time.Since(start), 500*time.Millisecond)
+	}
+
+	// The server's keep-alive pings: the connection stays open for several
+	// intervals because the client answers them.
+	time.Sleep(300 * time.Millisecond)
+	p.c.mu.Lock()
+	closing := p.c.closing
+	p.c.mu.Unlock()
+	assert.False(t, closing, "closed although the client answered the pings")
+
+	p.c.closeWith(CloseRoomEnded, "the room has ended", true)
+	select {
+	case err := <-readDone:
+		assert.Equal(t, CloseRoomEnded, websocket.CloseStatus(err))
+	case <-time.After(2 * time.Second):
+		t.Fatal("no close frame")
+	}
+}
+
+// A batch being written holds a pong that another goroutine writes
+// meanwhile only until the batch goes out, and keeps it whole.
+func TestAPongDuringABatchGoesOutWithIt(t *testing.T) {
+	p := newWSPair(t, true)
+	var buf []byte
+	p.c.sock.cork(&buf)
+	pinged := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		pinged <- p.client.Ping(ctx)
+	}()
+	// The client's Ping waits on its reader for the pong.
+	go func() { _, _, _ = p.client.Read(context.Background()) }()
+	require.Eventually(t, func() bool {
+		p.c.sock.mu.Lock()
+		defer p.c.sock.mu.Unlock()
+		return len(buf) > 0
+	}, 5*time.Second, time.Millisecond, "the pong was not written into the batch")
+	select {
+	case err := <-pinged:
+		t.Fatalf("the pong left before the batch: %v", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	require.NoError(t, p.c.sock.uncork())
+	select {
+	case err := <-pinged:
+		require.NoError(t, err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the pong did not go out with the batch")
+	}
+}
+
+// A client whose queue fills up while a write is under way is closed as
+// too slow at SendQueue frames, and its backlog is not written before the
+// close.
+func TestAFullQueueClosesAsTooSlowBeforeTheBacklog(t *testing.T) {
+	p := newWSPair(t, false, func(c *Config) { c.SendQueue = 8 })
+	p.hold()
+	for i := range 8 {
+		require.True(t, p.c.Send(room.Frame{Data: fmt.Appendf(nil, "%d", i)}), "frame %d", i)
+	}
+	assert.False(t, p.c.Send(room.Frame{Data: []byte("9")}))
+	p.release()
+	_, err := readFrom(t, p.client)
+	var ce websocket.CloseError
+	require.True(t, errors.As(err, &ce), "want the close first, got %v", err)
+	assert.Equal(t, CloseTooSlow, ce.Code)
+	select {
+	case <-p.c.done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the socket was not closed")
+	}
+}
+
+// A write that fails (the client is gone) ends the writer and closes the
+// socket; later frames start no writer.
+func TestAFailedWriteClosesTheSocket(t *testing.T) {
+	p := newWSPair(t, false)
+	require.NoError(t, p.client.CloseNow())
+	require.Eventually(t, func() bool {
+		p.c.Send(room.Frame{Data: bytes.Repeat([]byte("x"), 64<<10)})
+		select {
+		case <-p.c.done:
+			return true
+		default:
+			return false
+		}
+	}, 5*time.Second, 10*time.Millisecond)
+	p.c.mu.Lock()
+	defer p.c.mu.Unlock()
+	assert.True(t, p.c.writing, "no writer starts on a closed socket")
+}
+
+// A message the client sent right behind its handshake, which net/http
+// read with the request, reaches the connection's reader: the client is
+// answered.
+func TestAMessageSentWithTheHandshakeIsRead(t *testing.T) {
+	s := New(Config{}, nil, nil, nil, nil)
+	hs := httptest.NewServer(upgrading(s, func(c *conn) { go c.serve(context.Background()) }))
+	defer hs.Close()
+	nc, err := net.Dial("tcp", hs.Listener.Addr().String())
+	require.NoError(t, err)
+	defer nc.Close()
+	require.NoError(t, nc.SetDeadline(time.Now().Add(5*time.Second)))
+	// The request and a masked text frame in one write.
+	req := "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+	msg := []byte(`{"type":"ping","id":7}`)
+	key := []byte{1, 2, 3, 4}
+	frame := []byte{0x81, 0x80 | byte(len(msg)), key[0], key[1], key[2], key[3]}
+	for i, b := range msg {
+		frame = append(frame, b^key[i%4])
+	}
+	_, err = nc.Write(append([]byte(req), frame...))
+	require.NoError(t, err)
+
+	br := bufio.NewReader(nc)
+	resp, err := http.ReadResponse(br, nil)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusSwitchingProtocols, resp.StatusCode)
+	hdr := make([]byte, 2)
+	_, err = io.ReadFull(br, hdr)
+	require.NoError(t, err, "no answer to the message")
+	require.Equal(t, byte(0x81), hdr[0], "a text frame")
+	n := int(hdr[1])
+	if n == 126 {
+		ext := make([]byte, 2)
+		_, err = io.ReadFull(br, ext)
+		require.NoError(t, err)
+		n = int(binary.BigEndian.Uint16(ext))
+	}
+	payload := make([]byte, n)
+	_, err = io.ReadFull(br, payload)
+	require.NoError(t, err)
+	assert.Contains(t, string(payload), `"code":"`+room.CodeNotJoined+`"`)
+	assert.Contains(t, string(payload), `"id":7`)
+}
+
+// A server shutting down closes a connection as going away after the
+// frames queued before the close.
+func TestGoingAwayDrainsTheQueueFirst(t *testing.T) {
+	p := newWSPair(t, false)
+	p.hold()
+	for i := range 5 {
+		require.True(t, p.c.Send(room.Frame{Data: fmt.Appendf(nil, "%d", i)}))
+	}
+	p.c.Close(room.CloseGoingAway)
+	p.release()
+	for i := range 5 {
+		got, err := readFrom(t, p.client)
+		require.NoError(t, err, "frame %d", i)
+		assert.Equal(t, fmt.Sprint(i), string(got))
+	}
+	_, err := readFrom(t, p.client)
+	assert.Equal(t, CloseGoingAway, websocket.CloseStatus(err))
+}
