@@ -25,11 +25,18 @@ func (c *counter) make(_ context.Context, level string, _ uint64) (store.Puzzle,
 	return store.Puzzle{Givens: fmt.Sprintf("%081d", i), Solution: fmt.Sprintf("%081d", i), Level: level, CreatedAt: time.Now()}, nil
 }
 
+// openPoolStore opens a fresh SQLite store, closed when the test ends.
+func openPoolStore(t *testing.T) store.Store {
+	t.Helper()
+	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "p.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
 func TestPuzzlePool(t *testing.T) {
 	ctx := context.Background()
-	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "p.db"))
-	require.NoError(t, err)
-	defer s.Close()
+	s := openPoolStore(t)
 	var c counter
 	p := &store.PuzzlePool{Store: s, Make: c.make, Levels: []string{"easy", "hard"}, Stock: 5, Interval: time.Hour}
 	require.NoError(t, p.Refill(ctx))
@@ -68,9 +75,7 @@ func TestPuzzlePool(t *testing.T) {
 // under the race detector this checks that the defaults are set once.
 func TestPuzzlePoolFirstTakesAtOnce(t *testing.T) {
 	ctx := context.Background()
-	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "p.db"))
-	require.NoError(t, err)
-	defer s.Close()
+	s := openPoolStore(t)
 	var c counter
 	p := &store.PuzzlePool{Store: s, Make: c.make, Levels: []string{"easy"}}
 	runCtx, cancel := context.WithCancel(ctx)
@@ -123,9 +128,7 @@ func (r *records) WithGroup(string) slog.Handler      { return r }
 // burst is over. A stock that ran dry is said once, not once a take.
 func TestPuzzlePoolFollowsDemand(t *testing.T) {
 	ctx := context.Background()
-	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "p.db"))
-	require.NoError(t, err)
-	defer s.Close()
+	s := openPoolStore(t)
 	var c counter
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	logs := &records{msgs: map[slog.Level][]string{}}

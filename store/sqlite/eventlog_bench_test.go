@@ -71,6 +71,21 @@ func (g *logRig) moveEvents(i int) []store.Event {
 	return []store.Event{move, progress}
 }
 
+// appendMoves stores the events of n moves straight, perBatch moves a
+// batch.
+func (g *logRig) appendMoves(tb testing.TB, n, perBatch int) {
+	tb.Helper()
+	for i := 0; i < n; {
+		var events []store.Event
+		for ; len(events) < 2*perBatch && i < n; i++ {
+			events = append(events, g.moveEvents(i)...)
+		}
+		if err := g.s.AppendEvents(context.Background(), events); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkAppendEvents writes batches of 250 events (10,000 a second
 // over the log's 25 ms window) straight to the store: what one event
 // costs the writer, in time and in CPU (the time includes waits on the
@@ -112,16 +127,7 @@ func BenchmarkEventLogUnderLoad(b *testing.B) {
 	ctx := context.Background()
 	// A table of some size already, as after minutes of play: the cost of
 	// an insert grows with it.
-	for i := 0; i < 200_000; {
-		var events []store.Event
-		for range 500 {
-			events = append(events, g.moveEvents(i)...)
-			i++
-		}
-		if err := g.s.AppendEvents(ctx, events); err != nil {
-			b.Fatal(err)
-		}
-	}
+	g.appendMoves(b, 200_000, 500)
 	log := store.NewEventLog(g.s, store.EventLogOptions{})
 	defer log.Close(ctx)
 

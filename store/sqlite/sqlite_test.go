@@ -57,22 +57,14 @@ func TestWALStartsOver(t *testing.T) {
 		t.Skip("writes 30,000 events")
 	}
 	g := newLogRig(t, 250)
-	ctx := context.Background()
-	for i := 0; i < 15_000; {
-		var events []store.Event
-		for range 250 {
-			events = append(events, g.moveEvents(i)...)
-			i++
-		}
-		require.NoError(t, g.s.AppendEvents(ctx, events))
-	}
+	g.appendMoves(t, 15_000, 250)
 	fi, err := os.Stat(g.s.path + "-wal")
 	require.NoError(t, err)
 	// A batch's moves are in as many rooms, so each move dirties a page:
 	// 15,000 pages went through the WAL, near twice what it may hold
 	// before it starts over.
 	assert.LessOrEqual(t, fi.Size(), int64(walRestartPages+1000)*(4096+24), "the WAL started over")
-	n, err := g.s.Events(ctx, g.rooms[7], 0, 0)
+	n, err := g.s.Events(context.Background(), g.rooms[7], 0, 0)
 	require.NoError(t, err)
 	assert.Len(t, n, 120, "every event of a room is kept: 60 moves of two events")
 }
