@@ -44,8 +44,9 @@ bench: build
 	$(GO) test -run '^$$' -bench Broadcast -benchtime 2000x ./server
 
 # A bounded load (LOAD_ROOMS rooms of 4 players, 0.5 moves a player a
-# second, for LOAD_DURATION) against a fresh local server on SQLite with
-# the per-address limits off; see docs/performance.md.
+# second, for LOAD_DURATION) against a fresh local server on SQLite (or on
+# a throwaway PostgreSQL with LOAD_STORE=postgres) with the per-address
+# limits off; see docs/performance.md.
 loadtest: build
 	./scripts/loadtest
 

@@ -44,6 +44,9 @@ func TestLoadtest(t *testing.T) {
 	assert.Positive(t, res.ServerRSS)
 	assert.Positive(t, res.RSSPerConnection())
 	assert.InDelta(t, 3, res.Window.Seconds(), 0.5)
+	assert.Equal(t, int64(8), res.Create.Count, "every room's creation is timed")
+	assert.Positive(t, res.Create.Quantile(.5))
+	assert.LessOrEqual(t, res.Create.Quantile(.99), res.Create.Max)
 }
 
 // TestLoadtestWorkers runs a race load as two worker processes, each with

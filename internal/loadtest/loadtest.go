@@ -16,6 +16,9 @@
 // (the mover has read its own move event, sent to it alone, before its
 // progress). Clashing moves are counted, not timed.
 //
+// A room's creation is timed too, from its first POST to the answer that
+// made it (retries included): what a player opening a room waits for.
+//
 // Every loop is bounded in count and time: the run ends after its ramp
 // and duration (plus a bounded set-up and shutdown), whatever the server
 // does.
@@ -116,9 +119,10 @@ type run struct {
 
 	sent, acked, clashes, measured, events, unexpected atomic.Int64
 
-	mu     sync.Mutex // guards errors and latency
+	mu     sync.Mutex // guards errors, lat and create
 	errors map[string]int64
 	lat    Histogram
+	create Histogram
 }
 
 func (r *run) fail(code string) {
@@ -253,7 +257,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	res.MovesSent, res.MovesAcked, res.Clashes = r.sent.Load(), r.acked.Load(), r.clashes.Load()
 	res.Measured, res.Events, res.UnexpectedCloses = r.measured.Load(), r.events.Load(), r.unexpected.Load()
 	r.mu.Lock()
-	res.Errors, res.Latency = r.errors, r.lat
+	res.Errors, res.Latency, res.Create = r.errors, r.lat, r.create
 	r.mu.Unlock()
 	return res, nil
 }
@@ -341,8 +345,23 @@ func (r *run) setupRoom(ctx context.Context, i int) (rm *roomRun, err error) {
 }
 
 // createRoom makes a room, trying again (a bounded number of times) while
-// the server answers that it is busy.
+// the server answers that it is busy, and counts how long the room took
+// to make, retries included.
 func (r *run) createRoom(ctx context.Context) (string, error) {
+	began := time.Now()
+	id, err := r.tryCreateRoom(ctx)
+	if err == nil {
+		d := time.Since(began)
+		r.mu.Lock()
+		r.create.Add(d)
+		r.mu.Unlock()
+	}
+	return id, err
+}
+
+// tryCreateRoom posts the room until the server makes it, refuses it for
+// good, or the attempts run out.
+func (r *run) tryCreateRoom(ctx context.Context) (string, error) {
 	body := []byte(`{"mode":"` + r.o.Mode + `"}`)
 	var last error
 	for attempt := range createAttempts {

@@ -1,8 +1,14 @@
 package loadtest
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -121,4 +127,54 @@ func TestPeers(t *testing.T) {
 	assert.True(t, peers(0, 20))  // box
 	assert.False(t, peers(0, 30)) // none
 	assert.False(t, peers(5, 5))
+}
+
+// TestCreateLatency: each room's creation is timed from its first POST
+// to the answer that made it, a retry after a busy answer and its pause
+// included, and a room never made is not counted.
+func TestCreateLatency(t *testing.T) {
+	var posts atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.Method != http.MethodPost || req.URL.Path != "/api/rooms" {
+			http.NotFound(w, req)
+			return
+		}
+		n := posts.Add(1)
+		time.Sleep(20 * time.Millisecond)
+		switch {
+		case n == 2: // the second room's first try: busy, tried again
+			w.WriteHeader(http.StatusServiceUnavailable)
+		case n == 5: // the fourth room: refused for good
+			w.WriteHeader(http.StatusBadRequest)
+		default:
+			w.WriteHeader(http.StatusCreated)
+			fmt.Fprintf(w, `{"id":"r%d"}`, n)
+		}
+	}))
+	defer srv.Close()
+	u, err := CheckTarget(srv.URL, false)
+	require.NoError(t, err)
+	r := &run{o: Options{URL: u, Mode: "coop"}, http: srv.Client(), errors: map[string]int64{}}
+	ctx := context.Background()
+	for range 3 {
+		_, err := r.createRoom(ctx)
+		require.NoError(t, err)
+	}
+	_, err = r.createRoom(ctx)
+	require.Error(t, err)
+
+	assert.Equal(t, int64(3), r.create.Count, "three rooms made")
+	assert.GreaterOrEqual(t, r.create.Quantile(.5), 20*time.Millisecond)
+	assert.Less(t, r.create.Quantile(.5), time.Second, "the rooms made at once")
+	assert.GreaterOrEqual(t, r.create.Max, time.Second+40*time.Millisecond, "the retried room: two answers and a second's pause")
+
+	res := Result{Create: r.create}
+	var sb strings.Builder
+	res.Print(&sb)
+	assert.Regexp(t, `room creation +p50 \d+\.\d\d ms  p99 \d+\.\d\d ms  max 1\d{3}\.\d\d ms  \(3 rooms\)`, sb.String())
+	merged := Merge([]Result{res, res})
+	assert.Equal(t, int64(6), merged.Create.Count)
+	data, err := json.Marshal(merged)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"create_latency":{"buckets":`)
 }

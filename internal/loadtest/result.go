@@ -42,6 +42,11 @@ type Result struct {
 	UnexpectedCloses int64 `json:"unexpected_closes"`
 	// Latency is the moves' latency histogram (see Histogram).
 	Latency Histogram `json:"latency"`
+	// Create is the rooms' creation latency: from the first POST
+	// /api/rooms of a room to the answer that made it, the pauses of any
+	// retry (after a 503 or 429) included, over the rooms created. It is
+	// what a player who opens a room waits for it.
+	Create Histogram `json:"create_latency"`
 	// ServerRSS is the server's resident memory read at the end of the
 	// window (0 when unknown), and ServerCPU the CPU time (user + system)
 	// it used over the window, when its PID was given.
@@ -106,6 +111,7 @@ func Merge(parts []Result) Result {
 		}
 		out.UnexpectedCloses += p.UnexpectedCloses
 		out.Latency.Merge(&p.Latency)
+		out.Create.Merge(&p.Create)
 		out.ServerRSS = max(out.ServerRSS, p.ServerRSS)
 		out.ServerCPU = max(out.ServerCPU, p.ServerCPU)
 	}
@@ -124,6 +130,8 @@ func (r *Result) Print(w io.Writer) {
 	fmt.Fprintf(w, "unexpected closes    %d\n", r.UnexpectedCloses)
 	fmt.Fprintf(w, "latency              p50 %s  p95 %s  p99 %s  max %s\n",
 		ms(r.Latency.Quantile(.50)), ms(r.Latency.Quantile(.95)), ms(r.Latency.Quantile(.99)), ms(r.Latency.Max))
+	fmt.Fprintf(w, "room creation        p50 %s  p99 %s  max %s  (%d rooms)\n",
+		ms(r.Create.Quantile(.50)), ms(r.Create.Quantile(.99)), ms(r.Create.Max), r.Create.Count)
 	if r.ServerRSS > 0 {
 		fmt.Fprintf(w, "server RSS           %.1f MiB, %.1f KiB per connection\n", float64(r.ServerRSS)/(1<<20), float64(r.RSSPerConnection())/1024)
 	} else {

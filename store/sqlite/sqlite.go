@@ -6,7 +6,9 @@
 // SQLite allows one writer at a time, so writes go through a pool of one
 // connection whose transactions begin IMMEDIATE (no upgrade deadlocks) while
 // reads use a pool of their own; WAL mode lets the readers run beside the
-// writer.
+// writer. A connection of its own copies the WAL back into the database
+// file (checkpoints) beside the writer, so that a write never waits for
+// one.
 package sqlite
 
 import (
@@ -32,20 +34,66 @@ import (
 type Store struct {
 	w, r *sql.DB
 	path string
+	// ckpt is the checkpointer's connection; stopCkpt stops it and
+	// ckptDone is closed once it has.
+	ckpt     *sql.DB
+	stopCkpt context.CancelFunc
+	ckptDone chan struct{}
+	// insertEvent inserts one event unless it is stored, prepared once on
+	// the write pool (whose one connection keeps it) rather than for every
+	// batch.
+	insertEvent *sql.Stmt
 }
 
 var _ store.Store = (*Store)(nil)
 
-func dsn(path string, readOnly bool) string {
+// role is what a pool's connections are for: each has its pragmas.
+type role int
+
+const (
+	writer role = iota
+	reader
+	checkpointer
+)
+
+// Checkpoints: the checkpointer copies the WAL back into the database
+// file every checkpointEvery, beside the writer: a page changed many
+// times in between (a room's last page of events takes an event every
+// few hundred milliseconds) is copied once, and the copying happens
+// outside the writer's commits. The WAL can only start over from its
+// beginning once a checkpoint has copied all of it with no write in
+// between, which one beside a busy writer never does: so once the WAL
+// holds walRestartPages the writer checkpoints at the end of a commit
+// (SQLite's auto-checkpoint), copying the little the checkpointer has not
+// yet, and the next write starts the WAL over. journalSizeLimit is what
+// the WAL file is cut back to then.
+const (
+	checkpointEvery  = 250 * time.Millisecond
+	walRestartPages  = 8192     // 4 KiB pages: 32 MiB
+	journalSizeLimit = 32 << 20 // bytes
+	// writerCacheKiB is the writer's page cache: room for the last page
+	// of every live room's events (about 16,000 of them), which each
+	// event is inserted into, and the tables' inner pages. SQLite's
+	// default of 2 MiB sends most inserts to the file system for a page.
+	writerCacheKiB = 16 << 10
+)
+
+func dsn(path string, r role) string {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
-	if readOnly {
+	switch r {
+	case reader:
 		q.Add("_pragma", "query_only(1)")
-	} else {
+	case writer:
 		q.Add("_txlock", "immediate")
+		q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", walRestartPages))
+		q.Add("_pragma", fmt.Sprintf("journal_size_limit(%d)", journalSizeLimit))
+		q.Add("_pragma", fmt.Sprintf("cache_size(%d)", -writerCacheKiB))
+	case checkpointer:
+		q.Add("_pragma", "wal_autocheckpoint(0)")
 	}
 	return "file:" + path + "?" + q.Encode()
 }
@@ -59,23 +107,52 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if _, _, err := Migrate(ctx, path, store.MigrateUp); err != nil {
 		return nil, err
 	}
-	w, err := sql.Open("sqlite", dsn(path, false))
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	s := &Store{path: path}
+	var err error
+	for _, p := range []struct {
+		db    **sql.DB
+		role  role
+		conns int
+	}{{&s.w, writer, 1}, {&s.r, reader, 4}, {&s.ckpt, checkpointer, 1}} {
+		if *p.db, err = sql.Open("sqlite", dsn(path, p.role)); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+		}
+		(*p.db).SetMaxOpenConns(p.conns)
 	}
-	w.SetMaxOpenConns(1)
-	r, err := sql.Open("sqlite", dsn(path, true))
-	if err != nil {
-		w.Close()
-		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
-	}
-	r.SetMaxOpenConns(4)
-	s := &Store{w: w, r: r, path: path}
 	if err := s.Ping(ctx); err != nil {
 		s.Close()
 		return nil, err
 	}
+	if s.insertEvent, err = s.w.PrepareContext(ctx,
+		`INSERT INTO room_events (room_id, seq, type, player_id, data, at) VALUES (?, ?, ?, ?, ?, ?)
+		 ON CONFLICT (room_id, seq) DO NOTHING`); err != nil {
+		s.Close()
+		return nil, mapErr(err, "prepare the events' insert")
+	}
+	ckptCtx, stop := context.WithCancel(context.Background())
+	s.stopCkpt, s.ckptDone = stop, make(chan struct{})
+	go s.checkpoints(ckptCtx)
 	return s, nil
+}
+
+// checkpoints runs a passive checkpoint every checkpointEvery until ctx
+// ends. A passive checkpoint copies what no reader still needs and never
+// waits on the writer or the readers. One that fails (the disk is full,
+// say) is not fatal: the next tries again, and past walRestartPages the
+// writer checkpoints itself.
+func (s *Store) checkpoints(ctx context.Context) {
+	defer close(s.ckptDone)
+	t := time.NewTicker(checkpointEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		_, _ = s.ckpt.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`)
+	}
 }
 
 // Migrate runs a migration action (store.MigrateUp, MigrateDown,
@@ -86,7 +163,7 @@ func Migrate(ctx context.Context, path, action string) (version uint, dirty bool
 			return 0, false, fmt.Errorf("sqlite: create directory for %s: %w", path, err)
 		}
 	}
-	db, err := sql.Open("sqlite", dsn(path, false))
+	db, err := sql.Open("sqlite", dsn(path, writer))
 	if err != nil {
 		return 0, false, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
@@ -107,9 +184,22 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Close closes both pools.
+// Close stops the checkpointer and closes the pools.
 func (s *Store) Close() error {
-	return errors.Join(s.w.Close(), s.r.Close())
+	if s.stopCkpt != nil {
+		s.stopCkpt()
+		<-s.ckptDone
+	}
+	var errs []error
+	if s.insertEvent != nil {
+		errs = append(errs, s.insertEvent.Close())
+	}
+	for _, db := range []*sql.DB{s.w, s.r, s.ckpt} {
+		if db != nil {
+			errs = append(errs, db.Close())
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // micros and fromMicros convert times to and from the stored form: Unix
@@ -401,23 +491,29 @@ func (s *Store) AppendEvents(ctx context.Context, events []store.Event) error {
 	if err != nil {
 		return mapErr(err, "append events")
 	}
-	stmt, err := tx.PrepareContext(ctx,
-		`INSERT INTO room_events (room_id, seq, type, player_id, data, at) VALUES (?, ?, ?, ?, ?, ?)
-		 ON CONFLICT (room_id, seq) DO NOTHING`)
-	if err != nil {
-		return mapErr(err, "append events")
+	if err := s.insertEventRows(ctx, tx, events); err != nil {
+		return err
 	}
-	defer stmt.Close()
+	if err := tx.Commit(); err != nil {
+		return mapErr(err, fmt.Sprintf("append %d events: commit", len(events)))
+	}
+	if len(fenced) > 0 {
+		return &store.FencedError{Rooms: fenced}
+	}
+	return nil
+}
+
+// insertEventRows inserts events within tx, skipping those stored. It
+// only inserts: what decides which events are to be inserted is the
+// caller's. (One prepared single-row INSERT is as cheap here as
+// multi-row ones: a batch's cost is the pages it dirties, one or so a
+// room, not the statements.)
+func (s *Store) insertEventRows(ctx context.Context, tx *sql.Tx, events []store.Event) error {
+	stmt := tx.StmtContext(ctx, s.insertEvent)
 	for _, e := range events {
 		if _, err := stmt.ExecContext(ctx, e.RoomID, e.Seq, e.Type, e.PlayerID, settingsText(e.Data), micros(e.At)); err != nil {
 			return mapErr(err, fmt.Sprintf("append event %s/%d", e.RoomID, e.Seq))
 		}
-	}
-	if err := tx.Commit(); err != nil {
-		return mapErr(err, "append events")
-	}
-	if len(fenced) > 0 {
-		return &store.FencedError{Rooms: fenced}
 	}
 	return nil
 }
