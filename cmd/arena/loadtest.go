@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime/pprof"
 	"strconv"
 	"sync"
 	"syscall"
@@ -61,6 +62,7 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	sources := fs.Int("sources", 0, "loopback source addresses per process, from 127.0.0.2 (0: one per 10,000 connections)")
 	clash := fs.Int("clash", 20, "one move in this many, at random, clashes with a given (0: none)")
 	worker := fs.Int("worker", -1, "internal: this process is worker N of -procs")
+	cpuProfile := fs.String("cpuprofile", "", "write the load generator's CPU profile to this file (a worker of -procs N to FILE.N)")
 	if err := fs.Parse(args); err != nil {
 		return usageExit(err)
 	}
@@ -90,6 +92,18 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	if *cpuProfile != "" && (*procs == 1 || *worker >= 0) {
+		path := *cpuProfile
+		if *worker >= 0 {
+			path += "." + strconv.Itoa(*worker)
+		}
+		stopProfile, err := startCPUProfile(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "arena loadtest: %v\n", err)
+			return exitFail
+		}
+		defer stopProfile()
+	}
 	var res loadtest.Result
 	if *procs > 1 && *worker < 0 {
 		res, err = runWorkers(ctx, args, *procs, *rooms, stderr)
@@ -202,4 +216,21 @@ func runWorker(ctx context.Context, exe string, args []string, stderr io.Writer)
 		return res, fmt.Errorf("result %q: %w", out.Bytes(), err)
 	}
 	return res, nil
+}
+
+// startCPUProfile profiles this process into path until the returned
+// function is called.
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile %s: %w", path, err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
+	}, nil
 }
