@@ -65,6 +65,14 @@ type Conn interface {
 	Close(CloseReason)
 }
 
+// A Holder is a Conn that can hold the frames sent to it: those sent
+// between Hold and Release are written together, so that a flush's frames
+// for one member cost one write, not one each.
+type Holder interface {
+	Hold()
+	Release()
+}
+
 // Store is what rooms need kept. cmd wires it to the store package; tests
 // use an in-memory one.
 type Store interface {
@@ -450,6 +458,12 @@ func (r *Room) flushOnce(ctx context.Context) bool {
 		return false
 	}
 	frames, records := r.encode(out, logged)
+	// Several outputs are held at the connections that can hold them and
+	// go out together: each member's in one write.
+	hold := len(out) > 1
+	if hold {
+		r.holdConns(Holder.Hold)
+	}
 	for i := range out {
 		o, f := &out[i], frames[i]
 		if o.To != "" {
@@ -464,6 +478,9 @@ func (r *Room) flushOnce(ctx context.Context) bool {
 			}
 		}
 	}
+	if hold {
+		r.holdConns(Holder.Release)
+	}
 	clear(frames)
 	if len(records) > 0 {
 		r.reg.store.RecordEvents(r.roundID(), records)
@@ -473,6 +490,15 @@ func (r *Room) flushOnce(ctx context.Context) bool {
 		r.effect(ctx, e)
 	}
 	return true
+}
+
+// holdConns calls Hold or Release on every connection that is a Holder.
+func (r *Room) holdConns(f func(Holder)) {
+	for _, c := range r.conns {
+		if h, ok := c.(Holder); ok {
+			f(h)
+		}
+	}
 }
 
 // roundID is the game's GameID, formatted once a round.

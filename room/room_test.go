@@ -626,3 +626,59 @@ func TestRestoreBringsBackAFinishedRoomThatLives(t *testing.T) {
 		assert.ErrorIs(t, err, room.ErrNotFound, id)
 	}
 }
+
+// holdingConn is a conn that can hold its frames (a room.Holder), and
+// notes its holds and releases among them.
+type holdingConn struct {
+	*conn
+	log []string // guarded by conn.mu
+}
+
+func (h *holdingConn) Send(f room.Frame) bool {
+	h.mu.Lock()
+	h.log = append(h.log, f.Type)
+	h.mu.Unlock()
+	return h.conn.Send(f)
+}
+
+func (h *holdingConn) Hold() {
+	h.mu.Lock()
+	h.log = append(h.log, "hold")
+	h.mu.Unlock()
+}
+
+func (h *holdingConn) Release() {
+	h.mu.Lock()
+	h.log = append(h.log, "release")
+	h.mu.Unlock()
+}
+
+// What one flush sends a member who can hold frames (a move and the
+// progress it makes) is sent between a hold and a release, so that it
+// goes out in one write; a lone frame is not held.
+func TestAFlushsFramesAreHeldTogether(t *testing.T) {
+	reg, st, clock := registry(t, room.RegistryConfig{})
+	ctx := context.Background()
+	r, cs := live(t, reg, room.ModeRace, "p_a")
+	h := &holdingConn{conn: newConn()}
+	require.NoError(t, r.Attach(ctx, room.Join{ID: "p_b", Name: "Bob"}, h))
+	startRace(t, r, clock, cs[0], "p_a")
+	pz, ok := st.Puzzle(r.ID())
+	require.True(t, ok)
+
+	cell := 0
+	for pz.Givens[cell] != 0 {
+		cell++
+	}
+	digit := int(pz.Solution[cell])
+	h.mu.Lock()
+	h.log = nil
+	h.mu.Unlock()
+	require.NoError(t, r.Message(ctx, "p_b", h, &room.Msg{Type: room.TypeMove, Cell: &cell, Digit: &digit}, clock.Now()))
+	settle(t, r)
+	require.NoError(t, r.Message(ctx, "p_b", h, &room.Msg{Type: room.TypePing}, clock.Now()))
+	settle(t, r)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	assert.Equal(t, []string{"hold", room.TypeMove, room.TypeProgress, "release", room.TypePong}, h.log)
+}

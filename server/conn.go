@@ -48,6 +48,11 @@ type conn struct {
 	// writing is set while a writer goroutine runs, and for good once
 	// the socket is closed.
 	writing bool
+	// held is set between the room's Hold and Release: frames are queued
+	// and the writer starts at the release, so that what one flush of
+	// the room sends (a move and the progress it makes, say) goes out in
+	// one write.
+	held bool
 	// closing is set once, by closeWith, with code, reason and drain.
 	closing bool
 	code    websocket.StatusCode
@@ -98,8 +103,27 @@ func (c *conn) Send(f room.Frame) bool {
 		c.queue = getBatch()
 	}
 	c.queue.frames = append(c.queue.frames, f)
-	c.startWriterLocked()
+	if !c.held {
+		c.startWriterLocked()
+	}
 	return true
+}
+
+// Hold makes the frames sent until Release wait for it (room.Holder).
+func (c *conn) Hold() {
+	c.mu.Lock()
+	c.held = true
+	c.mu.Unlock()
+}
+
+// Release starts writing what was sent since Hold (room.Holder).
+func (c *conn) Release() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.held = false
+	if c.queue != nil {
+		c.startWriterLocked()
+	}
 }
 
 // Close is the room closing the connection.
@@ -176,6 +200,10 @@ func (c *conn) write() {
 		if c.closing && !c.drain {
 			b = nil
 		}
+		// A room is still sending: Release restarts the writer.
+		if c.held && !c.closing {
+			b = nil
+		}
 		if b == nil {
 			closing := c.closing
 			if !closing {
@@ -207,7 +235,7 @@ func (c *conn) finish() {
 	}
 	// Close waits for the client's close frame, which the reader
 	// goroutine takes, for up to 5 seconds.
-	_ = c.ws.Close(c.code, c.reason)
+	_ = c.sock.closeHandshake(func() error { return c.ws.Close(c.code, c.reason) })
 	close(c.done)
 }
 

@@ -49,6 +49,9 @@ type corkConn struct {
 	mu  sync.Mutex
 	buf *[]byte // the batch's buffer while corked; nil otherwise
 
+	// rmu keeps awaitInput's look at br apart from a close handshake,
+	// which reads br on the writer's goroutine (closeHandshake).
+	rmu sync.Mutex
 	// For awaitInput, used by the reader alone.
 	br   *bufio.Reader   // coder/websocket's reader over the socket
 	raw  syscall.RawConn // nil: awaitInput does not wait
@@ -69,10 +72,24 @@ func (c *corkConn) awaitInput() {
 		c.early = false // the first read takes them all: they fit in br
 		return
 	}
-	if c.raw == nil || c.br.Buffered() > 0 {
+	if c.raw == nil {
+		return
+	}
+	c.rmu.Lock()
+	buffered := c.br.Buffered()
+	c.rmu.Unlock()
+	if buffered > 0 {
 		return
 	}
 	_ = c.raw.Read(c.peek)
+}
+
+// closeHandshake runs close, a WebSocket close that reads the client's
+// answer through br, apart from awaitInput's look at it.
+func (c *corkConn) closeHandshake(close func() error) error {
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	return close()
 }
 
 // Write gathers p while corked and writes it through otherwise.

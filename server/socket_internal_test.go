@@ -356,3 +356,38 @@ func TestGoingAwayDrainsTheQueueFirst(t *testing.T) {
 	_, err := readFrom(t, p.client)
 	assert.Equal(t, CloseGoingAway, websocket.CloseStatus(err))
 }
+
+// Frames sent while the room holds the connection wait for its release,
+// then go out in one write; a writer already running leaves them too.
+func TestHeldFramesGoOutTogetherAtTheRelease(t *testing.T) {
+	p := newWSPair(t, false)
+	p.c.Hold()
+	require.True(t, p.c.Send(room.Frame{Data: []byte("move")}))
+	require.True(t, p.c.Send(room.Frame{Data: []byte("progress")}))
+	p.c.mu.Lock()
+	writing := p.c.writing
+	p.c.mu.Unlock()
+	assert.False(t, writing, "no writer while held")
+	before := p.writes.Load()
+	p.c.Release()
+	for _, want := range []string{"move", "progress"} {
+		got, err := readFrom(t, p.client)
+		require.NoError(t, err)
+		assert.Equal(t, want, string(got))
+	}
+	assert.Equal(t, int64(1), p.writes.Load()-before, "one write for what was held")
+
+	// A writer busy with an earlier batch does not take a held queue.
+	p.hold()
+	p.c.Hold()
+	require.True(t, p.c.Send(room.Frame{Data: []byte("a")}))
+	p.release() // the busy writer ends: it finds the queue held
+	require.True(t, p.c.Send(room.Frame{Data: []byte("b")}))
+	p.c.Release()
+	for _, want := range []string{"a", "b"} {
+		got, err := readFrom(t, p.client)
+		require.NoError(t, err)
+		assert.Equal(t, want, string(got))
+	}
+	assert.Equal(t, int64(2), p.writes.Load()-before, "a and b in one write")
+}
