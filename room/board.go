@@ -1,6 +1,7 @@
 package room
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/bits"
@@ -162,8 +163,10 @@ func (g *Game) place(now time.Time, m *member, b *board, cell int, digit uint8, 
 	from, owner, cleared := b.set(m.id, cell, digit)
 	m.progress.Moves++
 	g.rules.filled(g, m, owner, from, digit)
+	// The event is kept for replay: it keeps a copy of the message's id,
+	// not the message, which its decoder made as one with its id.
 	g.publish(fact{kind: kindMove, actor: m.id, ev: &MoveEvent{Header: Header{Type: TypeMove},
-		ID: id, Player: m.id, Cell: cell, Digit: int(digit), Undo: undo, Redo: redo, Cleared: cleared}})
+		ID: bytes.Clone(id), Player: m.id, Cell: cell, Digit: int(digit), Undo: undo, Redo: redo, Cleared: cleared}})
 	g.emitProgress(m)
 	if owner != "" && owner != m.id {
 		if o, ok := g.members[owner]; ok {
@@ -224,7 +227,7 @@ func (g *Game) note(m *member, msg *Msg) *Error {
 	} else {
 		*mark ^= 1 << digit
 	}
-	g.publish(fact{kind: kindNote, actor: m.id, ev: &NoteEvent{Header: Header{Type: TypeNote}, ID: msg.ID, Player: m.id, CellNotes: cellNotes(cell, *n)}})
+	g.publish(fact{kind: kindNote, actor: m.id, ev: &NoteEvent{Header: Header{Type: TypeNote}, ID: bytes.Clone(msg.ID), Player: m.id, CellNotes: cellNotes(cell, *n)}})
 	return nil
 }
 
