@@ -239,19 +239,13 @@ func (c *conn) finish() {
 	close(c.done)
 }
 
-// noDeadline is the context frames are written with: the socket has the
-// write deadline (corkConn), so coder/websocket sets no timer per frame.
-var noDeadline = context.Background()
 
 // writeBatch writes b's frames with one write to the socket, and records
 // how long each took from its event.
 func (c *conn) writeBatch(b *batch) error {
 	c.sock.cork(&b.buf)
 	for _, f := range b.frames {
-		if err := c.ws.Write(noDeadline, websocket.MessageText, f.Data); err != nil {
-			_ = c.sock.uncork()
-			return fmt.Errorf("websocket: write: %w", err)
-		}
+		c.sock.writeText(f.Data)
 	}
 	if err := c.sock.uncork(); err != nil {
 		return fmt.Errorf("websocket: write: %w", err)
