@@ -92,6 +92,7 @@ func TestEventsMovedAtClose(t *testing.T) {
 	g.appendMoves(t, 30, 30)
 	require.Equal(t, 60, eventRows(t, g.s, "room_events_hot"))
 	require.NoError(t, g.s.Close())
+	require.NoError(t, g.s.Close(), "a second Close has nothing left to do")
 
 	s, err := Open(ctx, g.s.path)
 	require.NoError(t, err)

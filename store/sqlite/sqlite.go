@@ -206,6 +206,7 @@ func (s *Store) Close() error {
 	var errs []error
 	if s.stopBg != nil {
 		s.stopBg()
+		s.stopBg = nil
 		s.bg.Wait()
 		errs = append(errs, s.moveEvents(context.Background(), allHot, allHotEnd))
 	}
