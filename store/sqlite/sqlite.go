@@ -8,8 +8,7 @@
 // reads use a pool of their own; WAL mode lets the readers run beside the
 // writer. A connection of its own copies the WAL back into the database
 // file (checkpoints) beside the writer, so that a write never waits for
-// one. New events go to a table in arrival order and are moved into the
-// rooms' order every few seconds (see events.go).
+// one.
 package sqlite
 
 import (
@@ -21,8 +20,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	sqlitemigrate "github.com/golang-migrate/migrate/v4/database/sqlite"
@@ -37,19 +34,15 @@ import (
 type Store struct {
 	w, r *sql.DB
 	path string
-	// ckpt is the checkpointer's connection. stopBg stops the background
-	// jobs (the checkpoints and the moves of new events) and bg waits for
-	// them.
-	ckpt   *sql.DB
-	stopBg context.CancelFunc
-	bg     sync.WaitGroup
-	// insertEvent inserts one event into room_events_hot, prepared once
-	// on the write pool (whose one connection keeps it) rather than for
-	// every batch.
+	// ckpt is the checkpointer's connection; stopCkpt stops it and
+	// ckptDone is closed once it has.
+	ckpt     *sql.DB
+	stopCkpt context.CancelFunc
+	ckptDone chan struct{}
+	// insertEvent inserts one event unless it is stored, prepared once on
+	// the write pool (whose one connection keeps it) rather than for every
+	// batch.
 	insertEvent *sql.Stmt
-	// hotN counts the events inserted into room_events_hot, from the
-	// highest count there at Open: the low bits of their ids.
-	hotN atomic.Int64
 }
 
 var _ store.Store = (*Store)(nil)
@@ -131,44 +124,35 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		s.Close()
 		return nil, err
 	}
-	if s.insertEvent, err = s.w.PrepareContext(ctx, insertHotEvent); err != nil {
+	if s.insertEvent, err = s.w.PrepareContext(ctx,
+		`INSERT INTO room_events (room_id, seq, type, player_id, data, at) VALUES (?, ?, ?, ?, ?, ?)
+		 ON CONFLICT (room_id, seq) DO NOTHING`); err != nil {
 		s.Close()
 		return nil, mapErr(err, "prepare the events' insert")
 	}
-	var hotN int64
-	if err := s.w.QueryRowContext(ctx, `SELECT coalesce(max(id & ?), 0) FROM room_events_hot`, hotNMask).Scan(&hotN); err != nil {
-		s.Close()
-		return nil, mapErr(err, "count the new events")
-	}
-	s.hotN.Store(hotN)
-	bgCtx, stop := context.WithCancel(context.Background())
-	s.stopBg = stop
-	// A passive checkpoint copies what no reader still needs and never
-	// waits on the writer or the readers. One that fails (the disk is
-	// full, say) is not fatal: the next tries again, and past
-	// walRestartPages the writer checkpoints itself.
-	s.every(bgCtx, checkpointEvery, func(ctx context.Context) {
-		_, _ = s.ckpt.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`)
-	})
-	s.moveBuckets(bgCtx, moveEventsEvery/hotBuckets)
+	ckptCtx, stop := context.WithCancel(context.Background())
+	s.stopCkpt, s.ckptDone = stop, make(chan struct{})
+	go s.checkpoints(ckptCtx)
 	return s, nil
 }
 
-// every runs job every d, beside the store's callers, until ctx ends;
-// Close waits for it.
-func (s *Store) every(ctx context.Context, d time.Duration, job func(ctx context.Context)) {
-	s.bg.Go(func() {
-		t := time.NewTicker(d)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-			job(ctx)
+// checkpoints runs a passive checkpoint every checkpointEvery until ctx
+// ends. A passive checkpoint copies what no reader still needs and never
+// waits on the writer or the readers. One that fails (the disk is full,
+// say) is not fatal: the next tries again, and past walRestartPages the
+// writer checkpoints itself.
+func (s *Store) checkpoints(ctx context.Context) {
+	defer close(s.ckptDone)
+	t := time.NewTicker(checkpointEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
 		}
-	})
+		_, _ = s.ckpt.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`)
+	}
 }
 
 // Migrate runs a migration action (store.MigrateUp, MigrateDown,
@@ -200,16 +184,13 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Close stops the background jobs, moves the new events into
-// room_events, and closes the pools.
+// Close stops the checkpointer and closes the pools.
 func (s *Store) Close() error {
-	var errs []error
-	if s.stopBg != nil {
-		s.stopBg()
-		s.stopBg = nil
-		s.bg.Wait()
-		errs = append(errs, s.moveEvents(context.Background(), allHot, allHotEnd))
+	if s.stopCkpt != nil {
+		s.stopCkpt()
+		<-s.ckptDone
 	}
+	var errs []error
 	if s.insertEvent != nil {
 		errs = append(errs, s.insertEvent.Close())
 	}
@@ -493,6 +474,83 @@ func (s *Store) UpdateRoom(ctx context.Context, r store.Room) error {
 func (s *Store) LiveRooms(ctx context.Context) ([]store.Room, error) {
 	return queryAll(ctx, s.r, "live rooms", func(row scanner) (store.Room, error) { return scanRoom(row, "live rooms") },
 		`SELECT `+roomCols+` FROM rooms WHERE state <> 'finished' ORDER BY created_at, id`)
+}
+
+// AppendEvents stores a batch of events in one transaction, skipping any
+// already stored.
+func (s *Store) AppendEvents(ctx context.Context, events []store.Event) error {
+	if len(events) == 0 {
+		return nil
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return mapErr(err, "append events")
+	}
+	defer tx.Rollback()
+	events, fenced, err := fenceEvents(ctx, tx, events)
+	if err != nil {
+		return mapErr(err, "append events")
+	}
+	if err := s.insertEventRows(ctx, tx, events); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return mapErr(err, fmt.Sprintf("append %d events: commit", len(events)))
+	}
+	if len(fenced) > 0 {
+		return &store.FencedError{Rooms: fenced}
+	}
+	return nil
+}
+
+// insertEventRows inserts events within tx, skipping those stored. It
+// only inserts: what decides which events are to be inserted is the
+// caller's. (One prepared single-row INSERT is as cheap here as
+// multi-row ones: a batch's cost is the pages it dirties, one or so a
+// room, not the statements.)
+func (s *Store) insertEventRows(ctx context.Context, tx *sql.Tx, events []store.Event) error {
+	stmt := tx.StmtContext(ctx, s.insertEvent)
+	for _, e := range events {
+		if _, err := stmt.ExecContext(ctx, e.RoomID, e.Seq, e.Type, e.PlayerID, settingsText(e.Data), micros(e.At)); err != nil {
+			return mapErr(err, fmt.Sprintf("append event %s/%d", e.RoomID, e.Seq))
+		}
+	}
+	return nil
+}
+
+// DeleteFinishedEvents deletes the events of up to maxRooms rooms that
+// finished before before, oldest first, in one statement. The rooms come
+// from the rooms_finished index; a room whose events are gone already is
+// skipped by a probe of room_events' primary key.
+func (s *Store) DeleteFinishedEvents(ctx context.Context, before time.Time, maxRooms int) (int64, error) {
+	res, err := s.w.ExecContext(ctx,
+		`DELETE FROM room_events WHERE room_id IN (
+		   SELECT r.id FROM rooms r
+		   WHERE r.state = 'finished' AND r.finished_at < ?
+		     AND EXISTS (SELECT 1 FROM room_events e WHERE e.room_id = r.id)
+		   ORDER BY r.finished_at LIMIT ?)`,
+		before.UnixMicro(), maxRooms)
+	if err != nil {
+		return 0, mapErr(err, "delete events of rooms finished before "+before.Format(time.RFC3339))
+	}
+	n, err := res.RowsAffected()
+	return n, mapErr(err, "delete events: rows affected")
+}
+
+// Events returns a room's events after a sequence number, in order.
+func (s *Store) Events(ctx context.Context, roomID string, afterSeq int64, limit int) ([]store.Event, error) {
+	if limit <= 0 {
+		limit = -1 // SQLite: no limit
+	}
+	return queryAll(ctx, s.r, "events of room "+roomID, func(row scanner) (store.Event, error) {
+		var e store.Event
+		var data string
+		var at sql.NullInt64
+		err := row.Scan(&e.RoomID, &e.Seq, &e.Type, &e.PlayerID, &data, &at)
+		e.Data, e.At = json.RawMessage(data), fromMicros(at)
+		return e, err
+	}, `SELECT room_id, seq, type, player_id, data, at FROM room_events WHERE room_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+		roomID, afterSeq, limit)
 }
 
 func nullDay(day string) any {
