@@ -394,6 +394,21 @@ func testEvents(t *testing.T, s store.Store) {
 	after, err := s.Events(ctx, "r", 250, 0)
 	require.NoError(t, err)
 	assert.Empty(t, after, "a failed batch writes nothing")
+
+	// A new event appended twice, the second time changed (a batch
+	// retried after its first write landed), is read back once, as first
+	// stored.
+	next := store.Event{RoomID: "r", Seq: 251, Type: "move", PlayerID: "a", Data: json.RawMessage(`{"cell":1}`), At: t0}
+	require.NoError(t, s.AppendEvents(ctx, []store.Event{next}))
+	again := next
+	again.Type, again.Data = "changed", json.RawMessage(`{"cell":2}`)
+	require.NoError(t, s.AppendEvents(ctx, []store.Event{again, next}))
+	after, err = s.Events(ctx, "r", 249, 0)
+	require.NoError(t, err)
+	require.Len(t, after, 2)
+	assert.Equal(t, []int64{250, 251}, []int64{after[0].Seq, after[1].Seq})
+	assert.Equal(t, "move", after[1].Type)
+	assert.JSONEq(t, `{"cell":1}`, string(after[1].Data))
 }
 
 // testEventRetention: DeleteFinishedEvents deletes the events of rooms
