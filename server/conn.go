@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -239,7 +240,6 @@ func (c *conn) finish() {
 	close(c.done)
 }
 
-
 // writeBatch writes b's frames with one write to the socket, and records
 // how long each took from its event.
 func (c *conn) writeBatch(b *batch) error {
@@ -262,53 +262,74 @@ func (c *conn) writeBatch(b *batch) error {
 func (c *conn) read(ctx context.Context) {
 	for {
 		c.sock.awaitInput()
-		typ, data, err := c.ws.Read(ctx)
-		if err != nil {
-			return
+		buf := readBuffers.Get().(*bytes.Buffer)
+		typ, rd, err := c.ws.Reader(ctx)
+		if err == nil {
+			_, err = buf.ReadFrom(rd)
 		}
-		at := time.Now()
-		if !c.allow(at) {
-			if !c.refuse(typ, data) {
-				return
-			}
-			continue
+		more := err == nil && c.handle(ctx, typ, buf.Bytes())
+		buf.Reset()
+		if buf.Cap() <= maxPooledRead {
+			readBuffers.Put(buf)
 		}
-		c.refused = 0
-		if typ != websocket.MessageText {
-			c.reply(room.Errorf(room.CodeBadJSON, "frames are JSON text, not binary"), nil)
-			continue
-		}
-		msg, rerr := decode(data)
-		if rerr != nil {
-			c.reply(rerr, idOf(msg))
-			continue
-		}
-		c.s.metrics.messages.WithLabelValues(msg.Type).Inc()
-		if msg.Type == room.TypeJoin && c.room == nil {
-			if addr, err := c.s.owner(ctx, msg.Room, c.fromNode); err != nil || addr != "" {
-				if err != nil {
-					c.Close(room.CloseGoingAway)
-				} else {
-					c.relay(ctx, addr, data)
-				}
-				return
-			}
-			if jerr := c.join(ctx, msg); jerr != nil {
-				c.reply(jerr, msg.ID)
-			} else {
-				c.rearm(c.s.cfg.PingInterval) // the join timeout is over
-			}
-			continue
-		}
-		if c.room == nil {
-			c.reply(room.Errorf(room.CodeNotJoined, "join a room first: {\"type\":\"join\",\"room\":ID,\"name\":NAME}"), msg.ID)
-			continue
-		}
-		if err := c.room.Message(ctx, c.id, c, msg, at); err != nil {
-			c.closeWith(CloseRoomEnded, "the room has ended", true)
+		if !more {
 			return
 		}
 	}
+}
+
+// readBuffers hold the messages being read: a message is done with once
+// handled (what a room keeps of it is copied by decode), so the buffer
+// goes back for the next, on this connection or another, rather than a
+// new one being allocated for every message. maxPooledRead is the largest
+// kept, so that one large message does not pin its buffer in the pool.
+var readBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooledRead = 4 << 10
+
+// handle acts on one message the client sent, and reports whether the
+// connection reads on.
+func (c *conn) handle(ctx context.Context, typ websocket.MessageType, data []byte) bool {
+	at := time.Now()
+	if !c.allow(at) {
+		return c.refuse(typ, data)
+	}
+	c.refused = 0
+	if typ != websocket.MessageText {
+		c.reply(room.Errorf(room.CodeBadJSON, "frames are JSON text, not binary"), nil)
+		return true
+	}
+	msg, rerr := decode(data)
+	if rerr != nil {
+		c.reply(rerr, idOf(msg))
+		return true
+	}
+	c.s.metrics.message(msg.Type)
+	if msg.Type == room.TypeJoin && c.room == nil {
+		if addr, err := c.s.owner(ctx, msg.Room, c.fromNode); err != nil || addr != "" {
+			if err != nil {
+				c.Close(room.CloseGoingAway)
+			} else {
+				c.relay(ctx, addr, data)
+			}
+			return false
+		}
+		if jerr := c.join(ctx, msg); jerr != nil {
+			c.reply(jerr, msg.ID)
+		} else {
+			c.rearm(c.s.cfg.PingInterval) // the join timeout is over
+		}
+		return true
+	}
+	if c.room == nil {
+		c.reply(room.Errorf(room.CodeNotJoined, "join a room first: {\"type\":\"join\",\"room\":ID,\"name\":NAME}"), msg.ID)
+		return true
+	}
+	if err := c.room.Message(ctx, c.id, c, msg, at); err != nil {
+		c.closeWith(CloseRoomEnded, "the room has ended", true)
+		return false
+	}
+	return true
 }
 
 // tick is the connection's timer going off. Before the connection has

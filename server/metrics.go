@@ -3,6 +3,8 @@ package server
 import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/sudoku-arena/arena/room"
 )
 
 // metrics are the server's Prometheus series, on a registry of its own so
@@ -13,6 +15,18 @@ type metrics struct {
 	latency    prometheus.Histogram
 	slowClosed prometheus.Counter
 	messages   *prometheus.CounterVec
+	// byType are messages' counters for the types clients send, looked
+	// up once rather than hashed on every message.
+	byType map[string]prometheus.Counter
+}
+
+// message counts one well-formed message of the type.
+func (m *metrics) message(typ string) {
+	if c, ok := m.byType[typ]; ok {
+		c.Inc()
+		return
+	}
+	m.messages.WithLabelValues(typ).Inc()
 }
 
 func newMetrics(s *Server) *metrics {
@@ -33,6 +47,11 @@ func newMetrics(s *Server) *metrics {
 	m.messages = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "arena_messages_total", Help: "Well-formed client messages received, by type.",
 	}, []string{"type"})
+	m.byType = map[string]prometheus.Counter{}
+	for _, typ := range []string{room.TypeJoin, room.TypeStart, room.TypeMove, room.TypeNote, room.TypeHint, room.TypeUndo,
+		room.TypeRedo, room.TypeCursor, room.TypeRematch, room.TypePing, room.TypeLeave} {
+		m.byType[typ] = m.messages.WithLabelValues(typ)
+	}
 	rooms := s.rooms
 	m.reg.MustRegister(
 		m.sockets, m.latency, m.slowClosed, m.messages,

@@ -303,9 +303,15 @@ func (l *EventLog) writeOne(ctx context.Context) bool {
 	for i := range batch {
 		l.bytes -= eventSize(&batch[i])
 	}
-	l.pending = l.pending[n:]
-	if len(l.pending) == 0 {
-		l.pending = nil // let the backing array go
+	// What was appended while the batch was written moves to the front,
+	// so that the array is used again rather than a new one grown for
+	// every batch; one grown past a few batches (an outage's backlog) is
+	// let go once empty.
+	rest := copy(l.pending, l.pending[n:])
+	clear(l.pending[rest:]) // let the written events' data go
+	l.pending = l.pending[:rest]
+	if rest == 0 && cap(l.pending) > 4*l.opts.MaxBatch {
+		l.pending = nil
 	}
 	l.written += int64(n)
 	if n > 0 {
