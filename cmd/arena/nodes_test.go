@@ -3,11 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
-	"regexp"
-	"strconv"
 	"testing"
 	"time"
 
@@ -35,43 +30,19 @@ const (
 	takeoverBound = 15 * time.Second
 )
 
-// freeAddr is a loopback address with a port free a moment ago: a node's
-// NODE_ADDR must be known before it starts.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	require.NoError(t, ln.Close())
-	return addr
-}
-
 // startNodes starts n `arena serve` processes as nodes over one database.
 func startNodes(t *testing.T, dbURL string, n int) []*arenatest.Arena {
 	t.Helper()
-	nodes := make([]*arenatest.Arena, n)
-	for i := range nodes {
-		addr := freeAddr(t)
-		nodes[i] = arenatest.Start(t, arenatest.Options{DatabaseURL: dbURL, Listen: addr, Env: []string{
-			"COUNTDOWN=10ms", "HINT_PENALTY=0", "PING_INTERVAL=1h",
-			"NODE_ID=n" + strconv.Itoa(i+1), "NODE_ADDR=http://" + addr, "NODE_SECRET=test-secret-of-the-nodes",
-			"NODE_HEARTBEAT=" + testHeartbeat.String(), "NODE_TIMEOUT=" + testTimeout.String(),
-		}})
-	}
-	return nodes
+	return arenatest.StartNodes(t, arenatest.NodeOptions{
+		DatabaseURL: dbURL, N: n, Heartbeat: testHeartbeat, Timeout: testTimeout,
+		Env: []string{"COUNTDOWN=10ms", "HINT_PENALTY=0", "PING_INTERVAL=1h"},
+	})
 }
 
 // metric is a counter's or gauge's value on a node's /metrics.
 func metric(t *testing.T, a *arenatest.Arena, name string) float64 {
 	t.Helper()
-	resp, err := http.Get(a.URL() + "/metrics")
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	m := regexp.MustCompile(`(?m)^` + name + ` (\S+)$`).FindSubmatch(body)
-	require.NotNil(t, m, "%s is not in /metrics", name)
-	v, err := strconv.ParseFloat(string(m[1]), 64)
+	v, err := a.Metric(name)
 	require.NoError(t, err)
 	return v
 }
