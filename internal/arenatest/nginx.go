@@ -36,13 +36,16 @@ func Nginx(tb testing.TB) string {
 var (
 	upstreamServer = regexp.MustCompile(`(?m)^([ \t]*server[ \t]+)([^ \t;{\n]+)([^;\n{]*;)$`)
 	listenLine     = regexp.MustCompile(`(?m)^([ \t]*listen[ \t]+)[^ \t;\n]+;$`)
+	workersLine    = regexp.MustCompile(`(?m)^worker_processes[ \t]+[^ \t;\n]+;$`)
 )
 
 // NginxConfig rewrites an nginx configuration meant for a deployment
 // (deploy/nginx.conf) to run from dir as any user: its upstream's servers
 // become upstreams, in order and with their parameters kept (there must
 // be as many), its listen address becomes listen, and the temporary files
-// go under dir. Everything else, the proxying itself, is kept as it is.
+// go under dir. It runs one worker, so that its round robin is one
+// rotation a test can count on (each worker keeps its own). Everything
+// else, the proxying itself, is kept as it is.
 func NginxConfig(conf, listen string, upstreams []string, dir string) (string, error) {
 	servers := upstreamServer.FindAllStringIndex(conf, -1)
 	if len(servers) != len(upstreams) {
@@ -58,6 +61,7 @@ func NginxConfig(conf, listen string, upstreams []string, dir string) (string, e
 		return "", fmt.Errorf("arenatest: nginx config wants one listen line")
 	}
 	conf = listenLine.ReplaceAllString(conf, "${1}"+listen+";")
+	conf = workersLine.ReplaceAllLiteralString(conf, "worker_processes 1;")
 	var temps strings.Builder
 	for _, kind := range []string{"client_body", "proxy", "fastcgi", "uwsgi", "scgi"} {
 		fmt.Fprintf(&temps, "\n    %s_temp_path %s;", kind, filepath.Join(dir, kind))
