@@ -114,13 +114,13 @@ func TestDeployment(t *testing.T) {
 		out, err := exec.Command(dc, "-f", composeFile, "config", "-q").CombinedOutput()
 		assert.NoError(t, err, "docker-compose config -q: %s", out)
 	}
-	if _, err := exec.LookPath("nginx"); err == nil {
+	if nginx := arenatest.NginxPath(); nginx != "" {
 		dir := t.TempDir()
 		text, err := arenatest.NginxConfig(string(conf), arenatest.FreeAddr(t), []string{"127.0.0.1:1", "127.0.0.1:2", "127.0.0.1:3"}, dir)
 		require.NoError(t, err)
 		path := filepath.Join(dir, "nginx.conf")
 		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
-		out, err := exec.Command("nginx", "-t", "-p", dir, "-c", path, "-e", filepath.Join(dir, "error.log"),
+		out, err := exec.Command(nginx, "-t", "-p", dir, "-c", path, "-e", filepath.Join(dir, "error.log"),
 			"-g", "pid "+filepath.Join(dir, "nginx.pid")+";").CombinedOutput()
 		assert.NoError(t, err, "nginx -t: %s", out)
 	}

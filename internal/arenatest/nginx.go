@@ -16,15 +16,24 @@ import (
 // nginxMissing is what a test that needs nginx says when there is none.
 const nginxMissing = "arenatest: nginx not found; apt-get install nginx-light, or set E2E_REQUIRED=1 to fail"
 
+// NginxPath is the nginx binary's path, "" when there is none (it is
+// often in /usr/sbin, off a user's PATH).
+func NginxPath() string {
+	for _, p := range []string{"nginx", "/usr/sbin/nginx"} {
+		if path, err := exec.LookPath(p); err == nil {
+			return path
+		}
+	}
+	return ""
+}
+
 // Nginx is the nginx binary's path: skips the test when there is none, or
 // fails it when E2E_REQUIRED=1 (as in CI, where a skipped test would pass
 // silently).
 func Nginx(tb testing.TB) string {
 	tb.Helper()
-	for _, p := range []string{"nginx", "/usr/sbin/nginx"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
+	if path := NginxPath(); path != "" {
+		return path
 	}
 	if os.Getenv("E2E_REQUIRED") == "1" {
 		tb.Fatal(nginxMissing)
