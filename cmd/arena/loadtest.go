@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -34,6 +35,13 @@ errors by code, unexpected closes, latency p50/p95/p99/max, moves per
 second, and the server's RSS per connection (from -pid, or /metrics), and
 exits 1 when a connection failed unexpectedly.
 
+-url may name several nodes of one deployment, comma-separated: rooms are
+then created round robin over them (each owned by the node that made it),
+and -remote is the share of each room's players that connect to another
+node, which relays them to the owner; the report counts those connections.
+-pid then takes the nodes' process ids, comma-separated, and the RSS and
+CPU are their sums.
+
 Only a loopback server is loaded unless -allow-remote is given. The server
 needs its per-address limits off (ROOMS_PER_ADDR=0 SOCKETS_PER_ADDR=0
 PLAYER_RATE=0 CREATE_RATE=0) and a RATE_LIMIT above -rate.
@@ -48,7 +56,7 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(fs.Output(), loadtestUsage)
 		fs.PrintDefaults()
 	}
-	rawURL := fs.String("url", "http://127.0.0.1:8080", "the server's base URL")
+	rawURL := fs.String("url", "http://127.0.0.1:8080", "the server's base URL, or several nodes' comma-separated")
 	rooms := fs.Int("rooms", 10, "rooms to create")
 	players := fs.Int("players", 4, "players per room")
 	mode := fs.String("mode", "coop", "coop or race")
@@ -57,7 +65,8 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	duration := fs.Duration("duration", 30*time.Second, "the measured window, after the ramp")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	allowRemote := fs.Bool("allow-remote", false, "allow a -url that is not a loopback address")
-	pid := fs.Int("pid", 0, "the server's process id, for its RSS and CPU time (else RSS from /metrics)")
+	pids := fs.String("pid", "", "the server's process id, for its RSS and CPU time (else RSS from /metrics); several nodes' comma-separated")
+	remote := fs.Float64("remote", 0, "share of each room's players (0 to 1) that connect to a node other than the room's owner")
 	procs := fs.Int("procs", 1, "worker processes to spread the connections over (each under its open-file limit)")
 	sources := fs.Int("sources", 0, "loopback source addresses per process, from 127.0.0.2 (0: one per 10,000 connections)")
 	clash := fs.Int("clash", 20, "one move in this many, at random, clashes with a given (0: none)")
@@ -70,14 +79,19 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	target, err := loadtest.CheckTarget(*rawURL, *allowRemote)
+	targets, err := loadtest.CheckTargets(*rawURL, *allowRemote)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena loadtest: %v\n", err)
+		return exitUsage
+	}
+	pidList, err := parsePIDs(*pids)
 	if err != nil {
 		fmt.Fprintf(stderr, "arena loadtest: %v\n", err)
 		return exitUsage
 	}
 	o := loadtest.Options{
-		URL: target, Rooms: *rooms, Players: *players, Mode: *mode, Rate: *rate,
-		Ramp: *ramp, Duration: *duration, PID: *pid, ClashEvery: *clash,
+		URL: targets[0], Nodes: targets, Remote: *remote, Rooms: *rooms, Players: *players, Mode: *mode, Rate: *rate,
+		Ramp: *ramp, Duration: *duration, PIDs: pidList, ClashEvery: *clash,
 		Sources: *sources, SourceOffset: max(*worker, 0),
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
@@ -127,6 +141,22 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// parsePIDs reads -pid: process ids, comma-separated; "" or "0" is none.
+func parsePIDs(raw string) ([]int, error) {
+	if raw == "" || raw == "0" {
+		return nil, nil
+	}
+	var pids []int
+	for part := range strings.SplitSeq(raw, ",") {
+		pid, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil || pid <= 0 {
+			return nil, fmt.Errorf("-pid %q: want process ids, comma-separated", raw)
+		}
+		pids = append(pids, pid)
+	}
+	return pids, nil
 }
 
 // connsPerSource is how many sockets one source address carries by

@@ -3,11 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
-	"regexp"
-	"strconv"
 	"testing"
 	"time"
 
@@ -33,59 +28,41 @@ const (
 	// takeoverBound is what the product promises: a dead node's rooms are
 	// claimed within 15 s of its death.
 	takeoverBound = 15 * time.Second
+	// rejoinTry bounds one try of a rejoin.
+	rejoinTry = 5 * time.Second
 )
-
-// freeAddr is a loopback address with a port free a moment ago: a node's
-// NODE_ADDR must be known before it starts.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	require.NoError(t, ln.Close())
-	return addr
-}
 
 // startNodes starts n `arena serve` processes as nodes over one database.
 func startNodes(t *testing.T, dbURL string, n int) []*arenatest.Arena {
 	t.Helper()
-	nodes := make([]*arenatest.Arena, n)
-	for i := range nodes {
-		addr := freeAddr(t)
-		nodes[i] = arenatest.Start(t, arenatest.Options{DatabaseURL: dbURL, Listen: addr, Env: []string{
-			"COUNTDOWN=10ms", "HINT_PENALTY=0", "PING_INTERVAL=1h",
-			"NODE_ID=n" + strconv.Itoa(i+1), "NODE_ADDR=http://" + addr, "NODE_SECRET=test-secret-of-the-nodes",
-			"NODE_HEARTBEAT=" + testHeartbeat.String(), "NODE_TIMEOUT=" + testTimeout.String(),
-		}})
-	}
-	return nodes
+	return arenatest.StartNodes(t, arenatest.NodeOptions{
+		DatabaseURL: dbURL, N: n, Heartbeat: testHeartbeat, Timeout: testTimeout,
+		Env: []string{"COUNTDOWN=10ms", "HINT_PENALTY=0", "PING_INTERVAL=1h"},
+	})
 }
 
 // metric is a counter's or gauge's value on a node's /metrics.
 func metric(t *testing.T, a *arenatest.Arena, name string) float64 {
 	t.Helper()
-	resp, err := http.Get(a.URL() + "/metrics")
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	m := regexp.MustCompile(`(?m)^` + name + ` (\S+)$`).FindSubmatch(body)
-	require.NotNil(t, m, "%s is not in /metrics", name)
-	v, err := strconv.ParseFloat(string(m[1]), 64)
+	v, err := a.Metric(name)
 	require.NoError(t, err)
 	return v
 }
 
-// rejoin brings a player back through the node given, with their token,
-// as the web client does after a close: again and again until a welcome
-// comes (the node may still be taking the room over), for up to within.
-// It asks for a snapshot (no last_seq), so that the board can be checked.
+// rejoin brings a player back through the node (or balancer) given, with
+// their token, as the web client does after a close: again and again
+// until a welcome comes (the node may still be taking the room over), for
+// up to within. It asks for a snapshot (no last_seq), so that the board
+// can be checked. Each try is bounded by rejoinTry: behind a balancer a
+// try may reach a paused node, which never answers.
 func rejoin(ctx context.Context, t *testing.T, a endpoint, p *wsPlayer, within time.Duration) *wsPlayer {
 	t.Helper()
 	p.close()
 	deadline := time.Now().Add(within)
 	for {
-		np, err := dialPlayer(ctx, a, p.roomID, p.name, p.token, 0)
+		tctx, cancel := context.WithTimeout(ctx, rejoinTry)
+		np, err := dialPlayer(tctx, a, p.roomID, p.name, p.token, 0)
+		cancel()
 		if err == nil {
 			np.acks = p.acks
 			return np
@@ -159,7 +136,7 @@ func someMoves(ctx context.Context, t *testing.T, r *liveRoom) {
 
 // joinVia has a new player of each name join room id, the i-th through
 // nodes[i].
-func joinVia(ctx context.Context, t *testing.T, id string, nodes []*arenatest.Arena, names ...string) []*wsPlayer {
+func joinVia(ctx context.Context, t *testing.T, id string, nodes []endpoint, names ...string) []*wsPlayer {
 	t.Helper()
 	var ps []*wsPlayer
 	for i, name := range names {
@@ -172,10 +149,17 @@ func joinVia(ctx context.Context, t *testing.T, id string, nodes []*arenatest.Ar
 
 // startVia makes a room of the mode on nodes[0] and has the players join
 // through the nodes given, one each, and start it.
-func startVia(ctx context.Context, t *testing.T, mode string, nodes ...*arenatest.Arena) *liveRoom {
+func startVia(ctx context.Context, t *testing.T, mode string, nodes ...endpoint) *liveRoom {
 	t.Helper()
 	id, err := createRoom(nodes[0], mode)
 	require.NoError(t, err)
+	return startIn(ctx, t, id, mode, nodes...)
+}
+
+// startIn has players join room id through the nodes given, one each,
+// and start it.
+func startIn(ctx context.Context, t *testing.T, id, mode string, nodes ...endpoint) *liveRoom {
+	t.Helper()
 	names := make([]string, len(nodes))
 	for i := range names {
 		names[i] = fmt.Sprintf("%s-%d", mode, i)
@@ -234,42 +218,7 @@ func TestNodes(t *testing.T) {
 		race := startVia(ctx, t, room.ModeRace, n3, n2)
 		someMoves(ctx, t, coop)
 		someMoves(ctx, t, race)
-		n3.Kill()
-		killed := time.Now()
-		for _, r := range []*liveRoom{coop, race} {
-			o := awaitOwner(ctx, t, cl, r.id, "n3", takeoverBound)
-			t.Logf("%s room %s taken over by %s %s after the kill", r.mode, r.id, o.Node, time.Since(killed).Round(time.Millisecond))
-		}
-		assert.Less(t, time.Since(killed), takeoverBound)
-
-		a := rejoin(ctx, t, n1, coop.players[0], 5*time.Second)
-		b := rejoin(ctx, t, n2, coop.players[1], 5*time.Second)
-		checkBoard(t, a, coop.players...)
-		assert.Equal(t, coop.players[0].id, a.id, "the same player, by the token")
-		finishCoop(ctx, t, coop, a, b)
-
-		racers := make([]*wsPlayer, len(race.players))
-		for i, p := range race.players {
-			racers[i] = rejoin(ctx, t, nodes[i], p, 5*time.Second)
-			checkBoard(t, racers[i], p)
-		}
-		err := parallel(len(racers), func(i int) error {
-			np := racers[i]
-			if _, err := np.running(ctx); err != nil {
-				return err
-			}
-			for _, cell := range race.cellsOf(i)[2:] {
-				if err := np.move(ctx, cell, int(race.solution[cell])); err != nil {
-					return err
-				}
-			}
-			err := np.awaitFinish(ctx)
-			np.close()
-			return err
-		})
-		require.NoError(t, err)
-		a.close()
-		b.close()
+		killAndFinish(ctx, t, cl, n3, "n3", coop, race, n1, n2)
 		assert.GreaterOrEqual(t, metric(t, n1, "arena_node_takeovers_total")+metric(t, n2, "arena_node_takeovers_total"), 2.0,
 			"the two rooms taken over")
 		assert.GreaterOrEqual(t, metric(t, n1, "arena_node_heartbeat_failures_total"), 0.0)
@@ -278,44 +227,7 @@ func TestNodes(t *testing.T) {
 	t.Run("PausedOwnerIsFenced", func(t *testing.T) {
 		r := startVia(ctx, t, room.ModeCoop, n2, n1) // owned by n2
 		someMoves(ctx, t, r)
-		stale := r.players[0] // on n2 itself
-		n2.Pause()
-		o := awaitOwner(ctx, t, cl, r.id, "n2", takeoverBound)
-		require.Equal(t, "n1", o.Node)
-		b := rejoin(ctx, t, n1, r.players[1], 5*time.Second)
-		cell := r.cellsOf(1)[2]
-		require.NoError(t, b.move(ctx, cell, int(r.solution[cell])))
-		time.Sleep(300 * time.Millisecond) // written by the new owner
-
-		n2.Resume()
-		// The stale owner takes a move for the room it lost: its write is
-		// refused, it stops the room and closes its sockets with 4009.
-		staleCell := r.cellsOf(0)[2]
-		require.NoError(t, stale.send(ctx, map[string]any{"type": "move", "id": "stale", "cell": staleCell, "digit": int(r.solution[staleCell])}))
-		var closeErr error
-		for closeErr == nil {
-			_, closeErr = stale.read(ctx)
-		}
-		assert.Equal(t, server.CloseMoved, websocket.CloseStatus(closeErr), "%v", closeErr)
-		assert.Equal(t, 1.0, metric(t, n2, "arena_node_fencing_refusals_total"))
-		assert.Eventually(t, func() bool {
-			return n2.Logged("node: write refused as fenced: another node owns the room now; room stopped") == 1
-		}, 5*time.Second, 10*time.Millisecond, "the refusal is logged")
-
-		o, err := cl.RoomOwner(ctx, r.id, testTimeout)
-		require.NoError(t, err)
-		assert.Equal(t, "n1", o.Node, "the database keeps the new owner")
-		evs, err := cl.(store.Store).Events(ctx, r.id, 0, 0)
-		require.NoError(t, err)
-		for _, e := range evs {
-			assert.NotContains(t, string(e.Data), `"id":"stale"`, "the stale owner's move is not stored")
-		}
-		a := rejoin(ctx, t, n2, stale, 5*time.Second) // relayed to n1 now
-		checkBoard(t, a, r.players[0], b)
-		assert.NotEqual(t, byte('0'+r.solution[staleCell]), a.welcome.Room.Board[staleCell], "the stale move is not on the new owner's board")
-		finishCoop(ctx, t, r, a, b)
-		a.close()
-		b.close()
+		pauseAndFence(ctx, t, cl, r, n2, "n2", n1, n2)
 	})
 
 	t.Run("NodeStopped", func(t *testing.T) {
@@ -334,6 +246,119 @@ func TestNodes(t *testing.T) {
 		a.close()
 		b.close()
 	})
+}
+
+// finishRace has each racer (race.players[i], or that player come back)
+// fill every cell of theirs left on the board their welcome showed, and
+// waits for their finishes.
+func finishRace(ctx context.Context, t *testing.T, race *liveRoom, racers []*wsPlayer) {
+	t.Helper()
+	err := parallel(len(racers), func(i int) error {
+		np := racers[i]
+		board := np.welcome.Room.Board
+		if _, err := np.running(ctx); err != nil {
+			return err
+		}
+		for _, cell := range race.cellsOf(i) {
+			if len(board) > cell && board[cell] != '.' && board[cell] != '0' {
+				continue // placed before (a board in the lobby is empty)
+			}
+			if err := np.move(ctx, cell, int(race.solution[cell])); err != nil {
+				return err
+			}
+		}
+		return np.awaitFinish(ctx)
+	})
+	require.NoError(t, err)
+}
+
+// killAndFinish kills (SIGKILL) owner, the node named ownerID that owns a
+// live co-op room and a live race, checks that both are taken over within
+// takeoverBound, and has the same players come back with their tokens
+// (the i-th of each room through via[i%len(via)]), find every move they
+// had acknowledged, and play both rooms to the end.
+func killAndFinish(ctx context.Context, t *testing.T, cl store.Cluster, owner *arenatest.Arena, ownerID string, coop, race *liveRoom, via ...endpoint) {
+	t.Helper()
+	owner.Kill()
+	killed := time.Now()
+	for _, r := range []*liveRoom{coop, race} {
+		o := awaitOwner(ctx, t, cl, r.id, ownerID, takeoverBound)
+		t.Logf("%s room %s taken over by %s %s after the kill", r.mode, r.id, o.Node, time.Since(killed).Round(time.Millisecond))
+	}
+	assert.Less(t, time.Since(killed), takeoverBound)
+
+	a := rejoin(ctx, t, via[0], coop.players[0], 5*time.Second)
+	b := rejoin(ctx, t, via[1%len(via)], coop.players[1], 5*time.Second)
+	checkBoard(t, a, coop.players...)
+	assert.Equal(t, coop.players[0].id, a.id, "the same player, by the token")
+	finishCoop(ctx, t, coop, a, b)
+	a.close()
+	b.close()
+
+	racers := make([]*wsPlayer, len(race.players))
+	for i, p := range race.players {
+		racers[i] = rejoin(ctx, t, via[i%len(via)], p, 5*time.Second)
+		checkBoard(t, racers[i], p)
+	}
+	finishRace(ctx, t, race, racers)
+	for _, p := range racers {
+		p.close()
+	}
+}
+
+// pauseAndFence pauses (SIGSTOP) owner, the node named ownerID that owns
+// the live co-op room r, past NODE_TIMEOUT: another node takes the room
+// over, and the second player comes back through via and moves there.
+// Then owner resumes (SIGCONT) and the first player, still on its old
+// socket, moves: the stale owner's write is refused as fenced (its
+// counter and its log say so), it closes the socket with 4009, and the
+// database keeps the new owner and its events (its other rooms, taken
+// over too, may be refused as well). The first player comes
+// back through staleVia and the team finishes.
+func pauseAndFence(ctx context.Context, t *testing.T, cl store.Cluster, r *liveRoom, owner *arenatest.Arena, ownerID string, via, staleVia endpoint) {
+	t.Helper()
+	stale := r.players[0]
+	owned := metric(t, owner, "arena_node_rooms_owned")
+	owner.Pause()
+	o := awaitOwner(ctx, t, cl, r.id, ownerID, takeoverBound)
+	b := rejoin(ctx, t, via, r.players[1], 10*time.Second)
+	cell := r.cellsOf(1)[2]
+	require.NoError(t, b.move(ctx, cell, int(r.solution[cell])))
+	time.Sleep(300 * time.Millisecond) // written by the new owner
+
+	owner.Resume()
+	// The stale owner takes a move for the room it lost: its write is
+	// refused, it stops the room and closes its sockets with 4009.
+	staleCell := r.cellsOf(0)[2]
+	require.NoError(t, stale.send(ctx, map[string]any{"type": "move", "id": "stale", "cell": staleCell, "digit": int(r.solution[staleCell])}))
+	var closeErr error
+	for closeErr == nil {
+		_, closeErr = stale.read(ctx)
+	}
+	assert.Equal(t, server.CloseMoved, websocket.CloseStatus(closeErr), "%v", closeErr)
+	// Every room the owner held was taken over while it was paused: each
+	// that it writes for is refused, this one first.
+	refusals := metric(t, owner, "arena_node_fencing_refusals_total")
+	assert.GreaterOrEqual(t, refusals, 1.0)
+	assert.LessOrEqual(t, refusals, owned, "no more refusals than rooms it owned")
+	assert.Eventually(t, func() bool {
+		return owner.Logged("node: write refused as fenced: another node owns the room now; room stopped", "room", r.id) == 1
+	}, 5*time.Second, 10*time.Millisecond, "the refusal is logged")
+
+	now, err := cl.RoomOwner(ctx, r.id, testTimeout)
+	require.NoError(t, err)
+	assert.Equal(t, o.Node, now.Node, "the database keeps the new owner")
+	evs, err := cl.(store.Store).Events(ctx, r.id, 0, 0)
+	require.NoError(t, err)
+	for _, e := range evs {
+		assert.NotContains(t, string(e.Data), `"id":"stale"`, "the stale owner's move is not stored")
+	}
+	a := rejoin(ctx, t, staleVia, stale, 10*time.Second)
+	checkBoard(t, a, r.players[0], b)
+	assert.NotEqual(t, byte('0'+r.solution[staleCell]), a.welcome.Room.Board[staleCell], "the stale move is not on the new owner's board")
+	finishCoop(ctx, t, r, a, b)
+	a.close()
+	b.close()
 }
 
 // solve is the puzzle's one solution.

@@ -73,6 +73,12 @@ func dialPlayer(ctx context.Context, a endpoint, roomID, name, token string, las
 	}
 	conn.SetReadLimit(1 << 20)
 	p := &wsPlayer{name: name, roomID: roomID, conn: conn, token: token}
+	ok := false
+	defer func() {
+		if !ok {
+			conn.CloseNow()
+		}
+	}()
 	join := map[string]any{"type": "join", "room": roomID, "name": name}
 	if token != "" {
 		join["token"] = token
@@ -101,6 +107,7 @@ func dialPlayer(ctx context.Context, a endpoint, roomID, name, token string, las
 	if w.Room != nil {
 		p.phase, p.givens = w.Room.Phase, w.Room.Givens
 	}
+	ok = true
 	return p, nil
 }
 
@@ -204,7 +211,7 @@ func (p *wsPlayer) awaitFinish(ctx context.Context) error {
 func (p *wsPlayer) close() { p.conn.CloseNow() }
 
 // createRoom makes a room of the mode through the API.
-func createRoom(a *arenatest.Arena, mode string) (string, error) {
+func createRoom(a endpoint, mode string) (string, error) {
 	resp, err := http.Post(a.URL()+"/api/rooms", "application/json", strings.NewReader(`{"mode":"`+mode+`","level":"easy"}`))
 	if err != nil {
 		return "", err
@@ -218,7 +225,7 @@ func createRoom(a *arenatest.Arena, mode string) (string, error) {
 }
 
 // roomView is GET /api/rooms/{id}, as an outsider sees the room.
-func roomView(tb testing.TB, a *arenatest.Arena, id string) room.Snapshot {
+func roomView(tb testing.TB, a endpoint, id string) room.Snapshot {
 	tb.Helper()
 	resp, err := http.Get(a.URL() + "/api/rooms/" + id)
 	require.NoError(tb, err)

@@ -170,13 +170,24 @@ func (a *Arena) Logs() []string {
 	return append([]string(nil), a.logs...)
 }
 
-// Logged counts the log lines of every run so far whose message is msg.
-func (a *Arena) Logged(msg string) int {
+// Logged counts the log lines of every run so far whose message is msg
+// and, when attrs (key, value, key, value, …) are given, whose attributes
+// have those values (as text).
+func (a *Arena) Logged(msg string, attrs ...string) int {
 	n := 0
 	for _, line := range a.Logs() {
 		_, record, _ := strings.Cut(line, "] ") // after the "[run N]" Logs puts first
-		var rec struct{ Msg string }
-		if json.Unmarshal([]byte(record), &rec) == nil && rec.Msg == msg {
+		var rec map[string]any
+		if json.Unmarshal([]byte(record), &rec) != nil || rec["msg"] != msg {
+			continue
+		}
+		match := true
+		for i := 0; i+1 < len(attrs); i += 2 {
+			if fmt.Sprint(rec[attrs[i]]) != attrs[i+1] {
+				match = false
+			}
+		}
+		if match {
 			n++
 		}
 	}

@@ -259,17 +259,59 @@ func TestDocs(t *testing.T) {
 // docSection is a document's "## Configuration" section.
 func docSection(t *testing.T, doc string) string {
 	t.Helper()
-	_, sec, ok := strings.Cut(doc, "\n## Configuration\n")
-	require.True(t, ok, "no Configuration section")
+	return docSectionNamed(t, doc, "Configuration")
+}
+
+// docSectionNamed is a document's "## name" section.
+func docSectionNamed(t *testing.T, doc, name string) string {
+	t.Helper()
+	_, sec, ok := strings.Cut(doc, "\n## "+name+"\n")
+	require.True(t, ok, "no %s section", name)
 	sec, _, _ = strings.Cut(sec, "\n## ")
 	return sec
+}
+
+// TestDocsSeveralNodes: the settings operations.md's "Several nodes"
+// names in its table are the server's, with the server's defaults.
+func TestDocsSeveralNodes(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join("..", "..", "docs", "operations.md"))
+	require.NoError(t, err)
+	defaults := map[string]string{}
+	for _, s := range Settings() {
+		def, isValue := s.Default()
+		if isValue {
+			def = "`" + def + "`"
+		}
+		defaults[s.Name] = def
+	}
+	rows := tableRows(t, docSectionNamed(t, string(text), "Several nodes"))
+	var names []string
+	for name, cells := range rows {
+		if strings.ToUpper(name) != name {
+			continue // a metric's row
+		}
+		names = append(names, name)
+		if assert.Contains(t, defaults, name, "%s is not a setting", name) {
+			assert.Equal(t, defaults[name], cells[0], "the default of %s", name)
+		}
+	}
+	for _, want := range []string{"NODE_ID", "NODE_ADDR", "NODE_SECRET", "NODE_HEARTBEAT", "NODE_TIMEOUT"} {
+		assert.Contains(t, names, want)
+	}
 }
 
 // docConfigRows is the section's table: each variable's other cells.
 func docConfigRows(t *testing.T, doc string) map[string][]string {
 	t.Helper()
+	return tableRows(t, docSection(t, doc))
+}
+
+// tableRows are the rows of a section's tables whose first cell is code,
+// by that code, each with the cells after it.
+func tableRows(t *testing.T, sec string) map[string][]string {
+	t.Helper()
 	rows := map[string][]string{}
-	for line := range strings.Lines(docSection(t, doc)) {
+	for line := range strings.Lines(sec) {
 		cells := strings.Split(strings.Trim(strings.TrimSpace(line), "|"), "|")
 		if !strings.HasPrefix(line, "| `") || len(cells) < 3 {
 			continue
@@ -279,7 +321,7 @@ func docConfigRows(t *testing.T, doc string) map[string][]string {
 		}
 		rows[strings.Trim(cells[0], "`")] = cells[1:]
 	}
-	require.NotEmpty(t, rows, "the Configuration section has no table")
+	require.NotEmpty(t, rows, "the section has no table")
 	return rows
 }
 

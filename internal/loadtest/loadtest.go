@@ -47,6 +47,13 @@ import (
 type Options struct {
 	// URL is the server's base, already checked by CheckTarget.
 	URL *url.URL
+	// Nodes, when set, are several servers' bases (URL among them) that
+	// share one database: rooms are made round robin over them (see
+	// CheckTargets).
+	Nodes []*url.URL
+	// Remote is the share of each room's players (0 to 1) that connect to
+	// a node other than the one that made and owns the room.
+	Remote float64
 	// Rooms is how many rooms to make, Players how many join each.
 	Rooms, Players int
 	// Mode is "coop" or "race".
@@ -60,9 +67,9 @@ type Options struct {
 	// over (127.0.0.2 onwards), SourceOffset which block of them this
 	// process takes (a worker's index). 0 lets the system choose.
 	Sources, SourceOffset int
-	// PID is the server's process, for its RSS and CPU; 0 reads the RSS
-	// from /metrics instead.
-	PID int
+	// PIDs are the servers' processes, for their RSS and CPU (summed);
+	// none reads the RSS from /metrics instead.
+	PIDs []int
 	// ClashEvery makes one move in this many, at random, a clashing one;
 	// 0 never.
 	ClashEvery int
@@ -100,7 +107,7 @@ func (o *Options) Validate() error {
 	case o.Ramp < 0 || o.Ramp > MaxDuration:
 		return fmt.Errorf("-ramp %s: want 0 to %s", o.Ramp, MaxDuration)
 	}
-	return nil
+	return o.validateNodes()
 }
 
 // run is one run's shared state.
@@ -194,9 +201,9 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	r.window.start = time.Now()
 	r.window.end = r.window.start.Add(o.Duration)
 	var cpu0 time.Duration
-	if o.PID > 0 {
+	if len(o.PIDs) > 0 {
 		var err error
-		if cpu0, err = readCPU(o.PID); err != nil {
+		if cpu0, err = serverCPU(o.PIDs); err != nil {
 			log.Warn("server CPU", "err", err)
 		}
 	}
@@ -212,30 +219,23 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		}
 	}
 	wg.Wait()
-	res := Result{Mode: o.Mode, Workers: 1, Rooms: len(ready), Window: time.Since(r.window.start)}
+	res := Result{Mode: o.Mode, Workers: 1, Rooms: len(ready), Window: time.Since(r.window.start),
+		Nodes: len(o.nodes()), RemoteConnections: remoteConnections(ready)}
 	// Answers to the last moves are still on their way: give them a moment
 	// before the count.
 	sleepUntil(ctx, time.Now().Add(min(answerTimeout, time.Second)))
 	res.Connections = int(r.open.Load())
 	res.PeakConnections = int(r.peak.Load())
-	if o.PID > 0 {
-		if cpu1, err := readCPU(o.PID); err == nil && cpu0 > 0 {
+	if len(o.PIDs) > 0 {
+		if cpu1, err := serverCPU(o.PIDs); err == nil && cpu0 > 0 {
 			res.ServerCPU = cpu1 - cpu0
 		}
-		rss, err := readRSS(o.PID)
-		if err != nil {
-			log.Warn("server RSS", "err", err)
-		}
-		res.ServerRSS = rss
-	} else {
-		mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		rss, err := metricsRSS(mctx, r.http, o.URL)
-		cancel()
-		if err != nil {
-			log.Warn("server RSS", "err", err)
-		}
-		res.ServerRSS = rss
 	}
+	rss, err := r.serverRSS(ctx)
+	if err != nil {
+		log.Warn("server RSS", "err", err)
+	}
+	res.ServerRSS = rss
 
 	// Close every socket as a player leaving would, and wait (bounded) for
 	// the readers to end.
@@ -282,6 +282,7 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 type roomRun struct {
 	r       *run
 	id      string
+	owner   int // the node that made the room (Options.nodes)
 	players []*player
 	track   tracker
 	// The puzzle: its solution, the cell never filled and a digit that
@@ -295,12 +296,13 @@ type roomRun struct {
 // setupRoom creates room i, joins its players, starts it and solves its
 // puzzle. On failure it closes what it opened.
 func (r *run) setupRoom(ctx context.Context, i int) (rm *roomRun, err error) {
-	id, err := r.createRoom(ctx)
+	owner := r.o.creator(i)
+	id, err := r.createRoom(ctx, r.o.nodes()[owner])
 	if err != nil {
 		r.fail(ErrCreate)
 		return nil, err
 	}
-	rm = &roomRun{r: r, id: id}
+	rm = &roomRun{r: r, id: id, owner: owner}
 	rm.track.entries = map[int64]*entry{}
 	rm.track.members = r.o.Players
 	defer func() {
@@ -344,12 +346,12 @@ func (r *run) setupRoom(ctx context.Context, i int) (rm *roomRun, err error) {
 	return rm, nil
 }
 
-// createRoom makes a room, trying again (a bounded number of times) while
-// the server answers that it is busy, and counts how long the room took
-// to make, retries included.
-func (r *run) createRoom(ctx context.Context) (string, error) {
+// createRoom makes a room on the server at base, trying again (a bounded
+// number of times) while the server answers that it is busy, and counts
+// how long the room took to make, retries included.
+func (r *run) createRoom(ctx context.Context, base *url.URL) (string, error) {
 	began := time.Now()
-	id, err := r.tryCreateRoom(ctx)
+	id, err := r.tryCreateRoom(ctx, base)
 	if err == nil {
 		d := time.Since(began)
 		r.mu.Lock()
@@ -359,16 +361,16 @@ func (r *run) createRoom(ctx context.Context) (string, error) {
 	return id, err
 }
 
-// tryCreateRoom posts the room until the server makes it, refuses it for
-// good, or the attempts run out.
-func (r *run) tryCreateRoom(ctx context.Context) (string, error) {
+// tryCreateRoom posts the room to base until the server makes it, refuses
+// it for good, or the attempts run out.
+func (r *run) tryCreateRoom(ctx context.Context, base *url.URL) (string, error) {
 	body := []byte(`{"mode":"` + r.o.Mode + `"}`)
 	var last error
 	for attempt := range createAttempts {
 		if attempt > 0 && !sleepUntil(ctx, time.Now().Add(time.Duration(attempt)*time.Second)) {
 			break
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.o.URL.JoinPath("/api/rooms").String(), bytes.NewReader(body))
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, base.JoinPath("/api/rooms").String(), bytes.NewReader(body))
 		if err != nil {
 			return "", fmt.Errorf("create room: %w", err)
 		}

@@ -157,10 +157,10 @@ func TestCreateLatency(t *testing.T) {
 	r := &run{o: Options{URL: u, Mode: "coop"}, http: srv.Client(), errors: map[string]int64{}}
 	ctx := context.Background()
 	for range 3 {
-		_, err := r.createRoom(ctx)
+		_, err := r.createRoom(ctx, u)
 		require.NoError(t, err)
 	}
-	_, err = r.createRoom(ctx)
+	_, err = r.createRoom(ctx, u)
 	require.Error(t, err)
 
 	assert.Equal(t, int64(3), r.create.Count, "three rooms made")

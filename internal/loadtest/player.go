@@ -19,6 +19,7 @@ import (
 type player struct {
 	rm      *roomRun
 	idx     int
+	remote  bool // connected to a node that does not own the room
 	name    string
 	id      string
 	conn    *websocket.Conn
@@ -67,14 +68,16 @@ type frame struct {
 // the reader.
 func (rm *roomRun) join(ctx context.Context, idx int, name string) (*player, error) {
 	r := rm.r
-	ws := *r.o.URL
+	node, remote := r.o.nodeOf(rm.owner, idx)
+	base := r.o.nodes()[node]
+	ws := *base
 	ws.Scheme = map[string]string{"http": "ws", "https": "wss"}[ws.Scheme]
 	ws.Path = "/ws"
 	dctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	conn, _, err := websocket.Dial(dctx, ws.String(), &websocket.DialOptions{
 		HTTPClient: r.dialer(),
-		HTTPHeader: http.Header{"Origin": {r.o.URL.Scheme + "://" + r.o.URL.Host}},
+		HTTPHeader: http.Header{"Origin": {base.Scheme + "://" + base.Host}},
 	})
 	if err != nil {
 		r.fail(ErrDial)
@@ -82,7 +85,7 @@ func (rm *roomRun) join(ctx context.Context, idx int, name string) (*player, err
 	}
 	conn.SetReadLimit(1 << 20)
 	r.opened()
-	p := &player{rm: rm, idx: idx, name: name, conn: conn, running: make(chan struct{}), done: make(chan struct{})}
+	p := &player{rm: rm, idx: idx, name: name, conn: conn, remote: remote, running: make(chan struct{}), done: make(chan struct{})}
 	join, _ := json.Marshal(map[string]string{"type": "join", "room": rm.id, "name": name})
 	if err := p.write(dctx, join); err != nil {
 		r.closed()

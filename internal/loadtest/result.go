@@ -49,9 +49,15 @@ type Result struct {
 	Create Histogram `json:"create_latency"`
 	// ServerRSS is the server's resident memory read at the end of the
 	// window (0 when unknown), and ServerCPU the CPU time (user + system)
-	// it used over the window, when its PID was given.
+	// it used over the window, when its PID was given; with several nodes,
+	// the sums over them.
 	ServerRSS int64         `json:"server_rss_bytes"`
 	ServerCPU time.Duration `json:"server_cpu_ns"`
+	// Nodes is how many servers the run loaded (sharing one database),
+	// and RemoteConnections how many of the players' sockets went to a
+	// node that did not own their room, and so through a relay.
+	Nodes             int `json:"nodes"`
+	RemoteConnections int `json:"remote_connections"`
 }
 
 // Failed says whether a connection failed unexpectedly: a dial or join
@@ -114,6 +120,8 @@ func Merge(parts []Result) Result {
 		out.Create.Merge(&p.Create)
 		out.ServerRSS = max(out.ServerRSS, p.ServerRSS)
 		out.ServerCPU = max(out.ServerCPU, p.ServerCPU)
+		out.Nodes = max(out.Nodes, p.Nodes)
+		out.RemoteConnections += p.RemoteConnections
 	}
 	return out
 }
@@ -124,6 +132,9 @@ func (r *Result) Print(w io.Writer) {
 	fmt.Fprintf(w, "mode %s, %d worker(s), window %s\n", r.Mode, max(r.Workers, 1), r.Window.Round(time.Millisecond))
 	fmt.Fprintf(w, "rooms playing        %d\n", r.Rooms)
 	fmt.Fprintf(w, "connections held     %d (peak %d)\n", r.Connections, r.PeakConnections)
+	if r.Nodes > 1 {
+		fmt.Fprintf(w, "nodes                %d, %d connections to a node that does not own the room (relayed)\n", r.Nodes, r.RemoteConnections)
+	}
 	fmt.Fprintf(w, "moves sent           %d\n", r.MovesSent)
 	fmt.Fprintf(w, "moves acknowledged   %d (%.1f/s), clashes refused %d, measured %d\n", r.MovesAcked, r.MovesPerSecond(), r.Clashes, r.Measured)
 	fmt.Fprintf(w, "events received      %d\n", r.Events)

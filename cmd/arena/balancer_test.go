@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/internal/arenatest"
+	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/store"
+	"github.com/sudoku-arena/arena/store/pgtest"
+)
+
+// TestNodesBehindBalancer is the whole of several nodes as an operator
+// runs them: three real nodes over one PostgreSQL, and nginx in front
+// with the deployment's own configuration (deploy/nginx.conf: plain round
+// robin), the one URL every player uses. A race whose players land on
+// different nodes plays to the end; the node owning a live co-op room and
+// a live race is killed (SIGKILL) and both are taken over within 15 s and
+// finished by the same players coming back through the balancer; a node
+// paused (SIGSTOP) past NODE_TIMEOUT and resumed has its write refused;
+// and a rolling restart (SIGTERM, then start again, one node after the
+// other) ends no game and loses no acknowledged move. Without nginx it
+// skips, unless E2E_REQUIRED=1.
+func TestNodesBehindBalancer(t *testing.T) {
+	arenatest.Nginx(t)
+	ctx := context.Background()
+	pg, err := pgtest.Start(ctx, pgtest.Options{})
+	require.NoError(t, err)
+	t.Cleanup(pg.Stop)
+	nodes := startNodes(t, pg.NewDatabase(t), 3)
+	lb := arenatest.StartBalancer(t, nginxFile, nodes)
+	byID := map[string]*arenatest.Arena{"n1": nodes[0], "n2": nodes[1], "n3": nodes[2]}
+	cl, ok := openStore(ctx, t, nodes[0]).(store.Cluster)
+	require.True(t, ok)
+	relays := func() float64 {
+		sum := 0.0
+		for _, n := range nodes {
+			if v, err := n.Metric("arena_relays_total"); err == nil {
+				sum += v
+			}
+		}
+		return sum
+	}
+
+	t.Run("RaceThroughTheBalancer", func(t *testing.T) {
+		r := startVia(ctx, t, room.ModeRace, lb, lb, lb)
+		owner := ownerOf(ctx, t, cl, r.id)
+		assert.Len(t, roomView(t, lb, r.id).Players, 3)
+		finishRace(ctx, t, r, r.players)
+		for _, p := range r.players {
+			p.close()
+		}
+		// Round robin sent the creation and the three joins to the three
+		// nodes in turn (the balancer has one worker, so one rotation):
+		// the joins that did not reach the owner were relayed to it.
+		assert.GreaterOrEqual(t, relays(), 2.0, "joins relayed to the owner, %s", owner)
+	})
+
+	t.Run("OwnerKilled", func(t *testing.T) {
+		coop := startVia(ctx, t, room.ModeCoop, lb, lb)
+		owner := ownerOf(ctx, t, cl, coop.id)
+		race := startIn(ctx, t, createOn(ctx, t, cl, lb, room.ModeRace, owner), room.ModeRace, lb, lb)
+		someMoves(ctx, t, coop)
+		someMoves(ctx, t, race)
+		killAndFinish(ctx, t, cl, byID[owner], owner, coop, race, lb)
+		takeovers := 0.0
+		for id, n := range byID {
+			if id != owner {
+				takeovers += metric(t, n, "arena_node_takeovers_total")
+			}
+		}
+		assert.GreaterOrEqual(t, takeovers, 2.0, "the two rooms taken over")
+		byID[owner].Restart() // the same address, back in the upstream
+	})
+
+	t.Run("PausedOwnerIsFenced", func(t *testing.T) {
+		r := startVia(ctx, t, room.ModeCoop, lb, lb)
+		someMoves(ctx, t, r)
+		owner := ownerOf(ctx, t, cl, r.id)
+		pauseAndFence(ctx, t, cl, r, byID[owner], owner, lb, lb)
+	})
+
+	t.Run("RollingRestart", func(t *testing.T) {
+		coop := startVia(ctx, t, room.ModeCoop, lb, lb)
+		race := startVia(ctx, t, room.ModeRace, lb, lb)
+		rooms := []*liveRoom{coop, race}
+		epochs := map[string]int64{}
+		for _, r := range rooms {
+			someMoves(ctx, t, r)
+			o, err := cl.RoomOwner(ctx, r.id, testTimeout)
+			require.NoError(t, err)
+			epochs[r.id] = o.Epoch
+		}
+		for _, n := range nodes {
+			assert.Equal(t, 0, n.Stop(), "SIGTERM: an orderly exit")
+			n.Restart()
+			// Whoever was on the node that left comes back through the
+			// balancer; everyone finds every move they had acknowledged,
+			// and moves once more.
+			for _, r := range rooms {
+				for i, p := range r.players {
+					np := rejoin(ctx, t, lb, p, 10*time.Second)
+					if r.mode == room.ModeCoop {
+						checkBoard(t, np, r.players...) // one board for the team
+					} else {
+						checkBoard(t, np, p)
+					}
+					r.players[i] = np
+				}
+				for i, p := range r.players {
+					cell := nextCell(r, i, p)
+					require.NoError(t, p.move(ctx, cell, int(r.solution[cell])), "%s room %s after %s left", r.mode, r.id, n.Addr())
+				}
+			}
+		}
+		for _, r := range rooms {
+			for i, p := range r.players {
+				r.players[i] = rejoin(ctx, t, lb, p, 10*time.Second)
+				checkBoard(t, r.players[i], p)
+			}
+		}
+		finishCoop(ctx, t, coop, coop.players[0], coop.players[1])
+		finishRace(ctx, t, race, race.players)
+		for _, r := range rooms {
+			for _, p := range r.players {
+				assert.NotNil(t, p.finish, "%s room %s: %s finished", r.mode, r.id, p.name)
+				p.close()
+			}
+			o, err := cl.RoomOwner(ctx, r.id, testTimeout)
+			require.NoError(t, err)
+			assert.Greater(t, o.Epoch, epochs[r.id], "%s room %s moved as its node left", r.mode, r.id)
+		}
+	})
+}
+
+// ownerOf is the node that owns room id now.
+func ownerOf(ctx context.Context, t *testing.T, cl store.Cluster, id string) string {
+	t.Helper()
+	o, err := cl.RoomOwner(ctx, id, testTimeout)
+	require.NoError(t, err)
+	require.NotEmpty(t, o.Node, "room %s has an owner", id)
+	return o.Node
+}
+
+// createOn makes rooms of the mode through the balancer until one is
+// made by (and so owned by) the node named owner, and returns its id.
+// Round robin reaches every node within a few tries.
+func createOn(ctx context.Context, t *testing.T, cl store.Cluster, lb endpoint, mode, owner string) string {
+	t.Helper()
+	for range 12 {
+		id, err := createRoom(lb, mode)
+		require.NoError(t, err)
+		if ownerOf(ctx, t, cl, id) == owner {
+			return id
+		}
+	}
+	t.Fatalf("no %s room made on %s through the balancer in 12 tries", mode, owner)
+	return ""
+}
+
+// nextCell is the first cell of player i's share that p has not placed
+// a digit in yet.
+func nextCell(r *liveRoom, i int, p *wsPlayer) int {
+	placed := map[int]bool{}
+	for _, a := range p.acks {
+		placed[a.cell] = true
+	}
+	for _, cell := range r.cellsOf(i) {
+		if !placed[cell] {
+			return cell
+		}
+	}
+	return -1
+}

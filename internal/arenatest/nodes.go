@@ -1,0 +1,93 @@
+package arenatest
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// NodeSecret is the secret the nodes StartNodes starts share.
+const NodeSecret = "test-secret-of-the-nodes"
+
+// NodeOptions say how to start several nodes over one PostgreSQL
+// database.
+type NodeOptions struct {
+	// DatabaseURL is the database the nodes share (postgres://…).
+	DatabaseURL string
+	// N is how many nodes to start; they are named n1, n2, ….
+	N int
+	// Heartbeat and Timeout are NODE_HEARTBEAT and NODE_TIMEOUT: tests
+	// keep them short so that a dead node's rooms come back soon.
+	Heartbeat, Timeout time.Duration
+	// Env are NAME=value settings every node gets besides its NODE_*.
+	Env []string
+}
+
+// StartNodes starts opts.N `arena serve` processes as nodes over one
+// database, each on a loopback port of its own, which its NODE_ADDR
+// names (so a Restart comes back at the same address).
+func StartNodes(tb testing.TB, opts NodeOptions) []*Arena {
+	tb.Helper()
+	nodes := make([]*Arena, opts.N)
+	for i := range nodes {
+		addr := FreeAddr(tb)
+		env := append([]string(nil), opts.Env...)
+		env = append(env,
+			"NODE_ID=n"+strconv.Itoa(i+1), "NODE_ADDR=http://"+addr, "NODE_SECRET="+NodeSecret,
+			"NODE_HEARTBEAT="+opts.Heartbeat.String(), "NODE_TIMEOUT="+opts.Timeout.String())
+		nodes[i] = Start(tb, Options{DatabaseURL: opts.DatabaseURL, Listen: addr, Env: env})
+	}
+	return nodes
+}
+
+// FreeAddr is a loopback address with a port free a moment ago: a node's
+// NODE_ADDR, or a balancer's address, must be known before it starts.
+func FreeAddr(tb testing.TB) string {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatalf("arenatest: free address: %v", err)
+	}
+	addr := ln.Addr().String()
+	if err := ln.Close(); err != nil {
+		tb.Fatalf("arenatest: free address: %v", err)
+	}
+	return addr
+}
+
+// Metric is a counter's or gauge's value (one without labels) on the
+// server's /metrics.
+func (a *Arena) Metric(name string) (float64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.URL()+"/metrics", nil)
+	if err != nil {
+		return 0, fmt.Errorf("arenatest: metric %s: %w", name, err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, fmt.Errorf("arenatest: metric %s: %w", name, err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				return 0, fmt.Errorf("arenatest: metric %s: %q: %w", name, v, err)
+			}
+			return f, nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return 0, fmt.Errorf("arenatest: metric %s: %w", name, err)
+	}
+	return 0, fmt.Errorf("arenatest: %s is not in %s/metrics", name, a.URL())
+}
