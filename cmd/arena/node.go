@@ -235,6 +235,11 @@ func (n *clusterNode) claim(ctx context.Context, id string) error {
 	if _, err := n.rooms.Get(id); err == nil {
 		return nil // a claim just before this one brought it back
 	}
+	if n.draining.Load() {
+		// Saving its rooms to leave, the node takes on no more: the
+		// client retries, and another node claims the room.
+		return errDraining
+	}
 	epoch, err := n.st.ClaimRoom(ctx, id, n.cfg.ID, n.cfg.Timeout)
 	if errors.Is(err, store.ErrNotFound) {
 		return room.ErrNotFound
@@ -288,6 +293,11 @@ func (n *clusterNode) onFenced(roomID string) {
 // hold joins for its rooms until it leaves.
 func (n *clusterNode) drain(ctx context.Context) error {
 	n.draining.Store(true)
+	// A claim under way finishes first, so that the room it brings back
+	// is among those the shutdown saves.
+	n.claimMu.Lock()
+	//lint:ignore SA2001 an empty section: waiting for the claim is the point
+	n.claimMu.Unlock()
 	return n.st.DrainNode(ctx, n.cfg.ID)
 }
 
