@@ -303,14 +303,20 @@ func (l *EventLog) writeOne(ctx context.Context) bool {
 	for i := range batch {
 		l.bytes -= eventSize(&batch[i])
 	}
-	// What was appended while the batch was written moves to the front,
-	// so that the array is used again rather than a new one grown for
-	// every batch; one grown past a few batches (an outage's backlog) is
-	// let go once empty.
-	rest := copy(l.pending, l.pending[n:])
-	clear(l.pending[rest:]) // let the written events' data go
-	l.pending = l.pending[:rest]
-	if rest == 0 && cap(l.pending) > 4*l.opts.MaxBatch {
+	// What was appended while the batch was written, when it is no more
+	// than a batch, moves to the front, so that the array is used again
+	// rather than a new one grown for every batch. A longer backlog (an
+	// outage's) is sliced past instead, not copied once a batch; and an
+	// array grown past a few batches is let go once empty.
+	clear(l.pending[:n]) // let the written events' data go
+	if rest := len(l.pending) - n; rest <= l.opts.MaxBatch {
+		copy(l.pending, l.pending[n:])
+		clear(l.pending[rest:])
+		l.pending = l.pending[:rest]
+	} else {
+		l.pending = l.pending[n:]
+	}
+	if len(l.pending) == 0 && cap(l.pending) > 4*l.opts.MaxBatch {
 		l.pending = nil
 	}
 	l.written += int64(n)
