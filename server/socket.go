@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"os"
 	"sync"
 	"syscall"
 	"time"
@@ -52,11 +55,22 @@ type corkConn struct {
 	// rmu keeps awaitInput's look at br apart from a close handshake,
 	// which reads br on the writer's goroutine (closeHandshake).
 	rmu sync.Mutex
-	// For awaitInput, used by the reader alone.
-	br   *bufio.Reader   // coder/websocket's reader over the socket
-	raw  syscall.RawConn // nil: awaitInput does not wait
-	peek func(fd uintptr) bool
-	one  [1]byte
+	br  *bufio.Reader // coder/websocket's reader over the socket
+	// raw is the socket's descriptor, through which every read goes
+	// (fill); nil: reads go to the socket as they are, and awaitInput
+	// does not wait.
+	raw  syscall.RawConn
+	fill func(fd uintptr) bool
+	// smu guards in and rerr, which fill sets and Read takes from, on
+	// the reader's goroutine or a close handshake's.
+	smu sync.Mutex
+	// in holds what fill read from the socket and Read has not handed
+	// on yet; nil when nothing waits, so that an idle connection holds
+	// no buffer.
+	in *inBuf
+	// rerr is how the socket's reading ended (io.EOF, a reset), once
+	// fill has found out; Read returns it once in is empty.
+	rerr error
 	// early is set while bytes the client sent with its handshake wait
 	// in front of the socket (websocket.Accept keeps them there).
 	early bool
@@ -66,7 +80,10 @@ type corkConn struct {
 // not taken (or the socket fails: the read that follows finds out). The
 // reader waits here, in a shallow frame, between messages rather than
 // deep inside coder/websocket's read, so that the garbage collector can
-// shrink an idle connection's stack to what waiting takes.
+// shrink an idle connection's stack to what waiting takes. The bytes that
+// end the wait are read then (fill), into a buffer that Read hands on:
+// a message costs the socket one read that finds it and one that finds
+// nothing more, not a look at it besides.
 func (c *corkConn) awaitInput() {
 	if c.early {
 		c.early = false // the first read takes them all: they fit in br
@@ -81,7 +98,77 @@ func (c *corkConn) awaitInput() {
 	if buffered > 0 {
 		return
 	}
-	_ = c.raw.Read(c.peek)
+	_ = c.raw.Read(c.fill)
+}
+
+// inBuf is bytes read from a socket and not yet handed on: b[r:w].
+type inBuf struct {
+	b    [readBufferSize]byte
+	r, w int
+}
+
+var inBufs = sync.Pool{New: func() any { return new(inBuf) }}
+
+// Read hands on what fill read, reading the socket through fill when
+// nothing waits. Every read of the socket goes through fill, under the
+// socket's read lock (RawConn.Read), so that the reader's wait and a
+// close handshake's read take the bytes in the order they came.
+func (c *corkConn) Read(p []byte) (int, error) {
+	if c.raw == nil {
+		return c.Conn.Read(p)
+	}
+	for {
+		c.smu.Lock()
+		if in := c.in; in != nil {
+			n := copy(p, in.b[in.r:in.w])
+			in.r += n
+			if in.r == in.w {
+				c.in = nil
+				inBufs.Put(in)
+			}
+			c.smu.Unlock()
+			return n, nil
+		}
+		err := c.rerr
+		c.smu.Unlock()
+		if err != nil {
+			return 0, err
+		}
+		if err := c.raw.Read(c.fill); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// fillFrom reads what the socket fd holds into c.in, and reports whether
+// there is something for Read (bytes or how the reading ended); false
+// asks RawConn.Read to wait until the socket has more. read is the
+// platform's non-blocking read.
+func (c *corkConn) fillFrom(fd uintptr, read func(fd uintptr, p []byte) (int, error)) bool {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	if c.in != nil || c.rerr != nil {
+		return true
+	}
+	in := inBufs.Get().(*inBuf)
+	n, err := read(fd, in.b[:])
+	if errors.Is(err, syscall.EAGAIN) {
+		inBufs.Put(in)
+		return false
+	}
+	switch {
+	case err != nil:
+		c.rerr = os.NewSyscallError("read", err)
+	case n == 0:
+		c.rerr = io.EOF
+	}
+	if n > 0 {
+		in.r, in.w = 0, n
+		c.in = in
+	} else {
+		inBufs.Put(in)
+	}
+	return true
 }
 
 // closeHandshake runs close, a WebSocket close that reads the client's
@@ -205,9 +292,9 @@ func (h *hijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		return nil, nil, fmt.Errorf("websocket: hijack: %w", err)
 	}
 	h.conn = &corkConn{Conn: nc, timeout: h.timeout}
-	if sc, ok := nc.(syscall.Conn); ok && canPeek {
+	if sc, ok := nc.(syscall.Conn); ok && canFill {
 		if raw, err := sc.SyscallConn(); err == nil {
-			h.conn.raw, h.conn.peek = raw, h.conn.peekFD
+			h.conn.raw, h.conn.fill = raw, h.conn.fillFD
 		}
 	}
 	early, err := brw.Reader.Peek(brw.Reader.Buffered())
