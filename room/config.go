@@ -21,6 +21,9 @@ type Config struct {
 	// ReplayEvents is how many recent events a room keeps to replay to a
 	// player who comes back. Older gaps get a snapshot. The replay is sent
 	// in one go, so the server keeps it within a connection's send queue.
+	// 64 events (about 100 bytes each) already weigh more than a
+	// snapshot (1 to 3 KB): a longer gap is cheaper as one, for the
+	// player and for the room, which keeps its log in memory.
 	ReplayEvents int
 	// MaxPlayers and MaxSpectators bound a room.
 	MaxPlayers    int
@@ -34,7 +37,7 @@ func DefaultConfig() Config {
 		Countdown:       3 * time.Second,
 		HintPenalty:     15 * time.Second,
 		ReconnectWindow: 60 * time.Second,
-		ReplayEvents:    200,
+		ReplayEvents:    64,
 		MaxPlayers:      16,
 		MaxSpectators:   64,
 	}

@@ -43,7 +43,7 @@ func TestLoadDefaults(t *testing.T) {
 	assert.Equal(t, 10*time.Minute, s.Rooms.IdleTimeout)
 	assert.Equal(t, room.DefaultConfig(), s.Rooms.Game)
 	assert.Equal(t, 15*time.Second, s.Rooms.Game.HintPenalty)
-	assert.Equal(t, 200, s.Rooms.Game.ReplayEvents)
+	assert.Equal(t, 64, s.Rooms.Game.ReplayEvents)
 	assert.Equal(t, backend.Kind{Driver: "sqlite", Target: backend.DefaultSQLitePath}, c.Store)
 }
 
@@ -51,7 +51,7 @@ func TestLoadFromEnvironment(t *testing.T) {
 	c, err := Load(envOf(map[string]string{
 		"LISTEN_ADDR": "127.0.0.1:9000", "PUBLIC_URL": "https://sudoku.example/", "ALLOWED_ORIGINS": "a.example, *.b.example,",
 		"RECONNECT_WINDOW": "2m", "HINT_PENALTY": "30s", "MAX_PLAYERS": "4", "RATE_LIMIT": "5", "LOG_FORMAT": " json ",
-		"IDLE_TIMEOUT": "1h", "SEND_QUEUE": "100", "CREATE_RATE": "0", "COUNTDOWN": "",
+		"IDLE_TIMEOUT": "1h", "SEND_QUEUE": "50", "CREATE_RATE": "0", "COUNTDOWN": "",
 		"MAX_ROOMS": "500", "ROOMS_PER_ADDR": "0", "PLAYER_RATE": "0", "SOCKETS_PER_ADDR": "0",
 		"PING_INTERVAL": "1m", "EVENT_RETENTION": "0",
 		"RESULT_QUEUE": "500", "EVENT_QUEUE_MB": "8",
@@ -69,8 +69,8 @@ func TestLoadFromEnvironment(t *testing.T) {
 	assert.Equal(t, 5.0, s.RateLimit)
 	assert.Equal(t, "json", s.LogFormat)
 	assert.Equal(t, time.Hour, s.Rooms.IdleTimeout)
-	assert.Equal(t, 100, s.SendQueue)
-	assert.Equal(t, 84, s.Rooms.Game.ReplayEvents, "the replay fits the send queue")
+	assert.Equal(t, 50, s.SendQueue)
+	assert.Equal(t, 34, s.Rooms.Game.ReplayEvents, "the replay fits the send queue")
 	assert.Equal(t, 0, s.CreateRate, "0 turns the limit off")
 	assert.Equal(t, 500, s.Rooms.MaxRooms)
 	assert.Equal(t, time.Minute, s.PingInterval)
