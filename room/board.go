@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/bits"
 	"sort"
 	"time"
@@ -25,8 +26,70 @@ type notes struct{ corner, centre uint16 }
 type board struct {
 	cells engine.Grid
 	notes [engine.NumCells]notes
-	// by is who placed each digit (co-op attribution).
-	by [engine.NumCells]string
+	// by is who placed each digit (co-op attribution): 0 for nobody,
+	// else 1 + the placer's index in placers. Indices rather than ids
+	// keep the cells free of pointers: a board is 81 bytes of them, not
+	// 1,296 bytes of strings that the collector scans for every board of
+	// every live room.
+	by      [engine.NumCells]uint8
+	placers []string
+}
+
+// placer is who placed the digit in cell; "" for nobody.
+func (b *board) placer(cell int) string {
+	if i := b.by[cell]; i > 0 {
+		return b.placers[i-1]
+	}
+	return ""
+}
+
+// setPlacer records id as who placed the digit in cell ("" for nobody).
+func (b *board) setPlacer(cell int, id string) {
+	if id == "" {
+		b.by[cell] = 0
+		return
+	}
+	for i, p := range b.placers {
+		if p == id {
+			b.by[cell] = uint8(i + 1)
+			return
+		}
+	}
+	if len(b.placers) == math.MaxUint8 {
+		b.compactPlacers()
+	}
+	b.placers = append(b.placers, id)
+	b.by[cell] = uint8(len(b.placers))
+}
+
+// compactPlacers keeps of placers only those who have a digit on the
+// board (81 at most), so that a room that saw hundreds of players come
+// and go still numbers its placers in a byte.
+func (b *board) compactPlacers() {
+	var kept []string
+	var index [math.MaxUint8 + 1]uint8
+	for cell, i := range b.by {
+		if i == 0 {
+			continue
+		}
+		if index[i] == 0 {
+			kept = append(kept, b.placers[i-1])
+			index[i] = uint8(len(kept))
+		}
+		b.by[cell] = index[i]
+	}
+	b.placers = kept
+}
+
+// placedCount is how many of the board's digits id placed.
+func (b *board) placedCount(id string) int {
+	n := 0
+	for cell := range b.by {
+		if id != "" && b.placer(cell) == id {
+			n++
+		}
+	}
+	return n
 }
 
 // noteList is the pencil marks of the cells that have any, in cell order.
@@ -45,7 +108,8 @@ func (b *board) noteList() []CellNotes {
 // placed. A player who left keeps theirs, as the board does.
 func (b *board) placedBy() map[string][]int {
 	var out map[string][]int
-	for cell, id := range b.by {
+	for cell := range b.by {
+		id := b.placer(cell)
 		if id == "" || b.cells[cell] == 0 {
 			continue
 		}
@@ -138,13 +202,13 @@ func (g *Game) conflict(m *member, b *board, cell int, digit uint8, id json.RawM
 // notes and the digit from its peers' notes. It returns what the cell held
 // and who had placed it, and the peers whose notes lost the digit.
 func (b *board) set(id string, cell int, digit uint8) (from uint8, owner string, cleared []int) {
-	from, owner = b.cells[cell], b.by[cell]
+	from, owner = b.cells[cell], b.placer(cell)
 	b.cells[cell] = digit
 	if digit == 0 {
-		b.by[cell] = ""
+		b.setPlacer(cell, "")
 		return from, owner, nil
 	}
-	b.by[cell] = id
+	b.setPlacer(cell, id)
 	bit := uint16(1) << digit
 	b.notes[cell] = notes{}
 	for _, p := range engine.Peers[cell] {

@@ -1,6 +1,8 @@
 package room
 
 import (
+	"fmt"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -21,4 +23,39 @@ func TestUndoHistoryKeepsTheLastMoves(t *testing.T) {
 	for i, c := range m.undo {
 		assert.Equal(t, moves-maxUndo+i, c.cell)
 	}
+}
+
+// TestPlacersOutnumberingAByteKeepTheirDigits: a board numbers its
+// placers in a byte; when hundreds of players have come and gone, the
+// ones with no digit left are dropped from the numbering and everyone's
+// digits stay theirs.
+func TestPlacersOutnumberingAByteKeepTheirDigits(t *testing.T) {
+	var b board
+	want := map[int]string{}
+	for i := range 1000 {
+		id := fmt.Sprintf("p_%04d", i)
+		cell := i % 40 // the later players overwrite the earlier ones' cells
+		b.set(id, cell, uint8(1+i%9))
+		want[cell] = id
+		if i%7 == 0 { // and some cleared again
+			_, owner, _ := b.set("", cell, 0)
+			assert.Equal(t, id, owner)
+			delete(want, cell)
+		}
+	}
+	assert.LessOrEqual(t, len(b.placers), math.MaxUint8)
+	for cell := range 81 {
+		assert.Equal(t, want[cell], b.placer(cell), "cell %d", cell)
+	}
+	got := b.placedBy()
+	n := 0
+	for id, cells := range got {
+		for _, c := range cells {
+			assert.Equal(t, want[c], id)
+			n++
+		}
+	}
+	assert.Equal(t, len(want), n)
+	assert.Equal(t, 1, b.placedCount(want[39]))
+	assert.Zero(t, b.placedCount(""))
 }

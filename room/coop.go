@@ -23,12 +23,7 @@ func (coop) teamBoard(givens engine.Grid) *board { return &board{cells: givens} 
 // who left and comes back still has them there, and clearing one must not
 // take Filled below zero.
 func (coop) seat(g *Game, m *member) {
-	m.progress = Progress{Empty: g.empty}
-	for _, by := range g.team.by {
-		if by == m.id {
-			m.progress.Filled++
-		}
-	}
+	m.progress = Progress{Empty: g.empty, Filled: g.team.placedCount(m.id)}
 }
 
 func (coop) boardOf(g *Game, _ *member) *board { return g.team }

@@ -134,8 +134,8 @@ func (g *Game) Save(now time.Time) *Saved {
 
 func saveBoard(b *board) *SavedBoard {
 	sb := &SavedBoard{Cells: b.cells.String(), Notes: b.noteList()}
-	for cell, id := range b.by {
-		if id != "" {
+	for cell := range b.by {
+		if id := b.placer(cell); id != "" {
 			if sb.By == nil {
 				sb.By = make([]string, engine.NumCells)
 			}
@@ -252,7 +252,7 @@ func restoreBoard(b *board, sb *SavedBoard) error {
 	}
 	for cell, id := range sb.By {
 		if cell < engine.NumCells {
-			b.by[cell] = id
+			b.setPlacer(cell, id)
 		}
 	}
 	return nil
