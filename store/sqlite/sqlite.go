@@ -80,8 +80,8 @@ const (
 
 // Checkpoints: the checkpointer copies the WAL back into the database
 // file every checkpointEvery, beside the writer: a page changed many
-// times in between (a room's last page of events takes an event every
-// few hundred milliseconds) is copied once, and the copying happens
+// times in between (a room's last page of the events' index takes an
+// entry every few hundred milliseconds) is copied once, and the copying happens
 // outside the writer's commits. The WAL can only start over from its
 // beginning once a checkpoint has copied all of it with no write in
 // between, which one beside a busy writer never does: so once the WAL
@@ -93,10 +93,11 @@ const (
 	checkpointEvery  = 250 * time.Millisecond
 	walRestartPages  = 8192     // 4 KiB pages: 32 MiB
 	journalSizeLimit = 32 << 20 // bytes
-	// writerCacheKiB is the writer's page cache: room for the last page
-	// of every live room's events (about 16,000 of them), which each
-	// event is inserted into, and the tables' inner pages. SQLite's
-	// default of 2 MiB sends most inserts to the file system for a page.
+	// writerCacheKiB is the writer's page cache: room for the page of
+	// the events' index (room_id, seq) that every live room's next event
+	// goes into (about 16,000 rooms), and the tables' inner pages.
+	// SQLite's default of 2 MiB sends most inserts to the file system for
+	// a page.
 	writerCacheKiB = 16 << 10
 )
 
@@ -529,9 +530,11 @@ func (s *Store) AppendEvents(ctx context.Context, events []store.Event) error {
 
 // insertEventRows inserts events within tx, skipping those stored, in as
 // few statements as eventChunks allow. It only inserts: what decides which
-// events are to be inserted is the caller's. (The statements' number
-// barely changes the CPU a batch takes, which is the pages it dirties,
-// one or so a room; it changes the garbage.)
+// events are to be inserted is the caller's. The rows go at the end of
+// room_events, in the order written (a batch fills a few pages), and an
+// entry of 20-odd bytes into its index by (room_id, seq), a page or so a
+// room (see migration 000005). (The statements' number barely changes the
+// CPU a batch takes; it changes the garbage.)
 func (s *Store) insertEventRows(ctx context.Context, tx *sql.Tx, events []store.Event) error {
 	args := make([]any, 0, 6*eventChunks[0])
 	for i, n := range eventChunks {

@@ -2,13 +2,22 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/golang-migrate/migrate/v4"
+	sqlitemigrate "github.com/golang-migrate/migrate/v4/database/sqlite"
+	"github.com/golang-migrate/migrate/v4/source/iofs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/migrations"
 	"github.com/sudoku-arena/arena/store"
 	"github.com/sudoku-arena/arena/store/storetest"
 )
@@ -33,14 +42,14 @@ func TestMigrationsUpDownUp(t *testing.T) {
 	require.NoError(t, s.Close())
 	v, dirty, err := Migrate(ctx, path, store.MigrateVersion)
 	require.NoError(t, err)
-	assert.Equal(t, uint(4), v)
+	assert.Equal(t, uint(5), v)
 	assert.False(t, dirty)
 	v, _, err = Migrate(ctx, path, store.MigrateDown)
 	require.NoError(t, err)
 	assert.Equal(t, uint(0), v)
 	v, _, err = Migrate(ctx, path, store.MigrateUp)
 	require.NoError(t, err)
-	assert.Equal(t, uint(4), v)
+	assert.Equal(t, uint(5), v)
 	s, err = Open(ctx, path)
 	require.NoError(t, err)
 	defer s.Close()
@@ -67,4 +76,67 @@ func TestWALStartsOver(t *testing.T) {
 	n, err := g.s.Events(context.Background(), g.rooms[7], 0, 0)
 	require.NoError(t, err)
 	assert.Len(t, n, 120, "every event of a room is kept: 60 moves of two events")
+}
+
+// TestEventsSurviveTheMoveToARowidTable: events stored while room_events
+// was a WITHOUT ROWID table (schema 4) read back the same after the
+// migration that makes it a rowid table, and appending one of them again
+// still stores nothing.
+func TestEventsSurviveTheMoveToARowidTable(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "arena.db")
+	db, err := sql.Open("sqlite", dsn(path, writer))
+	require.NoError(t, err)
+	src, err := iofs.New(migrations.SQLite(), ".")
+	require.NoError(t, err)
+	drv, err := sqlitemigrate.WithInstance(db, &sqlitemigrate.Config{})
+	require.NoError(t, err)
+	m, err := migrate.NewWithInstance("iofs", src, "sqlite", drv)
+	require.NoError(t, err)
+	require.NoError(t, m.Migrate(4))
+	_, err = db.ExecContext(ctx, `INSERT INTO puzzles (id, givens, solution, level, score, seed, created_at)
+		VALUES (1, ?, ?, 'easy', 1, 1, 0)`, "1"+strings.Repeat(".", 80), strings.Repeat("1", 81))
+	require.NoError(t, err)
+	var want []store.Event
+	for _, r := range []string{"a", "b"} {
+		_, err = db.ExecContext(ctx, `INSERT INTO rooms (id, mode, puzzle_id, host_id, state, created_at) VALUES (?, 'coop', 1, 'h', 'running', 0)`, r)
+		require.NoError(t, err)
+	}
+	for i := range 40 {
+		r := []string{"a", "b"}[i%2]
+		e := store.Event{RoomID: r, Seq: int64(i/2 + 1), Type: "move", PlayerID: "p",
+			Data: json.RawMessage(fmt.Sprintf(`{"type":"move","seq":%d,"cell":%d}`, i/2+1, i)), At: time.UnixMicro(int64(1000 + i))}
+		_, err = db.ExecContext(ctx, `INSERT INTO room_events (room_id, seq, type, player_id, data, at) VALUES (?, ?, ?, ?, ?, ?)`,
+			e.RoomID, e.Seq, e.Type, e.PlayerID, string(e.Data), e.At.UnixMicro())
+		require.NoError(t, err)
+		if r == "a" {
+			want = append(want, e)
+		}
+	}
+	srcErr, dbErr := m.Close()
+	require.NoError(t, srcErr)
+	require.NoError(t, dbErr)
+
+	s, err := Open(ctx, path) // migrates to the rowid table
+	require.NoError(t, err)
+	defer s.Close()
+	var withoutRowid int
+	require.NoError(t, s.r.QueryRowContext(ctx,
+		`SELECT count(*) FROM sqlite_schema WHERE name = 'room_events' AND sql LIKE '%WITHOUT ROWID%'`).Scan(&withoutRowid))
+	assert.Zero(t, withoutRowid, "room_events is a rowid table now")
+	got, err := s.Events(ctx, "a", 0, 0)
+	require.NoError(t, err)
+	require.Len(t, got, len(want))
+	for i := range want {
+		assert.Equal(t, want[i].Seq, got[i].Seq)
+		assert.JSONEq(t, string(want[i].Data), string(got[i].Data))
+		assert.True(t, want[i].At.Equal(got[i].At), "at of seq %d", want[i].Seq)
+	}
+	again := want[3]
+	again.Data = json.RawMessage(`{"type":"move","seq":4,"cell":999}`)
+	require.NoError(t, s.AppendEvents(ctx, []store.Event{again}))
+	got, err = s.Events(ctx, "a", 3, 1)
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.JSONEq(t, string(want[3].Data), string(got[0].Data), "the event stored first stays")
 }
