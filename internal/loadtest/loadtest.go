@@ -32,13 +32,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/coder/websocket"
 
 	"github.com/sudoku-arena/arena/engine"
 )
@@ -73,6 +72,10 @@ type Options struct {
 	// ClashEvery makes one move in this many, at random, a clashing one;
 	// 0 never.
 	ClashEvery int
+	// LibraryClient makes the players' sockets coder/websocket's, each
+	// read by a goroutine of its own, rather than the load test's own
+	// client (lean_linux.go), which needs Linux and no TLS.
+	LibraryClient bool
 	// Logger gets progress and failures; nil is silent.
 	Logger *slog.Logger
 }
@@ -116,6 +119,7 @@ type run struct {
 	log     *slog.Logger
 	http    *http.Client
 	dials   []*http.Client // one per source address
+	sources []net.IP       // the source addresses (none: the system's choice)
 	nconn   atomic.Int64   // sockets dialled, to pick a source address
 	open    atomic.Int64
 	peak    atomic.Int64
@@ -150,7 +154,8 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	r := &run{o: o, log: log, http: httpClientFrom(nil), errors: map[string]int64{}}
-	for _, ip := range sourceIPs(o.URL, o.Sources, o.SourceOffset) {
+	r.sources = sourceIPs(o.URL, o.Sources, o.SourceOffset)
+	for _, ip := range r.sources {
 		r.dials = append(r.dials, httpClientFrom(ip))
 	}
 	if len(r.dials) == 0 {
@@ -242,7 +247,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	r.closing.Store(true)
 	for _, rm := range ready {
 		for _, p := range rm.players {
-			p.conn.Close(websocket.StatusNormalClosure, "load test over")
+			p.sock.close("load test over")
 		}
 	}
 	for _, rm := range ready {
@@ -308,7 +313,7 @@ func (r *run) setupRoom(ctx context.Context, i int) (rm *roomRun, err error) {
 	defer func() {
 		if err != nil {
 			for _, p := range rm.players {
-				p.conn.Close(websocket.StatusNormalClosure, "set-up failed")
+				p.sock.close("set-up failed")
 			}
 		}
 	}()
