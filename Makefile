@@ -60,7 +60,6 @@ fuzz:
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzGetRoom$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzLabSolve$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/loadtest -run '^$$' -fuzz '^FuzzScanFlat$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/loadtest -run '^$$' -fuzz '^FuzzNextFrame$$' -fuzztime $(FUZZTIME)
 
 lint: fmt vet staticcheck
 

@@ -72,7 +72,6 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	clash := fs.Int("clash", 20, "one move in this many, at random, clashes with a given (0: none)")
 	worker := fs.Int("worker", -1, "internal: this process is worker N of -procs")
 	cpuProfile := fs.String("cpuprofile", "", "write the load generator's CPU profile to this file (a worker of -procs N to FILE.N)")
-	libraryClient := fs.Bool("library-client", false, "read each player's socket with coder/websocket on a goroutine of its own, not with the load test's own epoll client")
 	if err := fs.Parse(args); err != nil {
 		return usageExit(err)
 	}
@@ -92,7 +91,7 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	o := loadtest.Options{
 		URL: targets[0], Nodes: targets, Remote: *remote, Rooms: *rooms, Players: *players, Mode: *mode, Rate: *rate,
-		Ramp: *ramp, Duration: *duration, PIDs: pidList, ClashEvery: *clash, LibraryClient: *libraryClient,
+		Ramp: *ramp, Duration: *duration, PIDs: pidList, ClashEvery: *clash,
 		Sources: *sources, SourceOffset: max(*worker, 0),
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}

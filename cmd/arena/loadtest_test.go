@@ -15,26 +15,16 @@ import (
 	"github.com/sudoku-arena/arena/internal/loadtest"
 )
 
-// TestLoadtest plays a short co-op load against a real server, with the
-// load test's own client and with coder/websocket's: every connection
-// holds, moves are acknowledged and timed to the last member, clashing
-// moves are refused as conflicts, and the server's RSS is read from its
-// PID.
+// TestLoadtest plays a short co-op load against a real server: every
+// connection holds, moves are acknowledged and timed to the last member,
+// clashing moves are refused as conflicts, and the server's RSS is read
+// from its PID.
 func TestLoadtest(t *testing.T) {
-	for _, client := range []string{"own", "library"} {
-		t.Run(client, func(t *testing.T) { testLoadtest(t, client == "library") })
-	}
-}
-
-func testLoadtest(t *testing.T, library bool) {
 	a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=8"}})
 	var out, errb bytes.Buffer
-	args := []string{"loadtest", "-url", a.URL(), "-rooms", "8", "-players", "4", "-mode", "coop",
-		"-rate", "4", "-ramp", "500ms", "-duration", "3s", "-clash", "5", "-pid", strconv.Itoa(a.PID()), "-json"}
-	if library {
-		args = append(args, "-library-client")
-	}
-	code := run(args, nil, &out, &errb)
+	code := run([]string{"loadtest", "-url", a.URL(), "-rooms", "8", "-players", "4", "-mode", "coop",
+		"-rate", "4", "-ramp", "500ms", "-duration", "3s", "-clash", "5", "-pid", strconv.Itoa(a.PID()), "-json"},
+		nil, &out, &errb)
 	require.Equal(t, exitOK, code, "stderr: %s", errb.String())
 	var res loadtest.Result
 	require.NoError(t, json.Unmarshal(out.Bytes(), &res), out.String())
@@ -94,31 +84,23 @@ func TestLoadtestRefusesRemote(t *testing.T) {
 // TestLoadtestCountsUnexpectedCloses: a server that goes away mid-run
 // (SIGTERM: it closes every socket with 1001 and stops) ends every
 // connection unexpectedly, with its close code, and the load test exits
-// non-zero; with either client.
+// non-zero.
 func TestLoadtestCountsUnexpectedCloses(t *testing.T) {
-	for _, client := range []string{"own", "library"} {
-		t.Run(client, func(t *testing.T) {
-			a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=8"}})
-			args := []string{"loadtest", "-url", a.URL(), "-rooms", "2", "-players", "2", "-mode", "coop",
-				"-rate", "2", "-ramp", "0s", "-duration", "4s", "-json"}
-			if client == "library" {
-				args = append(args, "-library-client")
-			}
-			cmd := exec.Command(arenatest.Binary(t), args...)
-			var out, errb bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &errb
-			require.NoError(t, cmd.Start())
-			time.Sleep(2500 * time.Millisecond) // the rooms play
-			a.Stop()
-			err := cmd.Wait()
-			var exit *exec.ExitError
-			require.ErrorAs(t, err, &exit, "stderr: %s", errb.String())
-			assert.Equal(t, 1, exit.ExitCode())
-			var res loadtest.Result
-			require.NoError(t, json.Unmarshal(out.Bytes(), &res), out.String())
-			assert.Equal(t, int64(4), res.UnexpectedCloses)
-			assert.Equal(t, int64(4), res.Errors["close:1001"], "%v", res.Errors)
-			assert.Zero(t, res.Connections)
-		})
-	}
+	a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=8"}})
+	cmd := exec.Command(arenatest.Binary(t), "loadtest", "-url", a.URL(), "-rooms", "2", "-players", "2", "-mode", "coop",
+		"-rate", "2", "-ramp", "0s", "-duration", "4s", "-json")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	require.NoError(t, cmd.Start())
+	time.Sleep(2500 * time.Millisecond) // the rooms play
+	a.Stop()
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "stderr: %s", errb.String())
+	assert.Equal(t, 1, exit.ExitCode())
+	var res loadtest.Result
+	require.NoError(t, json.Unmarshal(out.Bytes(), &res), out.String())
+	assert.Equal(t, int64(4), res.UnexpectedCloses)
+	assert.Equal(t, int64(4), res.Errors["close:1001"], "%v", res.Errors)
+	assert.Zero(t, res.Connections)
 }

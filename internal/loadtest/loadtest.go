@@ -32,12 +32,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/coder/websocket"
 
 	"github.com/sudoku-arena/arena/engine"
 )
@@ -72,10 +73,6 @@ type Options struct {
 	// ClashEvery makes one move in this many, at random, a clashing one;
 	// 0 never.
 	ClashEvery int
-	// LibraryClient makes the players' sockets coder/websocket's, each
-	// read by a goroutine of its own, rather than the load test's own
-	// client (lean_linux.go), which needs Linux and no TLS.
-	LibraryClient bool
 	// Logger gets progress and failures; nil is silent.
 	Logger *slog.Logger
 }
@@ -119,7 +116,6 @@ type run struct {
 	log     *slog.Logger
 	http    *http.Client
 	dials   []*http.Client // one per source address
-	sources []net.IP       // the source addresses (none: the system's choice)
 	nconn   atomic.Int64   // sockets dialled, to pick a source address
 	open    atomic.Int64
 	peak    atomic.Int64
@@ -154,8 +150,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	r := &run{o: o, log: log, http: httpClientFrom(nil), errors: map[string]int64{}}
-	r.sources = sourceIPs(o.URL, o.Sources, o.SourceOffset)
-	for _, ip := range r.sources {
+	for _, ip := range sourceIPs(o.URL, o.Sources, o.SourceOffset) {
 		r.dials = append(r.dials, httpClientFrom(ip))
 	}
 	if len(r.dials) == 0 {
@@ -247,7 +242,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	r.closing.Store(true)
 	for _, rm := range ready {
 		for _, p := range rm.players {
-			p.sock.close("load test over")
+			p.conn.Close(websocket.StatusNormalClosure, "load test over")
 		}
 	}
 	for _, rm := range ready {
@@ -313,7 +308,7 @@ func (r *run) setupRoom(ctx context.Context, i int) (rm *roomRun, err error) {
 	defer func() {
 		if err != nil {
 			for _, p := range rm.players {
-				p.sock.close("set-up failed")
+				p.conn.Close(websocket.StatusNormalClosure, "set-up failed")
 			}
 		}
 	}()

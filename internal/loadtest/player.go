@@ -1,32 +1,32 @@
 package loadtest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
-// player is one simulated player: a socket, whose messages it acts on as
-// they come (onMessage), and the moves it plays.
+// player is one simulated player: a socket, the reader that always runs on
+// it, and the moves it plays.
 type player struct {
 	rm      *roomRun
 	idx     int
 	remote  bool // connected to a node that does not own the room
 	name    string
 	id      string
-	sock    socket
+	conn    *websocket.Conn
 	running chan struct{} // closed when play starts; givens is then set
 	givens  string
-	done    chan struct{} // closed when the socket has ended
-
-	// Owned by whatever reads the socket (messages come one at a time).
-	joined  chan string // the welcome's player id, or "" and the join refused
-	joining bool        // the welcome has not come yet
-	started bool
+	done    chan struct{} // closed when the reader ends
+	buf     bytes.Buffer  // the frame being read (the reader's)
 
 	// cells are the cells this player plays in turn; filled says which
 	// of them hold its digit now (a co-op player's cells are its own, so
@@ -64,7 +64,8 @@ type frame struct {
 	} `json:"room"`
 }
 
-// join dials the server and joins the room as a new player.
+// join dials the server and joins the room as a new player, then starts
+// the reader.
 func (rm *roomRun) join(ctx context.Context, idx int, name string) (*player, error) {
 	r := rm.r
 	node, remote := r.o.nodeOf(rm.owner, idx)
@@ -74,35 +75,46 @@ func (rm *roomRun) join(ctx context.Context, idx int, name string) (*player, err
 	ws.Path = "/ws"
 	dctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	p := &player{rm: rm, idx: idx, name: name, remote: remote, running: make(chan struct{}), done: make(chan struct{}),
-		joined: make(chan string, 1), joining: true}
-	sock, err := r.dialSocket(dctx, &ws, base.Scheme+"://"+base.Host, p)
+	conn, _, err := websocket.Dial(dctx, ws.String(), &websocket.DialOptions{
+		HTTPClient: r.dialer(),
+		HTTPHeader: http.Header{"Origin": {base.Scheme + "://" + base.Host}},
+	})
 	if err != nil {
 		r.fail(ErrDial)
 		return nil, fmt.Errorf("dial %s: %w", ws.String(), err)
 	}
-	p.sock = sock
+	conn.SetReadLimit(1 << 20)
 	r.opened()
+	p := &player{rm: rm, idx: idx, name: name, conn: conn, remote: remote, running: make(chan struct{}), done: make(chan struct{})}
 	join, _ := json.Marshal(map[string]string{"type": "join", "room": rm.id, "name": name})
 	if err := p.write(dctx, join); err != nil {
-		sock.close("join failed")
+		r.closed()
+		conn.CloseNow()
 		r.fail(ErrJoin)
 		return nil, err
 	}
-	select {
-	case id := <-p.joined:
-		if id == "" {
-			sock.close("join refused")
+	for {
+		f, _, err := p.read(dctx)
+		if err != nil {
+			r.closed()
+			conn.CloseNow()
 			r.fail(ErrJoin)
-			return nil, fmt.Errorf("%s: join refused", name)
+			return nil, fmt.Errorf("%s: join: %w", name, err)
 		}
-		p.id = id
-		return p, nil
-	case <-dctx.Done():
-		sock.close("join timed out")
-		r.fail(ErrJoin)
-		return nil, fmt.Errorf("%s: join: %w", name, dctx.Err())
+		if f.Type == "error" {
+			r.closed()
+			conn.CloseNow()
+			r.fail(ErrJoin)
+			r.fail(f.Code)
+			return nil, fmt.Errorf("%s: join refused: %s", name, f.Code)
+		}
+		if f.Type == "welcome" && f.You != nil {
+			p.id = f.You.ID
+			break
+		}
 	}
+	go p.readLoop()
+	return p, nil
 }
 
 func (r *run) opened() {
@@ -119,98 +131,93 @@ func (r *run) closed() { r.open.Add(-1) }
 
 // write sends one frame, bounded in time.
 func (p *player) write(ctx context.Context, data []byte) error {
-	if err := p.sock.write(ctx, data); err != nil {
+	wctx, cancel := context.WithTimeout(ctx, writeTimeout)
+	defer cancel()
+	if err := p.conn.Write(wctx, websocket.MessageText, data); err != nil {
 		return fmt.Errorf("%s: write: %w", p.name, err)
 	}
 	return nil
 }
 
-// parse reads one event.
-func parse(data []byte) (frame, error) {
+// read reads one event and the time it was read.
+func (p *player) read(ctx context.Context) (frame, time.Time, error) {
+	_, rd, err := p.conn.Reader(ctx)
+	if err == nil {
+		// The frame is read into the player's own buffer, kept between
+		// reads: it is done with before the next.
+		p.buf.Reset()
+		_, err = p.buf.ReadFrom(rd)
+	}
+	at := time.Now()
+	if err != nil {
+		return frame{}, at, err
+	}
+	p.rm.r.events.Add(1)
+	data := p.buf.Bytes()
 	if f, ok := scanFlat(data); ok {
-		return f, nil
+		return f, at, nil
 	}
 	var f frame
 	if err := json.Unmarshal(data, &f); err != nil {
-		return frame{}, fmt.Errorf("event %q: %w", data, err)
+		return frame{}, at, fmt.Errorf("%s: event %q: %w", p.name, data, err)
 	}
-	return f, nil
+	return f, at, nil
 }
 
-// onMessage acts on one event read at at: until the welcome it waits for
-// the join's answer; then it notes when play starts and completes the
-// moves' timings. data is the socket's, and only valid during the call.
-func (p *player) onMessage(data []byte, at time.Time) {
+// readLoop reads every event until the socket closes: it answers the
+// server's pings (the library does, while a read runs), notes when play
+// starts, and completes the moves' timings.
+func (p *player) readLoop() {
 	r := p.rm.r
-	r.events.Add(1)
-	f, err := parse(data)
-	if err != nil {
-		r.fail(ErrEvent)
-		r.log.Warn("unreadable event", "player", p.name, "err", err)
-		return
-	}
-	if p.joining {
-		switch {
-		case f.Type == "error":
-			p.joining = false
-			r.fail(f.Code)
-			p.joined <- ""
-		case f.Type == "welcome" && f.You != nil:
-			p.joining = false
-			p.joined <- f.You.ID
-		}
-		return
-	}
+	defer close(p.done)
+	defer r.closed()
 	marker := "move" // the event that reports a move to every member
 	if r.o.Mode == "race" {
 		marker = "progress"
 	}
-	switch f.Type {
-	case "state":
-		if !p.started && f.Room != nil && f.Room.Phase == "running" {
-			p.started = true
-			p.givens = f.Room.Givens
-			close(p.running)
+	started := false
+	for {
+		f, at, err := p.read(context.Background())
+		if err != nil {
+			if !r.closing.Load() {
+				r.unexpected.Add(1)
+				code := websocket.CloseStatus(err)
+				r.fail("close:" + strconv.Itoa(int(code)))
+				r.log.Warn("connection ended", "player", p.name, "err", err)
+			}
+			p.conn.CloseNow()
+			return
 		}
-	case "move":
+		switch f.Type {
+		case "state":
+			if !started && f.Room != nil && f.Room.Phase == "running" {
+				started = true
+				p.givens = f.Room.Givens
+				close(p.running)
+			}
+		case "move":
+			if f.Player == p.id {
+				p.acked()
+			}
+		case "error":
+			if f.Player == "" || f.Player == p.id {
+				p.refused(f)
+			}
+		}
+		if f.Type != marker {
+			continue
+		}
+		var sent time.Time
 		if f.Player == p.id {
-			p.acked()
+			sent = p.answered()
 		}
-	case "error":
-		if f.Player == "" || f.Player == p.id {
-			p.refused(f)
-		}
-	}
-	if f.Type != marker {
-		return
-	}
-	var sent time.Time
-	if f.Player == p.id {
-		sent = p.answered()
-	}
-	if d, ok := p.rm.track.read(f.Seq, at, sent); ok {
-		r.measured.Add(1)
-		r.mu.Lock()
-		r.lat.Add(d)
-		r.mu.Unlock()
-	}
-}
-
-// onEnd is the socket's end: unexpected unless the run is closing it.
-func (p *player) onEnd(err error) {
-	r := p.rm.r
-	r.closed()
-	if p.joining {
-		p.joining = false
-		p.joined <- ""
-	} else {
-		if !r.closing.Load() {
-			r.unexpected.Add(1)
-			r.fail("close:" + strconv.Itoa(closeCode(err)))
-			r.log.Warn("connection ended", "player", p.name, "err", err)
+		if d, ok := p.rm.track.read(f.Seq, at, sent); ok {
+			r.measured.Add(1)
+			r.mu.Lock()
+			r.lat.Add(d)
+			r.mu.Unlock()
 		}
 	}
-	close(p.done)
 }
 
 // acked notes the mover's own move event.

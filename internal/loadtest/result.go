@@ -74,7 +74,6 @@ const (
 	ErrStart   = "client:start"
 	ErrWrite   = "client:write"
 	ErrPending = "client:no_answer" // a move unanswered when the next was due
-	ErrEvent   = "client:bad_event" // an event that is not JSON
 )
 
 // MovesPerSecond is the acknowledged moves over the window.
