@@ -20,6 +20,15 @@ type execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
+// stmtIn is stmt, prepared on the writer, for ex: the writer itself or a
+// transaction on it.
+func stmtIn(ctx context.Context, ex execer, stmt *sql.Stmt) *sql.Stmt {
+	if tx, ok := ex.(*sql.Tx); ok {
+		return tx.StmtContext(ctx, stmt)
+	}
+	return stmt
+}
+
 // fenced runs write on the writer when epoch is 0 (an unfenced write), or
 // else in a transaction that first checks the room's epoch (fence).
 func (s *Store) fenced(ctx context.Context, what, gameID string, epoch int64, write func(ex execer) error) error {
@@ -31,7 +40,7 @@ func (s *Store) fenced(ctx context.Context, what, gameID string, epoch int64, wr
 		return mapErr(err, what)
 	}
 	defer tx.Rollback()
-	if err := fence(ctx, tx, store.RoomOf(gameID), epoch); err != nil {
+	if err := s.fence(ctx, tx, store.RoomOf(gameID), epoch); err != nil {
 		return mapErr(err, what)
 	}
 	if err := write(tx); err != nil {
@@ -42,9 +51,9 @@ func (s *Store) fenced(ctx context.Context, what, gameID string, epoch int64, wr
 
 // fence refuses with a *FencedError unless the room's epoch is the one
 // given.
-func fence(ctx context.Context, tx *sql.Tx, roomID string, epoch int64) error {
+func (s *Store) fence(ctx context.Context, tx *sql.Tx, roomID string, epoch int64) error {
 	var cur int64
-	if err := tx.QueryRowContext(ctx, `SELECT epoch FROM rooms WHERE id = ?`, roomID).Scan(&cur); err != nil {
+	if err := tx.StmtContext(ctx, s.roomEpoch).QueryRowContext(ctx, roomID).Scan(&cur); err != nil {
 		return err
 	}
 	if cur != epoch {
