@@ -100,8 +100,10 @@ func TestDatabaseOutage(t *testing.T) {
 		assert.Zero(t, p.heard, "%s heard of no finish while the database was away", p.name)
 	}
 
-	require.NoError(t, pg.Resume(ctx))
+	// Taken before the restart, which returns once PostgreSQL accepts
+	// connections: the server's retry may store a finish before then.
 	resumedAt := time.Now()
+	require.NoError(t, pg.Resume(ctx))
 	for _, p := range []*wsPlayer{racer, coop.players[0], coop.players[1]} {
 		require.NoError(t, p.awaitFinish(ctx), "%s's finish is announced once stored", p.name)
 		assert.True(t, p.finishAt.After(resumedAt))
