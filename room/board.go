@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
 	"time"
 
@@ -49,11 +50,9 @@ func (b *board) setPlacer(cell int, id string) {
 		b.by[cell] = 0
 		return
 	}
-	for i, p := range b.placers {
-		if p == id {
-			b.by[cell] = uint8(i + 1)
-			return
-		}
+	if i := slices.Index(b.placers, id); i >= 0 {
+		b.by[cell] = uint8(i + 1)
+		return
 	}
 	if len(b.placers) == math.MaxUint8 {
 		b.compactPlacers()
@@ -83,9 +82,13 @@ func (b *board) compactPlacers() {
 
 // placedCount is how many of the board's digits id placed.
 func (b *board) placedCount(id string) int {
+	i := slices.Index(b.placers, id)
+	if id == "" || i < 0 {
+		return 0
+	}
 	n := 0
-	for cell := range b.by {
-		if id != "" && b.placer(cell) == id {
+	for _, by := range b.by {
+		if int(by) == i+1 {
 			n++
 		}
 	}

@@ -140,18 +140,17 @@ func (c *corkConn) Read(p []byte) (int, error) {
 	}
 }
 
-// fillFrom reads what the socket fd holds into c.in, and reports whether
+// fillFD reads what the socket fd holds into c.in, and reports whether
 // there is something for Read (bytes or how the reading ended); false
-// asks RawConn.Read to wait until the socket has more. read is the
-// platform's non-blocking read.
-func (c *corkConn) fillFrom(fd uintptr, read func(fd uintptr, p []byte) (int, error)) bool {
+// asks RawConn.Read to wait until the socket has more.
+func (c *corkConn) fillFD(fd uintptr) bool {
 	c.smu.Lock()
 	defer c.smu.Unlock()
 	if c.in != nil || c.rerr != nil {
 		return true
 	}
 	in := inBufs.Get().(*inBuf)
-	n, err := read(fd, in.b[:])
+	n, err := readNonblock(fd, in.b[:])
 	if errors.Is(err, syscall.EAGAIN) {
 		inBufs.Put(in)
 		return false

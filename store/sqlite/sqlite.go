@@ -91,8 +91,8 @@ const (
 // Checkpoints: the checkpointer copies the WAL back into the database
 // file every checkpointEvery, beside the writer: a page changed many
 // times in between (a room's last page of the events' index takes an
-// entry every few hundred milliseconds) is copied once, and the copying happens
-// outside the writer's commits. The WAL can only start over from its
+// entry every few hundred milliseconds) is copied once, and the copying
+// happens outside the writer's commits. The WAL can only start over from its
 // beginning once a checkpoint has copied all of it with no write in
 // between, which one beside a busy writer never does: so once the WAL
 // holds walRestartPages the writer checkpoints at the end of a commit
