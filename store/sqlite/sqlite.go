@@ -125,6 +125,11 @@ func dsn(path string, r role) string {
 		q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", walRestartPages))
 		q.Add("_pragma", fmt.Sprintf("journal_size_limit(%d)", journalSizeLimit))
 		q.Add("_pragma", fmt.Sprintf("cache_size(%d)", -writerCacheKiB))
+		// A statement that inserts many rows keeps the pages it changes
+		// in a statement journal, so that a failure undoes that statement
+		// alone; past 64 KiB SQLite spills it to a temporary file, with a
+		// write system call a page. In memory it costs no call.
+		q.Add("_pragma", "temp_store(MEMORY)")
 	case checkpointer:
 		q.Add("_pragma", "wal_autocheckpoint(0)")
 	}

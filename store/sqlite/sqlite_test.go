@@ -78,6 +78,24 @@ func TestWALStartsOver(t *testing.T) {
 	assert.Len(t, n, 120, "every event of a room is kept: 60 moves of two events")
 }
 
+// TestPoolPragmas: each pool's connections have the settings their work
+// needs: the writer a page cache for every live room's index page and its
+// statement journals in memory, the readers no way to write.
+func TestPoolPragmas(t *testing.T) {
+	s := open(t).(*Store)
+	ctx := context.Background()
+	pragma := func(db *sql.DB, name string) int64 {
+		var v int64
+		require.NoError(t, db.QueryRowContext(ctx, "PRAGMA "+name).Scan(&v), name)
+		return v
+	}
+	assert.Equal(t, int64(2), pragma(s.w, "temp_store"), "writer: temporary files in memory")
+	assert.Equal(t, int64(-writerCacheKiB), pragma(s.w, "cache_size"), "writer: page cache in KiB")
+	assert.Equal(t, int64(walRestartPages), pragma(s.w, "wal_autocheckpoint"), "writer: checkpoint at")
+	assert.Equal(t, int64(0), pragma(s.r, "temp_store"), "reader: the default")
+	assert.Equal(t, int64(1), pragma(s.r, "query_only"), "reader: no writes")
+}
+
 // TestEventsSurviveTheMoveToARowidTable: events stored while room_events
 // was a WITHOUT ROWID table (schema 4) read back the same after the
 // migration that makes it a rowid table, and appending one of them again
