@@ -59,6 +59,7 @@ fuzz:
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzCreateRoom$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzGetRoom$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzLabSolve$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./server -run '^$$' -fuzz '^FuzzControlFrame$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/loadtest -run '^$$' -fuzz '^FuzzScanFlat$$' -fuzztime $(FUZZTIME)
 
 lint: fmt vet staticcheck

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -368,4 +369,15 @@ func (c *client) closeStatus() (websocket.StatusCode, string) {
 		}
 		c.tb.Fatalf("%s: want a close, got %v", c.name, err)
 	}
+}
+
+// metrics is the server's /metrics page.
+func (e *env) metrics() string {
+	e.tb.Helper()
+	resp, err := http.Get(e.http.URL + "/metrics")
+	require.NoError(e.tb, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(e.tb, err)
+	return string(body)
 }

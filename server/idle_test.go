@@ -2,11 +2,17 @@ package server_test
 
 import (
 	"bytes"
+	"context"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/server"
 )
 
 // connGoroutines counts the goroutines that serve WebSockets: the
@@ -30,10 +36,12 @@ func connGoroutines() int {
 	return count
 }
 
-// An idle connection, in a room or not, holds one goroutine: its reader.
-// The writer runs only while frames wait, pings run on a timer, and
-// net/http's goroutine for the upgrade request has returned.
-func TestAnIdleConnectionHoldsOneGoroutine(t *testing.T) {
+// An idle connection, in a room or not, holds no goroutine: its reader
+// parks once nothing is left to read (its socket waits in the server's
+// poller), the writer runs only while frames wait, pings run on a timer,
+// and net/http's goroutine for the upgrade request has returned. A
+// message starts a reader again, which parks again once it is handled.
+func TestAnIdleConnectionHoldsNoGoroutine(t *testing.T) {
 	e := newEnv(t)
 	id := e.createRoom("coop", "easy")
 	var clients []*client
@@ -45,13 +53,101 @@ func TestAnIdleConnectionHoldsOneGoroutine(t *testing.T) {
 	for range 8 {
 		clients = append(clients, e.dial("idle"))
 	}
-	var n int
-	assert.Eventually(t, func() bool {
-		n = connGoroutines()
-		return n == len(clients)
-	}, 5*time.Second, 10*time.Millisecond, "want %d goroutines for %d idle connections", len(clients), len(clients))
-	assert.Equal(t, len(clients), n)
+	parked := func() bool { return connGoroutines() == 0 }
+	require.Eventually(t, parked, 5*time.Second, 10*time.Millisecond, "%d goroutines for %d idle connections", connGoroutines(), len(clients))
 	for _, c := range clients[:4] {
 		assert.Positive(t, c.ping(), "%s is still served", c.name)
 	}
+	for _, c := range clients[4:] {
+		c.send(map[string]string{"type": "ping"})
+		assert.Equal(t, room.CodeNotJoined, c.awaitError(room.CodeNotJoined).Code, "an idle one is answered too")
+	}
+	require.Eventually(t, parked, 5*time.Second, 10*time.Millisecond, "%d goroutines once the pings are answered", connGoroutines())
+	for _, c := range clients[:4] {
+		assert.Positive(t, c.ping(), "%s is served again", c.name)
+	}
+}
+
+// readOn reads c's socket in the background until it fails, as a browser
+// does (which is what answers the server's pings), and sends how it
+// ended.
+func readOn(c *client) <-chan error {
+	done := make(chan error, 1)
+	go func() {
+		for {
+			if _, _, err := c.ws.Read(context.Background()); err != nil {
+				done <- err
+				return
+			}
+		}
+	}()
+	return done
+}
+
+// A connection that answers the server's keep-alive pings stays, and
+// parks between them: the pong is taken by the server's own reading, not
+// left to the WebSocket library, which would wait in its read for a data
+// frame to follow.
+func TestAConnectionAnsweringPingsStaysAndParks(t *testing.T) {
+	e := newEnv(t, func(c *server.Config) { c.PingInterval, c.PingTimeout = 60*time.Millisecond, 40*time.Millisecond })
+	id := e.createRoom("coop", "easy")
+	var ended []<-chan error
+	for _, name := range []string{"Ann", "Bob", "Cid"} {
+		c := e.dial(name)
+		c.join(id)
+		ended = append(ended, readOn(c))
+	}
+	time.Sleep(500 * time.Millisecond) // five pings or more each
+	for i, done := range ended {
+		select {
+		case err := <-done:
+			t.Fatalf("client %d was closed: %v", i, err)
+		default:
+		}
+	}
+	assert.Equal(t, 3, e.rooms.Stats().Members)
+	require.Eventually(t, func() bool { return connGoroutines() == 0 }, 5*time.Second, 5*time.Millisecond,
+		"%d goroutines for 3 connections between pings", connGoroutines())
+}
+
+// A parked connection whose client goes away without a close frame (a
+// reset, a closed tab) is woken by its socket's end: it leaves its room
+// and its socket is counted no more.
+func TestAParkedConnectionEndsWhenItsClientGoes(t *testing.T) {
+	e := newEnv(t)
+	id := e.createRoom("coop", "easy")
+	a, b := e.dial("Ann"), e.dial("Bob")
+	a.join(id)
+	b.join(id)
+	require.Eventually(t, func() bool { return connGoroutines() == 0 }, 5*time.Second, 10*time.Millisecond)
+	require.NoError(t, b.ws.CloseNow())
+	require.Eventually(t, func() bool { return e.rooms.Stats().Members == 1 }, 5*time.Second, 10*time.Millisecond,
+		"the gone player is away")
+	require.Eventually(t, func() bool { return strings.Contains(e.metrics(), "arena_websockets_open 1\n") }, 5*time.Second, 10*time.Millisecond,
+		"one socket is left open")
+	assert.Positive(t, a.ping(), "the other is still served")
+}
+
+// Parked connections that the server closes (a shutdown here) get their
+// close frame and end: none is left open or counted.
+func TestParkedConnectionsEndWhenTheServerClosesThem(t *testing.T) {
+	e := newEnv(t)
+	id := e.createRoom("coop", "easy")
+	var clients []*client
+	for _, name := range []string{"Ann", "Bob", "idle"} {
+		c := e.dial(name)
+		if name != "idle" {
+			c.join(id)
+		}
+		clients = append(clients, c)
+	}
+	require.Eventually(t, func() bool { return connGoroutines() == 0 }, 5*time.Second, 10*time.Millisecond)
+	e.srv.CloseConns(true)
+	for _, c := range clients {
+		code, _ := c.closeStatus()
+		assert.Equal(t, server.CloseGoingAway, code, c.name)
+	}
+	require.Eventually(t, func() bool { return strings.Contains(e.metrics(), "arena_websockets_open 0\n") }, 5*time.Second, 10*time.Millisecond,
+		"every socket is closed and forgotten")
+	assert.Zero(t, connGoroutines())
 }

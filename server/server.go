@@ -437,24 +437,31 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 	c := newConn(s, ws, hj.conn)
 	c.addr, c.fromNode = addr, s.fromNode(r)
+	s.admit(c)
+	// The connection is read on a goroutine of its own (or parks with
+	// none while it has nothing to read), and the handler returns:
+	// net/http's state for the request (and the handler's deep stack) is
+	// not kept for the WebSocket's life.
+	go c.serve()
+}
+
+// admit counts a new connection and puts its socket in the read poller.
+func (s *Server) admit(c *conn) {
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
 	s.mu.Unlock()
 	s.metrics.sockets.Inc()
-	// The connection is read on a goroutine of its own, and the handler
-	// returns: net/http's state for the request (and the handler's deep
-	// stack) is not kept for the WebSocket's life. Its context is not the
-	// request's, which net/http cancels when the handler returns, and is
-	// never cancelled: closing the socket is what ends the reads.
-	ctx := context.Background()
-	go func() {
-		defer func() {
-			s.mu.Lock()
-			delete(s.conns, c)
-			s.mu.Unlock()
-			s.metrics.sockets.Dec()
-			s.sockets.release(addr)
-		}()
-		c.serve(ctx)
-	}()
+	if p := readPoller(); p.add(c) {
+		c.poller = p
+	}
+}
+
+// dropConn forgets a connection whose socket is closed and whose reading
+// has ended.
+func (s *Server) dropConn(c *conn) {
+	s.mu.Lock()
+	delete(s.conns, c)
+	s.mu.Unlock()
+	s.metrics.sockets.Dec()
+	s.sockets.release(c.addr)
 }

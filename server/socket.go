@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -74,6 +75,11 @@ type corkConn struct {
 	// early is set while bytes the client sent with its handshake wait
 	// in front of the socket (websocket.Accept keeps them there).
 	early bool
+	// poll is fillFD asked not to wait (inputReady), made once.
+	poll func(fd uintptr) bool
+	// heard counts the reads that brought bytes from the client: what a
+	// ping's answer is checked by (conn.tick).
+	heard atomic.Uint32
 }
 
 // awaitInput returns once the client has sent bytes that the reader has
@@ -101,6 +107,117 @@ func (c *corkConn) awaitInput() {
 	_ = c.raw.Read(c.fill)
 }
 
+// inputReady reports whether the client has sent bytes that the reader
+// has not taken (or the socket has failed: the read that follows finds
+// out), reading the socket once if nothing is held, without waiting. It
+// is awaitInput for a reader that parks instead of waiting (conn.park).
+func (c *corkConn) inputReady() bool {
+	if c.early {
+		c.early = false
+		return true
+	}
+	c.rmu.Lock()
+	buffered := c.br.Buffered()
+	c.rmu.Unlock()
+	if buffered > 0 {
+		return true
+	}
+	if err := c.raw.Read(c.poll); err != nil {
+		return true
+	}
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	return c.in != nil || c.rerr != nil
+}
+
+// pollFD is fillFD without the wait: RawConn.Read returns whatever it
+// found.
+func (c *corkConn) pollFD(fd uintptr) bool {
+	c.fillFD(fd)
+	return true
+}
+
+// takeControl answers the pings and drops the pongs at the front of what
+// the client has sent and the reader has not taken, and reports whether
+// anything is left for coder/websocket's reader: a data or close frame,
+// a part of a frame, or how the socket's reading ended. A pong (the answer
+// to the server's keep-alive ping) is the frame a client sends most
+// besides its moves, and coder/websocket, given one, reads on until a
+// data frame comes: taken here, it leaves the reader nothing to wait for,
+// so an idle connection parks. Control frames inside a fragmented message
+// are still the library's.
+func (c *corkConn) takeControl() bool {
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	if c.br.Buffered() == 0 {
+		c.smu.Lock()
+		n := 0
+		if c.in != nil {
+			n = c.in.w - c.in.r
+		}
+		c.smu.Unlock()
+		if n == 0 {
+			return true
+		}
+		// The held bytes (at most readBufferSize, br's size) move into
+		// br in one Read, which does not wait since they are held.
+		if _, err := c.br.Peek(n); err != nil {
+			return true
+		}
+	}
+	for {
+		b, _ := c.br.Peek(c.br.Buffered())
+		op, payload, size := controlFrame(b)
+		if size == 0 {
+			return len(b) > 0
+		}
+		if op == opPing {
+			var frame [2 + maxControlPayload]byte
+			frame[0], frame[1] = 0x80|opPong, byte(len(payload))
+			n := 2 + copy(frame[2:], payload)
+			for i := range n - 2 {
+				frame[2+i] ^= b[2+i%4]
+			}
+			if _, err := c.Write(frame[:n]); err != nil {
+				return true // the reader finds the socket closed
+			}
+		}
+		_, _ = c.br.Discard(size)
+	}
+}
+
+// WebSocket opcodes and sizes (RFC 6455, section 5.2).
+const (
+	opPing            = 0x9
+	opPong            = 0xA
+	maxControlPayload = 125
+)
+
+// pingFrame is the server's keep-alive ping: final, unmasked, empty.
+var pingFrame = []byte{0x80 | opPing, 0}
+
+// controlFrame reads the whole ping or pong a client sent at the front of
+// b: its opcode, its payload still masked (the 4-byte key is the 4 bytes
+// before it), and the frame's size; size 0 when b does not start with one
+// (another frame, a frame in part, one that breaks the rules, which the
+// library's reader refuses).
+func controlFrame(b []byte) (op byte, payload []byte, size int) {
+	if len(b) < 6 {
+		return 0, nil, 0
+	}
+	if b[0] != 0x80|opPing && b[0] != 0x80|opPong { // final, no extension bits
+		return 0, nil, 0
+	}
+	if b[1]&0x80 == 0 { // a client masks every frame
+		return 0, nil, 0
+	}
+	n := int(b[1] & 0x7F)
+	if n > maxControlPayload || len(b) < 6+n {
+		return 0, nil, 0
+	}
+	return b[0] & 0x0F, b[6 : 6+n], 6 + n
+}
+
 // inBuf is bytes read from a socket and not yet handed on: b[r:w].
 type inBuf struct {
 	b    [readBufferSize]byte
@@ -115,11 +232,16 @@ var inBufs = sync.Pool{New: func() any { return new(inBuf) }}
 // close handshake's read take the bytes in the order they came.
 func (c *corkConn) Read(p []byte) (int, error) {
 	if c.raw == nil {
-		return c.Conn.Read(p)
+		n, err := c.Conn.Read(p)
+		if n > 0 {
+			c.heard.Add(1)
+		}
+		return n, err
 	}
 	for {
 		c.smu.Lock()
 		if in := c.in; in != nil {
+			c.heard.Add(1)
 			n := copy(p, in.b[in.r:in.w])
 			in.r += n
 			if in.r == in.w {
@@ -293,7 +415,7 @@ func (h *hijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	h.conn = &corkConn{Conn: nc, timeout: h.timeout}
 	if sc, ok := nc.(syscall.Conn); ok && canFill {
 		if raw, err := sc.SyscallConn(); err == nil {
-			h.conn.raw, h.conn.fill = raw, h.conn.fillFD
+			h.conn.raw, h.conn.fill, h.conn.poll = raw, h.conn.fillFD, h.conn.pollFD
 		}
 	}
 	early, err := brw.Reader.Peek(brw.Reader.Buffered())

@@ -56,7 +56,9 @@ func upgrading(s *Server, got func(*conn)) http.Handler {
 		if err != nil {
 			return
 		}
-		got(newConn(s, ws, hj.conn))
+		c := newConn(s, ws, hj.conn)
+		s.admit(c)
+		got(c)
 	})
 }
 
@@ -81,7 +83,7 @@ func newWSPair(tb testing.TB, read bool, opts ...func(*Config)) *wsPair {
 	hs := httptest.NewUnstartedServer(upgrading(s, func(c *conn) {
 		conns <- c
 		if read {
-			go c.serve(context.Background())
+			go c.serve()
 		}
 	}))
 	hs.Listener = countWrites{Listener: hs.Listener, writes: &p.writes}
@@ -298,7 +300,7 @@ func TestAFailedWriteClosesTheSocket(t *testing.T) {
 // answered.
 func TestAMessageSentWithTheHandshakeIsRead(t *testing.T) {
 	s := New(Config{}, nil, nil, nil, nil)
-	hs := httptest.NewServer(upgrading(s, func(c *conn) { go c.serve(context.Background()) }))
+	hs := httptest.NewServer(upgrading(s, func(c *conn) { go c.serve() }))
 	defer hs.Close()
 	nc, err := net.Dial("tcp", hs.Listener.Addr().String())
 	require.NoError(t, err)
