@@ -355,10 +355,17 @@ func (reg *Registry) Evict(id string) bool {
 	return true
 }
 
+// roomQueue is how many commands wait for a room before the next sender
+// waits for room in the queue. A room handles a command in microseconds,
+// and its members (a few players, a reader each) send one at a time: 32
+// is room for a burst of every member's message and the storage's
+// answers, and its 256 bytes are allocated with the room, live or idle.
+const roomQueue = 32
+
 func (reg *Registry) start(g *Game) (*Room, error) {
 	r := &Room{
 		id: g.ID(), g: g, reg: reg,
-		cmds:      make(chan func(time.Time), 256),
+		cmds:      make(chan func(time.Time), roomQueue),
 		done:      make(chan struct{}),
 		conns:     map[string]Conn{},
 		idleSince: reg.clock.Now(),
