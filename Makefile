@@ -22,11 +22,13 @@ run: build
 # The store tests start a throwaway PostgreSQL from the machine's binaries;
 # scripts/ensure-postgres installs Debian's package when they are missing.
 # The zero-allocation tests skip under -race (sync.Pool drops items on
-# purpose there), so a short second pass without it runs them.
+# purpose there), and the stack-size tests are not built with it (its
+# instrumentation makes frames larger), so a short second pass without it
+# runs them.
 test:
 	./scripts/ensure-postgres
 	$(GO) test -race -timeout $(TEST_TIMEOUT) -count=1 $(PKGS)
-	$(GO) test -count=1 -run 'Alloc' ./engine ./room ./server
+	$(GO) test -count=1 -run 'Alloc|Stack' ./engine ./room ./server
 
 # The browser tests alone (they are part of `make test` too): a real arena
 # serve and Debian's headless Chromium. Without Chromium they skip, unless
