@@ -51,6 +51,10 @@ type conn struct {
 	// writing is set while a writer goroutine runs, and for good once
 	// the socket is closed.
 	writing bool
+	// partial is a batch framed in its buf and written in part, up to
+	// partialSent, by flushLocked: the writer sends the rest first.
+	partial     *batch
+	partialSent int
 	// held is set between the room's Hold and Release: frames are queued
 	// and the writer starts at the release, so that what one flush of
 	// the room sends (a move and the progress it makes, say) goes out in
@@ -119,7 +123,7 @@ func (c *conn) Send(f room.Frame) bool {
 	}
 	c.queue.frames = append(c.queue.frames, f)
 	if !c.held {
-		c.startWriterLocked()
+		c.flushLocked()
 	}
 	return true
 }
@@ -137,6 +141,43 @@ func (c *conn) Release() {
 	defer c.mu.Unlock()
 	c.held = false
 	if c.queue != nil {
+		c.flushLocked()
+	}
+}
+
+// flushLocked writes the queued frames now, on the sender's goroutine (a
+// room's, mostly), when the socket takes them without waiting, which it
+// does unless the client has stopped reading. What it does not take is a
+// writer goroutine's to finish, as it is when a writer runs already or the
+// connection is closing. Starting a goroutine for every batch cost the
+// start, and the batch waited for that goroutine to be scheduled: on a
+// busy machine that wait was most of a move's way to its last member.
+// c.mu is held; it is let go while the socket is written.
+func (c *conn) flushLocked() {
+	if c.writing || c.closing {
+		c.startWriterLocked()
+		return
+	}
+	b := c.queue
+	c.queue, c.writing = nil, true
+	c.mu.Unlock()
+	for _, f := range b.frames {
+		b.buf = appendTextFrame(b.buf, f.Data)
+	}
+	n := c.sock.tryWrite(b.buf)
+	whole := n == len(b.buf)
+	if whole {
+		c.observe(b.frames)
+		putBatch(b)
+	}
+	c.mu.Lock()
+	if !whole {
+		c.partial, c.partialSent = b, n
+		go c.write()
+		return
+	}
+	c.writing = false
+	if c.closing || c.queue != nil && !c.held {
 		c.startWriterLocked()
 	}
 }
@@ -304,6 +345,23 @@ func (c *conn) end() {
 func (c *conn) write() {
 	for {
 		c.mu.Lock()
+		if p := c.partial; p != nil {
+			// The rest of a batch goes first, even before a close: a
+			// frame cut short would garble the stream.
+			sent := c.partialSent
+			c.partial, c.partialSent = nil, 0
+			c.mu.Unlock()
+			_, err := c.sock.Write(p.buf[sent:])
+			if err == nil {
+				c.observe(p.frames)
+			}
+			putBatch(p)
+			if err != nil {
+				c.writeFailed()
+				return
+			}
+			continue
+		}
 		b := c.queue
 		// A close wins over queued frames: a client closed as too slow
 		// gets its close frame after the batch being written, not after
@@ -331,12 +389,17 @@ func (c *conn) write() {
 		err := c.writeBatch(b)
 		putBatch(b)
 		if err != nil {
-			_ = c.ws.CloseNow()
-			close(c.done)
-			c.wake() // a parked reader finds the socket closed
+			c.writeFailed()
 			return
 		}
 	}
+}
+
+// writeFailed ends a connection whose socket would not take a write.
+func (c *conn) writeFailed() {
+	_ = c.ws.CloseNow()
+	close(c.done)
+	c.wake() // a parked reader finds the socket closed
 }
 
 // finish closes the socket with the code closeWith set; the frames
@@ -362,13 +425,18 @@ func (c *conn) writeBatch(b *batch) error {
 	if err := c.sock.uncork(); err != nil {
 		return fmt.Errorf("websocket: write: %w", err)
 	}
+	c.observe(b.frames)
+	return nil
+}
+
+// observe records how long each frame took from its event to its write.
+func (c *conn) observe(frames []room.Frame) {
 	now := time.Now()
-	for _, f := range b.frames {
+	for _, f := range frames {
 		if !f.At.IsZero() {
 			c.s.metrics.latency.Observe(now.Sub(f.At).Seconds())
 		}
 	}
-	return nil
 }
 
 // read reads and handles the client's messages until the connection

@@ -32,7 +32,7 @@ func newFillPair(t *testing.T) (*corkConn, net.Conn) {
 	raw, err := nc.(syscall.Conn).SyscallConn()
 	require.NoError(t, err)
 	c := &corkConn{Conn: nc, timeout: time.Second, raw: raw}
-	c.fill, c.poll = c.fillFD, c.pollFD
+	c.fill, c.poll, c.tryWriteFn = c.fillFD, c.pollFD, c.tryWriteFD
 	c.br = bufio.NewReaderSize(c, readBufferSize)
 	return c, client
 }

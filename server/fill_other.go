@@ -12,3 +12,7 @@ const canFill = false
 func readNonblock(uintptr, []byte) (int, error) {
 	return 0, errors.ErrUnsupported
 }
+
+func writeNonblock(uintptr, []byte) (int, error) {
+	return 0, errors.ErrUnsupported
+}

@@ -52,6 +52,11 @@ type corkConn struct {
 	// frames, but not with the writer's frames or the uncork's write.
 	mu  sync.Mutex
 	buf *[]byte // the batch's buffer while corked; nil otherwise
+	// wbuf and wrote are tryWrite's bytes and how many of them the
+	// socket took, and tryWriteFn its write (tryWriteFD, made once).
+	wbuf       []byte
+	wrote      int
+	tryWriteFn func(fd uintptr) bool
 
 	// rmu keeps awaitInput's look at br apart from a close handshake,
 	// which reads br on the writer's goroutine (closeHandshake).
@@ -318,6 +323,31 @@ func (c *corkConn) writeLocked(p []byte) (int, error) {
 	return c.Conn.Write(p)
 }
 
+// tryWrite writes what it can of p to the socket without waiting: for
+// the socket to take it, for a write in progress on another goroutine, or
+// for a batch being gathered. It returns how much it wrote: 0 also when
+// the socket has failed, which the writer's own write then finds out.
+// It sets no deadline, since it cannot block.
+func (c *corkConn) tryWrite(p []byte) int {
+	if c.raw == nil || len(p) == 0 || !c.mu.TryLock() {
+		return 0
+	}
+	defer c.mu.Unlock()
+	if c.buf != nil {
+		return 0
+	}
+	c.wbuf, c.wrote = p, 0
+	_ = c.raw.Write(c.tryWriteFn)
+	c.wbuf = nil
+	return c.wrote
+}
+
+// tryWriteFD is tryWrite's write of c.wbuf to the socket fd, c.mu held.
+func (c *corkConn) tryWriteFD(fd uintptr) bool {
+	c.wrote, _ = writeNonblock(fd, c.wbuf)
+	return true
+}
+
 // writeText gathers a text message of p in the batch, between cork and
 // uncork, framed as a server frames it (one final frame, unmasked). The
 // connection's writer frames its messages itself rather than through
@@ -415,7 +445,7 @@ func (h *hijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	h.conn = &corkConn{Conn: nc, timeout: h.timeout}
 	if sc, ok := nc.(syscall.Conn); ok && canFill {
 		if raw, err := sc.SyscallConn(); err == nil {
-			h.conn.raw, h.conn.fill, h.conn.poll = raw, h.conn.fillFD, h.conn.pollFD
+			h.conn.raw, h.conn.fill, h.conn.poll, h.conn.tryWriteFn = raw, h.conn.fillFD, h.conn.pollFD, h.conn.tryWriteFD
 		}
 	}
 	early, err := brw.Reader.Peek(brw.Reader.Buffered())

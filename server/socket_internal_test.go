@@ -73,6 +73,15 @@ type wsPair struct {
 
 func newWSPair(tb testing.TB, read bool, opts ...func(*Config)) *wsPair {
 	tb.Helper()
+	return newWSPairCounting(tb, read, true, opts...)
+}
+
+// newWSPairCounting is newWSPair, with the server's socket's writes
+// counted (p.writes) when count is set. A counted socket is a wrapper,
+// which the server cannot write to without waiting (corkConn.tryWrite):
+// its frames all go through a writer goroutine.
+func newWSPairCounting(tb testing.TB, read, count bool, opts ...func(*Config)) *wsPair {
+	tb.Helper()
 	var cfg Config
 	for _, o := range opts {
 		o(&cfg)
@@ -86,7 +95,9 @@ func newWSPair(tb testing.TB, read bool, opts ...func(*Config)) *wsPair {
 			go c.serve()
 		}
 	}))
-	hs.Listener = countWrites{Listener: hs.Listener, writes: &p.writes}
+	if count {
+		hs.Listener = countWrites{Listener: hs.Listener, writes: &p.writes}
+	}
 	hs.Start()
 	tb.Cleanup(hs.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -392,4 +403,57 @@ func TestHeldFramesGoOutTogetherAtTheRelease(t *testing.T) {
 		assert.Equal(t, want, string(got))
 	}
 	assert.Equal(t, int64(2), p.writes.Load()-before, "a and b in one write")
+}
+
+// A batch released by its room is written on the room's goroutine when
+// the socket takes it at once: no writer goroutine runs, and nothing is
+// left for one.
+func TestAReleasedBatchIsWrittenAtOnce(t *testing.T) {
+	p := newWSPairCounting(t, false, false)
+	var want [][]byte
+	for round := range 3 {
+		p.c.Hold()
+		for i := range 4 {
+			f := fmt.Appendf(nil, "round %d frame %d", round, i)
+			want = append(want, f)
+			require.True(t, p.c.Send(room.Frame{Data: f, At: time.Now()}))
+		}
+		p.c.Release()
+		p.c.mu.Lock()
+		assert.False(t, p.c.writing, "round %d: no writer runs", round)
+		assert.Nil(t, p.c.partial, "round %d: nothing is left to write", round)
+		assert.Nil(t, p.c.queue, "round %d: nothing waits", round)
+		p.c.mu.Unlock()
+	}
+	for i, w := range want {
+		got, err := readFrom(t, p.client)
+		require.NoError(t, err, "frame %d", i)
+		assert.Equal(t, string(w), string(got), "frame %d", i)
+	}
+}
+
+// Frames for a client that has stopped reading fill its socket: the
+// write that the socket takes only in part is finished by a writer
+// goroutine, and the client, reading again, gets every frame whole and in
+// order.
+func TestFramesASocketTakesInPartArriveWhole(t *testing.T) {
+	p := newWSPairCounting(t, false, false)
+	p.client.SetReadLimit(1 << 20)
+	const frames = 100
+	frame := func(i int) []byte {
+		return bytes.Repeat([]byte{byte('a' + i%26)}, 128<<10+i)
+	}
+	for i := range frames {
+		require.True(t, p.c.Send(room.Frame{Data: frame(i), At: time.Now()}), "frame %d", i)
+	}
+	p.c.mu.Lock()
+	backedUp := p.c.writing
+	p.c.mu.Unlock()
+	assert.True(t, backedUp, "13 MB filled the socket: a writer waits on it")
+	for i := range frames {
+		got, err := readFrom(t, p.client)
+		require.NoError(t, err, "frame %d", i)
+		require.Equal(t, len(frame(i)), len(got), "frame %d", i)
+		require.True(t, bytes.Equal(frame(i), got), "frame %d", i)
+	}
 }
