@@ -445,7 +445,7 @@ func (c *conn) observe(frames []room.Frame) {
 func (c *conn) read(ctx context.Context) bool {
 	for {
 		if c.poller != nil {
-			for !c.sock.inputReady() || !c.sock.takeControl() {
+			for !c.sock.nextInput() {
 				if c.park() {
 					return true
 				}

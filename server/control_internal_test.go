@@ -43,7 +43,7 @@ func TestTakeControlAnswersPingsDropsPongsAndLeavesTheRest(t *testing.T) {
 	require.NoError(t, err)
 	waitReady(t, c)
 	heard := c.heard.Load()
-	assert.True(t, c.takeControl(), "the text frame is left for the library")
+	assert.Equal(t, inputForLibrary, c.takeControl(), "the text frame is left for the library")
 	assert.Greater(t, c.heard.Load(), heard, "the bytes count as heard")
 	left, err := c.br.Peek(c.br.Buffered())
 	require.NoError(t, err)
@@ -65,7 +65,7 @@ func TestTakeControlTakesAWholeBufferOfPongs(t *testing.T) {
 	_, err := client.Write(sent)
 	require.NoError(t, err)
 	waitReady(t, c)
-	assert.False(t, c.takeControl(), "nothing is left for the library")
+	assert.Equal(t, inputTaken, c.takeControl(), "nothing is left for the library")
 	assert.Zero(t, c.br.Buffered())
 	assert.False(t, c.held(), "no buffer is held")
 	assert.False(t, c.inputReady(), "the socket has nothing more")
@@ -74,7 +74,6 @@ func TestTakeControlTakesAWholeBufferOfPongs(t *testing.T) {
 func TestTakeControlLeavesWhatIsNotAWholeClientPingOrPong(t *testing.T) {
 	key := [4]byte{5, 6, 7, 8}
 	for name, b := range map[string][]byte{
-		"part of a ping":        clientFrame(opPing, []byte("abc"), key)[:7],
 		"an unmasked ping":      {0x80 | opPing, 0},
 		"a ping not final":      {opPing, 0x80, 1, 2, 3, 4},
 		"a ping with RSV1":      {0xC0 | opPing, 0x80, 1, 2, 3, 4},
@@ -87,12 +86,73 @@ func TestTakeControlLeavesWhatIsNotAWholeClientPingOrPong(t *testing.T) {
 			_, err := client.Write(b)
 			require.NoError(t, err)
 			waitReady(t, c)
-			assert.True(t, c.takeControl())
+			assert.Equal(t, inputForLibrary, c.takeControl())
 			assert.Positive(t, c.br.Buffered(), "left in front of the library's reader")
 			got, _ := c.br.Peek(c.br.Buffered())
 			assert.Equal(t, b[:len(got)], got)
 		})
 	}
+}
+
+// Pings and pongs past one buffer's worth (readBufferSize) are all taken,
+// across the reads they take, and what follows them is the library's.
+func TestNextInputTakesPongsPastOneBuffer(t *testing.T) {
+	c, client := newFillPair(t)
+	var sent []byte
+	for i := range 60 {
+		sent = append(sent, clientFrame(opPong, []byte{1, 2, 3, byte(i)}, [4]byte{7, 7, 7, byte(i)})...)
+	}
+	text := clientFrame(0x1, []byte(`{"type":"ping"}`), [4]byte{1, 2, 3, 4})
+	_, err := client.Write(append(sent, text...))
+	require.NoError(t, err)
+	require.Eventually(t, c.nextInput, 2*time.Second, time.Millisecond)
+	left, err := c.br.Peek(c.br.Buffered())
+	require.NoError(t, err)
+	assert.Equal(t, text, left, "the text frame is next, whole")
+}
+
+// A connection whose client sent nothing but pongs, more than one buffer
+// of them, has nothing left to read once they are taken: the socket too
+// is read dry, so that the reader may park without bytes left behind.
+// The pongs are 8 bytes, so that the first read's 512 end with a whole
+// one: all that was read is taken, and the rest is still in the socket.
+func TestNextInputReadsPongsDry(t *testing.T) {
+	c, client := newFillPair(t)
+	var sent []byte
+	for i := range 125 {
+		sent = append(sent, clientFrame(opPong, []byte{9, byte(i)}, [4]byte{5, 5, 5, byte(i)})...)
+	}
+	_, err := client.Write(sent)
+	require.NoError(t, err)
+	waitReady(t, c)
+	require.Eventually(t, func() bool {
+		return !c.nextInput() && c.br.Buffered() == 0 && c.heldLen() == 0
+	}, 2*time.Second, time.Millisecond, "all 1,000 bytes are taken")
+	assert.False(t, c.inputReady(), "the socket has nothing more")
+}
+
+// A ping that comes in parts waits for its rest in front of the reader,
+// which may park meanwhile, and is answered once whole.
+func TestNextInputWaitsForTheRestOfAPing(t *testing.T) {
+	c, client := newFillPair(t)
+	ping := clientFrame(opPing, []byte("half"), [4]byte{3, 1, 4, 1})
+	_, err := client.Write(ping[:4])
+	require.NoError(t, err)
+	waitReady(t, c)
+	assert.False(t, c.nextInput(), "nothing for the library yet")
+	assert.Equal(t, 4, c.br.Buffered(), "the part waits in front")
+	text := clientFrame(0x1, []byte("x"), [4]byte{1, 1, 1, 1})
+	_, err = client.Write(append(ping[4:], text...))
+	require.NoError(t, err)
+	require.Eventually(t, c.nextInput, 2*time.Second, time.Millisecond)
+	left, err := c.br.Peek(c.br.Buffered())
+	require.NoError(t, err)
+	assert.Equal(t, text, left)
+	require.NoError(t, client.SetReadDeadline(time.Now().Add(2*time.Second)))
+	pong := make([]byte, 6)
+	_, err = io.ReadFull(client, pong)
+	require.NoError(t, err)
+	assert.Equal(t, append([]byte{0x80 | opPong, 4}, "half"...), pong)
 }
 
 // FuzzControlFrame: whatever the bytes, controlFrame finds a frame only
@@ -104,6 +164,15 @@ func FuzzControlFrame(f *testing.F) {
 	f.Add([]byte{0x81, 0x85}, byte(0x1), []byte("hello"))
 	f.Fuzz(func(t *testing.T, b []byte, op byte, payload []byte) {
 		gotOp, got, size := controlFrame(b)
+		if size > 0 && controlPrefix(b[:size-1]) != (size > 1) {
+			t.Fatalf("a whole frame's first %d bytes are not its start", size-1)
+		}
+		if size == 0 && controlPrefix(b) {
+			n := 6 + int(b[min(1, len(b)-1)]&0x7F)
+			if len(b) > 1 && len(b) >= n {
+				t.Fatalf("a start of %d bytes of a %d-byte frame", len(b), n)
+			}
+		}
 		if size > 0 {
 			if size > len(b) || size != 6+len(got) || len(got) > maxControlPayload {
 				t.Fatalf("size %d, payload %d, of %d bytes", size, len(got), len(b))

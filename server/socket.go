@@ -142,39 +142,80 @@ func (c *corkConn) pollFD(fd uintptr) bool {
 	return true
 }
 
+// What takeControl leaves for the reader.
+const (
+	inputForLibrary = iota // a frame (or part of one) or the socket's end, for coder/websocket's reader
+	inputTaken             // pings and pongs taken, nothing left in br: look at the socket again
+	inputWait              // a ping or pong in part, whose rest has not come yet
+)
+
+// nextInput reports, without waiting, whether something waits for
+// coder/websocket's reader once the pings and pongs in front of it are
+// taken (takeControl); false: nothing is left to read, the last read of
+// the socket having found nothing more, so that the reader may park.
+func (c *corkConn) nextInput() bool {
+	for c.inputReady() {
+		switch c.takeControl() {
+		case inputForLibrary:
+			return true
+		case inputWait:
+			return false
+		}
+	}
+	return false
+}
+
 // takeControl answers the pings and drops the pongs at the front of what
-// the client has sent and the reader has not taken, and reports whether
-// anything is left for coder/websocket's reader: a data or close frame,
-// a part of a frame, or how the socket's reading ended. A pong (the answer
-// to the server's keep-alive ping) is the frame a client sends most
-// besides its moves, and coder/websocket, given one, reads on until a
-// data frame comes: taken here, it leaves the reader nothing to wait for,
-// so an idle connection parks. Control frames inside a fragmented message
-// are still the library's.
-func (c *corkConn) takeControl() bool {
+// the client has sent and the reader has not taken, and says what is left
+// (inputForLibrary, inputTaken, inputWait). A pong (the answer to the
+// server's keep-alive ping) is the frame a client sends most besides its
+// moves, and coder/websocket, given one, reads on until a data frame
+// comes: taken here, it leaves the reader nothing to wait for, so an
+// idle connection parks. Control frames inside a fragmented message are
+// still the library's.
+func (c *corkConn) takeControl() int {
 	c.rmu.Lock()
 	defer c.rmu.Unlock()
 	if c.br.Buffered() == 0 {
-		c.smu.Lock()
-		n := 0
-		if c.in != nil {
-			n = c.in.w - c.in.r
-		}
-		c.smu.Unlock()
+		n := c.heldLen()
 		if n == 0 {
-			return true
+			return inputForLibrary // what made input ready: the socket's end
 		}
 		// The held bytes (at most readBufferSize, br's size) move into
 		// br in one Read, which does not wait since they are held.
 		if _, err := c.br.Peek(n); err != nil {
-			return true
+			return inputForLibrary
 		}
 	}
 	for {
 		b, _ := c.br.Peek(c.br.Buffered())
+		if len(b) == 0 {
+			return inputTaken
+		}
 		op, payload, size := controlFrame(b)
 		if size == 0 {
-			return len(b) > 0
+			if !controlPrefix(b) {
+				return inputForLibrary
+			}
+			// A ping or pong in part: what is held behind it, or what the
+			// socket has now, moves into br, which holds the largest
+			// whole one (readBufferSize).
+			n := c.heldLen()
+			if n == 0 {
+				if err := c.raw.Read(c.poll); err != nil {
+					return inputForLibrary
+				}
+				if n = c.heldLen(); n == 0 {
+					if c.ended() {
+						return inputForLibrary
+					}
+					return inputWait
+				}
+			}
+			if _, err := c.br.Peek(min(len(b)+n, c.br.Size())); err != nil {
+				return inputForLibrary
+			}
+			continue
 		}
 		if op == opPing {
 			var frame [2 + maxControlPayload]byte
@@ -184,11 +225,28 @@ func (c *corkConn) takeControl() bool {
 				frame[2+i] ^= b[2+i%4]
 			}
 			if _, err := c.Write(frame[:n]); err != nil {
-				return true // the reader finds the socket closed
+				return inputForLibrary // the reader finds the socket closed
 			}
 		}
 		_, _ = c.br.Discard(size)
 	}
+}
+
+// heldLen is how many bytes fill read that Read has not handed on.
+func (c *corkConn) heldLen() int {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	if c.in == nil {
+		return 0
+	}
+	return c.in.w - c.in.r
+}
+
+// ended reports whether the socket's reading has ended (fill found out).
+func (c *corkConn) ended() bool {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	return c.rerr != nil
 }
 
 // WebSocket opcodes and sizes (RFC 6455, section 5.2).
@@ -200,6 +258,18 @@ const (
 
 // pingFrame is the server's keep-alive ping: final, unmasked, empty.
 var pingFrame = []byte{0x80 | opPing, 0}
+
+// controlPrefix reports whether b, which controlFrame found no whole ping
+// or pong in, is the start of one: more bytes would make it whole.
+func controlPrefix(b []byte) bool {
+	if len(b) == 0 || b[0] != 0x80|opPing && b[0] != 0x80|opPong {
+		return false
+	}
+	if len(b) == 1 {
+		return true
+	}
+	return b[1]&0x80 != 0 && int(b[1]&0x7F) <= maxControlPayload && len(b) < 6+int(b[1]&0x7F)
+}
 
 // controlFrame reads the whole ping or pong a client sent at the front of
 // b: its opcode, its payload still masked (the 4-byte key is the 4 bytes
