@@ -16,8 +16,11 @@ import (
 // maxUndo bounds a player's undo history: the oldest moves fall off.
 const maxUndo = 500
 
+// change is one move on a player's undo or redo history: 3 bytes, since
+// a history holds up to maxUndo of them (and the array it slides along
+// twice that) for as long as the player is in the room.
 type change struct {
-	cell     int
+	cell     uint8
 	from, to uint8
 }
 
@@ -158,7 +161,7 @@ func (g *Game) move(now time.Time, m *member, msg *Msg) *Error {
 	if digit != 0 && digit != g.pz.Solution[cell] {
 		m.mistakes++
 	}
-	m.moved(change{cell: cell, from: b.cells[cell], to: digit})
+	m.moved(change{cell: uint8(cell), from: b.cells[cell], to: digit})
 	g.place(now, m, b, cell, digit, msg.ID, false, false)
 	return nil
 }
@@ -316,7 +319,7 @@ func (g *Game) undo(now time.Time, m *member, msg *Msg, back bool) *Error {
 		from, to = c.from, c.to
 	}
 	b := g.rules.boardOf(g, m)
-	cell := c.cell
+	cell := int(c.cell)
 	if b.cells[cell] != from {
 		*stack = (*stack)[:len(*stack)-1]
 		return cellError(CodeUndoStale, cell, engine.CellName(cell)+" has changed since: that move cannot be taken back")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -15,14 +16,24 @@ func TestUndoHistoryKeepsTheLastMoves(t *testing.T) {
 	var m member
 	m.redo = []change{{cell: 1}}
 	const moves = 3*maxUndo + 17
+	// The i-th move, told apart from every other by its cell and digits.
+	nth := func(i int) change {
+		return change{cell: uint8(i % 81), from: uint8(i / 81 % 256), to: uint8(i / 81 / 256)}
+	}
 	for i := range moves {
-		m.moved(change{cell: i})
+		m.moved(nth(i))
 		require.Len(t, m.undo, min(i+1, maxUndo))
 		assert.Empty(t, m.redo, "a move forgets what could be redone")
 	}
 	for i, c := range m.undo {
-		assert.Equal(t, moves-maxUndo+i, c.cell)
+		assert.Equal(t, nth(moves-maxUndo+i), c)
 	}
+}
+
+// A change is 3 bytes: a history holds up to maxUndo of them, and the
+// array it slides along twice that, for each player in each room.
+func TestAChangeIsThreeBytes(t *testing.T) {
+	assert.Equal(t, uintptr(3), unsafe.Sizeof(change{}))
 }
 
 // TestPlacersOutnumberingAByteKeepTheirDigits: a board numbers its

@@ -164,7 +164,7 @@ func (g *Game) applyMove(at time.Time, ev *MoveEvent) error {
 	case ev.Redo:
 		undone(&m.redo, &m.undo, cell)
 	default:
-		m.moved(change{cell: cell, from: b.cells[cell], to: digit})
+		m.moved(change{cell: uint8(cell), from: b.cells[cell], to: digit})
 	}
 	b.set(m.id, cell, digit)
 	if b.cells == g.pz.Solution && !m.finished && !m.saving {
@@ -182,7 +182,7 @@ func undone(stack, other *[]change, cell int) {
 	for len(*stack) > 0 {
 		c := (*stack)[len(*stack)-1]
 		*stack = (*stack)[:len(*stack)-1]
-		if c.cell == cell {
+		if int(c.cell) == cell {
 			*other = append(*other, c)
 			return
 		}

@@ -151,7 +151,7 @@ func saveChanges(cs []change) [][3]int {
 	}
 	out := make([][3]int, len(cs))
 	for i, c := range cs {
-		out[i] = [3]int{c.cell, int(c.from), int(c.to)}
+		out[i] = [3]int{int(c.cell), int(c.from), int(c.to)}
 	}
 	return out
 }
@@ -262,7 +262,7 @@ func restoreChanges(cs [][3]int) []change {
 	out := make([]change, 0, len(cs))
 	for _, c := range cs {
 		if c[0] >= 0 && c[0] < engine.NumCells {
-			out = append(out, change{cell: c[0], from: uint8(c[1]), to: uint8(c[2])})
+			out = append(out, change{cell: uint8(c[0]), from: uint8(c[1]), to: uint8(c[2])})
 		}
 	}
 	return out
