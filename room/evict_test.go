@@ -24,6 +24,7 @@ func TestEvictClosesAsMovedWithoutSaving(t *testing.T) {
 	before := *st.Saved(r.ID())
 
 	assert.True(t, reg.Evict(r.ID()))
+	assert.False(t, reg.Evict(r.ID()), "stopped already, though not gone yet: a second refused write stops nothing more")
 	for _, c := range cs {
 		select {
 		case why := <-c.closed:

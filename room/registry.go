@@ -342,15 +342,17 @@ func (reg *Registry) Adopt(ctx context.Context, saved []*Saved) (int, error) {
 // Evict stops the live room with the id at once, without saving it, and
 // closes its connections with CloseMoved: another node owns the room now
 // (its writes here were fenced), and its state there is the room's. It
-// reports whether there was such a room.
+// reports whether it stopped such a room: false when there is none, or
+// when an earlier Evict stopped it (a room stays in the registry until
+// its goroutine has closed it, and each of the event log's batches that
+// still held its events is refused in turn).
 func (reg *Registry) Evict(id string) bool {
 	reg.mu.Lock()
 	r, ok := reg.rooms[id]
 	reg.mu.Unlock()
-	if !ok {
+	if !ok || r.moved.Swap(true) {
 		return false
 	}
-	r.moved.Store(true)
 	r.cancel()
 	return true
 }
