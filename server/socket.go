@@ -96,20 +96,23 @@ type corkConn struct {
 // a message costs the socket one read that finds it and one that finds
 // nothing more, not a look at it besides.
 func (c *corkConn) awaitInput() {
-	if c.early {
-		c.early = false // the first read takes them all: they fit in br
-		return
-	}
-	if c.raw == nil {
-		return
-	}
-	c.rmu.Lock()
-	buffered := c.br.Buffered()
-	c.rmu.Unlock()
-	if buffered > 0 {
+	if c.raw == nil || c.taken() {
 		return
 	}
 	_ = c.raw.Read(c.fill)
+}
+
+// taken reports whether bytes the client sent are past the socket
+// already, waiting for the reader: the ones it sent with its handshake
+// (the first read takes them all: they fit in br), or some in br.
+func (c *corkConn) taken() bool {
+	if c.early {
+		c.early = false
+		return true
+	}
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	return c.br.Buffered() > 0
 }
 
 // inputReady reports whether the client has sent bytes that the reader
@@ -117,14 +120,7 @@ func (c *corkConn) awaitInput() {
 // out), reading the socket once if nothing is held, without waiting. It
 // is awaitInput for a reader that parks instead of waiting (conn.park).
 func (c *corkConn) inputReady() bool {
-	if c.early {
-		c.early = false
-		return true
-	}
-	c.rmu.Lock()
-	buffered := c.br.Buffered()
-	c.rmu.Unlock()
-	if buffered > 0 {
+	if c.taken() {
 		return true
 	}
 	if err := c.raw.Read(c.poll); err != nil {
