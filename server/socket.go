@@ -3,7 +3,6 @@ package server
 import (
 	"bufio"
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sudoku-arena/arena/internal/wsframe"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -247,9 +247,9 @@ func (c *corkConn) ended() bool {
 
 // WebSocket opcodes and sizes (RFC 6455, section 5.2).
 const (
-	opPing            = 0x9
-	opPong            = 0xA
-	maxControlPayload = 125
+	opPing            = wsframe.OpPing
+	opPong            = wsframe.OpPong
+	maxControlPayload = wsframe.MaxControlPayload
 )
 
 // pingFrame is the server's keep-alive ping: final, unmasked, empty.
@@ -431,16 +431,7 @@ func (c *corkConn) writeText(p []byte) {
 // appendTextFrame appends to b a final, unmasked text frame holding p
 // (RFC 6455, section 5.2).
 func appendTextFrame(b, p []byte) []byte {
-	const finText = 0x80 | 0x1
-	switch n := len(p); {
-	case n <= 125:
-		b = append(b, finText, byte(n))
-	case n <= 0xFFFF:
-		b = append(b, finText, 126, byte(n>>8), byte(n))
-	default:
-		b = append(b, finText, 127)
-		b = binary.BigEndian.AppendUint64(b, uint64(n))
-	}
+	b = wsframe.AppendHeader(b, wsframe.Fin|wsframe.OpText, len(p), false, [4]byte{})
 	return append(b, p...)
 }
 
