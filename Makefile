@@ -63,6 +63,7 @@ fuzz:
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzLabSolve$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzControlFrame$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/loadtest -run '^$$' -fuzz '^FuzzScanFlat$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/wsframe -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 
 lint: fmt vet staticcheck
 

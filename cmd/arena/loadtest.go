@@ -35,6 +35,13 @@ errors by code, unexpected closes, latency p50/p95/p99/max, moves per
 second, and the server's RSS per connection (from -pid, or /metrics), and
 exits 1 when a connection failed unexpectedly.
 
+On Linux, against an http:// server, the sockets are read by one epoll
+loop that parses the frames itself, and the moves are sent by two pacing
+goroutines: the load generator then takes about half the CPU it took with
+a goroutine and a coder/websocket connection a player (-client library,
+the way on other systems and over TLS), CPU that is the server's when both
+share a machine.
+
 -url may name several nodes of one deployment, comma-separated: rooms are
 then created round robin over them (each owned by the node that made it),
 and -remote is the share of each room's players that connect to another
@@ -70,6 +77,7 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	procs := fs.Int("procs", 1, "worker processes to spread the connections over (each under its open-file limit)")
 	sources := fs.Int("sources", 0, "loopback source addresses per process, from 127.0.0.2 (0: one per 10,000 connections)")
 	clash := fs.Int("clash", 20, "one move in this many, at random, clashes with a given (0: none)")
+	client := fs.String("client", "", "how the players' sockets are read: epoll (one loop, Linux, http only) or library (a goroutine and coder/websocket a connection); default epoll where it runs")
 	worker := fs.Int("worker", -1, "internal: this process is worker N of -procs")
 	cpuProfile := fs.String("cpuprofile", "", "write the load generator's CPU profile to this file (a worker of -procs N to FILE.N)")
 	if err := fs.Parse(args); err != nil {
@@ -92,7 +100,7 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o := loadtest.Options{
 		URL: targets[0], Nodes: targets, Remote: *remote, Rooms: *rooms, Players: *players, Mode: *mode, Rate: *rate,
 		Ramp: *ramp, Duration: *duration, PIDs: pidList, ClashEvery: *clash,
-		Sources: *sources, SourceOffset: max(*worker, 0),
+		Sources: *sources, SourceOffset: max(*worker, 0), Client: *client,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
 	if err := o.Validate(); err != nil {

@@ -18,11 +18,17 @@ import (
 // TestLoadtest plays a short co-op load against a real server: every
 // connection holds, moves are acknowledged and timed to the last member,
 // clashing moves are refused as conflicts, and the server's RSS is read
-// from its PID.
+// from its PID; with each client.
 func TestLoadtest(t *testing.T) {
+	for _, client := range []string{loadtest.ClientEpoll, loadtest.ClientLibrary} {
+		t.Run(client, func(t *testing.T) { testLoadtest(t, client) })
+	}
+}
+
+func testLoadtest(t *testing.T, client string) {
 	a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=8"}})
 	var out, errb bytes.Buffer
-	code := run([]string{"loadtest", "-url", a.URL(), "-rooms", "8", "-players", "4", "-mode", "coop",
+	code := run([]string{"loadtest", "-url", a.URL(), "-rooms", "8", "-players", "4", "-mode", "coop", "-client", client,
 		"-rate", "4", "-ramp", "500ms", "-duration", "3s", "-clash", "5", "-pid", strconv.Itoa(a.PID()), "-json"},
 		nil, &out, &errb)
 	require.Equal(t, exitOK, code, "stderr: %s", errb.String())

@@ -26,19 +26,20 @@ package loadtest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/coder/websocket"
 
 	"github.com/sudoku-arena/arena/engine"
 )
@@ -73,8 +74,32 @@ type Options struct {
 	// ClashEvery makes one move in this many, at random, a clashing one;
 	// 0 never.
 	ClashEvery int
+	// Client is how the players' sockets are read: ClientEpoll or
+	// ClientLibrary; "" is the first where it can run (Linux, http).
+	Client string
 	// Logger gets progress and failures; nil is silent.
 	Logger *slog.Logger
+}
+
+// client is the client the run's players use.
+func (o *Options) client() string {
+	if o.Client != "" {
+		return o.Client
+	}
+	if epollSupported && o.plain() {
+		return ClientEpoll
+	}
+	return ClientLibrary
+}
+
+// plain reports whether every target is reached without TLS.
+func (o *Options) plain() bool {
+	for _, u := range o.nodes() {
+		if u.Scheme != "http" {
+			return false
+		}
+	}
+	return true
 }
 
 // Bounds on what one run may ask for.
@@ -106,6 +131,12 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("-duration %s: want more than 0 and at most %s", o.Duration, MaxDuration)
 	case o.Ramp < 0 || o.Ramp > MaxDuration:
 		return fmt.Errorf("-ramp %s: want 0 to %s", o.Ramp, MaxDuration)
+	case o.Client != "" && o.Client != ClientEpoll && o.Client != ClientLibrary:
+		return fmt.Errorf("-client %q: want %s or %s", o.Client, ClientEpoll, ClientLibrary)
+	case o.Client == ClientEpoll && !epollSupported:
+		return fmt.Errorf("-client %s: Linux only", ClientEpoll)
+	case o.Client == ClientEpoll && !o.plain():
+		return fmt.Errorf("-client %s: http:// targets only (no TLS)", ClientEpoll)
 	}
 	return o.validateNodes()
 }
@@ -115,8 +146,9 @@ type run struct {
 	o       Options
 	log     *slog.Logger
 	http    *http.Client
-	dials   []*http.Client // one per source address
-	nconn   atomic.Int64   // sockets dialled, to pick a source address
+	sources []source     // one per source address
+	loops   []*loop      // the epoll client's, when the players use it
+	nconn   atomic.Int64 // sockets dialled, to pick a source address
 	open    atomic.Int64
 	peak    atomic.Int64
 	closing atomic.Bool
@@ -149,13 +181,22 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	r := &run{o: o, log: log, http: httpClientFrom(nil), errors: map[string]int64{}}
+	r := &run{o: o, log: log, errors: map[string]int64{}}
 	for _, ip := range sourceIPs(o.URL, o.Sources, o.SourceOffset) {
-		r.dials = append(r.dials, httpClientFrom(ip))
+		r.sources = append(r.sources, sourceFrom(ip))
 	}
-	if len(r.dials) == 0 {
-		r.dials = []*http.Client{r.http}
+	if len(r.sources) == 0 {
+		r.sources = []source{sourceFrom(nil)}
 	}
+	r.http = r.sources[0].http
+	if o.client() == ClientEpoll {
+		l, err := newLoop(log)
+		if err != nil {
+			return Result{}, err
+		}
+		r.loops = []*loop{l}
+	}
+	defer r.stopLoops()
 
 	// Set the rooms up, spread over the ramp, at most setupParallel at once.
 	setupCtx, cancelSetup := context.WithTimeout(ctx, o.Ramp+setupTimeout)
@@ -209,14 +250,12 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	playCtx, cancelPlay := context.WithDeadline(ctx, r.window.end)
 	defer cancelPlay()
-	for _, rm := range ready {
-		for _, p := range rm.players {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				p.play(playCtx)
-			}()
-		}
+	for _, shard := range r.schedule(ready) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.pace(playCtx, shard)
+		}()
 	}
 	wg.Wait()
 	res := Result{Mode: o.Mode, Workers: 1, Rooms: len(ready), Window: time.Since(r.window.start),
@@ -242,7 +281,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	r.closing.Store(true)
 	for _, rm := range ready {
 		for _, p := range rm.players {
-			p.conn.Close(websocket.StatusNormalClosure, "load test over")
+			p.leave("load test over")
 		}
 	}
 	for _, rm := range ready {
@@ -260,6 +299,73 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	res.Errors, res.Latency, res.Create = r.errors, r.lat, r.create
 	r.mu.Unlock()
 	return res, nil
+}
+
+// turn is a player's place in a pacer's schedule: it moves at phase into
+// each interval.
+type turn struct {
+	p     *player
+	phase time.Duration
+}
+
+// schedule gives each player that has moves to play a random phase (so
+// that the players do not all move at once), and shares them among the
+// pacers, each shard in the order of its moves.
+func (r *run) schedule(rooms []*roomRun) [][]turn {
+	interval := time.Duration(float64(time.Second) / r.o.Rate)
+	shards := make([][]turn, pacers)
+	k := 0
+	for _, rm := range rooms {
+		for _, p := range rm.players {
+			if len(p.cells) == 0 && rm.clashDigit == 0 {
+				continue
+			}
+			shards[k%pacers] = append(shards[k%pacers], turn{p: p, phase: rand.N(interval)})
+			k++
+		}
+	}
+	for _, s := range shards {
+		slices.SortFunc(s, func(a, b turn) int { return cmp.Compare(a.phase, b.phase) })
+	}
+	return shards
+}
+
+// pacers send the moves: each a share of the players, one after another
+// in the order they are due. A goroutine and a ticker a player cost the
+// load generator a timer and a wake for every move, CPU that is the
+// server's on a shared machine.
+const pacers = 2
+
+// pace sends the moves of turns, each player's at the run's rate, until
+// ctx ends: every move due is sent, and the pacer sleeps until the next,
+// at least paceSleep, so that moves due close together go out together
+// (each is timed from its own write).
+func (r *run) pace(ctx context.Context, turns []turn) {
+	if len(turns) == 0 {
+		return
+	}
+	const paceSleep = 2 * time.Millisecond
+	interval := time.Duration(float64(time.Second) / r.o.Rate)
+	start := time.Now()
+	for round := time.Duration(0); ; round++ {
+		for _, t := range turns {
+			due := start.Add(round*interval + t.phase)
+			if now := time.Now(); due.After(now) && !sleepUntil(ctx, maxTime(due, now.Add(paceSleep))) {
+				return
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			t.p.move(ctx)
+		}
+	}
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // sleepUntil waits until t or the context's end, and says whether t came.
@@ -308,7 +414,7 @@ func (r *run) setupRoom(ctx context.Context, i int) (rm *roomRun, err error) {
 	defer func() {
 		if err != nil {
 			for _, p := range rm.players {
-				p.conn.Close(websocket.StatusNormalClosure, "set-up failed")
+				p.leave("set-up failed")
 			}
 		}
 	}()
@@ -490,8 +596,21 @@ func (t *tracker) read(seq int64, at, sent time.Time) (time.Duration, bool) {
 	return e.last.Sub(e.sent), true
 }
 
-// dialer picks the next source address's client for a WebSocket.
-func (r *run) dialer() *http.Client {
-	n := r.nconn.Add(1)
-	return r.dials[int(n)%len(r.dials)]
+// dial opens a WebSocket to u from the next source address, through the
+// run's client, as a page of origin; rc gets what it reads.
+func (r *run) dial(ctx context.Context, u *url.URL, origin string, rc receiver) (link, error) {
+	n := int(r.nconn.Add(1))
+	src := r.sources[n%len(r.sources)]
+	if len(r.loops) > 0 {
+		return dialEpoll(ctx, r.loops[n%len(r.loops)], src.dialer, u, origin, rc)
+	}
+	return dialLibrary(ctx, u, origin, src.http, rc)
+}
+
+// stopLoops ends the epoll client's loops, and any socket still in them.
+func (r *run) stopLoops() {
+	for _, l := range r.loops {
+		l.stop()
+	}
+	r.loops = nil
 }

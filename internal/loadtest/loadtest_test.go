@@ -178,3 +178,29 @@ func TestCreateLatency(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(data), `"create_latency":{"buckets":`)
 }
+
+// TestClientChoice: the epoll client where it can run, the library's for
+// TLS, and a client asked for that cannot run is refused.
+func TestClientChoice(t *testing.T) {
+	plain, err := CheckTarget("http://127.0.0.1:8080", false)
+	require.NoError(t, err)
+	tls, err := CheckTarget("https://127.0.0.1:8443", false)
+	require.NoError(t, err)
+	o := Options{URL: plain, Rooms: 1, Players: 1, Mode: "coop", Rate: 1, Duration: time.Second}
+	require.NoError(t, o.Validate())
+	if epollSupported {
+		assert.Equal(t, ClientEpoll, o.client())
+	} else {
+		assert.Equal(t, ClientLibrary, o.client())
+	}
+	o.URL = tls
+	require.NoError(t, o.Validate())
+	assert.Equal(t, ClientLibrary, o.client(), "TLS: the library's")
+	o.Client = ClientEpoll
+	assert.ErrorContains(t, o.Validate(), "-client epoll")
+	o.URL, o.Client = plain, "threads"
+	assert.ErrorContains(t, o.Validate(), `-client "threads"`)
+	o.Client = ClientLibrary
+	require.NoError(t, o.Validate())
+	assert.Equal(t, ClientLibrary, o.client())
+}

@@ -1,17 +1,14 @@
 package loadtest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
-
-	"github.com/coder/websocket"
 )
 
 // player is one simulated player: a socket, the reader that always runs on
@@ -21,12 +18,16 @@ type player struct {
 	idx     int
 	remote  bool // connected to a node that does not own the room
 	name    string
-	id      string
-	conn    *websocket.Conn
+	link    link
+	welcome chan frame    // the answer to the join: welcome or error
 	running chan struct{} // closed when play starts; givens is then set
 	givens  string
 	done    chan struct{} // closed when the reader ends
-	buf     bytes.Buffer  // the frame being read (the reader's)
+	leaving atomic.Bool   // the load test closes the socket itself
+
+	// The reader's: the player's id once welcomed, and whether play began.
+	id      string
+	started bool
 
 	// cells are the cells this player plays in turn; filled says which
 	// of them hold its digit now (a co-op player's cells are its own, so
@@ -64,8 +65,8 @@ type frame struct {
 	} `json:"room"`
 }
 
-// join dials the server and joins the room as a new player, then starts
-// the reader.
+// join dials the server and joins the room as a new player; the socket's
+// reader runs from the dial on.
 func (rm *roomRun) join(ctx context.Context, idx int, name string) (*player, error) {
 	r := rm.r
 	node, remote := r.o.nodeOf(rm.owner, idx)
@@ -75,46 +76,51 @@ func (rm *roomRun) join(ctx context.Context, idx int, name string) (*player, err
 	ws.Path = "/ws"
 	dctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	conn, _, err := websocket.Dial(dctx, ws.String(), &websocket.DialOptions{
-		HTTPClient: r.dialer(),
-		HTTPHeader: http.Header{"Origin": {base.Scheme + "://" + base.Host}},
-	})
-	if err != nil {
-		r.fail(ErrDial)
-		return nil, fmt.Errorf("dial %s: %w", ws.String(), err)
-	}
-	conn.SetReadLimit(1 << 20)
+	p := &player{rm: rm, idx: idx, name: name, remote: remote,
+		welcome: make(chan frame, 1), running: make(chan struct{}), done: make(chan struct{})}
 	r.opened()
-	p := &player{rm: rm, idx: idx, name: name, conn: conn, remote: remote, running: make(chan struct{}), done: make(chan struct{})}
+	l, err := r.dial(dctx, &ws, base.Scheme+"://"+base.Host, p)
+	if err != nil {
+		r.closed()
+		r.fail(ErrDial)
+		return nil, err
+	}
+	p.link = l
 	join, _ := json.Marshal(map[string]string{"type": "join", "room": rm.id, "name": name})
 	if err := p.write(dctx, join); err != nil {
-		r.closed()
-		conn.CloseNow()
+		p.drop()
 		r.fail(ErrJoin)
 		return nil, err
 	}
-	for {
-		f, _, err := p.read(dctx)
-		if err != nil {
-			r.closed()
-			conn.CloseNow()
-			r.fail(ErrJoin)
-			return nil, fmt.Errorf("%s: join: %w", name, err)
-		}
+	select {
+	case f := <-p.welcome:
 		if f.Type == "error" {
-			r.closed()
-			conn.CloseNow()
+			p.drop()
 			r.fail(ErrJoin)
 			r.fail(f.Code)
 			return nil, fmt.Errorf("%s: join refused: %s", name, f.Code)
 		}
-		if f.Type == "welcome" && f.You != nil {
-			p.id = f.You.ID
-			break
-		}
+		return p, nil
+	case <-p.done:
+		r.fail(ErrJoin)
+		return nil, fmt.Errorf("%s: join: the connection ended", name)
+	case <-dctx.Done():
+		p.drop()
+		r.fail(ErrJoin)
+		return nil, fmt.Errorf("%s: join: %w", name, dctx.Err())
 	}
-	go p.readLoop()
-	return p, nil
+}
+
+// drop closes the player's socket at once, as the load test's own doing.
+func (p *player) drop() {
+	p.leaving.Store(true)
+	p.link.closeNow()
+}
+
+// leave closes the player's socket as a player leaving would.
+func (p *player) leave(reason string) {
+	p.leaving.Store(true)
+	p.link.close(reason)
 }
 
 func (r *run) opened() {
@@ -131,93 +137,88 @@ func (r *run) closed() { r.open.Add(-1) }
 
 // write sends one frame, bounded in time.
 func (p *player) write(ctx context.Context, data []byte) error {
-	wctx, cancel := context.WithTimeout(ctx, writeTimeout)
-	defer cancel()
-	if err := p.conn.Write(wctx, websocket.MessageText, data); err != nil {
+	if err := p.link.send(ctx, data); err != nil {
 		return fmt.Errorf("%s: write: %w", p.name, err)
 	}
 	return nil
 }
 
-// read reads one event and the time it was read.
-func (p *player) read(ctx context.Context) (frame, time.Time, error) {
-	_, rd, err := p.conn.Reader(ctx)
-	if err == nil {
-		// The frame is read into the player's own buffer, kept between
-		// reads: it is done with before the next.
-		p.buf.Reset()
-		_, err = p.buf.ReadFrom(rd)
-	}
-	at := time.Now()
-	if err != nil {
-		return frame{}, at, err
-	}
+// receive reads one event, read at at.
+func (p *player) receive(data []byte, at time.Time) error {
 	p.rm.r.events.Add(1)
-	data := p.buf.Bytes()
-	if f, ok := scanFlat(data); ok {
-		return f, at, nil
+	f, ok := scanFlat(data)
+	if !ok {
+		if err := json.Unmarshal(data, &f); err != nil {
+			return fmt.Errorf("%s: event %q: %w", p.name, data, err)
+		}
 	}
-	var f frame
-	if err := json.Unmarshal(data, &f); err != nil {
-		return frame{}, at, fmt.Errorf("%s: event %q: %w", p.name, data, err)
-	}
-	return f, at, nil
+	p.handle(f, at)
+	return nil
 }
 
-// readLoop reads every event until the socket closes: it answers the
-// server's pings (the library does, while a read runs), notes when play
-// starts, and completes the moves' timings.
-func (p *player) readLoop() {
+// handle acts on one event: it takes the answer to the join, notes when
+// play starts, and completes the moves' timings.
+func (p *player) handle(f frame, at time.Time) {
 	r := p.rm.r
-	defer close(p.done)
-	defer r.closed()
+	if p.id == "" {
+		if (f.Type == "welcome" && f.You != nil && f.You.ID != "") || f.Type == "error" {
+			if f.Type == "welcome" {
+				p.id = f.You.ID
+			}
+			select {
+			case p.welcome <- f:
+			default:
+			}
+		}
+		return
+	}
 	marker := "move" // the event that reports a move to every member
 	if r.o.Mode == "race" {
 		marker = "progress"
 	}
-	started := false
-	for {
-		f, at, err := p.read(context.Background())
-		if err != nil {
-			if !r.closing.Load() {
-				r.unexpected.Add(1)
-				code := websocket.CloseStatus(err)
-				r.fail("close:" + strconv.Itoa(int(code)))
-				r.log.Warn("connection ended", "player", p.name, "err", err)
-			}
-			p.conn.CloseNow()
-			return
+	switch f.Type {
+	case "state":
+		if !p.started && f.Room != nil && f.Room.Phase == "running" {
+			p.started = true
+			p.givens = f.Room.Givens
+			close(p.running)
 		}
-		switch f.Type {
-		case "state":
-			if !started && f.Room != nil && f.Room.Phase == "running" {
-				started = true
-				p.givens = f.Room.Givens
-				close(p.running)
-			}
-		case "move":
-			if f.Player == p.id {
-				p.acked()
-			}
-		case "error":
-			if f.Player == "" || f.Player == p.id {
-				p.refused(f)
-			}
-		}
-		if f.Type != marker {
-			continue
-		}
-		var sent time.Time
+	case "move":
 		if f.Player == p.id {
-			sent = p.answered()
+			p.acked()
 		}
-		if d, ok := p.rm.track.read(f.Seq, at, sent); ok {
-			r.measured.Add(1)
-			r.mu.Lock()
-			r.lat.Add(d)
-			r.mu.Unlock()
+	case "error":
+		if f.Player == "" || f.Player == p.id {
+			p.refused(f)
 		}
 	}
+	if f.Type != marker {
+		return
+	}
+	var sent time.Time
+	if f.Player == p.id {
+		sent = p.answered()
+	}
+	if d, ok := p.rm.track.read(f.Seq, at, sent); ok {
+		r.measured.Add(1)
+		r.mu.Lock()
+		r.lat.Add(d)
+		r.mu.Unlock()
+	}
+}
+
+// ended notes the socket's end: unexpected unless the load test is over
+// or closed it itself (a join that failed is counted as that).
+func (p *player) ended(err error, code int) {
+	r := p.rm.r
+	defer close(p.done)
+	defer r.closed()
+	if p.id == "" || r.closing.Load() || p.leaving.Load() {
+		return
+	}
+	r.unexpected.Add(1)
+	r.fail("close:" + strconv.Itoa(code))
+	r.log.Warn("connection ended", "player", p.name, "err", err)
 }
 
 // acked notes the mover's own move event.
@@ -277,32 +278,6 @@ func (p *player) plan() {
 	p.cells = rm.empty
 	if len(p.cells) > 0 {
 		p.next = p.idx * len(p.cells) / len(rm.players)
-	}
-}
-
-// play sends moves at the run's rate until ctx ends: each of its cells in
-// turn, filled with the solution's digit on one pass and cleared on the
-// next, and now and then a clash in the reserved cell. A move still
-// unanswered when the next is due holds it back, up to answerTimeout.
-func (p *player) play(ctx context.Context) {
-	r := p.rm.r
-	if len(p.cells) == 0 && p.rm.clashDigit == 0 {
-		return
-	}
-	interval := time.Duration(float64(time.Second) / r.o.Rate)
-	// A random phase, so that the players do not all move at once.
-	if !sleepUntil(ctx, time.Now().Add(rand.N(interval))) {
-		return
-	}
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
-		p.move(ctx)
-		select {
-		case <-tick.C:
-		case <-ctx.Done():
-			return
-		}
 	}
 }
 

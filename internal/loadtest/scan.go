@@ -30,7 +30,7 @@ func scanFlat(data []byte) (frame, bool) {
 		return f, false
 	}
 	rest = rest[end+1:]
-	var seenSeq, seenPlayer bool
+	var seenSeq, seenPlayer, seenID bool
 	for len(rest) > 0 && rest[0] == ',' {
 		key, value, after, ok := scanMember(rest[1:])
 		if !ok {
@@ -43,6 +43,10 @@ func scanFlat(data []byte) (frame, bool) {
 				return frame{}, false
 			}
 			f.Seq, seenSeq = n, true
+		case string(key) == "id" && !seenID:
+			// The mover's message id, which every member's move event
+			// carries: kept as it was written, as json.RawMessage is.
+			f.ID, seenID = bytes.Clone(value), true
 		case string(key) == "player" && !seenPlayer:
 			if value[0] != '"' {
 				return frame{}, false

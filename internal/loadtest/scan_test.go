@@ -19,6 +19,9 @@ var scanSeeds = []string{
 	`{"type":"state","seq":1,"room":{"phase":"running","givens":"..."}}`,
 	`{"type":"error","seq":0,"id":"m2","code":"conflict","message":"no"}`,
 	`{"type":"move","seq":12,"Seq":13,"player":"p"}`,
+	`{"type":"move","seq":12,"id":7,"id":"x"}`,
+	`{"type":"move","seq":12,"ID":"x"}`,
+	`{"type":"move","id":"a\"b"}`,
 	`{"type":"move","seq":12,"seq":13}`,
 	`{"type":"move","seq":1.5}`,
 	`{"type":"move","seq":"5"}`,
@@ -40,9 +43,9 @@ var scanSeeds = []string{
 // TestScanFlat: the frames the server sends on every move are read
 // without encoding/json, to the same result; anything else is left to it.
 func TestScanFlat(t *testing.T) {
-	_, ok := scanFlat([]byte(scanSeeds[0]))
-	require.False(t, ok, "a move with an id is left to encoding/json")
-	var f frame
+	f, ok := scanFlat([]byte(scanSeeds[0]))
+	require.True(t, ok, "a move with its mover's message id")
+	assert.Equal(t, frame{Type: "move", Seq: 12, ID: json.RawMessage(`"m1"`), Player: "p_abc"}, f)
 	f, ok = scanFlat([]byte(scanSeeds[1]))
 	require.True(t, ok)
 	assert.Equal(t, frame{Type: "move", Seq: 12, Player: "p_abc"}, f)

@@ -60,17 +60,23 @@ func sourceIPs(target *url.URL, n, offset int) []net.IP {
 	return ips
 }
 
-// httpClientFrom is an HTTP client whose connections leave from ip (any
-// when nil).
-func httpClientFrom(ip net.IP) *http.Client {
+// source is one source address's dialer, and an HTTP client that dials
+// through it.
+type source struct {
+	dialer *net.Dialer
+	http   *http.Client
+}
+
+// sourceFrom is the source whose connections leave from ip (any when nil).
+func sourceFrom(ip net.IP) source {
 	d := &net.Dialer{Timeout: 10 * time.Second}
 	if ip != nil {
 		d.LocalAddr = &net.TCPAddr{IP: ip}
 	}
-	return &http.Client{
+	return source{dialer: d, http: &http.Client{
 		Timeout:   30 * time.Second, // not for WebSockets: DialContext's context bounds those
 		Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 16},
-	}
+	}}
 }
 
 // readRSS is a process's resident memory from /proc/PID/status (VmRSS).
