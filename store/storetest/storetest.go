@@ -34,6 +34,7 @@ func Run(t *testing.T, open Opener) {
 		{"RoomOwner", testRoomOwner},
 		{"FencedWrites", testFencedWrites},
 		{"EventsOrderAndIdempotence", testEvents},
+		{"EventsKeepTheirText", testEventText},
 		{"EventRetention", testEventRetention},
 		{"EventLogBatching", testEventLog},
 		{"EventLogRetries", testEventLogRetries},
@@ -409,6 +410,31 @@ func testEvents(t *testing.T, s store.Store) {
 	assert.Equal(t, []int64{250, 251}, []int64{after[0].Seq, after[1].Seq})
 	assert.Equal(t, "move", after[1].Type)
 	assert.JSONEq(t, `{"cell":1}`, string(after[1].Data))
+}
+
+// testEventText: an event's strings come back as they went in, quotes,
+// backslashes and control characters included, and its data byte for
+// byte (escapes, a number's spelling, non-ASCII text).
+func testEventText(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	mkPlayer(t, s, "host")
+	pz := mkPuzzle(t, s, 1, "easy")
+	mkRoom(t, s, "txt", store.ModeCoop, pz.ID, "host")
+	in := []store.Event{
+		{RoomID: "txt", Seq: 1, Type: `mo"ve`, PlayerID: `p\a`, Data: json.RawMessage(`{"a":"\u00e9\u003c\"x\\","n":1.50,"big":12345678901234567890,"e":1e5}`), At: t0},
+		{RoomID: "txt", Seq: 2, Type: "tab\tnew\nline\x01", PlayerID: "é", Data: json.RawMessage(`{"s":"a\nb\u2028","u":"日本","l":[[1,2],[]],"z":null,"t":true}`), At: t0.Add(time.Second)},
+		{RoomID: "txt", Seq: 3, Type: "finish", PlayerID: "", Data: json.RawMessage(`"plain"`), At: t0.Add(2 * time.Second)},
+	}
+	require.NoError(t, s.AppendEvents(ctx, in))
+	out, err := s.Events(ctx, "txt", 0, 0)
+	require.NoError(t, err)
+	require.Len(t, out, len(in))
+	for i := range in {
+		assert.Equal(t, in[i].Type, out[i].Type, "seq %d", in[i].Seq)
+		assert.Equal(t, in[i].PlayerID, out[i].PlayerID, "seq %d", in[i].Seq)
+		assert.Equal(t, string(in[i].Data), string(out[i].Data), "seq %d: the data's text", in[i].Seq)
+		assert.True(t, in[i].At.Equal(out[i].At), "seq %d: %s against %s", in[i].Seq, out[i].At, in[i].At)
+	}
 }
 
 // testEventRetention: DeleteFinishedEvents deletes the events of rooms
