@@ -31,9 +31,11 @@ after a -ramp that spreads the rooms' set-up. A move's latency runs from
 writing it to the last member of its room reading the event that reports
 it (co-op: the move; race: the progress everyone gets). It prints
 connections held, rooms, moves sent and acknowledged, events received,
-errors by code, unexpected closes, latency p50/p95/p99/max, moves per
-second, and the server's RSS per connection (from -pid, or /metrics), and
-exits 1 when a connection failed unexpectedly.
+errors by code, unexpected closes, latency p50/p95/p99/max, how many
+seconds of the window would miss a 50 ms p99 on their own (and the worst:
+a stall shows there, where the quantiles spread it), moves per second,
+and the server's RSS per connection (from -pid, or /metrics), and exits 1
+when a connection failed unexpectedly; -json adds every second's count.
 
 On Linux, against an http:// server, the sockets are read by one epoll
 loop that parses the frames itself, and the moves are sent by two pacing

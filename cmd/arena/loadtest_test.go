@@ -51,6 +51,15 @@ func testLoadtest(t *testing.T, client string) {
 	assert.Positive(t, res.RSSPerConnection())
 	assert.InDelta(t, 3, res.Window.Seconds(), 0.5)
 	assert.Equal(t, int64(8), res.Create.Count, "every room's creation is timed")
+	require.Len(t, res.Seconds, 3, "a second each of the 3 s window")
+	var inSeconds int64
+	for _, sec := range res.Seconds {
+		assert.Positive(t, sec.Moves, "moves complete in every second")
+		assert.LessOrEqual(t, sec.Slow, sec.Moves)
+		assert.LessOrEqual(t, sec.Max, res.Latency.Max)
+		inSeconds += sec.Moves
+	}
+	assert.LessOrEqual(t, inSeconds, res.Measured, "the window's seconds hold the moves timed in it")
 	assert.Positive(t, res.Create.Quantile(.5))
 	assert.LessOrEqual(t, res.Create.Quantile(.99), res.Create.Max)
 }

@@ -158,10 +158,26 @@ type run struct {
 
 	sent, acked, clashes, measured, events, unexpected atomic.Int64
 
-	mu     sync.Mutex // guards errors, lat and create
-	errors map[string]int64
-	lat    Histogram
-	create Histogram
+	// windowStart is the window's start in Unix nanoseconds, 0 before:
+	// readers note the moves in the window's seconds from then on.
+	windowStart atomic.Int64
+
+	mu      sync.Mutex // guards errors, lat, seconds and create
+	errors  map[string]int64
+	lat     Histogram
+	seconds []Second
+	create  Histogram
+}
+
+// measure counts a move's latency d, its last member having read it at
+// at; r.mu is held.
+func (r *run) measure(at time.Time, d time.Duration) {
+	r.lat.Add(d)
+	if start := r.windowStart.Load(); start != 0 && at.UnixNano() >= start {
+		if k := (at.UnixNano() - start) / int64(time.Second); k < int64(len(r.seconds)) {
+			r.seconds[k].add(d)
+		}
+	}
 }
 
 func (r *run) fail(code string) {
@@ -241,6 +257,10 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	// The measured window: every player plays until its end.
 	r.window.start = time.Now()
 	r.window.end = r.window.start.Add(o.Duration)
+	r.mu.Lock()
+	r.seconds = make([]Second, (o.Duration+time.Second-1)/time.Second)
+	r.mu.Unlock()
+	r.windowStart.Store(r.window.start.UnixNano())
 	var cpu0 time.Duration
 	if len(o.PIDs) > 0 {
 		var err error
@@ -296,7 +316,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	res.MovesSent, res.MovesAcked, res.Clashes = r.sent.Load(), r.acked.Load(), r.clashes.Load()
 	res.Measured, res.Events, res.UnexpectedCloses = r.measured.Load(), r.events.Load(), r.unexpected.Load()
 	r.mu.Lock()
-	res.Errors, res.Latency, res.Create = r.errors, r.lat, r.create
+	res.Errors, res.Latency, res.Create, res.Seconds = r.errors, r.lat, r.create, r.seconds
 	r.mu.Unlock()
 	return res, nil
 }

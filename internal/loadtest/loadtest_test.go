@@ -74,10 +74,12 @@ func TestMerge(t *testing.T) {
 	got := Merge([]Result{
 		{Mode: "coop", Workers: 1, Rooms: 2, Connections: 8, PeakConnections: 8, Window: 10 * time.Second,
 			MovesSent: 50, MovesAcked: 48, Clashes: 2, Measured: 50, Events: 200,
-			Errors: map[string]int64{"conflict": 1}, Latency: a, ServerRSS: 100 << 20, ServerCPU: 3 * time.Second},
+			Errors: map[string]int64{"conflict": 1}, Latency: a, ServerRSS: 100 << 20, ServerCPU: 3 * time.Second,
+			Seconds: []Second{{Moves: 10, Slow: 0, Max: 9 * time.Millisecond}, {Moves: 12, Slow: 2, Max: 80 * time.Millisecond}}},
 		{Mode: "coop", Workers: 1, Rooms: 3, Connections: 12, PeakConnections: 12, Window: 11 * time.Second,
 			MovesSent: 52, MovesAcked: 50, Clashes: 1, Measured: 50, Events: 300, UnexpectedCloses: 1,
-			Errors: map[string]int64{"conflict": 2, "close:4001": 1}, Latency: b, ServerRSS: 101 << 20, ServerCPU: 2 * time.Second},
+			Errors: map[string]int64{"conflict": 2, "close:4001": 1}, Latency: b, ServerRSS: 101 << 20, ServerCPU: 2 * time.Second,
+			Seconds: []Second{{Moves: 5, Slow: 1, Max: 60 * time.Millisecond}, {Moves: 7}, {Moves: 3, Slow: 3, Max: 120 * time.Millisecond}}},
 	})
 	assert.Equal(t, 2, got.Workers)
 	assert.Equal(t, 5, got.Rooms)
@@ -97,8 +99,16 @@ func TestMerge(t *testing.T) {
 	for _, q := range []float64{.5, .95, .99, 1} {
 		assert.Equal(t, all.Quantile(q), got.Latency.Quantile(q), "q %g", q)
 	}
+	assert.Equal(t, []Second{
+		{Moves: 15, Slow: 1, Max: 60 * time.Millisecond},
+		{Moves: 19, Slow: 2, Max: 80 * time.Millisecond},
+		{Moves: 3, Slow: 3, Max: 120 * time.Millisecond},
+	}, got.Seconds, "second by second: counts add up, the slowest is the slowest")
 	var sb strings.Builder
 	got.Print(&sb)
+	assert.Contains(t, sb.String(), "slow seconds         3 of 3 miss a p99 of 50ms on their own; the worst, +2 s: 3 of 3 moves over, max 120.00 ms")
+	quiet := Result{Seconds: []Second{{Moves: 200, Slow: 2}, {Moves: 100, Slow: 1}}}
+	assert.Equal(t, "none of 2 misses a p99 of 50ms on its own", quiet.slowSeconds(), "1% slow is a p99 met")
 	assert.Contains(t, sb.String(), "unexpected closes    1")
 	assert.Contains(t, sb.String(), "close:4001=1 conflict=3")
 }

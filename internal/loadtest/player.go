@@ -202,7 +202,7 @@ func (p *player) handle(f frame, at time.Time) {
 	if d, ok := p.rm.track.read(f.Seq, at, sent); ok {
 		r.measured.Add(1)
 		r.mu.Lock()
-		r.lat.Add(d)
+		r.measure(at, d)
 		r.mu.Unlock()
 	}
 }

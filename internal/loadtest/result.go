@@ -58,6 +58,31 @@ type Result struct {
 	// node that did not own their room, and so through a relay.
 	Nodes             int `json:"nodes"`
 	RemoteConnections int `json:"remote_connections"`
+	// Seconds are the measured window's seconds, in order: what a
+	// latency's quantiles do not say is whether the slow moves came
+	// evenly or together (a stall of the server every few seconds).
+	Seconds []Second `json:"seconds"`
+}
+
+// Second is one second of the measured window: the moves whose last
+// member read them in it, how many of those took over SlowMove, and the
+// slowest.
+type Second struct {
+	Moves int64         `json:"moves"`
+	Slow  int64         `json:"slow"`
+	Max   time.Duration `json:"max_ns"`
+}
+
+// SlowMove is what Second counts as slow: the capacity goal's p99.
+const SlowMove = 50 * time.Millisecond
+
+// add counts one move's latency d in the second.
+func (s *Second) add(d time.Duration) {
+	s.Moves++
+	if d > SlowMove {
+		s.Slow++
+	}
+	s.Max = max(s.Max, d)
 }
 
 // Failed says whether a connection failed unexpectedly: a dial or join
@@ -122,6 +147,15 @@ func Merge(parts []Result) Result {
 		out.ServerCPU = max(out.ServerCPU, p.ServerCPU)
 		out.Nodes = max(out.Nodes, p.Nodes)
 		out.RemoteConnections += p.RemoteConnections
+		for i, sec := range p.Seconds {
+			if i == len(out.Seconds) {
+				out.Seconds = append(out.Seconds, Second{})
+			}
+			o := &out.Seconds[i]
+			o.Moves += sec.Moves
+			o.Slow += sec.Slow
+			o.Max = max(o.Max, sec.Max)
+		}
 	}
 	return out
 }
@@ -141,6 +175,9 @@ func (r *Result) Print(w io.Writer) {
 	fmt.Fprintf(w, "unexpected closes    %d\n", r.UnexpectedCloses)
 	fmt.Fprintf(w, "latency              p50 %s  p95 %s  p99 %s  max %s\n",
 		ms(r.Latency.Quantile(.50)), ms(r.Latency.Quantile(.95)), ms(r.Latency.Quantile(.99)), ms(r.Latency.Max))
+	if len(r.Seconds) > 0 {
+		fmt.Fprintf(w, "slow seconds         %s\n", r.slowSeconds())
+	}
 	fmt.Fprintf(w, "room creation        p50 %s  p99 %s  max %s  (%d rooms)\n",
 		ms(r.Create.Quantile(.50)), ms(r.Create.Quantile(.99)), ms(r.Create.Max), r.Create.Count)
 	if r.ServerRSS > 0 {
@@ -159,6 +196,27 @@ func (r *Result) Print(w io.Writer) {
 		codes = []string{"none"}
 	}
 	fmt.Fprintf(w, "errors by code       %s\n", strings.Join(codes, " "))
+}
+
+// slowSeconds says how many of the window's seconds would miss a p99 of
+// SlowMove on their own (over 1% of their moves slower), and the worst.
+func (r *Result) slowSeconds() string {
+	slow, worst := 0, -1
+	for i, s := range r.Seconds {
+		if s.Slow*100 <= s.Moves {
+			continue
+		}
+		slow++
+		if worst < 0 || s.Slow > r.Seconds[worst].Slow {
+			worst = i
+		}
+	}
+	if slow == 0 {
+		return fmt.Sprintf("none of %d misses a p99 of %s on its own", len(r.Seconds), SlowMove)
+	}
+	w := r.Seconds[worst]
+	return fmt.Sprintf("%d of %d miss a p99 of %s on their own; the worst, +%d s: %d of %d moves over, max %.2f ms",
+		slow, len(r.Seconds), SlowMove, worst, w.Slow, w.Moves, float64(w.Max)/float64(time.Millisecond))
 }
 
 // Histogram counts latencies in buckets about 1% wide, so that a quantile
