@@ -163,7 +163,7 @@ func FuzzControlFrame(f *testing.F) {
 	f.Add([]byte{0x8A, 0x82, 1, 2, 3, 4, 5, 6}, byte(opPong), []byte{})
 	f.Add([]byte{0x81, 0x85}, byte(0x1), []byte("hello"))
 	f.Fuzz(func(t *testing.T, b []byte, op byte, payload []byte) {
-		gotOp, got, size := controlFrame(b)
+		gotOp, got, _, size := controlFrame(b)
 		if size > 0 && controlPrefix(b[:size-1]) != (size > 1) {
 			t.Fatalf("a whole frame's first %d bytes are not its start", size-1)
 		}
@@ -184,7 +184,7 @@ func FuzzControlFrame(f *testing.F) {
 		op &= 0x0F
 		key := [4]byte{byte(len(b)), 1, op, 2}
 		frame := clientFrame(op, payload, key)
-		gotOp, got, size = controlFrame(append(frame, b...))
+		gotOp, got, gotKey, size := controlFrame(append(frame, b...))
 		want := (op == opPing || op == opPong) && len(payload) <= maxControlPayload
 		if want != (size > 0) {
 			t.Fatalf("op %x, %d bytes: size %d", op, len(payload), size)
@@ -192,8 +192,8 @@ func FuzzControlFrame(f *testing.F) {
 		if !want {
 			return
 		}
-		if size != len(frame) || gotOp != op {
-			t.Fatalf("size %d of %d, op %x of %x", size, len(frame), gotOp, op)
+		if size != len(frame) || gotOp != op || gotKey != key {
+			t.Fatalf("size %d of %d, op %x of %x, key % x of % x", size, len(frame), gotOp, op, gotKey, key)
 		}
 		for i := range got {
 			if got[i]^key[i%4] != payload[i] {

@@ -188,7 +188,7 @@ func (c *corkConn) takeControl() int {
 		if len(b) == 0 {
 			return inputTaken
 		}
-		op, payload, size := controlFrame(b)
+		op, payload, key, size := controlFrame(b)
 		if size == 0 {
 			if !controlPrefix(b) {
 				return inputForLibrary
@@ -214,13 +214,11 @@ func (c *corkConn) takeControl() int {
 			continue
 		}
 		if op == opPing {
+			// The answer: a pong with the ping's payload, unmasked.
 			var frame [2 + maxControlPayload]byte
-			frame[0], frame[1] = 0x80|opPong, byte(len(payload))
-			n := 2 + copy(frame[2:], payload)
-			for i := range n - 2 {
-				frame[2+i] ^= b[2+i%4]
-			}
-			if _, err := c.Write(frame[:n]); err != nil {
+			pong := append(wsframe.AppendHeader(frame[:0], wsframe.Fin|opPong, len(payload), false, [4]byte{}), payload...)
+			wsframe.Mask(pong[2:], key)
+			if _, err := c.Write(pong); err != nil {
 				return inputForLibrary // the reader finds the socket closed
 			}
 		}
@@ -253,40 +251,38 @@ const (
 )
 
 // pingFrame is the server's keep-alive ping: final, unmasked, empty.
-var pingFrame = []byte{0x80 | opPing, 0}
+var pingFrame = []byte{wsframe.Fin | opPing, 0}
 
 // controlPrefix reports whether b, which controlFrame found no whole ping
 // or pong in, is the start of one: more bytes would make it whole.
 func controlPrefix(b []byte) bool {
-	if len(b) == 0 || b[0] != 0x80|opPing && b[0] != 0x80|opPong {
+	if len(b) == 0 || !controlStart(b[0]) {
 		return false
 	}
-	if len(b) == 1 {
-		return true
-	}
-	return b[1]&0x80 != 0 && int(b[1]&0x7F) <= maxControlPayload && len(b) < 6+int(b[1]&0x7F)
+	_, size, err := wsframe.Parse(b, maxControlPayload, true)
+	return err == nil && size == 0
 }
 
 // controlFrame reads the whole ping or pong a client sent at the front of
-// b: its opcode, its payload still masked (the 4-byte key is the 4 bytes
-// before it), and the frame's size; size 0 when b does not start with one
-// (another frame, a frame in part, one that breaks the rules, which the
-// library's reader refuses).
-func controlFrame(b []byte) (op byte, payload []byte, size int) {
-	if len(b) < 6 {
-		return 0, nil, 0
+// b: its opcode, its payload still masked, the masking key, and the
+// frame's size; size 0 when b does not start with one (another frame, a
+// frame in part, one that breaks the rules, which the library's reader
+// refuses).
+func controlFrame(b []byte) (op byte, payload []byte, key [4]byte, size int) {
+	if len(b) == 0 || !controlStart(b[0]) {
+		return 0, nil, key, 0
 	}
-	if b[0] != 0x80|opPing && b[0] != 0x80|opPong { // final, no extension bits
-		return 0, nil, 0
+	f, size, err := wsframe.Parse(b, maxControlPayload, true)
+	if err != nil || size == 0 {
+		return 0, nil, key, 0
 	}
-	if b[1]&0x80 == 0 { // a client masks every frame
-		return 0, nil, 0
-	}
-	n := int(b[1] & 0x7F)
-	if n > maxControlPayload || len(b) < 6+n {
-		return 0, nil, 0
-	}
-	return b[0] & 0x0F, b[6 : 6+n], 6 + n
+	return f.Op, f.Payload, f.Key, size
+}
+
+// controlStart reports whether a frame's first byte is a final ping's or
+// pong's, with no extension bits.
+func controlStart(first byte) bool {
+	return first == wsframe.Fin|opPing || first == wsframe.Fin|opPong
 }
 
 // inBuf is bytes read from a socket and not yet handed on: b[r:w].

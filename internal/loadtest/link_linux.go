@@ -241,7 +241,7 @@ func (c *rawConn) consume(b []byte, at time.Time) bool {
 		data = c.in
 	}
 	for {
-		f, size, err := wsframe.Parse(data, readLimit)
+		f, size, err := wsframe.Parse(data, readLimit, false)
 		if err != nil {
 			c.end(err, -1)
 			return false

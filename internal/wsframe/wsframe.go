@@ -52,35 +52,43 @@ func AppendMasked(b []byte, op byte, p []byte, key [4]byte) []byte {
 	b = AppendHeader(b, Fin|op, len(p), true, key)
 	start := len(b)
 	b = append(b, p...)
-	for i := range b[start:] {
-		b[start+i] ^= key[i&3]
-	}
+	Mask(b[start:], key)
 	return b
 }
 
-// Frame is one frame a server sent: unmasked.
+// Mask masks p with key in place, or unmasks it: the same XOR.
+func Mask(p []byte, key [4]byte) {
+	for i := range p {
+		p[i] ^= key[i&3]
+	}
+}
+
+// Frame is one frame parsed.
 type Frame struct {
 	Fin     bool
 	Op      byte
-	Payload []byte // within the bytes parsed
+	Key     [4]byte // a client's frame's masking key
+	Payload []byte  // within the bytes parsed, still masked
 }
 
-// ErrFrame is what Parse reports for a frame no server may send.
+// ErrFrame is what Parse reports for a frame that breaks the rules.
 var ErrFrame = errors.New("websocket: bad frame")
 
-// Parse reads the server's frame at the start of b and reports its size;
-// size 0 when b holds only part of one. A frame longer than limit, a
-// masked one, one with extension bits (none is negotiated), an unknown
-// opcode, or a control frame fragmented or over 125 bytes, is an error.
-func Parse(b []byte, limit int) (f Frame, size int, err error) {
+// Parse reads the frame at the start of b and reports its size; size 0
+// when b holds only part of one. masked says whose frame it is: a
+// client's, which masks every frame, or a server's, which masks none; the
+// other kind is an error, and so is a frame longer than limit, one with
+// extension bits (none is negotiated), an unknown opcode, or a control
+// frame fragmented or over 125 bytes.
+func Parse(b []byte, limit int, masked bool) (f Frame, size int, err error) {
 	if len(b) < 2 {
 		return Frame{}, 0, nil
 	}
 	if b[0]&0x70 != 0 {
 		return Frame{}, 0, fmt.Errorf("%w: extension bits %#x", ErrFrame, b[0])
 	}
-	if b[1]&maskBit != 0 {
-		return Frame{}, 0, fmt.Errorf("%w: masked by the server", ErrFrame)
+	if (b[1]&maskBit != 0) != masked {
+		return Frame{}, 0, fmt.Errorf("%w: masked %t, want %t", ErrFrame, b[1]&maskBit != 0, masked)
 	}
 	f.Fin, f.Op = b[0]&Fin != 0, b[0]&0x0F
 	switch f.Op {
@@ -107,6 +115,13 @@ func Parse(b []byte, limit int) (f Frame, size int, err error) {
 	}
 	if n > uint64(limit) {
 		return Frame{}, 0, fmt.Errorf("%w: %d bytes, over the limit of %d", ErrFrame, n, limit)
+	}
+	if masked {
+		if len(b) < head+4 {
+			return Frame{}, 0, nil
+		}
+		copy(f.Key[:], b[head:])
+		head += 4
 	}
 	if uint64(len(b)-head) < n {
 		return Frame{}, 0, nil

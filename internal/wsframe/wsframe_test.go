@@ -24,7 +24,7 @@ func TestLengths(t *testing.T) {
 			assert.Equal(t, 10, head, n)
 		}
 		b = append(b, p...)
-		f, size, err := Parse(b, 1<<20)
+		f, size, err := Parse(b, 1<<20, false)
 		require.NoError(t, err, n)
 		assert.Equal(t, len(b), size, n)
 		assert.True(t, f.Fin)
@@ -34,7 +34,7 @@ func TestLengths(t *testing.T) {
 			if cut < 0 || cut >= len(b) {
 				continue
 			}
-			_, size, err := Parse(b[:cut], 1<<20)
+			_, size, err := Parse(b[:cut], 1<<20, false)
 			require.NoError(t, err, "%d cut at %d", n, cut)
 			assert.Zero(t, size, "%d cut at %d: not whole yet", n, cut)
 		}
@@ -69,7 +69,7 @@ func TestParseRefuses(t *testing.T) {
 		"over the limit":      {Fin | OpText, 126, 0x04, 0x01},
 		"over the limit, 64b": {Fin | OpBinary, 127, 0x80, 0, 0, 0, 0, 0, 0, 0},
 	} {
-		_, size, err := Parse(b, 1024)
+		_, size, err := Parse(b, 1024, false)
 		assert.ErrorIs(t, err, ErrFrame, name)
 		assert.Zero(t, size, name)
 	}
@@ -81,15 +81,17 @@ func TestCloseCode(t *testing.T) {
 }
 
 // FuzzParse: whatever the bytes, Parse neither panics nor reads past
-// them, and a frame it reads is written back the same by AppendHeader.
+// them, and a frame it reads, a client's or a server's, is written back
+// the same by AppendHeader.
 func FuzzParse(f *testing.F) {
-	f.Add([]byte{Fin | OpText, 2, 'h', 'i'})
-	f.Add([]byte{OpText, 1, 'a', Fin, 1, 'b'})
-	f.Add([]byte{Fin | OpPing, 0})
-	f.Add([]byte{Fin | OpClose, 2, 0x03, 0xE8})
-	f.Add(append([]byte{Fin | OpBinary, 126, 0, 200}, make([]byte, 200)...))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		fr, size, err := Parse(b, 4096)
+	f.Add([]byte{Fin | OpText, 2, 'h', 'i'}, false)
+	f.Add([]byte{OpText, 1, 'a', Fin, 1, 'b'}, false)
+	f.Add([]byte{Fin | OpPing, 0}, false)
+	f.Add([]byte{Fin | OpClose, 2, 0x03, 0xE8}, false)
+	f.Add(append([]byte{Fin | OpBinary, 126, 0, 200}, make([]byte, 200)...), false)
+	f.Add([]byte{Fin | OpPong, 0x82, 1, 2, 3, 4, 'o', 'k'}, true)
+	f.Fuzz(func(t *testing.T, b []byte, masked bool) {
+		fr, size, err := Parse(b, 4096, masked)
 		if err != nil || size == 0 {
 			return
 		}
@@ -99,11 +101,32 @@ func FuzzParse(f *testing.F) {
 		if fr.Fin {
 			first |= Fin
 		}
-		again := append(AppendHeader(nil, first, len(fr.Payload), false, [4]byte{}), fr.Payload...)
+		again := append(AppendHeader(nil, first, len(fr.Payload), masked, fr.Key), fr.Payload...)
 		// The same frame, unless the sender spent more length bytes than
 		// it needed (which the protocol allows a reader to take).
 		if len(again) == size {
 			require.Equal(t, b[:size], again)
 		}
 	})
+}
+
+// TestParseMasked: a client's frame is read with its key and its payload
+// as sent, masked; a frame of the other kind is an error either way.
+func TestParseMasked(t *testing.T) {
+	key := [4]byte{9, 8, 7, 6}
+	b := AppendMasked(nil, OpPing, []byte("hey"), key)
+	f, size, err := Parse(b, 125, true)
+	require.NoError(t, err)
+	assert.Equal(t, len(b), size)
+	assert.Equal(t, key, f.Key)
+	p := bytes.Clone(f.Payload)
+	Mask(p, f.Key)
+	assert.Equal(t, "hey", string(p))
+	_, size, err = Parse(b[:5], 125, true)
+	require.NoError(t, err)
+	assert.Zero(t, size, "the key in part")
+	_, _, err = Parse(b, 125, false)
+	assert.ErrorIs(t, err, ErrFrame, "a masked frame from a server")
+	_, _, err = Parse([]byte{Fin | OpPing, 0}, 125, true)
+	assert.ErrorIs(t, err, ErrFrame, "an unmasked frame from a client")
 }
