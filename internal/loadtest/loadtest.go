@@ -197,14 +197,14 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	r := &run{o: o, log: log, errors: map[string]int64{}}
+	system := sourceFrom(nil) // the system's choice of source address
+	r := &run{o: o, log: log, http: system.http, errors: map[string]int64{}}
 	for _, ip := range sourceIPs(o.URL, o.Sources, o.SourceOffset) {
 		r.sources = append(r.sources, sourceFrom(ip))
 	}
 	if len(r.sources) == 0 {
-		r.sources = []source{sourceFrom(nil)}
+		r.sources = []source{system}
 	}
-	r.http = r.sources[0].http
 	if o.client() == ClientEpoll {
 		l, err := newLoop(log)
 		if err != nil {
