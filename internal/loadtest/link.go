@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"crypto/sha1"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -17,6 +16,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/sudoku-arena/arena/internal/wsframe"
 )
 
 // The clients a run's players can use (Options.Client).
@@ -111,9 +112,6 @@ type CloseError struct{ Code int }
 
 func (e *CloseError) Error() string { return fmt.Sprintf("websocket closed with %d", e.Code) }
 
-// acceptGUID is RFC 6455's, which the server's accept key hashes in.
-const acceptGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
-
 // handshake upgrades conn to a WebSocket for u's path, as a browser at
 // origin would, within the deadline, and returns what the server sent
 // past its answer's head (the start of its first frames, if any).
@@ -140,13 +138,12 @@ func handshake(conn net.Conn, u *url.URL, origin string, deadline time.Time) ([]
 		resp.Body.Close()
 		return nil, fmt.Errorf("websocket handshake: %s: %s", resp.Status, bytes.TrimSpace(body))
 	}
-	sum := sha1.Sum([]byte(key + acceptGUID))
 	switch {
 	case !strings.EqualFold(resp.Header.Get("Upgrade"), "websocket"):
 		return nil, fmt.Errorf("websocket handshake: Upgrade %q", resp.Header.Get("Upgrade"))
-	case !headerHasToken(resp.Header, "Connection", "upgrade"):
+	case !wsframe.HasToken(resp.Header, "Connection", "upgrade"):
 		return nil, fmt.Errorf("websocket handshake: Connection %q", resp.Header.Get("Connection"))
-	case resp.Header.Get("Sec-WebSocket-Accept") != base64.StdEncoding.EncodeToString(sum[:]):
+	case resp.Header.Get("Sec-WebSocket-Accept") != wsframe.AcceptKey(key):
 		return nil, errors.New("websocket handshake: wrong Sec-WebSocket-Accept")
 	case resp.Header.Get("Sec-WebSocket-Extensions") != "":
 		return nil, fmt.Errorf("websocket handshake: extensions %q not asked for", resp.Header.Get("Sec-WebSocket-Extensions"))
@@ -156,16 +153,4 @@ func handshake(conn net.Conn, u *url.URL, origin string, deadline time.Time) ([]
 	}
 	rest, _ := br.Peek(br.Buffered())
 	return bytes.Clone(rest), nil
-}
-
-// headerHasToken reports whether a comma-separated header lists token.
-func headerHasToken(h http.Header, name, token string) bool {
-	for _, v := range h.Values(name) {
-		for t := range strings.SplitSeq(v, ",") {
-			if strings.EqualFold(strings.TrimSpace(t), token) {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -1,12 +1,19 @@
 // Package wsframe writes and reads WebSocket frames (RFC 6455, section
-// 5.2) where the server's write path and the load generator's client work
-// on the bytes themselves rather than through a library's connection.
+// 5.2), and checks the handshake's headers, for the server's WebSocket and
+// the load generator's client, which work on the bytes themselves rather
+// than through a library's connection.
 package wsframe
 
 import (
+	"crypto/sha1"
+	"encoding/base64"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
+	"net/http"
+	"strings"
+	"unicode/utf8"
 )
 
 // Opcodes and sizes.
@@ -74,6 +81,10 @@ type Frame struct {
 // ErrFrame is what Parse reports for a frame that breaks the rules.
 var ErrFrame = errors.New("websocket: bad frame")
 
+// ErrTooBig is what Parse reports, besides ErrFrame, for a data frame
+// longer than its limit: a peer closes for it with 1009 rather than 1002.
+var ErrTooBig = errors.New("websocket: frame too big")
+
 // Parse reads the frame at the start of b and reports its size; size 0
 // when b holds only part of one. masked says whose frame it is: a
 // client's, which masks every frame, or a server's, which masks none; the
@@ -114,7 +125,7 @@ func Parse(b []byte, limit int, masked bool) (f Frame, size int, err error) {
 		head, n = 10, binary.BigEndian.Uint64(b[2:])
 	}
 	if n > uint64(limit) {
-		return Frame{}, 0, fmt.Errorf("%w: %d bytes, over the limit of %d", ErrFrame, n, limit)
+		return Frame{}, 0, fmt.Errorf("%w: %w: %d bytes, over the limit of %d", ErrFrame, ErrTooBig, n, limit)
 	}
 	if masked {
 		if len(b) < head+4 {
@@ -130,6 +141,36 @@ func Parse(b []byte, limit int, masked bool) (f Frame, size int, err error) {
 	return f, head + int(n), nil
 }
 
+// Size reads the header at the start of b and reports the whole frame's
+// size, header and payload, past any limit (a peer that refuses a frame as
+// too big can skip it); ok is false when b holds only part of the
+// header. A payload too long to count is math.MaxInt bytes.
+func Size(b []byte, masked bool) (size int, ok bool) {
+	if len(b) < 2 {
+		return 0, false
+	}
+	head, n := 2, uint64(b[1]&0x7F)
+	switch n {
+	case 126:
+		if len(b) < 4 {
+			return 0, false
+		}
+		head, n = 4, uint64(binary.BigEndian.Uint16(b[2:]))
+	case 127:
+		if len(b) < 10 {
+			return 0, false
+		}
+		head, n = 10, binary.BigEndian.Uint64(b[2:])
+	}
+	if masked {
+		head += 4
+	}
+	if n > math.MaxInt-uint64(head) {
+		return math.MaxInt, true
+	}
+	return head + int(n), true
+}
+
 // CloseCode reads a close frame's payload: its status code, 1005 (none
 // given) for an empty one.
 func CloseCode(p []byte) int {
@@ -137,4 +178,89 @@ func CloseCode(p []byte) int {
 		return 1005
 	}
 	return int(binary.BigEndian.Uint16(p))
+}
+
+// Close status codes (RFC 6455, section 7.4.1) the package's users send
+// on their own account.
+const (
+	CloseProtocolError = 1002
+	CloseNoStatus      = 1005 // none given: sent as an empty close frame
+	CloseTooBig        = 1009
+)
+
+// MaxCloseReason is the longest reason a close frame holds: its payload
+// is at most 125 bytes, two of them the code.
+const MaxCloseReason = MaxControlPayload - 2
+
+// AppendClose appends a server's close frame (final, unmasked) with code
+// and reason, the reason cut at a character's start to fit; code 1005
+// (none) makes an empty frame.
+func AppendClose(b []byte, code int, reason string) []byte {
+	if code == CloseNoStatus {
+		return append(b, Fin|OpClose, 0)
+	}
+	if len(reason) > MaxCloseReason {
+		cut := MaxCloseReason
+		for cut > 0 && !utf8.RuneStart(reason[cut]) {
+			cut--
+		}
+		reason = reason[:cut]
+	}
+	b = AppendHeader(b, Fin|OpClose, 2+len(reason), false, [4]byte{})
+	b = binary.BigEndian.AppendUint16(b, uint16(code))
+	return append(b, reason...)
+}
+
+// CheckClose reads the payload of a close frame a peer sent: its code
+// (1005 when empty) and reason, or an error when the frame breaks the
+// rules: one byte long, a code no peer may send, a reason that is not
+// UTF-8.
+func CheckClose(p []byte) (code int, reason string, err error) {
+	switch {
+	case len(p) == 0:
+		return CloseNoStatus, "", nil
+	case len(p) == 1:
+		return 0, "", fmt.Errorf("%w: a close frame of one byte", ErrFrame)
+	}
+	code = int(binary.BigEndian.Uint16(p))
+	if !sendable(code) {
+		return 0, "", fmt.Errorf("%w: close code %d", ErrFrame, code)
+	}
+	if !utf8.Valid(p[2:]) {
+		return 0, "", fmt.Errorf("%w: a close reason not in UTF-8", ErrFrame)
+	}
+	return code, string(p[2:]), nil
+}
+
+// sendable reports whether a peer may send code in a close frame: the
+// defined codes but those kept for local use (1004-1006, 1015), and the
+// ranges for libraries and applications.
+func sendable(code int) bool {
+	switch {
+	case code >= 1000 && code <= 1003, code >= 1007 && code <= 1014:
+		return true
+	case code >= 3000 && code <= 4999:
+		return true
+	}
+	return false
+}
+
+// AcceptKey is the Sec-WebSocket-Accept that answers a handshake's
+// Sec-WebSocket-Key (RFC 6455, section 4.2.2).
+func AcceptKey(key string) string {
+	sum := sha1.Sum([]byte(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
+	return base64.StdEncoding.EncodeToString(sum[:])
+}
+
+// HasToken reports whether header name of h, a comma-separated list,
+// holds token, in any case.
+func HasToken(h http.Header, name, token string) bool {
+	for _, v := range h.Values(name) {
+		for t := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(t), token) {
+				return true
+			}
+		}
+	}
+	return false
 }

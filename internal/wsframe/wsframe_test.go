@@ -2,6 +2,9 @@ package wsframe
 
 import (
 	"bytes"
+	"math"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -129,4 +132,46 @@ func TestParseMasked(t *testing.T) {
 	assert.ErrorIs(t, err, ErrFrame, "a masked frame from a server")
 	_, _, err = Parse([]byte{Fin | OpPing, 0}, 125, true)
 	assert.ErrorIs(t, err, ErrFrame, "an unmasked frame from a client")
+}
+
+func TestSizeAndClose(t *testing.T) {
+	for _, n := range []int{0, 125, 126, 65535, 65536} {
+		b := AppendHeader(nil, Fin|OpText, n, true, [4]byte{1, 2, 3, 4})
+		size, ok := Size(b, true)
+		assert.True(t, ok, "%d", n)
+		assert.Equal(t, len(b)+n, size, "%d", n)
+		_, ok = Size(b[:3], true)
+		assert.Equal(t, n < 126, ok, "the length is in the first bytes")
+	}
+	size, ok := Size([]byte{0x81, 127, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}, false)
+	assert.True(t, ok)
+	assert.Equal(t, math.MaxInt, size)
+
+	f, n, err := Parse(AppendClose(nil, 4003, "bye"), MaxControlPayload, false)
+	require.NoError(t, err)
+	require.Positive(t, n)
+	code, reason, err := CheckClose(f.Payload)
+	require.NoError(t, err)
+	assert.Equal(t, 4003, code)
+	assert.Equal(t, "bye", reason)
+	assert.Equal(t, []byte{Fin | OpClose, 0}, AppendClose(nil, CloseNoStatus, "ignored"))
+	long := AppendClose(nil, 1000, strings.Repeat("é", 100))
+	f, _, err = Parse(long, MaxControlPayload, false)
+	require.NoError(t, err, "a long reason is cut to fit")
+	_, reason, err = CheckClose(f.Payload)
+	require.NoError(t, err, "at a character's start")
+	assert.Equal(t, strings.Repeat("é", 61), reason)
+	for _, p := range [][]byte{{3}, {0x03, 0xED}, {0x03, 0xF7}, {0x13, 0x88}, {0x03, 0xE8, 0xC3}} {
+		_, _, err := CheckClose(p)
+		assert.ErrorIs(t, err, ErrFrame, "% x", p)
+	}
+}
+
+func TestHandshakeHelpers(t *testing.T) {
+	assert.Equal(t, "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=", AcceptKey("dGhlIHNhbXBsZSBub25jZQ=="), "RFC 6455's example")
+	h := http.Header{}
+	h.Add("Connection", "keep-alive,  Upgrade ")
+	assert.True(t, HasToken(h, "Connection", "upgrade"))
+	assert.False(t, HasToken(h, "Connection", "close"))
+	assert.False(t, HasToken(h, "Upgrade", "websocket"))
 }
