@@ -61,7 +61,7 @@ fuzz:
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzCreateRoom$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzGetRoom$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzLabSolve$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./server -run '^$$' -fuzz '^FuzzControlFrame$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./server -run '^$$' -fuzz '^FuzzTake$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/loadtest -run '^$$' -fuzz '^FuzzScanFlat$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/wsframe -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 

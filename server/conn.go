@@ -12,20 +12,22 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/sudoku-arena/arena/internal/wsframe"
 	"github.com/sudoku-arena/arena/room"
 )
 
 // Close codes: docs/protocol.md has the table, with whether to reconnect.
 const (
-	CloseNormal      = websocket.StatusNormalClosure // left the room
-	CloseGoingAway   = websocket.StatusGoingAway     // server restarting: retry after the hint
-	CloseTooBig      = websocket.StatusMessageTooBig // a frame over the read limit
-	CloseTooSlow     = websocket.StatusCode(4001)    // the send queue filled up: resume with token and last seq
-	CloseReplaced    = websocket.StatusCode(4002)    // the same player connected elsewhere
-	CloseRoomEnded   = websocket.StatusCode(4003)    // the room ended
-	CloseRateLimited = websocket.StatusCode(4004)    // kept sending past the rate limit
-	CloseJoinTimeout = websocket.StatusCode(4006)    // joined no room in time
-	CloseIdle        = websocket.StatusCode(4007)    // did not answer a ping in time: resume when back
+	CloseNormal        = websocket.StatusNormalClosure // left the room
+	CloseGoingAway     = websocket.StatusGoingAway     // server restarting: retry after the hint
+	CloseProtocolError = websocket.StatusProtocolError // a frame broke RFC 6455
+	CloseTooBig        = websocket.StatusMessageTooBig // a message over the read limit
+	CloseTooSlow       = websocket.StatusCode(4001)    // the send queue filled up: resume with token and last seq
+	CloseReplaced      = websocket.StatusCode(4002)    // the same player connected elsewhere
+	CloseRoomEnded     = websocket.StatusCode(4003)    // the room ended
+	CloseRateLimited   = websocket.StatusCode(4004)    // kept sending past the rate limit
+	CloseJoinTimeout   = websocket.StatusCode(4006)    // joined no room in time
+	CloseIdle          = websocket.StatusCode(4007)    // did not answer a ping in time: resume when back
 	// CloseTooManySockets: the client's address holds as many WebSockets
 	// as it may (SOCKETS_PER_ADDR).
 	CloseTooManySockets = websocket.StatusCode(4008)
@@ -41,8 +43,7 @@ const (
 // queue.
 type conn struct {
 	s    *Server
-	ws   *websocket.Conn
-	sock *corkConn // under ws
+	sock *corkConn
 
 	mu sync.Mutex
 	// queue is the frames waiting to be written, at most SendQueue; nil
@@ -99,10 +100,9 @@ type conn struct {
 	refused int
 }
 
-func newConn(s *Server, ws *websocket.Conn, sock *corkConn) *conn {
-	ws.SetReadLimit(s.cfg.ReadLimit)
+func newConn(s *Server, sock *corkConn) *conn {
 	return &conn{
-		s: s, ws: ws, sock: sock,
+		s: s, sock: sock,
 		done:   make(chan struct{}),
 		tokens: float64(s.cfg.RateBurst),
 		last:   time.Now(),
@@ -397,7 +397,7 @@ func (c *conn) write() {
 
 // writeFailed ends a connection whose socket would not take a write.
 func (c *conn) writeFailed() {
-	_ = c.ws.CloseNow()
+	_ = c.sock.Close()
 	close(c.done)
 	c.wake() // a parked reader finds the socket closed
 }
@@ -408,9 +408,9 @@ func (c *conn) finish() {
 	if c.code == CloseTooSlow {
 		c.s.metrics.slowClosed.Inc()
 	}
-	// Close waits for the client's close frame, which the reader
-	// goroutine takes, for up to 5 seconds.
-	_ = c.sock.closeHandshake(func() error { return c.ws.Close(c.code, c.reason) })
+	// The close handshake waits for the client's close frame, for up to
+	// closeWait, unless it has come already.
+	c.sock.closeHandshake(int(c.code), c.reason)
 	close(c.done)
 	c.wake() // a parked reader finds the socket closed
 }
@@ -444,28 +444,32 @@ func (c *conn) observe(frames []room.Frame) {
 // (true: the poller starts another reader when there is).
 func (c *conn) read(ctx context.Context) bool {
 	for {
-		if c.poller != nil {
-			for !c.sock.nextInput() {
-				if c.park() {
-					return true
-				}
+		in := c.sock.next(c.poller != nil)
+		switch in.kind {
+		case inputNone:
+			if c.park() {
+				return true
 			}
-		} else {
-			c.sock.awaitInput()
-		}
-		buf := readBuffers.Get().(*bytes.Buffer)
-		typ, rd, err := c.ws.Reader(ctx)
-		if err == nil {
-			_, err = buf.ReadFrom(rd)
-		}
-		more := err == nil && c.handle(ctx, typ, buf.Bytes())
-		buf.Reset()
-		if buf.Cap() <= maxPooledRead {
-			readBuffers.Put(buf)
-		}
-		if !more {
+		case inputMessage:
+			more := c.handle(ctx, in.op, in.msg.Bytes())
+			doneWith(in.msg)
+			if !more {
+				return false
+			}
+		default:
+			c.ended(in)
 			return false
 		}
+	}
+}
+
+// ended closes the connection for how its reading ended (in): with the
+// code of the client's close, which is answered with its code and reason
+// as RFC 6455 asks; with 1002 or 1009 for a rule the client broke; or, the
+// socket gone, plainly.
+func (c *conn) ended(in input) {
+	if in.kind == inputClose || in.kind == inputBad {
+		c.closeWith(websocket.StatusCode(in.code), in.reason, false)
 	}
 }
 
@@ -480,13 +484,13 @@ const maxPooledRead = 4 << 10
 
 // handle acts on one message the client sent, and reports whether the
 // connection reads on.
-func (c *conn) handle(ctx context.Context, typ websocket.MessageType, data []byte) bool {
+func (c *conn) handle(ctx context.Context, op byte, data []byte) bool {
 	at := time.Now()
 	if !c.allow(at) {
-		return c.refuse(typ, data)
+		return c.refuse(op, data)
 	}
 	c.refused = 0
-	if typ != websocket.MessageText {
+	if op != wsframe.OpText {
 		c.reply(room.Errorf(room.CodeBadJSON, "frames are JSON text, not binary"), nil)
 		return true
 	}
@@ -596,14 +600,14 @@ func (c *conn) allow(now time.Time) bool {
 // stays open. RateBurst refusals in a row are each answered; the next one
 // closes the connection with 4004 once the answers queued before it are
 // written, so a client sees every refusal and then why it was closed.
-func (c *conn) refuse(typ websocket.MessageType, data []byte) bool {
+func (c *conn) refuse(op byte, data []byte) bool {
 	c.refused++
 	if c.refused > c.s.cfg.RateBurst {
 		c.closeWith(CloseRateLimited, "rate limited: too many messages", true)
 		return false
 	}
 	var id json.RawMessage
-	if typ == websocket.MessageText {
+	if op == wsframe.OpText {
 		msg, _ := decode(data)
 		id = idOf(msg)
 	}

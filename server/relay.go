@@ -156,16 +156,19 @@ func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 		}
 	}()
 	for {
-		typ, data, err := c.ws.Read(ctx)
-		if err != nil {
-			code := websocket.CloseStatus(err)
-			if code == -1 {
-				code = websocket.StatusGoingAway
+		in := c.sock.next(false)
+		if in.kind != inputMessage {
+			c.ended(in)
+			code := websocket.StatusGoingAway
+			if in.kind == inputClose {
+				code = websocket.StatusCode(in.code)
 			}
 			_ = up.Close(code, "")
 			return
 		}
-		if err := up.Write(ctx, typ, data); err != nil {
+		err := up.Write(ctx, websocket.MessageType(in.op), in.msg.Bytes())
+		doneWith(in.msg)
+		if err != nil {
 			return
 		}
 	}

@@ -23,7 +23,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
@@ -418,11 +417,10 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	// after another are counted in that order.
 	addr := s.remoteAddr(r)
 	admitted := s.sockets.acquire(addr)
-	hj := &hijacker{ResponseWriter: w, timeout: s.cfg.WriteTimeout}
-	ws, err := websocket.Accept(hj, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.AllowedOrigins})
+	sock, err := accept(w, r, s.cfg.AllowedOrigins, s.cfg.WriteTimeout, int(s.cfg.ReadLimit))
 	if err != nil {
-		// Accept has answered (403 for a foreign origin, 400 for a bad
-		// handshake).
+		// accept has answered (403 for a foreign origin, 400 or 426 for
+		// a bad handshake).
 		s.log.Debug("websocket: accept", "err", err, "origin", r.Header.Get("Origin"))
 		if admitted {
 			s.sockets.release(addr)
@@ -432,10 +430,10 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	if !admitted {
 		// Upgraded first, so that a browser learns why (it sees no HTTP
 		// status), then closed at once.
-		_ = ws.Close(CloseTooManySockets, fmt.Sprintf("too many connections from this address (at most %d): close another first", s.cfg.SocketsPerAddr))
+		sock.closeHandshake(int(CloseTooManySockets), fmt.Sprintf("too many connections from this address (at most %d): close another first", s.cfg.SocketsPerAddr))
 		return
 	}
-	c := newConn(s, ws, hj.conn)
+	c := newConn(s, sock)
 	c.addr, c.fromNode = addr, s.fromNode(r)
 	s.admit(c)
 	// The connection is read on a goroutine of its own (or parks with

@@ -1,14 +1,13 @@
 package server
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -18,38 +17,47 @@ import (
 	"github.com/sudoku-arena/arena/room"
 )
 
-// The buffers coder/websocket reads and writes through. net/http hands a
-// hijacked connection over with a 4 KB reader and a 4 KB writer that a
-// WebSocket would hold for its whole life, idle or not; these are the
-// sizes a connection needs instead.
+// Buffer sizes and bounds of a connection's socket.
 const (
 	// readBufferSize holds a client's message (a move is under 100
-	// bytes) with its header in one read; a longer frame takes more.
+	// bytes) with its header in one read; a longer frame takes a buffer
+	// of its own while it is read.
 	readBufferSize = 512
-	// writeBufferSize holds a whole control frame (2 bytes of header and
-	// at most 125 of payload), so that a pong, a ping or a close is one
-	// write. A data frame is larger and goes past the buffer into the
-	// cork (corkConn), which is where frames are gathered.
-	writeBufferSize = 128
 	// maxPooledCork is the largest cork buffer kept for the next batch,
 	// so that one burst does not pin a large buffer in the pool.
 	maxPooledCork = 64 << 10
+	// closeWait is how long a close handshake waits for the client's
+	// close frame before the socket is closed anyway.
+	closeWait = 5 * time.Second
+	// maxFrameHeader is the longest header a client's frame has: 2
+	// bytes, 8 of length and 4 of masking key.
+	maxFrameHeader = 14
 )
 
-// corkConn is the socket under a WebSocket. While the connection's writer
-// drains a batch (between cork and uncork), the frames it writes
-// (writeText), and any control frame coder/websocket writes meanwhile from
-// another goroutine, are gathered in one buffer and sent with one write,
-// rather than a system call and a context timer per frame. Outside a
-// batch each write goes straight to the socket, so a pong or a close never
-// waits for a batch that is not being written. Every write to the socket has a deadline, WriteTimeout
-// from its start, set on the socket rather than with a timer.
+// corkConn is the socket under a WebSocket, which the server speaks
+// itself (RFC 6455): the handshake (accept), the frames it reads (take)
+// and those it writes.
+//
+// Writes: while the connection's writer drains a batch (between cork and
+// uncork), the frames it writes (writeText), and any control frame
+// written meanwhile from another goroutine (a pong, a ping), are gathered
+// in one buffer and sent with one write, rather than a system call per
+// frame. Outside a batch each write goes straight to the socket, so a
+// pong or a close never waits for a batch that is not being written.
+// Every write to the socket has a deadline, WriteTimeout from its start,
+// set on the socket rather than with a timer.
+//
+// Reads: every read of the socket goes through fill, which keeps what it
+// read in in, a pooled buffer that an idle connection does not hold; take
+// answers the pings, drops the pongs, and hands on the messages and the
+// client's close.
 type corkConn struct {
 	net.Conn
 	timeout time.Duration
+	limit   int // the longest message a client may send (ReadLimit)
 
-	// mu orders the socket's writes: coder/websocket serialises its own
-	// frames, but not with the writer's frames or the uncork's write.
+	// mu orders the socket's writes: the writer's batches, the pongs
+	// take writes, the keep-alive pings and the close frame.
 	mu  sync.Mutex
 	buf *[]byte // the batch's buffer while corked; nil otherwise
 	// wbuf and wrote are tryWrite's bytes and how many of them the
@@ -58,77 +66,255 @@ type corkConn struct {
 	wrote      int
 	tryWriteFn func(fd uintptr) bool
 
-	// rmu keeps awaitInput's look at br apart from a close handshake,
-	// which reads br on the writer's goroutine (closeHandshake).
+	// rmu orders the taking of frames (take): the reader's, and a close
+	// handshake's, which reads on the writer's goroutine. It guards frag
+	// and fragOp.
 	rmu sync.Mutex
-	br  *bufio.Reader // coder/websocket's reader over the socket
+	// frag is a fragmented message's payload so far, and fragOp its
+	// opcode; nil when no message is in part.
+	frag   *bytes.Buffer
+	fragOp byte
 	// raw is the socket's descriptor, through which every read goes
-	// (fill); nil: reads go to the socket as they are, and awaitInput
-	// does not wait.
+	// (fill); nil: reads go to the socket as they are (fillConn).
 	raw  syscall.RawConn
 	fill func(fd uintptr) bool
-	// smu guards in and rerr, which fill sets and Read takes from, on
-	// the reader's goroutine or a close handshake's.
+	// poll is fillFD asked not to wait (next), made once.
+	poll func(fd uintptr) bool
+	// fmu orders fillConn's reads, which wait inside the socket's read.
+	fmu sync.Mutex
+	// smu guards in, rerr and closeSeen, which fill and take set.
 	smu sync.Mutex
-	// in holds what fill read from the socket and Read has not handed
-	// on yet; nil when nothing waits, so that an idle connection holds
-	// no buffer.
+	// in holds what was read from the socket and not taken yet; nil when
+	// nothing waits, so that an idle connection holds no buffer.
 	in *inBuf
 	// rerr is how the socket's reading ended (io.EOF, a reset), once
-	// fill has found out; Read returns it once in is empty.
+	// fill has found out; take reports it once in has no whole frame.
 	rerr error
-	// early is set while bytes the client sent with its handshake wait
-	// in front of the socket (websocket.Accept keeps them there).
-	early bool
-	// poll is fillFD asked not to wait (inputReady), made once.
-	poll func(fd uintptr) bool
+	// closeSeen is set once take has taken the client's close frame.
+	closeSeen bool
+	// skip is how many bytes of a frame refused as too big are still to
+	// be dropped as they come, so that what follows it (the client's
+	// close) can be read.
+	skip int
 	// heard counts the reads that brought bytes from the client: what a
 	// ping's answer is checked by (conn.tick).
 	heard atomic.Uint32
 }
 
-// awaitInput returns once the client has sent bytes that the reader has
-// not taken (or the socket fails: the read that follows finds out). The
-// reader waits here, in a shallow frame, between messages rather than
-// deep inside coder/websocket's read, so that the garbage collector can
-// shrink an idle connection's stack to what waiting takes. The bytes that
-// end the wait are read then (fill), into a buffer that Read hands on:
-// a message costs the socket one read that finds it and one that finds
-// nothing more, not a look at it besides.
-func (c *corkConn) awaitInput() {
-	if c.raw == nil || c.taken() {
+// newCorkConn wraps a hijacked socket; early is what the client sent
+// after its handshake, which net/http had read already.
+func newCorkConn(nc net.Conn, early []byte, timeout time.Duration, limit int) *corkConn {
+	c := &corkConn{Conn: nc, timeout: timeout, limit: limit}
+	if sc, ok := nc.(syscall.Conn); ok && canFill {
+		if raw, err := sc.SyscallConn(); err == nil {
+			c.raw, c.fill, c.poll, c.tryWriteFn = raw, c.fillFD, c.pollFD, c.tryWriteFD
+		}
+	}
+	if len(early) > 0 {
+		in := &inBuf{b: make([]byte, max(readBufferSize, len(early)))}
+		in.w = copy(in.b, early)
+		c.in = in
+		c.heard.Add(1)
+	}
+	return c
+}
+
+// inBuf is bytes read from a socket and not yet taken: b[r:w].
+type inBuf struct {
+	b    []byte
+	r, w int
+}
+
+var inBufs = sync.Pool{New: func() any { return &inBuf{b: make([]byte, readBufferSize)} }}
+
+// putInBuf gives in back to the pool, unless it grew for a long frame.
+func putInBuf(in *inBuf) {
+	if len(in.b) != readBufferSize {
 		return
 	}
-	_ = c.raw.Read(c.fill)
+	in.r, in.w = 0, 0
+	inBufs.Put(in)
 }
 
-// taken reports whether bytes the client sent are past the socket
-// already, waiting for the reader: the ones it sent with its handshake
-// (the first read takes them all: they fit in br), or some in br.
-func (c *corkConn) taken() bool {
-	if c.early {
-		c.early = false
-		return true
+// reserve makes space for n more bytes behind what in holds: the bytes
+// move to the front, and a buffer still short gives way to one that
+// holds them and the longest frame limit allows.
+func (in *inBuf) reserve(n, limit int) {
+	if in.r > 0 {
+		in.w = copy(in.b, in.b[in.r:in.w])
+		in.r = 0
 	}
-	c.rmu.Lock()
-	defer c.rmu.Unlock()
-	return c.br.Buffered() > 0
+	if len(in.b)-in.w < n {
+		b := make([]byte, max(2*len(in.b), in.w+n, limit+maxFrameHeader))
+		copy(b, in.b[:in.w])
+		in.b = b
+	}
 }
 
-// inputReady reports whether the client has sent bytes that the reader
-// has not taken (or the socket has failed: the read that follows finds
-// out), reading the socket once if nothing is held, without waiting. It
-// is awaitInput for a reader that parks instead of waiting (conn.park).
-func (c *corkConn) inputReady() bool {
-	if c.taken() {
-		return true
-	}
-	if err := c.raw.Read(c.poll); err != nil {
-		return true
-	}
+// What take found (input.kind).
+const (
+	inputNone    = iota // no whole message: more bytes are needed
+	inputMessage        // a message: op and msg
+	inputClose          // the client's close frame: code and reason
+	inputEnd            // the socket's reading ended, or its writing failed
+	inputBad            // the client broke the protocol: the code and reason to close with
+)
+
+// input is what take found in what the client sent.
+type input struct {
+	kind   int
+	op     byte          // inputMessage: wsframe.OpText or OpBinary
+	msg    *bytes.Buffer // inputMessage: the payload, for the taker to give back (doneWith)
+	code   int           // inputClose, inputBad
+	reason string
+}
+
+// bad is a broken rule's input: the close code and reason it gets.
+func bad(code int, reason string) input {
+	return input{kind: inputBad, code: code, reason: reason}
+}
+
+// take takes the frames at the front of what the client sent, answering
+// pings and dropping pongs, up to a message, the client's close, the
+// socket's end or a broken rule, and says which; inputNone when no whole
+// frame is left. A message is copied out of the socket's buffer, which
+// goes back to the pool once empty. c.rmu is held.
+func (c *corkConn) take() input {
 	c.smu.Lock()
 	defer c.smu.Unlock()
-	return c.in != nil || c.rerr != nil
+	defer c.dropEmpty()
+	for {
+		if in := c.in; in != nil && c.skip > 0 {
+			n := min(c.skip, in.w-in.r)
+			in.r += n
+			c.skip -= n
+		}
+		c.dropEmpty()
+		in := c.in
+		if in == nil {
+			if c.rerr != nil {
+				return input{kind: inputEnd}
+			}
+			return input{kind: inputNone}
+		}
+		f, size, err := wsframe.Parse(in.b[in.r:in.w], c.limit, true)
+		switch {
+		case errors.Is(err, wsframe.ErrTooBig):
+			c.skip, _ = wsframe.Size(in.b[in.r:in.w], true)
+			return bad(wsframe.CloseTooBig, fmt.Sprintf("a message over %d bytes", c.limit))
+		case err != nil:
+			return bad(wsframe.CloseProtocolError, strings.TrimPrefix(err.Error(), "websocket: "))
+		case size == 0:
+			if c.rerr != nil {
+				return input{kind: inputEnd} // the socket ended inside a frame
+			}
+			if in.w == len(in.b) {
+				in.reserve(1, c.limit)
+			}
+			return input{kind: inputNone}
+		}
+		in.r += size
+		wsframe.Mask(f.Payload, f.Key)
+		switch f.Op {
+		case wsframe.OpPing:
+			// The answer: a pong with the ping's payload.
+			var frame [2 + maxControlPayload]byte
+			pong := append(wsframe.AppendHeader(frame[:0], wsframe.Fin|opPong, len(f.Payload), false, [4]byte{}), f.Payload...)
+			if _, err := c.Write(pong); err != nil {
+				return input{kind: inputEnd}
+			}
+		case wsframe.OpClose:
+			c.closeSeen = true
+			code, reason, err := wsframe.CheckClose(f.Payload)
+			if err != nil {
+				return bad(wsframe.CloseProtocolError, strings.TrimPrefix(err.Error(), "websocket: "))
+			}
+			return input{kind: inputClose, code: code, reason: reason}
+		case wsframe.OpText, wsframe.OpBinary:
+			if c.frag != nil {
+				return bad(wsframe.CloseProtocolError, "a new message before the last one's final frame")
+			}
+			buf := readBuffers.Get().(*bytes.Buffer)
+			buf.Write(f.Payload)
+			if f.Fin {
+				return input{kind: inputMessage, op: f.Op, msg: buf}
+			}
+			c.frag, c.fragOp = buf, f.Op
+		case wsframe.OpContinuation:
+			if c.frag == nil {
+				return bad(wsframe.CloseProtocolError, "a continuation frame with no message begun")
+			}
+			if c.frag.Len()+len(f.Payload) > c.limit {
+				doneWith(c.frag)
+				c.frag = nil
+				return bad(wsframe.CloseTooBig, fmt.Sprintf("a message over %d bytes", c.limit))
+			}
+			c.frag.Write(f.Payload)
+			if f.Fin {
+				buf := c.frag
+				c.frag = nil
+				return input{kind: inputMessage, op: c.fragOp, msg: buf}
+			}
+		}
+		// A pong (the answer to the keep-alive ping) needs nothing.
+	}
+}
+
+// dropEmpty gives back the socket's buffer once all it holds is taken.
+// c.smu is held.
+func (c *corkConn) dropEmpty() {
+	if in := c.in; in != nil && in.r == in.w {
+		c.in = nil
+		putInBuf(in)
+	}
+}
+
+// doneWith gives back a message's buffer once it has been handled.
+func doneWith(buf *bytes.Buffer) {
+	buf.Reset()
+	if buf.Cap() <= maxPooledRead {
+		readBuffers.Put(buf)
+	}
+}
+
+// next is the next thing the client sent (take), waiting for the socket
+// to bring it; when park is set, inputNone once the socket has nothing
+// more without waiting: the reader may then park (conn.park). The wait
+// is in a shallow frame, so that the garbage collector can shrink a
+// waiting reader's stack.
+func (c *corkConn) next(park bool) input {
+	for {
+		c.rmu.Lock()
+		in := c.take()
+		c.rmu.Unlock()
+		if in.kind != inputNone {
+			return in
+		}
+		if c.raw == nil {
+			c.fillConn()
+			continue
+		}
+		if park {
+			heard := c.heard.Load()
+			if err := c.raw.Read(c.poll); err != nil {
+				return input{kind: inputEnd}
+			}
+			if c.heard.Load() == heard && !c.ended() {
+				return in
+			}
+			continue
+		}
+		if err := c.raw.Read(c.fill); err != nil {
+			return input{kind: inputEnd}
+		}
+	}
+}
+
+// ended reports whether the socket's reading has ended (fill found out).
+func (c *corkConn) ended() bool {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	return c.rerr != nil
 }
 
 // pollFD is fillFD without the wait: RawConn.Read returns whatever it
@@ -138,109 +324,111 @@ func (c *corkConn) pollFD(fd uintptr) bool {
 	return true
 }
 
-// What takeControl leaves for the reader.
-const (
-	inputForLibrary = iota // a frame (or part of one) or the socket's end, for coder/websocket's reader
-	inputTaken             // pings and pongs taken, nothing left in br: look at the socket again
-	inputWait              // a ping or pong in part, whose rest has not come yet
-)
-
-// nextInput reports, without waiting, whether something waits for
-// coder/websocket's reader once the pings and pongs in front of it are
-// taken (takeControl); false: nothing is left to read, the last read of
-// the socket having found nothing more, so that the reader may park.
-func (c *corkConn) nextInput() bool {
-	for c.inputReady() {
-		switch c.takeControl() {
-		case inputForLibrary:
-			return true
-		case inputWait:
-			return false
-		}
-	}
-	return false
-}
-
-// takeControl answers the pings and drops the pongs at the front of what
-// the client has sent and the reader has not taken, and says what is left
-// (inputForLibrary, inputTaken, inputWait). A pong (the answer to the
-// server's keep-alive ping) is the frame a client sends most besides its
-// moves, and coder/websocket, given one, reads on until a data frame
-// comes: taken here, it leaves the reader nothing to wait for, so an
-// idle connection parks. Control frames inside a fragmented message are
-// still the library's.
-func (c *corkConn) takeControl() int {
-	c.rmu.Lock()
-	defer c.rmu.Unlock()
-	if c.br.Buffered() == 0 {
-		n := c.heldLen()
-		if n == 0 {
-			return inputForLibrary // what made input ready: the socket's end
-		}
-		// The held bytes (at most readBufferSize, br's size) move into
-		// br in one Read, which does not wait since they are held.
-		if _, err := c.br.Peek(n); err != nil {
-			return inputForLibrary
-		}
-	}
-	for {
-		b, _ := c.br.Peek(c.br.Buffered())
-		if len(b) == 0 {
-			return inputTaken
-		}
-		op, payload, key, size := controlFrame(b)
-		if size == 0 {
-			if !controlPrefix(b) {
-				return inputForLibrary
-			}
-			// A ping or pong in part: what is held behind it, or what the
-			// socket has now, moves into br, which holds the largest
-			// whole one (readBufferSize).
-			n := c.heldLen()
-			if n == 0 {
-				if err := c.raw.Read(c.poll); err != nil {
-					return inputForLibrary
-				}
-				if n = c.heldLen(); n == 0 {
-					if c.ended() {
-						return inputForLibrary
-					}
-					return inputWait
-				}
-			}
-			if _, err := c.br.Peek(min(len(b)+n, c.br.Size())); err != nil {
-				return inputForLibrary
-			}
-			continue
-		}
-		if op == opPing {
-			// The answer: a pong with the ping's payload, unmasked.
-			var frame [2 + maxControlPayload]byte
-			pong := append(wsframe.AppendHeader(frame[:0], wsframe.Fin|opPong, len(payload), false, [4]byte{}), payload...)
-			wsframe.Mask(pong[2:], key)
-			if _, err := c.Write(pong); err != nil {
-				return inputForLibrary // the reader finds the socket closed
-			}
-		}
-		_, _ = c.br.Discard(size)
-	}
-}
-
-// heldLen is how many bytes fill read that Read has not handed on.
-func (c *corkConn) heldLen() int {
+// fillFD reads what the socket fd holds into c.in, behind what is held
+// already, and reports whether it read something or found the socket's
+// end; false asks RawConn.Read to wait until the socket has more.
+func (c *corkConn) fillFD(fd uintptr) bool {
 	c.smu.Lock()
 	defer c.smu.Unlock()
-	if c.in == nil {
-		return 0
+	if c.rerr != nil {
+		return true
 	}
-	return c.in.w - c.in.r
+	in := c.in
+	if in == nil {
+		in = inBufs.Get().(*inBuf)
+	} else if in.w == len(in.b) {
+		return true // full: take makes room first
+	}
+	n, err := readNonblock(fd, in.b[in.w:])
+	if errors.Is(err, syscall.EAGAIN) {
+		if c.in == nil {
+			putInBuf(in)
+		}
+		return false
+	}
+	if err != nil {
+		err = os.NewSyscallError("read", err)
+	}
+	c.got(in, n, err)
+	return true
 }
 
-// ended reports whether the socket's reading has ended (fill found out).
-func (c *corkConn) ended() bool {
+// got keeps n bytes read into in's free space, and how the reading ended:
+// err, or the socket's end when nothing came. c.smu is held.
+func (c *corkConn) got(in *inBuf, n int, err error) {
+	switch {
+	case err != nil:
+		c.rerr = err
+	case n == 0:
+		c.rerr = io.EOF
+	}
+	if n > 0 {
+		in.w += n
+		c.in = in
+		c.heard.Add(1)
+	} else if c.in == nil {
+		putInBuf(in)
+	}
+}
+
+// fillConn is fill where the socket's descriptor cannot be read directly:
+// a read of the socket as it is, which waits for bytes.
+func (c *corkConn) fillConn() {
+	c.fmu.Lock()
+	defer c.fmu.Unlock()
+	var b [readBufferSize]byte
+	n, err := c.Conn.Read(b[:])
 	c.smu.Lock()
 	defer c.smu.Unlock()
-	return c.rerr != nil
+	if c.rerr != nil || n == 0 && err == nil {
+		return
+	}
+	in := c.in
+	if in == nil {
+		in = inBufs.Get().(*inBuf)
+	}
+	in.reserve(n, c.limit)
+	copy(in.b[in.w:], b[:n])
+	c.got(in, n, err)
+}
+
+// closeHandshake sends the close frame with code and reason and, unless
+// the client has sent its own already, waits up to closeWait for it,
+// dropping what comes before it; then it closes the socket. It runs on
+// the writer's goroutine.
+func (c *corkConn) closeHandshake(code int, reason string) {
+	var frame [2 + maxControlPayload]byte
+	_, err := c.Write(wsframe.AppendClose(frame[:0], code, reason))
+	if err == nil && !c.sawClose() {
+		_ = c.Conn.SetReadDeadline(time.Now().Add(closeWait))
+		for !c.sawClose() {
+			c.rmu.Lock()
+			in := c.take()
+			c.rmu.Unlock()
+			if in.kind == inputMessage {
+				doneWith(in.msg)
+				continue
+			}
+			if in.kind != inputNone {
+				break
+			}
+			if c.raw == nil {
+				c.fillConn()
+				continue
+			}
+			if err := c.raw.Read(c.fill); err != nil {
+				break
+			}
+		}
+	}
+	_ = c.Conn.Close()
+}
+
+// sawClose reports whether the client's close frame has been taken.
+func (c *corkConn) sawClose() bool {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	return c.closeSeen
 }
 
 // WebSocket opcodes and sizes (RFC 6455, section 5.2).
@@ -252,120 +440,6 @@ const (
 
 // pingFrame is the server's keep-alive ping: final, unmasked, empty.
 var pingFrame = []byte{wsframe.Fin | opPing, 0}
-
-// controlPrefix reports whether b, which controlFrame found no whole ping
-// or pong in, is the start of one: more bytes would make it whole.
-func controlPrefix(b []byte) bool {
-	if len(b) == 0 || !controlStart(b[0]) {
-		return false
-	}
-	_, size, err := wsframe.Parse(b, maxControlPayload, true)
-	return err == nil && size == 0
-}
-
-// controlFrame reads the whole ping or pong a client sent at the front of
-// b: its opcode, its payload still masked, the masking key, and the
-// frame's size; size 0 when b does not start with one (another frame, a
-// frame in part, one that breaks the rules, which the library's reader
-// refuses).
-func controlFrame(b []byte) (op byte, payload []byte, key [4]byte, size int) {
-	if len(b) == 0 || !controlStart(b[0]) {
-		return 0, nil, key, 0
-	}
-	f, size, err := wsframe.Parse(b, maxControlPayload, true)
-	if err != nil || size == 0 {
-		return 0, nil, key, 0
-	}
-	return f.Op, f.Payload, f.Key, size
-}
-
-// controlStart reports whether a frame's first byte is a final ping's or
-// pong's, with no extension bits.
-func controlStart(first byte) bool {
-	return first == wsframe.Fin|opPing || first == wsframe.Fin|opPong
-}
-
-// inBuf is bytes read from a socket and not yet handed on: b[r:w].
-type inBuf struct {
-	b    [readBufferSize]byte
-	r, w int
-}
-
-var inBufs = sync.Pool{New: func() any { return new(inBuf) }}
-
-// Read hands on what fill read, reading the socket through fill when
-// nothing waits. Every read of the socket goes through fill, under the
-// socket's read lock (RawConn.Read), so that the reader's wait and a
-// close handshake's read take the bytes in the order they came.
-func (c *corkConn) Read(p []byte) (int, error) {
-	if c.raw == nil {
-		n, err := c.Conn.Read(p)
-		if n > 0 {
-			c.heard.Add(1)
-		}
-		return n, err
-	}
-	for {
-		c.smu.Lock()
-		if in := c.in; in != nil {
-			c.heard.Add(1)
-			n := copy(p, in.b[in.r:in.w])
-			in.r += n
-			if in.r == in.w {
-				c.in = nil
-				inBufs.Put(in)
-			}
-			c.smu.Unlock()
-			return n, nil
-		}
-		err := c.rerr
-		c.smu.Unlock()
-		if err != nil {
-			return 0, err
-		}
-		if err := c.raw.Read(c.fill); err != nil {
-			return 0, err
-		}
-	}
-}
-
-// fillFD reads what the socket fd holds into c.in, and reports whether
-// there is something for Read (bytes or how the reading ended); false
-// asks RawConn.Read to wait until the socket has more.
-func (c *corkConn) fillFD(fd uintptr) bool {
-	c.smu.Lock()
-	defer c.smu.Unlock()
-	if c.in != nil || c.rerr != nil {
-		return true
-	}
-	in := inBufs.Get().(*inBuf)
-	n, err := readNonblock(fd, in.b[:])
-	if errors.Is(err, syscall.EAGAIN) {
-		inBufs.Put(in)
-		return false
-	}
-	switch {
-	case err != nil:
-		c.rerr = os.NewSyscallError("read", err)
-	case n == 0:
-		c.rerr = io.EOF
-	}
-	if n > 0 {
-		in.r, in.w = 0, n
-		c.in = in
-	} else {
-		inBufs.Put(in)
-	}
-	return true
-}
-
-// closeHandshake runs close, a WebSocket close that reads the client's
-// answer through br, apart from awaitInput's look at it.
-func (c *corkConn) closeHandshake(close func() error) error {
-	c.rmu.Lock()
-	defer c.rmu.Unlock()
-	return close()
-}
 
 // Write gathers p while corked and writes it through otherwise.
 func (c *corkConn) Write(p []byte) (int, error) {
@@ -474,48 +548,4 @@ func putBatch(b *batch) {
 	}
 	b.buf = b.buf[:0]
 	batches.Put(b)
-}
-
-// hijacker is the http.ResponseWriter websocket.Accept upgrades through:
-// its Hijack hands coder/websocket a corkConn and small buffers
-// (readBufferSize, writeBufferSize) instead of net/http's, and keeps the
-// bytes the client sent after its handshake, which net/http had already
-// read.
-type hijacker struct {
-	http.ResponseWriter
-	timeout time.Duration
-	conn    *corkConn // set by Hijack
-}
-
-// Unwrap lets http.ResponseController reach net/http's writer.
-func (h *hijacker) Unwrap() http.ResponseWriter { return h.ResponseWriter }
-
-func (h *hijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	nc, brw, err := http.NewResponseController(h.ResponseWriter).Hijack()
-	if err != nil {
-		return nil, nil, fmt.Errorf("websocket: hijack: %w", err)
-	}
-	h.conn = &corkConn{Conn: nc, timeout: h.timeout}
-	if sc, ok := nc.(syscall.Conn); ok && canFill {
-		if raw, err := sc.SyscallConn(); err == nil {
-			h.conn.raw, h.conn.fill, h.conn.poll, h.conn.tryWriteFn = raw, h.conn.fillFD, h.conn.pollFD, h.conn.tryWriteFD
-		}
-	}
-	early, err := brw.Reader.Peek(brw.Reader.Buffered())
-	if err != nil {
-		_ = nc.Close()
-		return nil, nil, fmt.Errorf("websocket: hijack: buffered bytes: %w", err)
-	}
-	// The early bytes are copied into the new reader's buffer, which is
-	// where websocket.Accept looks for them before it points the reader
-	// at the socket.
-	br := bufio.NewReaderSize(bytes.NewReader(early), max(readBufferSize, len(early)))
-	if len(early) > 0 {
-		if _, err := br.Peek(len(early)); err != nil {
-			_ = nc.Close()
-			return nil, nil, fmt.Errorf("websocket: hijack: buffered bytes: %w", err)
-		}
-	}
-	h.conn.br, h.conn.early = br, len(early) > 0
-	return h.conn, bufio.NewReadWriter(br, bufio.NewWriterSize(h.conn, writeBufferSize)), nil
 }

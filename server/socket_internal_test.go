@@ -51,12 +51,11 @@ func (c countedConn) Write(p []byte) (int, error) {
 // connection to got.
 func upgrading(s *Server, got func(*conn)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hj := &hijacker{ResponseWriter: w, timeout: s.cfg.WriteTimeout}
-		ws, err := websocket.Accept(hj, r, nil)
+		sock, err := accept(w, r, nil, s.cfg.WriteTimeout, int(s.cfg.ReadLimit))
 		if err != nil {
 			return
 		}
-		c := newConn(s, ws, hj.conn)
+		c := newConn(s, sock)
 		s.admit(c)
 		got(c)
 	})
@@ -108,7 +107,7 @@ func newWSPairCounting(tb testing.TB, read, count bool, opts ...func(*Config)) *
 	p.client = client
 	tb.Cleanup(func() { _ = client.CloseNow() })
 	p.c = <-conns
-	tb.Cleanup(func() { _ = p.c.ws.CloseNow() })
+	tb.Cleanup(func() { _ = p.c.sock.Close() })
 	return p
 }
 

@@ -1,0 +1,384 @@
+package server
+
+import (
+	"bytes"
+	"encoding/binary"
+	"io"
+	"net"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/internal/wsframe"
+)
+
+// clientFrame is a frame as a client sends it: masked with key, final
+// unless fin is false.
+func clientFrame(op byte, payload []byte, key [4]byte, fin ...bool) []byte {
+	b := wsframe.AppendMasked(nil, op, payload, key)
+	if len(fin) > 0 && !fin[0] {
+		b[0] &^= wsframe.Fin
+	}
+	return b
+}
+
+// newFillPair is a corkConn over the server end of a real loopback TCP
+// connection, set up as accept sets it up, and the client end.
+func newFillPair(t *testing.T) (*corkConn, net.Conn) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	client, err := net.Dial("tcp", l.Addr().String())
+	require.NoError(t, err)
+	nc, err := l.Accept()
+	require.NoError(t, err)
+	t.Cleanup(func() { client.Close(); nc.Close() })
+	return newCorkConn(nc, nil, time.Second, 4096), client
+}
+
+func (c *corkConn) held() bool {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	return c.in != nil
+}
+
+// await is the next input, as a reader that parks sees it: it waits, as
+// the poller's wake would, until there is one.
+func await(t *testing.T, c *corkConn) input {
+	t.Helper()
+	var in input
+	require.Eventually(t, func() bool {
+		in = c.next(true)
+		return in.kind != inputNone
+	}, 2*time.Second, time.Millisecond)
+	return in
+}
+
+// message checks that in is a text message holding want, and gives its
+// buffer back.
+func message(t *testing.T, in input, want string) {
+	t.Helper()
+	require.Equal(t, inputMessage, in.kind, "%+v", in)
+	assert.Equal(t, byte(wsframe.OpText), in.op)
+	assert.Equal(t, want, in.msg.String())
+	doneWith(in.msg)
+}
+
+// readFrame reads one server frame from the client's end.
+func readFrame(t *testing.T, client net.Conn) wsframe.Frame {
+	t.Helper()
+	require.NoError(t, client.SetReadDeadline(time.Now().Add(2*time.Second)))
+	var b []byte
+	for {
+		f, size, err := wsframe.Parse(b, 1<<20, false)
+		require.NoError(t, err)
+		if size > 0 {
+			require.Len(t, b, size, "one frame, nothing after it")
+			return f
+		}
+		p := make([]byte, 256)
+		n, err := client.Read(p)
+		require.NoError(t, err)
+		b = append(b, p[:n]...)
+	}
+}
+
+func TestTakeAnswersPingsDropsPongsAndHandsOnTheMessage(t *testing.T) {
+	c, client := newFillPair(t)
+	assert.False(t, c.held(), "a new connection holds no buffer")
+	assert.Equal(t, inputNone, c.next(true).kind, "nothing sent, nothing to read")
+	key := [4]byte{1, 2, 3, 4}
+	sent := append(clientFrame(opPing, []byte("hello"), key), clientFrame(opPong, nil, key)...)
+	sent = append(sent, clientFrame(wsframe.OpText, []byte(`{"type":"ping"}`), key)...)
+	heard := c.heard.Load()
+	_, err := client.Write(sent)
+	require.NoError(t, err)
+	message(t, await(t, c), `{"type":"ping"}`)
+	assert.Greater(t, c.heard.Load(), heard, "the bytes count as heard")
+	assert.False(t, c.held(), "the buffer goes back once all is taken")
+	pong := readFrame(t, client)
+	assert.Equal(t, byte(opPong), pong.Op)
+	assert.Equal(t, "hello", string(pong.Payload), "the ping is answered with its payload, unmasked")
+}
+
+// A connection whose client sent nothing but pongs, more than one buffer
+// of them, has nothing left to read once they are taken: the socket too
+// is read dry, so that the reader may park without bytes left behind.
+// The pongs are 8 bytes, so that the first read's 512 end with a whole
+// one: all that was read is taken, and the rest is still in the socket.
+func TestPongsPastOneBufferAreReadDry(t *testing.T) {
+	c, client := newFillPair(t)
+	var sent []byte
+	for i := range 125 {
+		sent = append(sent, clientFrame(opPong, []byte{9, byte(i)}, [4]byte{5, 5, 5, byte(i)})...)
+	}
+	_, err := client.Write(sent)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return c.next(true).kind == inputNone && !c.held() && c.heard.Load() > 1 },
+		2*time.Second, time.Millisecond, "all 1,000 bytes are taken, in two reads at least")
+	var b [1]byte
+	n, err := syscall.Read(fdOf(t, c), b[:])
+	assert.Equal(t, -1, n, "the socket has nothing more")
+	assert.ErrorIs(t, err, syscall.EAGAIN)
+}
+
+// fdOf is c's socket's descriptor.
+func fdOf(t *testing.T, c *corkConn) int {
+	var fd int
+	require.NoError(t, c.raw.Control(func(f uintptr) { fd = int(f) }))
+	return fd
+}
+
+// A ping that comes in parts waits for its rest, the reader free to park
+// meanwhile, and is answered once whole.
+func TestAFrameInPartsWaitsForItsRest(t *testing.T) {
+	c, client := newFillPair(t)
+	ping := clientFrame(opPing, []byte("half"), [4]byte{3, 1, 4, 1})
+	_, err := client.Write(ping[:4])
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return c.next(true).kind == inputNone && c.held() }, 2*time.Second, time.Millisecond)
+	_, err = client.Write(append(ping[4:], clientFrame(wsframe.OpText, []byte("x"), [4]byte{1, 1, 1, 1})...))
+	require.NoError(t, err)
+	message(t, await(t, c), "x")
+	pong := readFrame(t, client)
+	assert.Equal(t, "half", string(pong.Payload))
+}
+
+// A message in fragments, with a ping between them, is handed on whole;
+// so is one longer than a buffer, after which no large buffer is held.
+func TestLongAndFragmentedMessagesAreHandedOnWhole(t *testing.T) {
+	c, client := newFillPair(t)
+	key := [4]byte{7, 7, 1, 2}
+	sent := clientFrame(wsframe.OpText, []byte(`{"type":`), key, false)
+	sent = append(sent, clientFrame(opPing, []byte("p"), key)...)
+	sent = append(sent, clientFrame(wsframe.OpContinuation, []byte(`"ping"`), key, false)...)
+	sent = append(sent, clientFrame(wsframe.OpContinuation, []byte(`}`), key)...)
+	_, err := client.Write(sent)
+	require.NoError(t, err)
+	message(t, await(t, c), `{"type":"ping"}`)
+	assert.Equal(t, "p", string(readFrame(t, client).Payload))
+
+	long := strings.Repeat("0123456789", 400)
+	go func() { _, _ = client.Write(clientFrame(wsframe.OpText, []byte(long), key)) }()
+	message(t, await(t, c), long)
+	assert.False(t, c.held())
+
+	bin := clientFrame(wsframe.OpBinary, []byte{0, 1, 2}, key)
+	_, err = client.Write(bin)
+	require.NoError(t, err)
+	in := await(t, c)
+	require.Equal(t, inputMessage, in.kind)
+	assert.Equal(t, byte(wsframe.OpBinary), in.op, "a binary message is handed on as binary")
+}
+
+func TestTheClientsCloseIsHandedOn(t *testing.T) {
+	for name, tt := range map[string]struct {
+		payload []byte
+		code    int
+		reason  string
+	}{
+		"with a code and reason": {binary.BigEndian.AppendUint16(nil, 4000), 4000, ""},
+		"with a reason":          {append(binary.BigEndian.AppendUint16(nil, 1000), "bye"...), 1000, "bye"},
+		"empty":                  {nil, wsframe.CloseNoStatus, ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, client := newFillPair(t)
+			_, err := client.Write(clientFrame(wsframe.OpClose, tt.payload, [4]byte{1, 2, 3, 4}))
+			require.NoError(t, err)
+			in := await(t, c)
+			assert.Equal(t, input{kind: inputClose, code: tt.code, reason: tt.reason}, in)
+			assert.True(t, c.sawClose())
+		})
+	}
+}
+
+// A frame that breaks the rules is reported with the close code and a
+// reason for it: 1009 for a message over the limit, 1002 otherwise.
+func TestBrokenRulesAreReportedWithTheirCloseCode(t *testing.T) {
+	key := [4]byte{5, 6, 7, 8}
+	long := bytes.Repeat([]byte("x"), 3000)
+	for name, tt := range map[string]struct {
+		sent []byte
+		code int
+	}{
+		"an unmasked frame":        {[]byte{0x81, 1, 'x'}, wsframe.CloseProtocolError},
+		"an extension bit":         {append([]byte{0xC1}, clientFrame(wsframe.OpText, []byte("x"), key)[1:]...), wsframe.CloseProtocolError},
+		"an unknown opcode":        {clientFrame(0x3, []byte("x"), key), wsframe.CloseProtocolError},
+		"a ping in fragments":      {clientFrame(opPing, []byte("x"), key, false), wsframe.CloseProtocolError},
+		"a ping over 125 bytes":    {clientFrame(opPing, long[:126], key), wsframe.CloseProtocolError},
+		"a continuation first":     {clientFrame(wsframe.OpContinuation, []byte("x"), key), wsframe.CloseProtocolError},
+		"a message inside another": {append(clientFrame(wsframe.OpText, []byte("a"), key, false), clientFrame(wsframe.OpText, []byte("b"), key)...), wsframe.CloseProtocolError},
+		"a close of one byte":      {clientFrame(wsframe.OpClose, []byte{3}, key), wsframe.CloseProtocolError},
+		"a close with code 1005":   {clientFrame(wsframe.OpClose, []byte{3, 0xED}, key), wsframe.CloseProtocolError},
+		"a close reason not UTF-8": {clientFrame(wsframe.OpClose, []byte{3, 0xE8, 0xFF}, key), wsframe.CloseProtocolError},
+		"a frame over the limit":   {clientFrame(wsframe.OpText, bytes.Repeat([]byte("x"), 4097), key), wsframe.CloseTooBig},
+		"fragments over the limit": {append(clientFrame(wsframe.OpText, long, key, false), clientFrame(wsframe.OpContinuation, long, key)...), wsframe.CloseTooBig},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, client := newFillPair(t)
+			go func() { _, _ = client.Write(tt.sent) }()
+			in := await(t, c)
+			assert.Equal(t, inputBad, in.kind)
+			assert.Equal(t, tt.code, in.code)
+			assert.NotEmpty(t, in.reason)
+			assert.LessOrEqual(t, len(in.reason), wsframe.MaxCloseReason)
+		})
+	}
+	t.Run("a message at the limit", func(t *testing.T) {
+		c, client := newFillPair(t)
+		go func() { _, _ = client.Write(clientFrame(wsframe.OpText, bytes.Repeat([]byte("y"), 4096), key)) }()
+		message(t, await(t, c), strings.Repeat("y", 4096))
+	})
+}
+
+// A reader that waits (next without parking) returns once bytes come,
+// and reports the socket's end, after what came before it.
+func TestNextWaitsAndReportsTheEnd(t *testing.T) {
+	c, client := newFillPair(t)
+	got := make(chan input)
+	go func() { got <- c.next(false) }()
+	select {
+	case in := <-got:
+		t.Fatalf("next returned %+v before the client sent anything", in)
+	case <-time.After(50 * time.Millisecond):
+	}
+	_, err := client.Write(clientFrame(wsframe.OpText, []byte("a"), [4]byte{}))
+	require.NoError(t, err)
+	message(t, <-got, "a")
+	_, err = client.Write(clientFrame(wsframe.OpText, []byte("b"), [4]byte{}))
+	require.NoError(t, err)
+	require.NoError(t, client.Close())
+	message(t, c.next(false), "b")
+	assert.Equal(t, inputEnd, c.next(false).kind)
+	assert.Equal(t, inputEnd, c.next(true).kind, "the end is kept")
+}
+
+// The close handshake sends the close frame and waits for the client's,
+// dropping the messages before it, then closes the socket; it does not
+// wait when the client's close came first.
+func TestTheCloseHandshake(t *testing.T) {
+	c, client := newFillPair(t)
+	done := make(chan struct{})
+	go func() { c.closeHandshake(4003, "the room has ended"); close(done) }()
+	f := readFrame(t, client)
+	require.Equal(t, byte(wsframe.OpClose), f.Op)
+	code, reason, err := wsframe.CheckClose(f.Payload)
+	require.NoError(t, err)
+	assert.Equal(t, 4003, code)
+	assert.Equal(t, "the room has ended", reason)
+	select {
+	case <-done:
+		t.Fatal("the handshake ended before the client's close")
+	case <-time.After(50 * time.Millisecond):
+	}
+	key := [4]byte{9, 9, 9, 9}
+	_, err = client.Write(append(clientFrame(wsframe.OpText, []byte("late"), key), clientFrame(wsframe.OpClose, []byte{0x0F, 0xA3}, key)...))
+	require.NoError(t, err)
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the client's close did not end the handshake")
+	}
+	_, err = client.Read(make([]byte, 1))
+	assert.ErrorIs(t, err, io.EOF, "the socket is closed")
+
+	c, client = newFillPair(t)
+	_, err = client.Write(clientFrame(wsframe.OpClose, nil, key))
+	require.NoError(t, err)
+	assert.Equal(t, inputClose, await(t, c).kind)
+	start := time.Now()
+	c.closeHandshake(wsframe.CloseNoStatus, "")
+	assert.Less(t, time.Since(start), time.Second, "no wait for a close that came")
+	f = readFrame(t, client)
+	assert.Equal(t, byte(wsframe.OpClose), f.Op)
+	assert.Empty(t, f.Payload, "an empty close is answered with an empty one")
+}
+
+// discardConn takes every write; reads end at once.
+type discardConn struct{ net.Conn }
+
+func (discardConn) Write(p []byte) (int, error)      { return len(p), nil }
+func (discardConn) Read([]byte) (int, error)         { return 0, io.EOF }
+func (discardConn) SetWriteDeadline(time.Time) error { return nil }
+func (discardConn) SetReadDeadline(time.Time) error  { return nil }
+func (discardConn) Close() error                     { return nil }
+
+// FuzzTake: whatever the client sent, take ends (at the bytes' end or a
+// broken rule) without failing, hands on no message over the limit, and
+// a message a client frames is handed on as sent, whatever follows it.
+func FuzzTake(f *testing.F) {
+	f.Add([]byte{0x89, 0x80, 1, 2, 3, 4}, []byte("hi"), uint8(3))
+	f.Add([]byte{0x01, 0x81, 0, 0, 0, 0, 'a', 0x80, 0x81, 0, 0, 0, 0, 'b'}, []byte{}, uint8(0))
+	f.Add([]byte{0x81, 0xFE, 0x10, 0x00}, []byte(`{"type":"ping"}`), uint8(200))
+	f.Fuzz(func(t *testing.T, sent, payload []byte, parts uint8) {
+		const limit = 64
+		c := &corkConn{Conn: discardConn{}, timeout: time.Second, limit: limit}
+		// A message in up to parts+1 fragments, then the bytes.
+		var b []byte
+		n := max(1, min(int(parts)+1, len(payload)))
+		for i := range n {
+			op := byte(wsframe.OpContinuation)
+			if i == 0 {
+				op = wsframe.OpText
+			}
+			frame := clientFrame(op, payload[i*len(payload)/n:(i+1)*len(payload)/n], [4]byte{byte(i), 1, 2, 3}, i == n-1)
+			b = append(b, frame...)
+		}
+		b = append(b, sent...)
+		c.in, c.rerr = &inBuf{b: b, w: len(b)}, io.EOF
+		first := true
+		for range len(b) + 1 {
+			in := c.take()
+			if first {
+				first = false
+				if len(payload) > limit {
+					require.Equal(t, inputBad, in.kind)
+					require.Equal(t, wsframe.CloseTooBig, in.code)
+					return
+				}
+				require.Equal(t, inputMessage, in.kind, "%+v", in)
+				require.Equal(t, string(payload), in.msg.String())
+				doneWith(in.msg)
+				continue
+			}
+			switch in.kind {
+			case inputMessage:
+				require.LessOrEqual(t, in.msg.Len(), limit)
+				doneWith(in.msg)
+			case inputNone:
+				t.Fatal("none with the end known")
+			default:
+				return
+			}
+		}
+		t.Fatal("take did not end")
+	})
+}
+
+// A message refused as too big is skipped as it comes, so that the close
+// handshake that follows reads the client's close behind it.
+func TestAMessageTooBigIsSkippedForTheClientsClose(t *testing.T) {
+	c, client := newFillPair(t)
+	key := [4]byte{4, 3, 2, 1}
+	big := clientFrame(wsframe.OpText, bytes.Repeat([]byte("z"), 9000), key)
+	go func() { _, _ = client.Write(big[:600]) }()
+	in := await(t, c)
+	require.Equal(t, inputBad, in.kind)
+	require.Equal(t, wsframe.CloseTooBig, in.code)
+	done := make(chan struct{})
+	go func() { c.closeHandshake(in.code, in.reason); close(done) }()
+	assert.Equal(t, byte(wsframe.OpClose), readFrame(t, client).Op)
+	_, err := client.Write(append(big[600:], clientFrame(wsframe.OpClose, []byte{0x03, 0xF1}, key)...))
+	require.NoError(t, err, "the rest of the message is read, not refused")
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the client's close behind the big message was not read")
+	}
+	assert.True(t, c.sawClose())
+}
