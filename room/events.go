@@ -192,6 +192,11 @@ type replayLog struct {
 // output it dropped to make room, if any.
 func (l *replayLog) push(o Output, bound int) (dropped Output, full bool) {
 	if len(l.buf) < bound {
+		if l.buf == nil {
+			// At its bound at once: a round fills it within seconds of
+			// play, and growing it by doubling made as much garbage again.
+			l.buf = make([]Output, 0, bound)
+		}
 		l.buf = append(l.buf, o)
 		return Output{}, false
 	}

@@ -144,16 +144,27 @@ func NewEventLog(dst EventAppender, opts EventLogOptions) *EventLog {
 // Past either bound the events that do not fit are dropped, counted, and
 // logged.
 func (l *EventLog) Append(events ...Event) {
+	l.AppendEach(len(events), func(i int, e *Event) { *e = events[i] })
+}
+
+// AppendEach is Append of count events that fill sets in place, the i-th
+// into e, in the queue itself: a caller whose events are another type
+// builds none of its own to hand over.
+func (l *EventLog) AppendEach(count int, fill func(i int, e *Event)) {
 	now := l.opts.Now()
 	l.mu.Lock()
 	n := 0
 	if !l.closed {
-		for n < len(events) && len(l.pending) < l.opts.MaxPending {
-			size := eventSize(&events[n])
+		for n < count && len(l.pending) < l.opts.MaxPending {
+			l.pending = append(l.pending, Event{})
+			e := &l.pending[len(l.pending)-1]
+			fill(n, e)
+			size := eventSize(e)
 			if l.bytes+size > l.opts.MaxPendingBytes {
+				l.pending[len(l.pending)-1] = Event{}
+				l.pending = l.pending[:len(l.pending)-1]
 				break
 			}
-			l.pending = append(l.pending, events[n])
 			l.bytes += size
 			n++
 		}
@@ -162,12 +173,12 @@ func (l *EventLog) Append(events ...Event) {
 	if n > 0 {
 		l.marks = append(l.marks, mark{upTo: l.queued, at: now})
 	}
-	l.dropped += int64(len(events) - n)
-	l.full = n < len(events)
+	l.dropped += int64(count - n)
+	l.full = n < count
 	full := len(l.pending) >= l.opts.MaxBatch
 	l.mu.Unlock()
-	if n < len(events) {
-		l.opts.Logger.Error("event log: queue full, events dropped", "dropped", len(events)-n,
+	if n < count {
+		l.opts.Logger.Error("event log: queue full, events dropped", "dropped", count-n,
 			"max_pending", l.opts.MaxPending, "max_pending_bytes", l.opts.MaxPendingBytes)
 	}
 	if full {

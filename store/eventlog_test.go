@@ -132,3 +132,31 @@ func TestEventLogIsBoundedInBytes(t *testing.T) {
 	assert.Len(t, db.stored(), 11)
 	assert.Equal(t, int64(5), l.Stats().Dropped)
 }
+
+// AppendEach fills its events in the queue itself, and past the bytes
+// bound drops the rest of them as Append does, leaving no half-made one.
+func TestEventLogAppendEachFillsInPlace(t *testing.T) {
+	db := &outage{down: true, kept: map[int64]int{}}
+	big := `"` + strings.Repeat("y", 500) + `"`
+	size := int64(len(big) + len("r00m") + len("move") + len("p_a") + 64)
+	l := store.NewEventLog(db, store.EventLogOptions{
+		Interval: time.Millisecond, MaxBatch: 100, MaxPendingBytes: 3 * size, RetryMin: time.Millisecond, RetryMax: 2 * time.Millisecond,
+	})
+	defer l.Close(context.Background())
+	var asked []int
+	l.AppendEach(5, func(i int, e *store.Event) {
+		asked = append(asked, i)
+		*e = event(int64(i+1), big)
+	})
+	st := l.Stats()
+	assert.Equal(t, 3, st.Pending)
+	assert.Equal(t, 3*size, st.PendingBytes)
+	assert.Equal(t, int64(2), st.Dropped)
+	assert.Equal(t, []int{0, 1, 2, 3}, asked, "filled in order, up to the one that did not fit")
+
+	db.up()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	require.NoError(t, l.Flush(ctx))
+	assert.Equal(t, map[int64]int{1: 1, 2: 1, 3: 1}, db.stored())
+}

@@ -199,6 +199,8 @@ type Store interface {
 	// already; it is atomic: all of the batch or none. Fenced events (an
 	// Epoch above 0) of a room whose epoch has moved on are dropped and the
 	// rest stored; the error is then a *FencedError naming those rooms.
+	// The events' data must not change during the call, which may read
+	// it in place.
 	AppendEvents(ctx context.Context, events []Event) error
 	// Events returns a room's events with Seq > afterSeq in order, at most
 	// limit of them (limit <= 0: all).

@@ -287,12 +287,11 @@ func (st *storage) LoadEvents(ctx context.Context, gameID string, afterSeq int64
 // RecordEvents queues the events on the event log, which writes them in
 // batches off the rooms' path.
 func (st *storage) RecordEvents(gameID string, records []room.Record) {
-	events := make([]store.Event, len(records))
 	epoch := st.fences.epoch(gameID)
-	for i, r := range records {
-		events[i] = store.Event{RoomID: gameID, Seq: r.Seq, Type: r.Type, PlayerID: r.Player, Data: r.Data, At: r.At, Epoch: epoch}
-	}
-	st.events.Append(events...)
+	st.events.AppendEach(len(records), func(i int, e *store.Event) {
+		r := &records[i]
+		*e = store.Event{RoomID: gameID, Seq: r.Seq, Type: r.Type, PlayerID: r.Player, Data: r.Data, At: r.At, Epoch: epoch}
+	})
 }
 
 // CreatePlayer stores a new player.

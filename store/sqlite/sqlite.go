@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unsafe"
 
 	sqlitemigrate "github.com/golang-migrate/migrate/v4/database/sqlite"
 	"modernc.org/sqlite"
@@ -457,6 +458,16 @@ func (s *Store) PoolSize(ctx context.Context, level string) (int, error) {
 	return n, mapErr(err, "pool size")
 }
 
+// dataText is an event's data as the TEXT it is stored as, read in place
+// rather than copied: the driver copies a string it binds, and an event's
+// data does not change while AppendEvents has it.
+func dataText(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "{}"
+	}
+	return unsafe.String(unsafe.SliceData(raw), len(raw))
+}
+
 func settingsText(raw json.RawMessage) string {
 	if len(raw) == 0 {
 		return "{}"
@@ -568,7 +579,7 @@ func (s *Store) insertEventRows(ctx context.Context, tx *sql.Tx, events []store.
 			}
 			args = args[:0]
 			for _, e := range events[:n] {
-				args = append(args, e.RoomID, e.Seq, e.Type, e.PlayerID, settingsText(e.Data), micros(e.At))
+				args = append(args, e.RoomID, e.Seq, e.Type, e.PlayerID, dataText(e.Data), micros(e.At))
 			}
 			if _, err := stmt.ExecContext(ctx, args...); err != nil {
 				return mapErr(err, fmt.Sprintf("append events %s/%d and %d more", events[0].RoomID, events[0].Seq, n-1))
