@@ -41,12 +41,11 @@ type Store struct {
 	ckpt     *sql.DB
 	stopCkpt context.CancelFunc
 	ckptDone chan struct{}
-	// insertEvents[i] inserts eventChunks[i] events, skipping those
-	// stored, prepared once on the write pool (whose one connection keeps
-	// them) rather than for every batch.
-	insertEvents [len(eventChunks)]*sql.Stmt
+	// inserts are the events' INSERTs, prepared once on the write pool's
+	// one connection rather than for every batch.
+	inserts rawInserts
 	// updateRoom saves a room's state and roomEpoch reads a room's
-	// epoch, prepared once like insertEvents: each room saves every 30 s,
+	// epoch, prepared once like the inserts: each room saves every 30 s,
 	// and preparing the statement took a third of a save's time.
 	updateRoom, roomEpoch *sql.Stmt
 }
@@ -163,12 +162,6 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		s.Close()
 		return nil, err
 	}
-	for i, n := range eventChunks {
-		if s.insertEvents[i], err = s.w.PrepareContext(ctx, insertEventsSQL(n)); err != nil {
-			s.Close()
-			return nil, mapErr(err, "prepare the events' insert")
-		}
-	}
 	for _, p := range []struct {
 		stmt **sql.Stmt
 		sql  string
@@ -239,7 +232,10 @@ func (s *Store) Close() error {
 		<-s.ckptDone
 	}
 	var errs []error
-	for _, stmt := range append(s.insertEvents[:], s.updateRoom, s.roomEpoch) {
+	if s.w != nil {
+		errs = append(errs, s.inserts.close(s.w))
+	}
+	for _, stmt := range []*sql.Stmt{s.updateRoom, s.roomEpoch} {
 		if stmt != nil {
 			errs = append(errs, stmt.Close())
 		}
@@ -541,7 +537,12 @@ func (s *Store) AppendEvents(ctx context.Context, events []store.Event) error {
 	if len(events) == 0 {
 		return nil
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
+	conn, err := s.w.Conn(ctx)
+	if err != nil {
+		return mapErr(err, "append events")
+	}
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return mapErr(err, "append events")
 	}
@@ -550,7 +551,7 @@ func (s *Store) AppendEvents(ctx context.Context, events []store.Event) error {
 	if err != nil {
 		return mapErr(err, "append events")
 	}
-	if err := s.insertEventRows(ctx, tx, events); err != nil {
+	if err := s.inserts.insert(ctx, conn, events); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -558,34 +559,6 @@ func (s *Store) AppendEvents(ctx context.Context, events []store.Event) error {
 	}
 	if len(fenced) > 0 {
 		return &store.FencedError{Rooms: fenced}
-	}
-	return nil
-}
-
-// insertEventRows inserts events within tx, skipping those stored, in as
-// few statements as eventChunks allow. It only inserts: what decides which
-// events are to be inserted is the caller's. The rows go at the end of
-// room_events, in the order written (a batch fills a few pages), and an
-// entry of 20-odd bytes into its index by (room_id, seq), a page or so a
-// room (see migration 000005). (The statements' number barely changes the
-// CPU a batch takes; it changes the garbage.)
-func (s *Store) insertEventRows(ctx context.Context, tx *sql.Tx, events []store.Event) error {
-	args := make([]any, 0, 6*eventChunks[0])
-	for i, n := range eventChunks {
-		var stmt *sql.Stmt
-		for len(events) >= n {
-			if stmt == nil {
-				stmt = tx.StmtContext(ctx, s.insertEvents[i])
-			}
-			args = args[:0]
-			for _, e := range events[:n] {
-				args = append(args, e.RoomID, e.Seq, e.Type, e.PlayerID, dataText(e.Data), micros(e.At))
-			}
-			if _, err := stmt.ExecContext(ctx, args...); err != nil {
-				return mapErr(err, fmt.Sprintf("append events %s/%d and %d more", events[0].RoomID, events[0].Seq, n-1))
-			}
-			events = events[n:]
-		}
 	}
 	return nil
 }
