@@ -51,7 +51,7 @@ func TestEventLogSurvivesKilledBackend(t *testing.T) {
 		err := admin.QueryRow(ctx, `
 			SELECT coalesce(bool_or(pg_terminate_backend(pid)), false) FROM pg_stat_activity
 			WHERE datname = current_database() AND pid <> pg_backend_pid()
-			  AND state = 'active' AND query LIKE 'INSERT INTO room_events%'`).Scan(&killed)
+			  AND state = 'active' AND (query LIKE 'INSERT INTO room_events%' OR query ILIKE 'copy "room_events"%')`).Scan(&killed)
 		require.NoError(t, err)
 		if !killed {
 			time.Sleep(2 * time.Millisecond)
