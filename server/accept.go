@@ -50,11 +50,11 @@ func accept(w http.ResponseWriter, r *http.Request, origins []string, timeout ti
 // say what the server speaks set on h.
 func checkHandshake(h http.Header, r *http.Request) (key string, status int, err error) {
 	if !r.ProtoAtLeast(1, 1) {
+		upgradeRequired(h)
 		return "", http.StatusUpgradeRequired, fmt.Errorf("websocket: the handshake must be HTTP/1.1 or later, not %s", r.Proto)
 	}
 	if !wsframe.HasToken(r.Header, "Connection", "upgrade") || !wsframe.HasToken(r.Header, "Upgrade", "websocket") {
-		h.Set("Connection", "Upgrade")
-		h.Set("Upgrade", "websocket")
+		upgradeRequired(h)
 		return "", http.StatusUpgradeRequired, errors.New("websocket: this is a WebSocket endpoint: the request must carry Connection: Upgrade and Upgrade: websocket")
 	}
 	if r.Method != http.MethodGet {
@@ -73,6 +73,12 @@ func checkHandshake(h http.Header, r *http.Request) (key string, status int, err
 		return "", http.StatusBadRequest, fmt.Errorf("websocket: Sec-WebSocket-Key %q is not 16 bytes in base64", key)
 	}
 	return key, 0, nil
+}
+
+// upgradeRequired sets the headers of a 426: what the endpoint speaks.
+func upgradeRequired(h http.Header) {
+	h.Set("Connection", "Upgrade")
+	h.Set("Upgrade", "websocket")
 }
 
 // checkOrigin lets a request without an Origin (not a browser's), or

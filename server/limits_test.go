@@ -1,9 +1,11 @@
 package server_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -298,6 +300,26 @@ func TestTheHandshakeIsChecked(t *testing.T) {
 			assert.Contains(t, string(body), tt.body)
 		})
 	}
+}
+
+// An HTTP/1.0 request cannot be upgraded: 426, saying what would be.
+func TestAnHTTP10HandshakeIsRefused(t *testing.T) {
+	e := newEnv(t)
+	nc, err := net.Dial("tcp", strings.TrimPrefix(e.http.URL, "http://"))
+	require.NoError(t, err)
+	defer nc.Close()
+	require.NoError(t, nc.SetDeadline(time.Now().Add(5*time.Second)))
+	_, err = nc.Write([]byte("GET /ws HTTP/1.0\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"))
+	require.NoError(t, err)
+	resp, err := http.ReadResponse(bufio.NewReader(nc), nil)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	assert.Equal(t, http.StatusUpgradeRequired, resp.StatusCode)
+	assert.Equal(t, "websocket", resp.Header.Get("Upgrade"))
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	assert.Contains(t, string(body), "HTTP/1.1")
 }
 
 func TestJoinTimeoutCloses(t *testing.T) {
