@@ -535,9 +535,8 @@ func (c *conn) handle(ctx context.Context, op byte, data []byte) bool {
 // close (a laptop shut, a network gone) is then away at once, with its
 // reconnect window running, rather than holding its place and socket
 // until TCP gives up. Browsers answer pings by themselves. The ping is
-// written here and its answer taken by the reader (takeControl), not
-// through coder/websocket's Ping, which waits for the pong on a reader
-// inside its own read.
+// written here, and its answer is taken by the reader (corkConn.take),
+// which counts it as heard.
 func (c *conn) tick() {
 	if !c.joined.Load() {
 		c.closeWith(CloseJoinTimeout, "no room joined in time", true)

@@ -5,8 +5,7 @@ package server
 import "errors"
 
 // canFill says whether corkConn.fillFD works here: elsewhere than on
-// Linux the reader waits inside coder/websocket's read, and reads go to
-// the socket as they are.
+// Linux the reader waits in the socket's own read (corkConn.fillConn).
 const canFill = false
 
 func readNonblock(uintptr, []byte) (int, error) {

@@ -3,7 +3,7 @@
 package server
 
 // poller is not built here: every connection keeps its reader, which
-// waits inside coder/websocket's read.
+// waits in the socket's own read (corkConn.fillConn).
 type poller struct{}
 
 func readPoller() *poller { return nil }

@@ -485,13 +485,9 @@ func (c *corkConn) tryWriteFD(fd uintptr) bool {
 }
 
 // writeText gathers a text message of p in the batch, between cork and
-// uncork, framed as a server frames it (one final frame, unmasked). The
-// connection's writer frames its messages itself rather than through
-// coder/websocket's Write, whose two channel locks a message took a tenth
-// of the server's time under load; what the library writes meanwhile (a
-// pong, a ping, a close) reaches Write whole, since writeBufferSize holds
-// a whole control frame and the library flushes after each, so frames
-// never interleave.
+// uncork, framed as a server frames it (one final frame, unmasked). What
+// is written meanwhile (a pong, a ping, a close) reaches Write whole, one
+// frame a call, so frames never interleave.
 func (c *corkConn) writeText(p []byte) {
 	c.mu.Lock()
 	*c.buf = appendTextFrame(*c.buf, p)
