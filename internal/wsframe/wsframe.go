@@ -111,18 +111,9 @@ func Parse(b []byte, limit int, masked bool) (f Frame, size int, err error) {
 	default:
 		return Frame{}, 0, fmt.Errorf("%w: opcode %#x", ErrFrame, f.Op)
 	}
-	head, n := 2, uint64(b[1]&0x7F)
-	switch n {
-	case 126:
-		if len(b) < 4 {
-			return Frame{}, 0, nil
-		}
-		head, n = 4, uint64(binary.BigEndian.Uint16(b[2:]))
-	case 127:
-		if len(b) < 10 {
-			return Frame{}, 0, nil
-		}
-		head, n = 10, binary.BigEndian.Uint64(b[2:])
+	head, n, ok := length(b)
+	if !ok {
+		return Frame{}, 0, nil
 	}
 	if n > uint64(limit) {
 		return Frame{}, 0, fmt.Errorf("%w: %w: %d bytes, over the limit of %d", ErrFrame, ErrTooBig, n, limit)
@@ -141,26 +132,37 @@ func Parse(b []byte, limit int, masked bool) (f Frame, size int, err error) {
 	return f, head + int(n), nil
 }
 
+// length reads the payload length at the start of a frame's header, and
+// how many bytes the header takes up to the masking key; ok is false when
+// b holds only part of them.
+func length(b []byte) (head int, n uint64, ok bool) {
+	if len(b) < 2 {
+		return 0, 0, false
+	}
+	switch n := b[1] & 0x7F; n {
+	case 126:
+		if len(b) < 4 {
+			return 0, 0, false
+		}
+		return 4, uint64(binary.BigEndian.Uint16(b[2:])), true
+	case 127:
+		if len(b) < 10 {
+			return 0, 0, false
+		}
+		return 10, binary.BigEndian.Uint64(b[2:]), true
+	default:
+		return 2, uint64(n), true
+	}
+}
+
 // Size reads the header at the start of b and reports the whole frame's
 // size, header and payload, past any limit (a peer that refuses a frame as
 // too big can skip it); ok is false when b holds only part of the
 // header. A payload too long to count is math.MaxInt bytes.
 func Size(b []byte, masked bool) (size int, ok bool) {
-	if len(b) < 2 {
+	head, n, ok := length(b)
+	if !ok {
 		return 0, false
-	}
-	head, n := 2, uint64(b[1]&0x7F)
-	switch n {
-	case 126:
-		if len(b) < 4 {
-			return 0, false
-		}
-		head, n = 4, uint64(binary.BigEndian.Uint16(b[2:]))
-	case 127:
-		if len(b) < 10 {
-			return 0, false
-		}
-		head, n = 10, binary.BigEndian.Uint64(b[2:])
 	}
 	if masked {
 		head += 4
