@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"github.com/sudoku-arena/arena/internal/wsframe"
 	"github.com/sudoku-arena/arena/room"
 )
@@ -170,8 +172,18 @@ type input struct {
 }
 
 // bad is a broken rule's input: the close code and reason it gets.
-func bad(code int, reason string) input {
-	return input{kind: inputBad, code: code, reason: reason}
+func bad(code websocket.StatusCode, reason string) input {
+	return input{kind: inputBad, code: int(code), reason: reason}
+}
+
+// broken is the input of a frame wsframe refused: 1002, with why.
+func broken(err error) input {
+	return bad(CloseProtocolError, strings.TrimPrefix(err.Error(), "websocket: "))
+}
+
+// tooBig is the input of a message over the limit: 1009.
+func (c *corkConn) tooBig() input {
+	return bad(CloseTooBig, fmt.Sprintf("a message over %d bytes", c.limit))
 }
 
 // take takes the frames at the front of what the client sent, answering
@@ -201,9 +213,9 @@ func (c *corkConn) take() input {
 		switch {
 		case errors.Is(err, wsframe.ErrTooBig):
 			c.skip, _ = wsframe.Size(in.b[in.r:in.w], true)
-			return bad(wsframe.CloseTooBig, fmt.Sprintf("a message over %d bytes", c.limit))
+			return c.tooBig()
 		case err != nil:
-			return bad(wsframe.CloseProtocolError, strings.TrimPrefix(err.Error(), "websocket: "))
+			return broken(err)
 		case size == 0:
 			if c.rerr != nil {
 				return input{kind: inputEnd} // the socket ended inside a frame
@@ -227,12 +239,12 @@ func (c *corkConn) take() input {
 			c.closeSeen = true
 			code, reason, err := wsframe.CheckClose(f.Payload)
 			if err != nil {
-				return bad(wsframe.CloseProtocolError, strings.TrimPrefix(err.Error(), "websocket: "))
+				return broken(err)
 			}
 			return input{kind: inputClose, code: code, reason: reason}
 		case wsframe.OpText, wsframe.OpBinary:
 			if c.frag != nil {
-				return bad(wsframe.CloseProtocolError, "a new message before the last one's final frame")
+				return bad(CloseProtocolError, "a new message before the last one's final frame")
 			}
 			buf := readBuffers.Get().(*bytes.Buffer)
 			buf.Write(f.Payload)
@@ -242,12 +254,12 @@ func (c *corkConn) take() input {
 			c.frag, c.fragOp = buf, f.Op
 		case wsframe.OpContinuation:
 			if c.frag == nil {
-				return bad(wsframe.CloseProtocolError, "a continuation frame with no message begun")
+				return bad(CloseProtocolError, "a continuation frame with no message begun")
 			}
 			if c.frag.Len()+len(f.Payload) > c.limit {
 				doneWith(c.frag)
 				c.frag = nil
-				return bad(wsframe.CloseTooBig, fmt.Sprintf("a message over %d bytes", c.limit))
+				return c.tooBig()
 			}
 			c.frag.Write(f.Payload)
 			if f.Fin {

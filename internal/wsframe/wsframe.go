@@ -182,13 +182,9 @@ func CloseCode(p []byte) int {
 	return int(binary.BigEndian.Uint16(p))
 }
 
-// Close status codes (RFC 6455, section 7.4.1) the package's users send
-// on their own account.
-const (
-	CloseProtocolError = 1002
-	CloseNoStatus      = 1005 // none given: sent as an empty close frame
-	CloseTooBig        = 1009
-)
+// CloseNoStatus is the close status (RFC 6455, section 7.4.1) of a close
+// frame with none given, which is sent as an empty frame.
+const CloseNoStatus = 1005
 
 // MaxCloseReason is the longest reason a close frame holds: its payload
 // is at most 125 bytes, two of them the code.
