@@ -22,8 +22,14 @@ type rawInserts struct {
 	// conn is the driver connection stmts were prepared on: another one
 	// (the pool gave up on a broken connection) prepares them again.
 	conn  any
-	stmts [len(eventChunks)]driver.Stmt
+	stmts [len(eventChunks)]execStmt
 	args  []driver.NamedValue
+}
+
+// execStmt is a driver's statement that executes with a context.
+type execStmt interface {
+	driver.Stmt
+	driver.StmtExecContext
 }
 
 // insert inserts events within the transaction open on conn, in as few
@@ -58,7 +64,7 @@ func (r *rawInserts) insert(ctx context.Context, conn *sql.Conn, events []store.
 						driver.NamedValue{Ordinal: k + 6, Value: micros(e.At)})
 				}
 				r.args = args
-				if _, err := r.stmts[i].(driver.StmtExecContext).ExecContext(ctx, args); err != nil {
+				if _, err := r.stmts[i].ExecContext(ctx, args); err != nil {
 					return mapErr(err, fmt.Sprintf("append events %s/%d and %d more", events[0].RoomID, events[0].Seq, n-1))
 				}
 				events = events[n:]
@@ -77,19 +83,20 @@ func (r *rawInserts) prepare(ctx context.Context, dc any) error {
 	if !ok {
 		return fmt.Errorf("sqlite: the driver's connection %T cannot prepare with a context", dc)
 	}
-	r.conn, r.stmts = nil, [len(eventChunks)]driver.Stmt{} // those of a connection given up
+	r.conn, r.stmts = nil, [len(eventChunks)]execStmt{} // those of a connection given up
 	for i, n := range eventChunks {
 		stmt, err := pc.PrepareContext(ctx, insertEventsSQL(n))
 		if err != nil {
 			r.closeStmts()
 			return mapErr(err, "prepare the events' insert")
 		}
-		if _, ok := stmt.(driver.StmtExecContext); !ok {
+		es, ok := stmt.(execStmt)
+		if !ok {
 			_ = stmt.Close()
 			r.closeStmts()
 			return fmt.Errorf("sqlite: the driver's statement %T cannot execute with a context", stmt)
 		}
-		r.stmts[i] = stmt
+		r.stmts[i] = es
 	}
 	r.conn = dc
 	r.args = make([]driver.NamedValue, 0, 6*eventChunks[0])
