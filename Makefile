@@ -28,7 +28,7 @@ run: build
 test:
 	./scripts/ensure-postgres
 	$(GO) test -race -timeout $(TEST_TIMEOUT) -count=1 $(PKGS)
-	$(GO) test -count=1 -run 'Alloc|Stack' ./engine ./room ./server
+	$(GO) test -count=1 -run 'Alloc|Stack' ./engine ./protocol ./room ./server
 
 # The browser tests alone (they are part of `make test` too): a real arena
 # serve and Debian's headless Chromium. Without Chromium they skip, unless
@@ -57,7 +57,7 @@ FUZZTIME ?= 30s
 fuzz:
 	$(GO) test ./engine -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./engine -run '^$$' -fuzz '^FuzzSolve$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./server -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./protocol -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzCreateRoom$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzGetRoom$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzLabSolve$$' -fuzztime $(FUZZTIME)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/room/roomtest"
 )
@@ -29,11 +30,11 @@ import (
 // members were sent per message: a benchmark whose messages were refused
 // fails on it.
 func BenchmarkMessage(b *testing.B) {
-	b.Run("coop/move", func(b *testing.B) { benchMessage(b, room.ModeCoop, room.TypeMove, 8) })
-	b.Run("race/move", func(b *testing.B) { benchMessage(b, room.ModeRace, room.TypeMove, 5) })
-	b.Run("coop/cursor", func(b *testing.B) { benchMessage(b, room.ModeCoop, room.TypeCursor, 3) })
-	b.Run("coop/note", func(b *testing.B) { benchMessage(b, room.ModeCoop, room.TypeNote, 4) })
-	b.Run("coop/ping", func(b *testing.B) { benchMessage(b, room.ModeCoop, room.TypePing, 1) })
+	b.Run("coop/move", func(b *testing.B) { benchMessage(b, room.ModeCoop, protocol.TypeMove, 8) })
+	b.Run("race/move", func(b *testing.B) { benchMessage(b, room.ModeRace, protocol.TypeMove, 5) })
+	b.Run("coop/cursor", func(b *testing.B) { benchMessage(b, room.ModeCoop, protocol.TypeCursor, 3) })
+	b.Run("coop/note", func(b *testing.B) { benchMessage(b, room.ModeCoop, protocol.TypeNote, 4) })
+	b.Run("coop/ping", func(b *testing.B) { benchMessage(b, room.ModeCoop, protocol.TypePing, 1) })
 }
 
 // sink is a connection that counts the frames it is sent and keeps none.
@@ -76,17 +77,17 @@ func benchMessage(b *testing.B, mode, typ string, wantFrames int64) {
 			b.Fatal(err)
 		}
 	}
-	if err := r.Message(ctx, ids[0], sinks[0], &room.Msg{Type: room.TypeStart}, clock.Now()); err != nil {
+	if err := r.Message(ctx, ids[0], sinks[0], &protocol.Msg{Type: protocol.TypeStart}, clock.Now()); err != nil {
 		b.Fatal(err)
 	}
-	waitPhase(b, r, room.PhaseCountdown)
+	waitPhase(b, r, protocol.PhaseCountdown)
 	clock.Advance(reg.Config().Countdown)
-	waitPhase(b, r, room.PhaseRunning)
+	waitPhase(b, r, protocol.PhaseRunning)
 
 	// Two messages a player, taken in turn: a digit and its clearing,
 	// each in the player's own empty cell (or a note's mark set and
 	// cleared, a cursor, a ping).
-	var msgs [][2]*room.Msg
+	var msgs [][2]*protocol.Msg
 	cell := 0
 	for range ids {
 		for pz.Givens[cell] != 0 {
@@ -94,19 +95,19 @@ func benchMessage(b *testing.B, mode, typ string, wantFrames int64) {
 		}
 		c, d, zero := cell, int(pz.Solution[cell]), 0
 		id := json.RawMessage("17")
-		var m [2]*room.Msg
+		var m [2]*protocol.Msg
 		switch typ {
-		case room.TypeMove:
-			m[0] = &room.Msg{Type: typ, ID: id, Cell: &c, Digit: &d}
-			m[1] = &room.Msg{Type: typ, ID: id, Cell: &c, Digit: &zero}
-		case room.TypeNote:
-			m[0] = &room.Msg{Type: typ, ID: id, Cell: &c, Digit: &d, Kind: room.NoteCorner}
-			m[1] = &room.Msg{Type: typ, ID: id, Cell: &c, Digit: &zero, Kind: room.NoteCorner}
-		case room.TypeCursor:
-			m[0] = &room.Msg{Type: typ, Cell: &c}
+		case protocol.TypeMove:
+			m[0] = &protocol.Msg{Type: typ, ID: id, Cell: &c, Digit: &d}
+			m[1] = &protocol.Msg{Type: typ, ID: id, Cell: &c, Digit: &zero}
+		case protocol.TypeNote:
+			m[0] = &protocol.Msg{Type: typ, ID: id, Cell: &c, Digit: &d, Kind: protocol.NoteCorner}
+			m[1] = &protocol.Msg{Type: typ, ID: id, Cell: &c, Digit: &zero, Kind: protocol.NoteCorner}
+		case protocol.TypeCursor:
+			m[0] = &protocol.Msg{Type: typ, Cell: &c}
 			m[1] = m[0]
 		default:
-			m[0] = &room.Msg{Type: typ, ID: id}
+			m[0] = &protocol.Msg{Type: typ, ID: id}
 			m[1] = m[0]
 		}
 		msgs = append(msgs, m)

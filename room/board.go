@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // maxUndo bounds a player's undo history: the oldest moves fall off.
@@ -99,8 +100,8 @@ func (b *board) placedCount(id string) int {
 }
 
 // noteList is the pencil marks of the cells that have any, in cell order.
-func (b *board) noteList() []CellNotes {
-	var out []CellNotes
+func (b *board) noteList() []protocol.CellNotes {
+	var out []protocol.CellNotes
 	for cell, n := range b.notes {
 		if n.corner|n.centre != 0 {
 			out = append(out, cellNotes(cell, n))
@@ -127,8 +128,8 @@ func (b *board) placedBy() map[string][]int {
 	return out
 }
 
-func cellNotes(cell int, n notes) CellNotes {
-	return CellNotes{Cell: cell, Corner: maskDigits(n.corner), Centre: maskDigits(n.centre)}
+func cellNotes(cell int, n notes) protocol.CellNotes {
+	return protocol.CellNotes{Cell: cell, Corner: maskDigits(n.corner), Centre: maskDigits(n.centre)}
 }
 
 func maskDigits(mask uint16) []int {
@@ -141,10 +142,10 @@ func maskDigits(mask uint16) []int {
 	return ds
 }
 
-func (g *Game) move(now time.Time, m *member, msg *Msg) *Error {
+func (g *Game) move(now time.Time, m *member, msg *protocol.Msg) *protocol.Error {
 	cell, digit := *msg.Cell, uint8(*msg.Digit)
 	if g.pz.Givens[cell] != 0 {
-		return cellError(CodeGivenCell, cell, engine.CellName(cell)+" is a given: it cannot change")
+		return cellError(protocol.CodeGivenCell, cell, engine.CellName(cell)+" is a given: it cannot change")
 	}
 	if err := m.frozen(now); digit != 0 && err != nil {
 		return err
@@ -152,7 +153,7 @@ func (g *Game) move(now time.Time, m *member, msg *Msg) *Error {
 	b := g.rules.boardOf(g, m)
 	if b.cells[cell] == digit {
 		// Nothing changes; the echo confirms the client's view.
-		g.publish(fact{kind: kindEcho, actor: m.id, ev: &MoveEvent{Header: Header{Type: TypeMove}, ID: msg.ID, Player: m.id, Cell: cell, Digit: int(digit)}})
+		g.publish(fact{kind: kindEcho, actor: m.id, ev: &protocol.MoveEvent{Header: protocol.Header{Type: protocol.TypeMove}, ID: msg.ID, Player: m.id, Cell: cell, Digit: int(digit)}})
 		return nil
 	}
 	if err := g.conflict(m, b, cell, digit, msg.ID); err != nil {
@@ -186,7 +187,7 @@ func (m *member) moved(c change) {
 // conflict refuses a digit a peer already holds, telling the whole room.
 // The mover's view carries the id of their message: the room does not send
 // them the returned error, so this is the answer they match it by.
-func (g *Game) conflict(m *member, b *board, cell int, digit uint8, id json.RawMessage) *Error {
+func (g *Game) conflict(m *member, b *board, cell int, digit uint8, id json.RawMessage) *protocol.Error {
 	if digit == 0 {
 		return nil
 	}
@@ -195,7 +196,7 @@ func (g *Game) conflict(m *member, b *board, cell int, digit uint8, id json.RawM
 		return nil
 	}
 	cells := peers.Cells(nil)
-	err := cellError(CodeConflict, cell,
+	err := cellError(protocol.CodeConflict, cell,
 		fmt.Sprintf("%d at %s conflicts with %s: same row, column or box", digit, engine.CellName(cell), engine.CellList(cells)))
 	err.Cells = cells
 	ev := err.Event(0, id)
@@ -235,7 +236,7 @@ func (g *Game) place(now time.Time, m *member, b *board, cell int, digit uint8, 
 	g.rules.filled(g, m, owner, from, digit)
 	// The event is kept for replay: it keeps a copy of the message's id,
 	// not the message, which its decoder made as one with its id.
-	g.publish(fact{kind: kindMove, actor: m.id, ev: &MoveEvent{Header: Header{Type: TypeMove},
+	g.publish(fact{kind: kindMove, actor: m.id, ev: &protocol.MoveEvent{Header: protocol.Header{Type: protocol.TypeMove},
 		ID: bytes.Clone(id), Player: m.id, Cell: cell, Digit: int(digit), Undo: undo, Redo: redo, Cleared: cleared}})
 	g.emitProgress(m)
 	if owner != "" && owner != m.id {
@@ -250,7 +251,7 @@ func (g *Game) place(now time.Time, m *member, b *board, cell int, digit uint8, 
 		// The player cannot see their mistakes: tell them, and them
 		// alone, that the board is not the solution, once for each move
 		// that leaves it full.
-		g.publish(fact{kind: kindBoardFull, actor: m.id, ev: &BoardFullEvent{Header: Header{Type: TypeBoardFull},
+		g.publish(fact{kind: kindBoardFull, actor: m.id, ev: &protocol.BoardFullEvent{Header: protocol.Header{Type: protocol.TypeBoardFull},
 			Message: "your board is full but is not the solution: some digits are wrong (a hint names them)"}})
 	}
 }
@@ -258,11 +259,11 @@ func (g *Game) place(now time.Time, m *member, b *board, cell int, digit uint8, 
 // cellError is an error about cell. The cell is copied into the error, made
 // with it as one, so that the handlers' own cell stays off the heap on the
 // way that refuses nothing.
-func cellError(code string, cell int, message string) *Error {
+func cellError(code string, cell int, message string) *protocol.Error {
 	e := &struct {
-		Error
+		protocol.Error
 		cell int
-	}{Error: Error{Code: code, Message: message}, cell: cell}
+	}{Error: protocol.Error{Code: code, Message: message}, cell: cell}
 	e.Cell = &e.cell
 	return &e.Error
 }
@@ -271,25 +272,25 @@ func cellError(code string, cell int, message string) *Error {
 // mistakes count it points to are made as one.
 func (g *Game) emitProgress(m *member) {
 	p := &struct {
-		ProgressEvent
+		protocol.ProgressEvent
 		mistakes int
-	}{ProgressEvent: ProgressEvent{Header: Header{Type: TypeProgress}, Player: m.id, Progress: m.progress}, mistakes: m.mistakes}
+	}{ProgressEvent: protocol.ProgressEvent{Header: protocol.Header{Type: protocol.TypeProgress}, Player: m.id, Progress: m.progress}, mistakes: m.mistakes}
 	p.Mistakes = &p.mistakes
 	g.publish(fact{kind: kindProgress, actor: m.id, ev: &p.ProgressEvent})
 }
 
-func (g *Game) note(m *member, msg *Msg) *Error {
+func (g *Game) note(m *member, msg *protocol.Msg) *protocol.Error {
 	cell, digit := *msg.Cell, *msg.Digit
 	b := g.rules.boardOf(g, m)
 	if g.pz.Givens[cell] != 0 {
-		return cellError(CodeGivenCell, cell, engine.CellName(cell)+" is a given: it takes no notes")
+		return cellError(protocol.CodeGivenCell, cell, engine.CellName(cell)+" is a given: it takes no notes")
 	}
 	if b.cells[cell] != 0 {
-		return cellError(CodeCellFilled, cell, engine.CellName(cell)+" holds a digit: clear it to take notes")
+		return cellError(protocol.CodeCellFilled, cell, engine.CellName(cell)+" holds a digit: clear it to take notes")
 	}
 	n := &b.notes[cell]
 	mark := &n.corner
-	if msg.Kind == NoteCentre {
+	if msg.Kind == protocol.NoteCentre {
 		mark = &n.centre
 	}
 	if digit == 0 {
@@ -297,21 +298,21 @@ func (g *Game) note(m *member, msg *Msg) *Error {
 	} else {
 		*mark ^= 1 << digit
 	}
-	g.publish(fact{kind: kindNote, actor: m.id, ev: &NoteEvent{Header: Header{Type: TypeNote}, ID: bytes.Clone(msg.ID), Player: m.id, CellNotes: cellNotes(cell, *n)}})
+	g.publish(fact{kind: kindNote, actor: m.id, ev: &protocol.NoteEvent{Header: protocol.Header{Type: protocol.TypeNote}, ID: bytes.Clone(msg.ID), Player: m.id, CellNotes: cellNotes(cell, *n)}})
 	return nil
 }
 
 // undo takes back (or, with back false, redoes) the member's last move.
-func (g *Game) undo(now time.Time, m *member, msg *Msg, back bool) *Error {
+func (g *Game) undo(now time.Time, m *member, msg *protocol.Msg, back bool) *protocol.Error {
 	stack, other := &m.undo, &m.redo
 	if !back {
 		stack, other = &m.redo, &m.undo
 	}
 	if len(*stack) == 0 {
 		if back {
-			return Errorf(CodeNothingToUndo, "you have no move to undo")
+			return protocol.Errorf(protocol.CodeNothingToUndo, "you have no move to undo")
 		}
-		return Errorf(CodeNothingToRedo, "you have no move to redo")
+		return protocol.Errorf(protocol.CodeNothingToRedo, "you have no move to redo")
 	}
 	c := (*stack)[len(*stack)-1]
 	from, to := c.to, c.from // what the cell holds now, and what it gets
@@ -322,7 +323,7 @@ func (g *Game) undo(now time.Time, m *member, msg *Msg, back bool) *Error {
 	cell := int(c.cell)
 	if b.cells[cell] != from {
 		*stack = (*stack)[:len(*stack)-1]
-		return cellError(CodeUndoStale, cell, engine.CellName(cell)+" has changed since: that move cannot be taken back")
+		return cellError(protocol.CodeUndoStale, cell, engine.CellName(cell)+" has changed since: that move cannot be taken back")
 	}
 	if err := m.frozen(now); to != 0 && err != nil {
 		return err
@@ -336,10 +337,10 @@ func (g *Game) undo(now time.Time, m *member, msg *Msg, back bool) *Error {
 	return nil
 }
 
-func (g *Game) cursor(m *member, msg *Msg) *Error {
+func (g *Game) cursor(m *member, msg *protocol.Msg) *protocol.Error {
 	if !g.rules.cursors() {
-		return Errorf(CodeCoopOnly, "cursors are shared in co-op rooms only")
+		return protocol.Errorf(protocol.CodeCoopOnly, "cursors are shared in co-op rooms only")
 	}
-	g.publish(fact{kind: kindCursor, actor: m.id, ev: &CursorEvent{Header: Header{Type: TypeCursor}, Player: m.id, Cell: *msg.Cell}})
+	g.publish(fact{kind: kindCursor, actor: m.id, ev: &protocol.CursorEvent{Header: protocol.Header{Type: protocol.TypeCursor}, Player: m.id, Cell: *msg.Cell}})
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // coop is the rules of a co-op game: the players solve one shared board,
@@ -23,12 +24,12 @@ func (coop) teamBoard(givens engine.Grid) *board { return &board{cells: givens} 
 // who left and comes back still has them there, and clearing one must not
 // take Filled below zero.
 func (coop) seat(g *Game, m *member) {
-	m.progress = Progress{Empty: g.empty, Filled: g.team.placedCount(m.id)}
+	m.progress = protocol.Progress{Empty: g.empty, Filled: g.team.placedCount(m.id)}
 }
 
 func (coop) boardOf(g *Game, _ *member) *board { return g.team }
 
-func (coop) lateJoin(string) *Error           { return nil }
+func (coop) lateJoin(string) *protocol.Error  { return nil }
 func (coop) hintPenalty(Config) time.Duration { return 0 }
 func (coop) cursors() bool                    { return true }
 func (coop) earlyRematch() bool               { return false }
@@ -54,13 +55,13 @@ func (coop) solved(g *Game, now time.Time, _ *member) {
 	elapsed := now.Sub(g.startedAt)
 	var rs []Result
 	for _, p := range g.sortedMembers() {
-		if p.role == RolePlayer {
+		if p.role == protocol.RolePlayer {
 			p.rank, p.elapsed, p.saving = 1, elapsed, true
 			rs = append(rs, g.result(p, now))
 		}
 	}
 	g.pending += len(rs)
-	g.phase = PhaseFinished
+	g.phase = protocol.PhaseFinished
 	g.finishedAt = now
 	g.effects = append(g.effects, Effect{Results: rs})
 }
@@ -76,7 +77,7 @@ func (coop) announce(g *Game, now time.Time, rs []Result) {
 		mistakes += r.Mistakes
 		hints += r.Hints
 	}
-	g.publish(fact{kind: kindFinish, ev: &FinishEvent{Header: Header{Type: TypeFinish}, ElapsedMS: rs[0].Elapsed.Milliseconds(),
+	g.publish(fact{kind: kindFinish, ev: &protocol.FinishEvent{Header: protocol.Header{Type: protocol.TypeFinish}, ElapsedMS: rs[0].Elapsed.Milliseconds(),
 		Mistakes: mistakes, Hints: hints, Score: Score(g.pz.Level, rs[0].Elapsed, mistakes, hints)}})
 	if g.pending == 0 {
 		g.effects = append(g.effects, Effect{Save: true})

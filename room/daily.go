@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // ModeDaily is the puzzle of the day played alone.
@@ -45,9 +46,9 @@ type daily struct{ race }
 func (daily) mode() string { return ModeDaily }
 
 // lateJoin refuses a second player: the first one's join started play.
-func (daily) lateJoin(phase string) *Error {
-	if phase != PhaseWaiting {
-		return Errorf(CodeGameStarted, "a daily is played alone: join as a spectator, or play the daily in a room of your own")
+func (daily) lateJoin(phase string) *protocol.Error {
+	if phase != protocol.PhaseWaiting {
+		return protocol.Errorf(protocol.CodeGameStarted, "a daily is played alone: join as a spectator, or play the daily in a room of your own")
 	}
 	return nil
 }

@@ -9,15 +9,16 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/room/roomtest"
 )
 
 // welcomeOf is the welcome frame a connection got.
-func welcomeOf(t *testing.T, c *conn) room.Welcome {
+func welcomeOf(t *testing.T, c *conn) protocol.Welcome {
 	t.Helper()
-	var w room.Welcome
-	require.NoError(t, json.Unmarshal(c.await(t, room.TypeWelcome, nil), &w))
+	var w protocol.Welcome
+	require.NoError(t, json.Unmarshal(c.await(t, protocol.TypeWelcome, nil), &w))
 	require.NotNil(t, w.Room)
 	return w
 }
@@ -65,7 +66,7 @@ func TestDailyRoomRunsFromTheJoinAndRanksTheFirstFinish(t *testing.T) {
 	w := welcomeOf(t, c)
 	assert.Equal(t, room.ModeDaily, w.Room.Mode)
 	assert.Equal(t, today, w.Room.Date)
-	assert.Equal(t, room.PhaseRunning, w.Room.Phase)
+	assert.Equal(t, protocol.PhaseRunning, w.Room.Phase)
 	require.NotNil(t, w.Room.StartedAt)
 	assert.Equal(t, clock.Now(), *w.Room.StartedAt, "the clock starts as the board is sent")
 	assert.Equal(t, pz.Givens.String(), w.Room.Board)
@@ -76,9 +77,9 @@ func TestDailyRoomRunsFromTheJoinAndRanksTheFirstFinish(t *testing.T) {
 	assert.Zero(t, w.Room.HintPenaltyMS, "a daily's hint costs time, not a freeze")
 
 	err := r.Attach(ctx, room.Join{ID: "p_b", Name: "Bob"}, newConn())
-	var rerr *room.Error
+	var rerr *protocol.Error
 	require.ErrorAs(t, err, &rerr)
-	assert.Equal(t, room.CodeGameStarted, rerr.Code)
+	assert.Equal(t, protocol.CodeGameStarted, rerr.Code)
 	require.NoError(t, r.Attach(ctx, room.Join{ID: "s_1", Name: "Sam", Spectator: true}, newConn()), "spectators may watch")
 
 	// A wrong digit is not told while the game runs.
@@ -94,7 +95,7 @@ func TestDailyRoomRunsFromTheJoinAndRanksTheFirstFinish(t *testing.T) {
 		d = d%9 + 1
 	}
 	if d != int(pz.Solution[wrong]) {
-		require.NoError(t, r.Message(ctx, "p_a", c, &room.Msg{Type: room.TypeMove, Cell: &wrong, Digit: &d}, time.Now()))
+		require.NoError(t, r.Message(ctx, "p_a", c, &protocol.Msg{Type: protocol.TypeMove, Cell: &wrong, Digit: &d}, time.Now()))
 	}
 	snap, err := r.Snapshot(ctx)
 	require.NoError(t, err)
@@ -117,25 +118,25 @@ func TestDailyRoomRunsFromTheJoinAndRanksTheFirstFinish(t *testing.T) {
 	assert.Equal(t, mistakes, res.Mistakes)
 	assert.Equal(t, 4*time.Minute+time.Duration(mistakes)*room.DailyMistakePenalty, res.Time())
 
-	c.await(t, room.TypeFinish, finishOf("p_a"))
+	c.await(t, protocol.TypeFinish, finishOf("p_a"))
 	// The finisher's own final state keeps the givens and their board,
 	// though not the solution, which others may still be playing for.
-	var final room.State
-	require.NoError(t, json.Unmarshal(c.await(t, room.TypeState, func(data []byte) bool {
-		var st room.State
-		return json.Unmarshal(data, &st) == nil && st.Room.Phase == room.PhaseFinished
+	var final protocol.State
+	require.NoError(t, json.Unmarshal(c.await(t, protocol.TypeState, func(data []byte) bool {
+		var st protocol.State
+		return json.Unmarshal(data, &st) == nil && st.Room.Phase == protocol.PhaseFinished
 	}), &final))
 	assert.Equal(t, pz.Givens.String(), final.Room.Givens)
 	assert.Equal(t, pz.Solution.String(), final.Room.Board, "the finisher sees their own solved board")
 	assert.Empty(t, final.Room.Solution)
 	require.Eventually(t, func() bool {
 		s, err := r.Snapshot(ctx)
-		return err == nil && s.Phase == room.PhaseFinished && s.Solution == ""
+		return err == nil && s.Phase == protocol.PhaseFinished && s.Solution == ""
 	}, 5*time.Second, time.Millisecond, "over, and today's solution still hidden from everyone else")
-	require.NoError(t, r.Message(ctx, "p_a", c, &room.Msg{Type: room.TypeRematch}, time.Now()))
-	var e room.ErrorEvent
-	require.NoError(t, json.Unmarshal(c.await(t, room.TypeError, nil), &e))
-	assert.Equal(t, room.CodeNotFinished, e.Code, "a daily has no rematch")
+	require.NoError(t, r.Message(ctx, "p_a", c, &protocol.Msg{Type: protocol.TypeRematch}, time.Now()))
+	var e protocol.ErrorEvent
+	require.NoError(t, json.Unmarshal(c.await(t, protocol.TypeError, nil), &e))
+	assert.Equal(t, protocol.CodeNotFinished, e.Code, "a daily has no rematch")
 }
 
 // okDigit reports whether d in cell clashes with no given.
@@ -242,7 +243,7 @@ func TestRaceOnADaily(t *testing.T) {
 	a, b := newConn(), newConn()
 	require.NoError(t, r.Attach(ctx, room.Join{ID: "p_a", Name: "Ann"}, a))
 	require.NoError(t, r.Attach(ctx, room.Join{ID: "p_b", Name: "Bob"}, b))
-	assert.Equal(t, room.PhaseWaiting, welcomeOf(t, a).Room.Phase)
+	assert.Equal(t, protocol.PhaseWaiting, welcomeOf(t, a).Room.Phase)
 	startRace(t, r, clock, a, "p_a")
 	pz, _ := st.Puzzle(r.ID())
 	daily, err := st.DailyGame(ctx, "x", "x", room.ModeDaily, "easy", today)
@@ -256,10 +257,10 @@ func TestRaceOnADaily(t *testing.T) {
 	assert.Equal(t, today, res.Day)
 	assert.Equal(t, room.ModeRace, res.Mode)
 
-	require.NoError(t, r.Message(ctx, "p_a", a, &room.Msg{Type: room.TypeRematch}, time.Now()))
+	require.NoError(t, r.Message(ctx, "p_a", a, &protocol.Msg{Type: protocol.TypeRematch}, time.Now()))
 	require.Eventually(t, func() bool {
 		s, err := r.Snapshot(ctx)
-		return err == nil && s.Round == 2 && s.Phase == room.PhaseWaiting
+		return err == nil && s.Round == 2 && s.Phase == protocol.PhaseWaiting
 	}, 5*time.Second, time.Millisecond)
 	s, err := r.Snapshot(ctx)
 	require.NoError(t, err)
@@ -281,7 +282,7 @@ func TestDailyRoomSurvivesARestart(t *testing.T) {
 	g.Attempted("p_a")
 	_, _, jerr := g.Join(now, "p_a", "Ann", false, 0)
 	require.Nil(t, jerr)
-	require.Equal(t, room.PhaseRunning, g.Phase())
+	require.Equal(t, protocol.PhaseRunning, g.Phase())
 	s := g.Save(now)
 	require.NoError(t, st.SaveRoom(ctx, s))
 	n, err := reg.Restore(ctx)
@@ -303,7 +304,7 @@ func TestDailyRoomSurvivesARestart(t *testing.T) {
 func TestDailyTellsNoMistakeBeforeTheFinish(t *testing.T) {
 	g := newGame(t, room.ModeDaily, room.Config{})
 	g.join("a")
-	require.Equal(t, room.PhaseRunning, g.Phase(), "the join starts a daily")
+	require.Equal(t, protocol.PhaseRunning, g.Phase(), "the join starts a daily")
 	g.watch("s")
 	cell, d := g.wrong("a")
 	outs := g.ok("a", move(cell, d)).Out
@@ -313,7 +314,7 @@ func TestDailyTellsNoMistakeBeforeTheFinish(t *testing.T) {
 		require.NoError(t, err)
 		assert.NotContains(t, string(data), "mistakes", "nothing in a live daily tells a count")
 	}
-	assert.Empty(t, ofType[*room.MoveEvent](seen(outs, "s")), "a spectator sees no digit")
+	assert.Empty(t, ofType[*protocol.MoveEvent](seen(outs, "s")), "a spectator sees no digit")
 	for _, id := range []string{"a", "s", ""} {
 		snap := g.Snapshot(id, g.now)
 		assert.Nil(t, snap.Players[0].Mistakes, "%q's snapshot", id)
@@ -325,10 +326,10 @@ func TestDailyTellsNoMistakeBeforeTheFinish(t *testing.T) {
 	s := g.fill("a")
 	rs := results(t, s)
 	assert.Equal(t, 1, rs[0].Mistakes)
-	fin := ofType[*room.FinishEvent](seen(g.saved(rs).Out, "s"))
+	fin := ofType[*protocol.FinishEvent](seen(g.saved(rs).Out, "s"))
 	require.Len(t, fin, 1)
 	assert.Equal(t, 1, fin[0].Mistakes, "the finish tells the count")
-	assert.Equal(t, room.PhaseFinished, g.Phase())
+	assert.Equal(t, protocol.PhaseFinished, g.Phase())
 }
 
 // A room on today's daily never shows the solution, not even once it is
@@ -340,11 +341,11 @@ func TestDailySolutionStaysHiddenWhileTheDayIsRanked(t *testing.T) {
 	ctx := context.Background()
 	today := reg.Today()
 	r, c, pz := playDaily(t, reg, st, room.ModeDaily, today, "p_a")
-	require.NoError(t, r.Message(ctx, "p_a", c, &room.Msg{Type: room.TypeLeave}, time.Now()))
+	require.NoError(t, r.Message(ctx, "p_a", c, &protocol.Msg{Type: protocol.TypeLeave}, time.Now()))
 	settle(t, r)
 	snap, err := r.Snapshot(ctx)
 	require.NoError(t, err)
-	require.Equal(t, room.PhaseFinished, snap.Phase, "the room is over once its only player left")
+	require.Equal(t, protocol.PhaseFinished, snap.Phase, "the room is over once its only player left")
 	assert.Empty(t, snap.Solution, "today's solution stays hidden")
 	for _, p := range snap.Players {
 		assert.NotEqual(t, pz.Solution.String(), p.Board, "no board shows it either")
@@ -353,11 +354,11 @@ func TestDailySolutionStaysHiddenWhileTheDayIsRanked(t *testing.T) {
 	past, err := time.Parse(room.DayLayout, today)
 	require.NoError(t, err)
 	old, oc, opz := playDaily(t, reg, st, room.ModeDaily, past.AddDate(0, 0, -3).Format(room.DayLayout), "p_b")
-	require.NoError(t, old.Message(ctx, "p_b", oc, &room.Msg{Type: room.TypeLeave}, time.Now()))
+	require.NoError(t, old.Message(ctx, "p_b", oc, &protocol.Msg{Type: protocol.TypeLeave}, time.Now()))
 	settle(t, old)
 	osnap, err := old.Snapshot(ctx)
 	require.NoError(t, err)
-	require.Equal(t, room.PhaseFinished, osnap.Phase)
+	require.Equal(t, protocol.PhaseFinished, osnap.Phase)
 	assert.Equal(t, opz.Solution.String(), osnap.Solution, "an archive day's room shows its solution once over")
 }
 

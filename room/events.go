@@ -3,6 +3,8 @@ package room
 import (
 	"reflect"
 	"time"
+
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // Output is an event for some of the room's members.
@@ -11,7 +13,7 @@ type Output struct {
 	// except Skip when that is set.
 	To    string
 	Skip  string
-	Event Event
+	Event protocol.Event
 	// Logged events took a sequence number: they are kept for replay and
 	// stored. Replies and passing events (pong, cursor) are not.
 	Logged bool
@@ -73,7 +75,7 @@ func (k kind) personal() bool { return k == kindState }
 type fact struct {
 	kind  kind
 	actor string // the member the event is about or answers; "" for the room
-	ev    Event
+	ev    protocol.Event
 	// team and boards back a state's snapshot: the shared board, and each
 	// player's own by id.
 	team   *board
@@ -85,7 +87,7 @@ type fact struct {
 	// the same for every viewer who gets it (a progress without its
 	// mistakes): made once, so that publish sees the actor's view and
 	// the others' as one event and sends it once.
-	trimmed Event
+	trimmed protocol.Event
 }
 
 // Drain hands over the outputs and effects queued since the last call.
@@ -98,7 +100,7 @@ func (g *Game) Drain() ([]Output, []Effect) {
 // reuse gives back the slices Drain and DrainRecords handed over, once the
 // caller is done with them, so that the next events are queued without
 // growing new ones. Slices queued to meanwhile are kept as they are.
-func (g *Game) reuse(out []Output, records []Event) {
+func (g *Game) reuse(out []Output, records []protocol.Event) {
 	if g.out == nil {
 		clear(out)
 		g.out = out[:0]
@@ -114,7 +116,7 @@ func (g *Game) reuse(out []Output, records []Event) {
 // sees it (a racer's mistakes, every player's board in a state): what the
 // store keeps, for Rebuild to replay onto a saved state. They never go to
 // a client.
-func (g *Game) DrainRecords() []Event {
+func (g *Game) DrainRecords() []protocol.Event {
 	recs := g.records
 	g.records = nil
 	return recs
@@ -128,7 +130,7 @@ func (g *Game) publish(f fact) {
 	logged := f.kind.logged()
 	if logged {
 		g.seq++
-		f.ev.header().Seq = g.seq
+		f.ev.Head().Seq = g.seq
 		g.records = append(g.records, f.ev)
 	}
 	if f.kind.personal() {
@@ -143,7 +145,7 @@ func (g *Game) publish(f fact) {
 	// look only at whether the viewer is the actor): one view for them,
 	// and one for the actor when it differs.
 	others := g.view(&f, viewer{})
-	var mine Event
+	var mine protocol.Event
 	if f.actor != "" {
 		mine = g.view(&f, g.viewerOf(f.actor))
 	}
@@ -162,22 +164,22 @@ func (g *Game) publish(f fact) {
 }
 
 // alike reports whether two views are the same event.
-func alike(a, b Event) bool {
+func alike(a, b protocol.Event) bool {
 	return a == b || reflect.DeepEqual(a, b)
 }
 
 // queue queues an output under the current sequence number; a logged one
 // is also kept for replay. The replay log is bounded in outputs, not
 // events, so it can start partway through an event's views.
-func (g *Game) queue(to, skip string, ev Event, logged bool) {
-	ev.header().Seq = g.seq
+func (g *Game) queue(to, skip string, ev protocol.Event, logged bool) {
+	ev.Head().Seq = g.seq
 	o := Output{To: to, Skip: skip, Event: ev, Logged: logged}
 	g.out = append(g.out, o)
 	if !logged {
 		return
 	}
 	if old, full := g.log.push(o, g.cfg.ReplayEvents); full {
-		g.trimmed = old.Event.header().Seq
+		g.trimmed = old.Event.Head().Seq
 	}
 }
 
@@ -220,13 +222,13 @@ func (g *Game) missed(id string, after int64) ([]Output, bool) {
 	if g.log.len() == 0 {
 		return nil, after == g.seq
 	}
-	if first := g.log.at(0).Event.header().Seq; after < first-1 || after < g.trimmed {
+	if first := g.log.at(0).Event.Head().Seq; after < first-1 || after < g.trimmed {
 		return nil, false
 	}
 	var out []Output
 	for i := range g.log.len() {
 		o := g.log.at(i)
-		if o.Event.header().Seq > after && o.For(id) {
+		if o.Event.Head().Seq > after && o.For(id) {
 			out = append(out, *o)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -18,7 +19,7 @@ func TestEvictClosesAsMovedWithoutSaving(t *testing.T) {
 	reg, st, clock := registry(t, room.RegistryConfig{})
 	ctx := context.Background()
 	r, cs := live(t, reg, room.ModeCoop, "p_a", "p_b")
-	require.NoError(t, r.Message(ctx, "p_a", cs[0], &room.Msg{Type: room.TypeStart}, clock.Now()))
+	require.NoError(t, r.Message(ctx, "p_a", cs[0], &protocol.Msg{Type: protocol.TypeStart}, clock.Now()))
 	settle(t, r)
 	require.Eventually(t, func() bool { return st.Saved(r.ID()) != nil }, 5*time.Second, time.Millisecond)
 	before := *st.Saved(r.ID())

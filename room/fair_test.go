@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -23,9 +24,9 @@ func (g *game) toldMistakes(outs []room.Output, want map[string]*int) {
 	for _, id := range viewers[:3] {
 		for _, ev := range seen(outs, id) {
 			switch ev := ev.(type) {
-			case *room.ProgressEvent:
+			case *protocol.ProgressEvent:
 				assert.Equal(g.tb, want[ev.Player] != nil, ev.Mistakes != nil, "%s's progress as %s gets it", ev.Player, id)
-			case *room.State:
+			case *protocol.State:
 				for _, p := range ev.Room.Players {
 					assert.Equal(g.tb, want[p.ID], p.Mistakes, "%s in %s's state", p.ID, id)
 				}
@@ -100,7 +101,7 @@ func TestMistakesToldByTheRules(t *testing.T) {
 			assert.Equal(t, room.Score("easy", 0, 1, 0), rs[0].Score, "and the score takes it")
 			g.toldMistakes(s.Out, tt.playing)
 			outs = g.saved(rs).Out
-			fin := ofType[*room.FinishEvent](seen(outs, "s"))
+			fin := ofType[*protocol.FinishEvent](seen(outs, "s"))
 			require.Len(t, fin, 1)
 			if tt.mode == room.ModeRace {
 				assert.Equal(t, 1, fin[0].Mistakes, "a's finish tells a's count")
@@ -114,9 +115,9 @@ func TestMistakesToldByTheRules(t *testing.T) {
 				g.toldMistakes(s.Out, tt.aFinished)
 				outs = g.saved(results(t, s)).Out
 			}
-			require.Equal(t, room.PhaseFinished, g.Phase())
+			require.Equal(t, protocol.PhaseFinished, g.Phase())
 			g.toldMistakes(outs, tt.over)
-			require.NotEmpty(t, ofType[*room.State](seen(outs, "s")), "the final state")
+			require.NotEmpty(t, ofType[*protocol.State](seen(outs, "s")), "the final state")
 		})
 	}
 }
@@ -132,8 +133,8 @@ func TestEarlyRematchShowsTheUnfinished(t *testing.T) {
 	g.saved(results(t, g.fill("a")))
 	assert.Nil(t, g.player("b").Mistakes, "b races on")
 
-	s := g.ok("a", msg(room.TypeRematch))
-	require.Equal(t, room.PhasePreparing, g.Phase())
+	s := g.ok("a", msg(protocol.TypeRematch))
+	require.Equal(t, protocol.PhasePreparing, g.Phase())
 	n0, n1 := 0, 1
 	g.toldMistakes(s.Out, map[string]*int{"a": &n0, "b": &n1})
 	require.Len(t, states(t, s.Out, "a", "b", "s"), 3)
@@ -151,7 +152,7 @@ func TestMistakesStartAgainWithTheRematch(t *testing.T) {
 	n := 1
 	assert.Equal(t, &n, g.player("a").Mistakes, "told once the race is over")
 
-	g.ok("a", msg(room.TypeRematch))
+	g.ok("a", msg(protocol.TypeRematch))
 	next := puzzle(t, 2)
 	g.Rematch(g.now, 2, next)
 	g.pz = next
@@ -225,8 +226,8 @@ func TestBoardFullButNotTheSolution(t *testing.T) {
 				last = g.ok("a", move(cell, other[cell]))
 			}
 			assert.Empty(t, last.Eff, "no finish")
-			assert.Equal(t, room.PhaseRunning, g.Phase())
-			notices := ofType[*room.BoardFullEvent](events(last.Out))
+			assert.Equal(t, protocol.PhaseRunning, g.Phase())
+			notices := ofType[*protocol.BoardFullEvent](events(last.Out))
 			if mode == room.ModeCoop {
 				assert.Empty(t, notices, "co-op shows mistakes as they are made")
 				four := 4
@@ -235,24 +236,24 @@ func TestBoardFullButNotTheSolution(t *testing.T) {
 			}
 			require.Len(t, notices, 1)
 			o := last.Out[len(last.Out)-1]
-			assert.Equal(t, room.Output{To: "a", Event: &room.BoardFullEvent{
-				Header:  room.Header{Type: room.TypeBoardFull, Seq: g.Seq()},
+			assert.Equal(t, room.Output{To: "a", Event: &protocol.BoardFullEvent{
+				Header:  protocol.Header{Type: protocol.TypeBoardFull, Seq: g.Seq()},
 				Message: notices[0].Message,
 			}}, o, "to a alone, unlogged, under the progress event's seq")
 			assert.Equal(t, seqOf(last.Out[len(last.Out)-2].Event), g.Seq(), "no seq of its own")
 			assert.NotRegexp(t, `[0-9]`, notices[0].Message, "no cell named, no count")
 			for _, id := range []string{"b", "s"} {
-				assert.Empty(t, ofType[*room.BoardFullEvent](seen(last.Out, id)), id)
+				assert.Empty(t, ofType[*protocol.BoardFullEvent](seen(last.Out, id)), id)
 			}
 
 			// The same digit again changes nothing and tells nothing; a
 			// cleared cell is no full board; filling it again tells again.
 			s := g.ok("a", move(cells[0], other[cells[0]]))
-			assert.Empty(t, ofType[*room.BoardFullEvent](events(s.Out)), "an echo")
+			assert.Empty(t, ofType[*protocol.BoardFullEvent](events(s.Out)), "an echo")
 			s = g.ok("a", move(cells[0], 0))
-			assert.Empty(t, ofType[*room.BoardFullEvent](events(s.Out)), "not full")
+			assert.Empty(t, ofType[*protocol.BoardFullEvent](events(s.Out)), "not full")
 			s = g.ok("a", move(cells[0], other[cells[0]]))
-			assert.Len(t, ofType[*room.BoardFullEvent](events(s.Out)), 1, "full again")
+			assert.Len(t, ofType[*protocol.BoardFullEvent](events(s.Out)), 1, "full again")
 
 			// Put right, the board finishes, and the finish tells the count.
 			for _, cell := range cells {
@@ -261,10 +262,10 @@ func TestBoardFullButNotTheSolution(t *testing.T) {
 			for _, cell := range cells {
 				s = g.ok("a", move(cell, pz.Solution[cell]))
 			}
-			assert.Empty(t, ofType[*room.BoardFullEvent](events(s.Out)))
+			assert.Empty(t, ofType[*protocol.BoardFullEvent](events(s.Out)))
 			rs := results(t, s)
 			assert.Equal(t, 5, rs[0].Mistakes, "four wrong digits, one of them twice")
-			fin := one[*room.FinishEvent](t, events(g.saved(rs).Out))
+			fin := one[*protocol.FinishEvent](t, events(g.saved(rs).Out))
 			assert.Equal(t, 5, fin.Mistakes)
 		})
 	}

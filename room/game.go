@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // The Game's jobs live in files named for them:
@@ -88,7 +89,7 @@ type Game struct {
 	trimmed int64
 	out     []Output
 	// records are the logged events in full, for the store (DrainRecords).
-	records []Event
+	records []protocol.Event
 	effects []Effect
 }
 
@@ -103,7 +104,7 @@ func NewGame(cfg Config, id, mode string, pz Puzzle, now time.Time) (*Game, erro
 		rules:   r,
 		id:      id,
 		round:   1,
-		phase:   PhaseWaiting,
+		phase:   protocol.PhaseWaiting,
 		created: now,
 		members: map[string]*member{},
 	}
@@ -120,7 +121,7 @@ func (g *Game) setPuzzle(pz Puzzle) {
 	g.empty = engine.NumCells - pz.Givens.Filled()
 	g.team = g.rules.teamBoard(pz.Givens)
 	for _, m := range g.members {
-		if m.role != RolePlayer {
+		if m.role != protocol.RolePlayer {
 			continue
 		}
 		m.undo, m.redo = nil, nil
@@ -182,7 +183,7 @@ func GameID(roomID string, round int) string {
 // of a reconnect window. Zero when nothing is due.
 func (g *Game) Deadline() time.Time {
 	var d time.Time
-	if g.phase == PhaseCountdown {
+	if g.phase == protocol.PhaseCountdown {
 		d = g.startsAt
 	}
 	for _, m := range g.members {
@@ -195,8 +196,8 @@ func (g *Game) Deadline() time.Time {
 
 // Tick does what is due by now.
 func (g *Game) Tick(now time.Time) {
-	if g.phase == PhaseCountdown && !now.Before(g.startsAt) {
-		g.phase = PhaseRunning
+	if g.phase == protocol.PhaseCountdown && !now.Before(g.startsAt) {
+		g.phase = protocol.PhaseRunning
 		g.startedAt = g.startsAt
 		g.archiveIfPast(now)
 		g.effects = append(g.effects, Effect{Save: true})
@@ -214,113 +215,113 @@ func (g *Game) Tick(now time.Time) {
 	}
 }
 
-// Handle applies one message from member id. A refused message returns an
-// Error and changes nothing; the caller sends it to the client (a conflict
-// is broadcast by the game itself, and also returned).
-func (g *Game) Handle(now time.Time, id string, msg *Msg) *Error {
+// Handle applies one message from member id. The message is one
+// protocol.Decode accepted, so its shape is checked (a known type, each
+// field the type needs present and in range) and is not checked again
+// here. A refused message returns an Error and changes nothing; the caller
+// sends it to the client (a conflict is broadcast by the game itself, and
+// also returned).
+func (g *Game) Handle(now time.Time, id string, msg *protocol.Msg) *protocol.Error {
 	m, ok := g.members[id]
 	if !ok {
-		return Errorf(CodeNotJoined, "join the room first")
+		return protocol.Errorf(protocol.CodeNotJoined, "join the room first")
 	}
-	if err := msg.Check(); err != nil {
-		return err
-	}
-	if msg.Room != "" && msg.Type != TypeJoin && msg.Room != g.id {
-		return Errorf(CodeWrongRoom, "this connection is in room %s, not %s", g.id, msg.Room)
+	if msg.Room != "" && msg.Type != protocol.TypeJoin && msg.Room != g.id {
+		return protocol.Errorf(protocol.CodeWrongRoom, "this connection is in room %s, not %s", g.id, msg.Room)
 	}
 	switch msg.Type {
-	case TypePing:
-		g.publish(fact{kind: kindPong, actor: id, ev: &Pong{Header: Header{Type: TypePong}, ID: msg.ID, Now: now}})
+	case protocol.TypePing:
+		g.publish(fact{kind: kindPong, actor: id, ev: &protocol.Pong{Header: protocol.Header{Type: protocol.TypePong}, ID: msg.ID, Now: now}})
 		return nil
-	case TypeLeave:
+	case protocol.TypeLeave:
 		g.Leave(now, id)
 		return nil
-	case TypeJoin:
-		return Errorf(CodeAlreadyJoined, "this connection is in room %s already", g.id)
+	case protocol.TypeJoin:
+		return protocol.Errorf(protocol.CodeAlreadyJoined, "this connection is in room %s already", g.id)
 	}
-	if m.role != RolePlayer {
-		return Errorf(CodeSpectator, "spectators watch; join as a player to play")
+	if m.role != protocol.RolePlayer {
+		return protocol.Errorf(protocol.CodeSpectator, "spectators watch; join as a player to play")
 	}
 	switch msg.Type {
-	case TypeStart:
+	case protocol.TypeStart:
 		return g.start(now, m)
-	case TypeRematch:
+	case protocol.TypeRematch:
 		return g.rematch(now, m)
-	case TypeCursor:
+	case protocol.TypeCursor:
 		return g.cursor(m, msg)
 	}
 	if err := g.playing(m); err != nil {
 		return err
 	}
 	switch msg.Type {
-	case TypeMove:
+	case protocol.TypeMove:
 		return g.move(now, m, msg)
-	case TypeNote:
+	case protocol.TypeNote:
 		return g.note(m, msg)
-	case TypeHint:
+	case protocol.TypeHint:
 		return g.hint(now, m, msg)
-	case TypeUndo:
+	case protocol.TypeUndo:
 		return g.undo(now, m, msg, true)
-	case TypeRedo:
+	case protocol.TypeRedo:
 		return g.undo(now, m, msg, false)
 	}
-	return Errorf(CodeUnknownType, "unknown message type %q", msg.Type)
+	return protocol.Errorf(protocol.CodeUnknownType, "unknown message type %q", msg.Type)
 }
 
 // playing refuses play outside the running phase, and by a player who has
 // finished.
-func (g *Game) playing(m *member) *Error {
+func (g *Game) playing(m *member) *protocol.Error {
 	switch g.phase {
-	case PhaseWaiting, PhaseCountdown:
-		return Errorf(CodeNotStarted, "the game has not started yet")
-	case PhaseFinished:
-		return Errorf(CodeFinished, "the game is over")
-	case PhasePreparing:
-		return Errorf(CodePreparing, "the rematch's puzzle is on its way")
+	case protocol.PhaseWaiting, protocol.PhaseCountdown:
+		return protocol.Errorf(protocol.CodeNotStarted, "the game has not started yet")
+	case protocol.PhaseFinished:
+		return protocol.Errorf(protocol.CodeFinished, "the game is over")
+	case protocol.PhasePreparing:
+		return protocol.Errorf(protocol.CodePreparing, "the rematch's puzzle is on its way")
 	}
 	if m.finished || m.saving {
-		return Errorf(CodeFinished, "you have finished this race")
+		return protocol.Errorf(protocol.CodeFinished, "you have finished this race")
 	}
 	return nil
 }
 
-func (g *Game) start(now time.Time, m *member) *Error {
+func (g *Game) start(now time.Time, m *member) *protocol.Error {
 	if g.host != m.id {
-		return Errorf(CodeNotHost, "only the host can start the game")
+		return protocol.Errorf(protocol.CodeNotHost, "only the host can start the game")
 	}
 	switch g.phase {
-	case PhaseCountdown, PhaseRunning:
-		return Errorf(CodeAlreadyStart, "the game has started already")
-	case PhaseFinished:
-		return Errorf(CodeFinished, "the game is over: start a rematch")
-	case PhasePreparing:
-		return Errorf(CodePreparing, "the rematch's puzzle is on its way")
+	case protocol.PhaseCountdown, protocol.PhaseRunning:
+		return protocol.Errorf(protocol.CodeAlreadyStart, "the game has started already")
+	case protocol.PhaseFinished:
+		return protocol.Errorf(protocol.CodeFinished, "the game is over: start a rematch")
+	case protocol.PhasePreparing:
+		return protocol.Errorf(protocol.CodePreparing, "the rematch's puzzle is on its way")
 	}
-	g.phase = PhaseCountdown
+	g.phase = protocol.PhaseCountdown
 	g.startsAt = now.Add(g.cfg.Countdown)
-	g.publish(fact{kind: kindCountdown, ev: &CountdownEvent{Header: Header{Type: TypeCountdown},
+	g.publish(fact{kind: kindCountdown, ev: &protocol.CountdownEvent{Header: protocol.Header{Type: protocol.TypeCountdown},
 		Seconds: g.cfg.Countdown.Seconds(), StartsAt: g.startsAt, Now: now}})
 	return nil
 }
 
-func (g *Game) rematch(now time.Time, m *member) *Error {
+func (g *Game) rematch(now time.Time, m *member) *protocol.Error {
 	if g.host != m.id {
-		return Errorf(CodeNotHost, "only the host can start a rematch")
+		return protocol.Errorf(protocol.CodeNotHost, "only the host can start a rematch")
 	}
 	switch {
-	case g.phase == PhasePreparing:
-		return Errorf(CodePreparing, "the rematch's puzzle is on its way")
+	case g.phase == protocol.PhasePreparing:
+		return protocol.Errorf(protocol.CodePreparing, "the rematch's puzzle is on its way")
 	case !g.rules.rematches():
-		return Errorf(CodeNotFinished, "a daily has no rematch: play another daily, or open a race")
-	case g.phase == PhaseFinished && g.pending == 0:
-	case g.phase == PhaseRunning && g.rules.earlyRematch() && g.ranked > 0 && g.pending == 0:
+		return protocol.Errorf(protocol.CodeNotFinished, "a daily has no rematch: play another daily, or open a race")
+	case g.phase == protocol.PhaseFinished && g.pending == 0:
+	case g.phase == protocol.PhaseRunning && g.rules.earlyRematch() && g.ranked > 0 && g.pending == 0:
 	default:
-		return Errorf(CodeNotFinished, "a rematch can start once the game is over (in a race, once someone has finished)")
+		return protocol.Errorf(protocol.CodeNotFinished, "a rematch can start once the game is over (in a race, once someone has finished)")
 	}
-	if g.phase == PhaseRunning {
+	if g.phase == protocol.PhaseRunning {
 		g.finishedAt = time.Time{}
 	}
-	g.phase = PhasePreparing
+	g.phase = protocol.PhasePreparing
 	// The old round is saved as finished first, so that only the new one
 	// is brought back after a restart.
 	g.effects = append(g.effects, Effect{Save: true}, Effect{NewRound: g.round + 1})
@@ -331,11 +332,11 @@ func (g *Game) rematch(now time.Time, m *member) *Error {
 // Rematch starts round NewRound with a fresh puzzle: same players, fresh
 // boards, back to waiting for the host's start.
 func (g *Game) Rematch(now time.Time, round int, pz Puzzle) {
-	if g.phase != PhasePreparing {
+	if g.phase != protocol.PhasePreparing {
 		return
 	}
 	g.round = round
-	g.phase = PhaseWaiting
+	g.phase = protocol.PhaseWaiting
 	// The rematch's puzzle is a fresh one, not the daily.
 	g.day, g.archive = "", false
 	g.setPuzzle(pz)
@@ -345,15 +346,15 @@ func (g *Game) Rematch(now time.Time, round int, pz Puzzle) {
 
 // RematchFailed goes back to the finished game when no puzzle came.
 func (g *Game) RematchFailed(now time.Time) {
-	if g.phase != PhasePreparing {
+	if g.phase != protocol.PhasePreparing {
 		return
 	}
-	g.phase = PhaseFinished
+	g.phase = protocol.PhaseFinished
 	if g.finishedAt.IsZero() {
 		g.finishedAt = now
 	}
 	g.effects = append(g.effects, Effect{Save: true})
 	g.emitState(now)
-	g.publish(fact{kind: kindNotice, actor: g.host, ev: &ErrorEvent{Header: Header{Type: TypeError},
-		Code: CodeUnavailable, Message: "no puzzle for the rematch could be found: try again"}})
+	g.publish(fact{kind: kindNotice, actor: g.host, ev: &protocol.ErrorEvent{Header: protocol.Header{Type: protocol.TypeError},
+		Code: protocol.CodeUnavailable, Message: "no puzzle for the rematch could be found: try again"}})
 }

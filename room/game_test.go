@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -69,23 +70,23 @@ func (g *game) after(d time.Duration) { g.now = g.now.Add(d) }
 // step is what one call did: its refusal, and the outputs and effects it
 // queued.
 type step struct {
-	Err *room.Error
+	Err *protocol.Error
 	Out []room.Output
 	Eff []room.Effect
 }
 
-func (g *game) drained(err *room.Error) step {
+func (g *game) drained(err *protocol.Error) step {
 	out, eff := g.Drain()
 	return step{Err: err, Out: out, Eff: eff}
 }
 
 // do has member id send msg.
-func (g *game) do(id string, msg *room.Msg) step {
+func (g *game) do(id string, msg *protocol.Msg) step {
 	return g.drained(g.Handle(g.now, id, msg))
 }
 
 // ok has member id send msg, and requires it accepted.
-func (g *game) ok(id string, msg *room.Msg) step {
+func (g *game) ok(id string, msg *protocol.Msg) step {
 	g.tb.Helper()
 	s := g.do(id, msg)
 	require.Nil(g.tb, s.Err, "%s from %s", msg.Type, id)
@@ -94,7 +95,7 @@ func (g *game) ok(id string, msg *room.Msg) step {
 
 // refused has member id send msg and checks that it is refused with code
 // and changes nothing anyone can see. Only a conflict is told to the room.
-func (g *game) refused(id string, msg *room.Msg, code string) step {
+func (g *game) refused(id string, msg *protocol.Msg, code string) step {
 	g.tb.Helper()
 	before, seq := g.views(), g.Seq()
 	s := g.do(id, msg)
@@ -103,7 +104,7 @@ func (g *game) refused(id string, msg *room.Msg, code string) step {
 	assert.NotEmpty(g.tb, s.Err.Message)
 	assert.Equal(g.tb, before, g.views(), "a refused %s changes nothing", msg.Type)
 	assert.Empty(g.tb, s.Eff)
-	if code != room.CodeConflict {
+	if code != protocol.CodeConflict {
 		assert.Empty(g.tb, s.Out, "a refusal is the caller's to send")
 		assert.Equal(g.tb, seq, g.Seq())
 	}
@@ -111,8 +112,8 @@ func (g *game) refused(id string, msg *room.Msg, code string) step {
 }
 
 // views are the snapshots of every member who joined, and an outsider's.
-func (g *game) views() map[string]room.Snapshot {
-	vs := map[string]room.Snapshot{"": g.Snapshot("", g.now)}
+func (g *game) views() map[string]protocol.Snapshot {
+	vs := map[string]protocol.Snapshot{"": g.Snapshot("", g.now)}
 	for _, id := range g.ids {
 		vs[id] = g.Snapshot(id, g.now)
 	}
@@ -120,7 +121,7 @@ func (g *game) views() map[string]room.Snapshot {
 }
 
 // arrive is Join with what it queued.
-func (g *game) arrive(id string, spectator bool, lastSeq int64) (*room.Welcome, []room.Output, step) {
+func (g *game) arrive(id string, spectator bool, lastSeq int64) (*protocol.Welcome, []room.Output, step) {
 	w, replay, err := g.Join(g.now, id, "Name "+id, spectator, lastSeq)
 	if err == nil && !slices.Contains(g.ids, id) {
 		g.ids = append(g.ids, id)
@@ -128,7 +129,7 @@ func (g *game) arrive(id string, spectator bool, lastSeq int64) (*room.Welcome, 
 	return w, replay, g.drained(err)
 }
 
-func (g *game) enter(id string, spectator bool) (*room.Welcome, step) {
+func (g *game) enter(id string, spectator bool) (*protocol.Welcome, step) {
 	g.tb.Helper()
 	w, replay, s := g.arrive(id, spectator, 0)
 	require.Nil(g.tb, s.Err, "join %s", id)
@@ -138,13 +139,13 @@ func (g *game) enter(id string, spectator bool) (*room.Welcome, step) {
 }
 
 // join adds player id; watch adds spectator id.
-func (g *game) join(id string) *room.Welcome {
+func (g *game) join(id string) *protocol.Welcome {
 	g.tb.Helper()
 	w, _ := g.enter(id, false)
 	return w
 }
 
-func (g *game) watch(id string) *room.Welcome {
+func (g *game) watch(id string) *protocol.Welcome {
 	g.tb.Helper()
 	w, _ := g.enter(id, true)
 	return w
@@ -154,8 +155,8 @@ func (g *game) watch(id string) *room.Welcome {
 // start and the tick that ended the countdown.
 func (g *game) begin() (start, tick step) {
 	g.tb.Helper()
-	start = g.ok(g.Host(), msg(room.TypeStart))
-	g.now = one[*room.CountdownEvent](g.tb, events(start.Out)).StartsAt
+	start = g.ok(g.Host(), msg(protocol.TypeStart))
+	g.now = one[*protocol.CountdownEvent](g.tb, events(start.Out)).StartsAt
 	return start, g.tick()
 }
 
@@ -174,7 +175,7 @@ func (g *game) board(id string) engine.Grid {
 }
 
 // progress is player id's progress as everyone sees it.
-func (g *game) progress(id string) room.Progress {
+func (g *game) progress(id string) protocol.Progress {
 	g.tb.Helper()
 	return g.player(id).Progress
 }
@@ -202,7 +203,7 @@ func told(mode string, n int) *int {
 	return &n
 }
 
-func (g *game) player(id string) room.PlayerView {
+func (g *game) player(id string) protocol.PlayerView {
 	g.tb.Helper()
 	for _, p := range g.Snapshot("", g.now).Players {
 		if p.ID == id {
@@ -210,7 +211,7 @@ func (g *game) player(id string) room.PlayerView {
 		}
 	}
 	require.Failf(g.tb, "no such player", "%s is not a player", id)
-	return room.PlayerView{}
+	return protocol.PlayerView{}
 }
 
 // fill has id clear the wrong digits of their board and place the
@@ -285,25 +286,25 @@ func (g *game) blank() int { return slices.Index(g.pz.Givens[:], 0) }
 
 // Messages.
 
-func msg(typ string) *room.Msg {
-	return &room.Msg{Type: typ, ID: json.RawMessage(`"c-` + typ + `"`)}
+func msg(typ string) *protocol.Msg {
+	return &protocol.Msg{Type: typ, ID: json.RawMessage(`"c-` + typ + `"`)}
 }
 
-func move(cell int, digit uint8) *room.Msg {
-	m := msg(room.TypeMove)
+func move(cell int, digit uint8) *protocol.Msg {
+	m := msg(protocol.TypeMove)
 	d := int(digit)
 	m.Cell, m.Digit = &cell, &d
 	return m
 }
 
-func note(kind string, cell, digit int) *room.Msg {
-	m := msg(room.TypeNote)
+func note(kind string, cell, digit int) *protocol.Msg {
+	m := msg(protocol.TypeNote)
 	m.Cell, m.Digit, m.Kind = &cell, &digit, kind
 	return m
 }
 
-func cursor(cell int) *room.Msg {
-	m := msg(room.TypeCursor)
+func cursor(cell int) *protocol.Msg {
+	m := msg(protocol.TypeCursor)
 	m.Cell = &cell
 	return m
 }
@@ -311,8 +312,8 @@ func cursor(cell int) *room.Msg {
 // Outputs.
 
 // events are the outputs' events, in order.
-func events(outs []room.Output) []room.Event {
-	evs := make([]room.Event, len(outs))
+func events(outs []room.Output) []protocol.Event {
+	evs := make([]protocol.Event, len(outs))
 	for i := range outs {
 		evs[i] = outs[i].Event
 	}
@@ -320,8 +321,8 @@ func events(outs []room.Output) []room.Event {
 }
 
 // seen is what member id receives of outs, in order.
-func seen(outs []room.Output, id string) []room.Event {
-	var evs []room.Event
+func seen(outs []room.Output, id string) []protocol.Event {
+	var evs []protocol.Event
 	for i := range outs {
 		if outs[i].For(id) {
 			evs = append(evs, outs[i].Event)
@@ -331,7 +332,7 @@ func seen(outs []room.Output, id string) []room.Event {
 }
 
 // ofType is the events of type T.
-func ofType[T room.Event](evs []room.Event) []T {
+func ofType[T protocol.Event](evs []protocol.Event) []T {
 	var out []T
 	for _, ev := range evs {
 		if e, ok := ev.(T); ok {
@@ -342,7 +343,7 @@ func ofType[T room.Event](evs []room.Event) []T {
 }
 
 // one is the one event of type T.
-func one[T room.Event](tb testing.TB, evs []room.Event) T {
+func one[T protocol.Event](tb testing.TB, evs []protocol.Event) T {
 	tb.Helper()
 	es := ofType[T](evs)
 	require.Len(tb, es, 1, "events: %s", kinds(evs))
@@ -350,7 +351,7 @@ func one[T room.Event](tb testing.TB, evs []room.Event) T {
 }
 
 // kinds are the events' types, for messages and comparisons.
-func kinds(evs []room.Event) []string {
+func kinds(evs []protocol.Event) []string {
 	ts := make([]string, len(evs))
 	for i, ev := range evs {
 		ts[i] = typeOf(ev)
@@ -360,12 +361,12 @@ func kinds(evs []room.Event) []string {
 
 // typeOf and seqOf read an event's header the way a client does: from its
 // JSON.
-func typeOf(ev room.Event) string { return headerOf(ev).Type }
+func typeOf(ev protocol.Event) string { return headerOf(ev).Type }
 
-func seqOf(ev room.Event) int64 { return headerOf(ev).Seq }
+func seqOf(ev protocol.Event) int64 { return headerOf(ev).Seq }
 
-func headerOf(ev room.Event) room.Header {
-	var h room.Header
+func headerOf(ev protocol.Event) protocol.Header {
+	var h protocol.Header
 	data, _ := json.Marshal(ev)
 	_ = json.Unmarshal(data, &h)
 	return h
@@ -386,8 +387,8 @@ func TestJoinFirstPlayerHostsAndOthersAreTold(t *testing.T) {
 	g := newGame(t, room.ModeRace, room.Config{})
 
 	wa, sa := g.enter("a", false)
-	assert.Equal(t, room.You{ID: "a", Name: "Name a", Role: room.RolePlayer, Host: true}, wa.You)
-	assert.Equal(t, room.TypeWelcome, wa.Type)
+	assert.Equal(t, protocol.You{ID: "a", Name: "Name a", Role: protocol.RolePlayer, Host: true}, wa.You)
+	assert.Equal(t, protocol.TypeWelcome, wa.Type)
 	assert.Equal(t, int64(1), wa.Seq, "the welcome carries the seq of the join")
 	assert.False(t, wa.Resumed)
 	assert.Equal(t, "a", g.Host())
@@ -397,7 +398,7 @@ func TestJoinFirstPlayerHostsAndOthersAreTold(t *testing.T) {
 	assert.Equal(t, "a", wb.Room.Host)
 
 	ws, ss := g.enter("s", true)
-	assert.Equal(t, room.You{ID: "s", Name: "Name s", Role: room.RoleSpectator}, ws.You)
+	assert.Equal(t, protocol.You{ID: "s", Name: "Name s", Role: protocol.RoleSpectator}, ws.You)
 	assert.Equal(t, "a", g.Host(), "a spectator never hosts")
 	assert.Equal(t, 1, ws.Room.Spectators)
 	assert.Empty(t, ws.Room.Board, "a spectator has no board")
@@ -405,12 +406,12 @@ func TestJoinFirstPlayerHostsAndOthersAreTold(t *testing.T) {
 	for i, c := range []struct {
 		id, role string
 		s        step
-	}{{"a", room.RolePlayer, sa}, {"b", room.RolePlayer, sb}, {"s", room.RoleSpectator, ss}} {
+	}{{"a", protocol.RolePlayer, sa}, {"b", protocol.RolePlayer, sb}, {"s", protocol.RoleSpectator, ss}} {
 		require.Len(t, c.s.Out, 1, c.id)
 		o := c.s.Out[0]
-		assert.Equal(t, room.Output{Skip: c.id, Logged: true, Event: &room.PresenceEvent{
-			Header: room.Header{Type: room.TypePresence, Seq: int64(i + 1)},
-			Player: c.id, Name: "Name " + c.id, Role: c.role, Status: room.PresenceJoined, Host: "a",
+		assert.Equal(t, room.Output{Skip: c.id, Logged: true, Event: &protocol.PresenceEvent{
+			Header: protocol.Header{Type: protocol.TypePresence, Seq: int64(i + 1)},
+			Player: c.id, Name: "Name " + c.id, Role: c.role, Status: protocol.PresenceJoined, Host: "a",
 		}}, o)
 		assert.False(t, o.For(c.id), "the newcomer learns of the room from the welcome")
 	}
@@ -421,7 +422,7 @@ func TestJoinFirstPlayerHostsAndOthersAreTold(t *testing.T) {
 	assert.Equal(t, 1, snap.Spectators)
 }
 
-func playerIDs(s room.Snapshot) []string {
+func playerIDs(s protocol.Snapshot) []string {
 	ids := make([]string, len(s.Players))
 	for i, p := range s.Players {
 		ids[i] = p.ID
@@ -441,28 +442,28 @@ func TestJoinRefusals(t *testing.T) {
 	}{
 		{
 			name: "race counting down", mode: room.ModeRace,
-			setup: func(g *game) { g.join("a"); g.ok("a", msg(room.TypeStart)) },
-			id:    "b", code: room.CodeGameStarted,
+			setup: func(g *game) { g.join("a"); g.ok("a", msg(protocol.TypeStart)) },
+			id:    "b", code: protocol.CodeGameStarted,
 		},
 		{
 			name: "race running", mode: room.ModeRace,
 			setup: func(g *game) { g.join("a"); g.begin() },
-			id:    "b", code: room.CodeGameStarted,
+			id:    "b", code: protocol.CodeGameStarted,
 		},
 		{
 			name: "players full", mode: room.ModeCoop, cfg: room.Config{MaxPlayers: 2},
 			setup: func(g *game) { g.join("a"); g.join("b") },
-			id:    "c", code: room.CodeRoomFull,
+			id:    "c", code: protocol.CodeRoomFull,
 		},
 		{
 			name: "spectators full", mode: room.ModeRace, cfg: room.Config{MaxSpectators: 1},
 			setup: func(g *game) { g.join("a"); g.watch("s1") },
-			id:    "s2", spectator: true, code: room.CodeRoomFull,
+			id:    "s2", spectator: true, code: protocol.CodeRoomFull,
 		},
 		{
 			name: "spectator twice", mode: room.ModeRace,
 			setup: func(g *game) { g.watch("s") },
-			id:    "s", spectator: true, code: room.CodeAlreadyJoined,
+			id:    "s", spectator: true, code: protocol.CodeAlreadyJoined,
 		},
 	}
 	for _, tt := range tests {
@@ -493,16 +494,16 @@ func TestJoinAfterStart(t *testing.T) {
 		spectator bool
 		role      string
 	}{
-		{"race spectator", room.ModeRace, true, room.RoleSpectator},
-		{"co-op player", room.ModeCoop, false, room.RolePlayer},
-		{"co-op spectator", room.ModeCoop, true, room.RoleSpectator},
+		{"race spectator", room.ModeRace, true, protocol.RoleSpectator},
+		{"co-op player", room.ModeCoop, false, protocol.RolePlayer},
+		{"co-op spectator", room.ModeCoop, true, protocol.RoleSpectator},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := running(t, tt.mode, room.Config{}, "a")
 			w, _ := g.enter("late", tt.spectator)
 			assert.Equal(t, tt.role, w.You.Role)
-			assert.Equal(t, room.PhaseRunning, w.Room.Phase)
+			assert.Equal(t, protocol.PhaseRunning, w.Room.Phase)
 			assert.Equal(t, g.pz.Givens.String(), w.Room.Givens)
 			role, ok := g.Member("late")
 			assert.True(t, ok)
@@ -523,11 +524,11 @@ func TestRejoinReplaysWhatTheMemberMissed(t *testing.T) {
 	missed = append(missed, away.Out...)
 	cell := g.open("a")
 	missed = append(missed, g.ok("a", move(cell, g.pz.Solution[cell])).Out...)
-	missed = append(missed, g.ok("a", note(room.NoteCorner, g.open("a"), 4)).Out...)
+	missed = append(missed, g.ok("a", note(protocol.NoteCorner, g.open("a"), 4)).Out...)
 	c, d := g.clash("a")
-	missed = append(missed, g.refused("a", move(c, d), room.CodeConflict).Out...)
-	missed = append(missed, g.ok("a", msg(room.TypeHint)).Out...)
-	missed = append(missed, g.ok("a", msg(room.TypePing)).Out...)
+	missed = append(missed, g.refused("a", move(c, d), protocol.CodeConflict).Out...)
+	missed = append(missed, g.ok("a", msg(protocol.TypeHint)).Out...)
+	missed = append(missed, g.ok("a", msg(protocol.TypePing)).Out...)
 	g.Disconnect(g.now, "s")
 	missed = append(missed, g.drained(nil).Out...)
 
@@ -538,7 +539,7 @@ func TestRejoinReplaysWhatTheMemberMissed(t *testing.T) {
 		}
 	}
 	require.Equal(t,
-		[]string{room.TypeProgress, room.TypeError, room.TypeHint, room.TypeProgress, room.TypePresence},
+		[]string{protocol.TypeProgress, protocol.TypeError, protocol.TypeHint, protocol.TypeProgress, protocol.TypePresence},
 		kinds(events(want)), "b misses a's progress, the room's view of the conflict and hint, and s leaving")
 
 	w, replay, back := g.arrive("b", false, lastSeq)
@@ -554,13 +555,13 @@ func TestRejoinReplaysWhatTheMemberMissed(t *testing.T) {
 			assert.Greater(t, seqOf(o.Event), seqOf(replay[i-1].Event), "replay in seq order")
 		}
 	}
-	hint := ofType[*room.HintEvent](events(replay))[0]
+	hint := ofType[*protocol.HintEvent](events(replay))[0]
 	assert.Empty(t, hint.Explanation, "b is replayed the hint as b saw it")
 
 	require.Len(t, back.Out, 1)
-	assert.Equal(t, room.Output{Skip: "b", Logged: true, Event: &room.PresenceEvent{
-		Header: room.Header{Type: room.TypePresence, Seq: g.Seq()},
-		Player: "b", Name: "Name b", Role: room.RolePlayer, Status: room.PresenceBack, Host: "a",
+	assert.Equal(t, room.Output{Skip: "b", Logged: true, Event: &protocol.PresenceEvent{
+		Header: protocol.Header{Type: protocol.TypePresence, Seq: g.Seq()},
+		Player: "b", Name: "Name b", Role: protocol.RolePlayer, Status: protocol.PresenceBack, Host: "a",
 	}}, back.Out[0])
 	assert.True(t, g.player("b").Connected)
 	assert.True(t, g.Deadline().IsZero(), "b's place is no longer on a timer")
@@ -641,7 +642,7 @@ func TestRejoinGroupCutByTheBuffer(t *testing.T) {
 		g.join("b")
 		g.join("c")
 		start, _ := g.begin()
-		require.Equal(t, room.PhaseRunning, g.Phase())
+		require.Equal(t, protocol.PhaseRunning, g.Phase())
 
 		// a's connection died unnoticed; a's new one joins from the countdown.
 		w, replay, s := g.arrive("a", false, seqOf(start.Out[0].Event))
@@ -649,12 +650,12 @@ func TestRejoinGroupCutByTheBuffer(t *testing.T) {
 		assert.Empty(t, s.Out, "a never left")
 		assert.Equal(t, tt.resumed, w.Resumed, "buffer of %d", tt.replay)
 		if tt.resumed {
-			st := one[*room.State](t, events(replay))
-			assert.Equal(t, room.PhaseRunning, st.Room.Phase)
+			st := one[*protocol.State](t, events(replay))
+			assert.Equal(t, protocol.PhaseRunning, st.Room.Phase)
 			continue
 		}
 		require.NotNil(t, w.Room, "buffer of %d", tt.replay)
-		assert.Equal(t, room.PhaseRunning, w.Room.Phase)
+		assert.Equal(t, protocol.PhaseRunning, w.Room.Phase)
 	}
 }
 
@@ -665,11 +666,11 @@ func TestStartRefusals(t *testing.T) {
 		id    string
 		code  string
 	}{
-		{"not the host", func(*game) {}, "b", room.CodeNotHost},
-		{"a spectator", func(*game) {}, "s", room.CodeSpectator},
-		{"counting down", func(g *game) { g.ok("a", msg(room.TypeStart)) }, "a", room.CodeAlreadyStart},
-		{"running", func(g *game) { g.begin() }, "a", room.CodeAlreadyStart},
-		{"not a member", func(*game) {}, "x", room.CodeNotJoined},
+		{"not the host", func(*game) {}, "b", protocol.CodeNotHost},
+		{"a spectator", func(*game) {}, "s", protocol.CodeSpectator},
+		{"counting down", func(g *game) { g.ok("a", msg(protocol.TypeStart)) }, "a", protocol.CodeAlreadyStart},
+		{"running", func(g *game) { g.begin() }, "a", protocol.CodeAlreadyStart},
+		{"not a member", func(*game) {}, "x", protocol.CodeNotJoined},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -678,7 +679,7 @@ func TestStartRefusals(t *testing.T) {
 			g.join("b")
 			g.watch("s")
 			tt.setup(g)
-			g.refused(tt.id, msg(room.TypeStart), tt.code)
+			g.refused(tt.id, msg(protocol.TypeStart), tt.code)
 		})
 	}
 }
@@ -688,16 +689,16 @@ func TestPlayBeforeStartIsRefused(t *testing.T) {
 		g := newGame(t, mode, room.Config{})
 		g.join("a")
 		cell := g.blank()
-		plays := []*room.Msg{
-			move(cell, g.pz.Solution[cell]), note(room.NoteCorner, cell, 1),
-			msg(room.TypeHint), msg(room.TypeUndo), msg(room.TypeRedo),
+		plays := []*protocol.Msg{
+			move(cell, g.pz.Solution[cell]), note(protocol.NoteCorner, cell, 1),
+			msg(protocol.TypeHint), msg(protocol.TypeUndo), msg(protocol.TypeRedo),
 		}
 		for _, counting := range []bool{false, true} {
 			if counting {
-				g.ok("a", msg(room.TypeStart))
+				g.ok("a", msg(protocol.TypeStart))
 			}
 			for _, m := range plays {
-				g.refused("a", m, room.CodeNotStarted)
+				g.refused("a", m, protocol.CodeNotStarted)
 			}
 		}
 	}
@@ -726,14 +727,14 @@ func TestStartCountsDownThenRuns(t *testing.T) {
 
 			g.after(time.Minute)
 			seq := g.Seq()
-			s := g.ok("a", msg(room.TypeStart))
+			s := g.ok("a", msg(protocol.TypeStart))
 			assert.Empty(t, s.Eff)
 			require.Len(t, s.Out, 1)
-			assert.Equal(t, room.Output{Logged: true, Event: &room.CountdownEvent{
-				Header:  room.Header{Type: room.TypeCountdown, Seq: seq + 1},
+			assert.Equal(t, room.Output{Logged: true, Event: &protocol.CountdownEvent{
+				Header:  protocol.Header{Type: protocol.TypeCountdown, Seq: seq + 1},
 				Seconds: 5, StartsAt: g.now.Add(5 * time.Second), Now: g.now,
 			}}, s.Out[0])
-			assert.Equal(t, room.PhaseCountdown, g.Phase())
+			assert.Equal(t, protocol.PhaseCountdown, g.Phase())
 			startsAt := g.now.Add(5 * time.Second)
 			assert.Equal(t, startsAt, g.Deadline())
 			for id, snap := range g.views() {
@@ -748,11 +749,11 @@ func TestStartCountsDownThenRuns(t *testing.T) {
 
 			g.now = startsAt.Add(-time.Millisecond)
 			assert.Equal(t, step{}, g.tick(), "nothing is due before the countdown ends")
-			assert.Equal(t, room.PhaseCountdown, g.Phase())
+			assert.Equal(t, protocol.PhaseCountdown, g.Phase())
 
 			g.now = startsAt
 			s = g.tick()
-			assert.Equal(t, room.PhaseRunning, g.Phase())
+			assert.Equal(t, protocol.PhaseRunning, g.Phase())
 			assert.Equal(t, []room.Effect{{Save: true}}, s.Eff)
 			assert.True(t, g.Deadline().IsZero())
 			require.Len(t, s.Out, 3, "a state for each member")
@@ -760,11 +761,11 @@ func TestStartCountsDownThenRuns(t *testing.T) {
 				o := s.Out[i]
 				assert.Equal(t, id, o.To)
 				assert.True(t, o.Logged)
-				st, ok := o.Event.(*room.State)
+				st, ok := o.Event.(*protocol.State)
 				require.True(t, ok, "%T", o.Event)
 				assert.Equal(t, seq+2, st.Seq, "one event, a view for each")
 				assert.Equal(t, g.Snapshot(id, g.now), st.Room)
-				assert.Equal(t, room.PhaseRunning, st.Room.Phase)
+				assert.Equal(t, protocol.PhaseRunning, st.Room.Phase)
 				assert.Equal(t, givens, st.Room.Givens)
 				assert.Equal(t, &startsAt, st.Room.StartedAt)
 				assert.Empty(t, st.Room.Solution)
@@ -783,24 +784,24 @@ func TestMoveRefusals(t *testing.T) {
 		name string
 		mode string
 		id   string
-		msg  func(g *game) *room.Msg
+		msg  func(g *game) *protocol.Msg
 		code string
 	}{
-		{"race given", room.ModeRace, "a", func(g *game) *room.Msg { return move(g.givenCell(), 1) }, room.CodeGivenCell},
-		{"co-op given", room.ModeCoop, "a", func(g *game) *room.Msg { return move(g.givenCell(), 0) }, room.CodeGivenCell},
-		{"race spectator", room.ModeRace, "s", func(g *game) *room.Msg { return move(g.open("a"), 1) }, room.CodeSpectator},
-		{"co-op spectator", room.ModeCoop, "s", func(g *game) *room.Msg { return move(g.open("a"), 1) }, room.CodeSpectator},
-		{"wrong room", room.ModeRace, "a", func(g *game) *room.Msg {
+		{"race given", room.ModeRace, "a", func(g *game) *protocol.Msg { return move(g.givenCell(), 1) }, protocol.CodeGivenCell},
+		{"co-op given", room.ModeCoop, "a", func(g *game) *protocol.Msg { return move(g.givenCell(), 0) }, protocol.CodeGivenCell},
+		{"race spectator", room.ModeRace, "s", func(g *game) *protocol.Msg { return move(g.open("a"), 1) }, protocol.CodeSpectator},
+		{"co-op spectator", room.ModeCoop, "s", func(g *game) *protocol.Msg { return move(g.open("a"), 1) }, protocol.CodeSpectator},
+		{"wrong room", room.ModeRace, "a", func(g *game) *protocol.Msg {
 			m := move(g.open("a"), 1)
 			m.Room = "elsewhere"
 			return m
-		}, room.CodeWrongRoom},
-		{"join again", room.ModeRace, "a", func(*game) *room.Msg {
-			m := msg(room.TypeJoin)
+		}, protocol.CodeWrongRoom},
+		{"join again", room.ModeRace, "a", func(*game) *protocol.Msg {
+			m := msg(protocol.TypeJoin)
 			m.Room = "r00m"
 			return m
-		}, room.CodeAlreadyJoined},
-		{"cursor in a race", room.ModeRace, "a", func(g *game) *room.Msg { return cursor(0) }, room.CodeCoopOnly},
+		}, protocol.CodeAlreadyJoined},
+		{"cursor in a race", room.ModeRace, "a", func(g *game) *protocol.Msg { return cursor(0) }, protocol.CodeCoopOnly},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -824,7 +825,7 @@ func TestRaceConflictKeepsTheMoversDigitsPrivate(t *testing.T) {
 		return x == d && engine.Row(c) == engine.Row(placed) && b.Conflicts(c, x).Cells(nil)[0] == placed
 	})
 	own := b.Conflicts(cell, d).Cells(nil)
-	s := g.refused("a", move(cell, d), room.CodeConflict)
+	s := g.refused("a", move(cell, d), protocol.CodeConflict)
 	assert.Equal(t, own, s.Err.Cells, "the mover hears every clash")
 	var givens []int
 	for _, p := range own {
@@ -835,7 +836,7 @@ func TestRaceConflictKeepsTheMoversDigitsPrivate(t *testing.T) {
 	for _, id := range []string{"b", "s"} {
 		evs := seen(s.Out, id)
 		require.Len(t, evs, 1)
-		other := evs[0].(*room.ErrorEvent)
+		other := evs[0].(*protocol.ErrorEvent)
 		assert.Equal(t, givens, other.Cells, "%s hears only the clashing givens", id)
 		assert.NotContains(t, other.Cells, placed)
 		assert.NotContains(t, other.Message, engine.CellName(placed))
@@ -854,20 +855,20 @@ func TestMoveConflict(t *testing.T) {
 			seq := g.Seq()
 			m := move(cell, d)
 
-			s := g.refused("a", m, room.CodeConflict)
+			s := g.refused("a", m, protocol.CodeConflict)
 			assert.Equal(t, &cell, s.Err.Cell)
 			assert.Equal(t, peers, s.Err.Cells)
 			assert.Equal(t, seq+1, g.Seq(), "a conflict is one logged event")
-			assert.Equal(t, room.Progress{Empty: g.progress("a").Empty, Mistakes: told(mode, 0)}, g.progress("a"), "a refused digit is no mistake")
+			assert.Equal(t, protocol.Progress{Empty: g.progress("a").Empty, Mistakes: told(mode, 0)}, g.progress("a"), "a refused digit is no mistake")
 			assert.Zero(t, g.mistakes("a"), "a refused digit is no mistake")
 			require.Len(t, s.Out, 2, "the mover's view and the room's")
 			mine, theirs := s.Out[0], s.Out[1]
-			assert.Equal(t, room.Output{To: "a", Logged: true, Event: &room.ErrorEvent{
-				Header: room.Header{Type: room.TypeError, Seq: seq + 1},
-				ID:     m.ID, Code: room.CodeConflict, Message: s.Err.Message,
+			assert.Equal(t, room.Output{To: "a", Logged: true, Event: &protocol.ErrorEvent{
+				Header: protocol.Header{Type: protocol.TypeError, Seq: seq + 1},
+				ID:     m.ID, Code: protocol.CodeConflict, Message: s.Err.Message,
 				Player: "a", Cell: &cell, Cells: peers,
 			}}, mine, "the mover's view answers their message")
-			other, ok := theirs.Event.(*room.ErrorEvent)
+			other, ok := theirs.Event.(*protocol.ErrorEvent)
 			require.True(t, ok, "%T", theirs.Event)
 			assert.Equal(t, "a", theirs.Skip)
 			assert.Empty(t, theirs.To)
@@ -875,13 +876,13 @@ func TestMoveConflict(t *testing.T) {
 			assert.Equal(t, seq+1, other.Seq, "two views of one event")
 			assert.Nil(t, other.ID, "the mover's message id is theirs")
 			assert.Equal(t, "a", other.Player)
-			assert.Equal(t, room.CodeConflict, other.Code)
+			assert.Equal(t, protocol.CodeConflict, other.Code)
 			assert.Equal(t, &cell, other.Cell)
 			assert.Equal(t, peers, other.Cells, "clash() picks a digit a given holds: nothing private")
 			assert.Contains(t, other.Message, "Name a")
 			assert.NotEqual(t, s.Err.Message, other.Message)
 			for _, id := range []string{"b", "s"} {
-				assert.Equal(t, []room.Event{other}, seen(s.Out, id))
+				assert.Equal(t, []protocol.Event{other}, seen(s.Out, id))
 			}
 		})
 	}
@@ -896,26 +897,26 @@ func TestMove(t *testing.T) {
 		name  string
 		setup func(g *game) play // a's move before the one tested
 		play  func(g *game, before play) play
-		want  room.Progress // a's, Empty and Mistakes aside
+		want  protocol.Progress // a's, Empty and Mistakes aside
 		// mistakes is a's count, told in co-op and not in a race.
 		mistakes int
 	}{
 		{
 			name: "the solution's digit",
 			play: func(g *game, _ play) play { c := g.open("a"); return play{c, g.pz.Solution[c]} },
-			want: room.Progress{Filled: 1, Moves: 1},
+			want: protocol.Progress{Filled: 1, Moves: 1},
 		},
 		{
 			name:     "a wrong digit no peer holds is a mistake",
 			play:     func(g *game, _ play) play { c, d := g.wrong("a"); return play{c, d} },
-			want:     room.Progress{Filled: 1, Moves: 1},
+			want:     protocol.Progress{Filled: 1, Moves: 1},
 			mistakes: 1,
 		},
 		{
 			name:  "clearing a digit",
 			setup: func(g *game) play { c := g.open("a"); return play{c, g.pz.Solution[c]} },
 			play:  func(_ *game, before play) play { return play{before.cell, 0} },
-			want:  room.Progress{Filled: 0, Moves: 2},
+			want:  protocol.Progress{Filled: 0, Moves: 2},
 		},
 		{
 			name:  "a wrong digit over a right one",
@@ -928,7 +929,7 @@ func TestMove(t *testing.T) {
 				})
 				return play{before.cell, d}
 			},
-			want:     room.Progress{Filled: 1, Moves: 2},
+			want:     protocol.Progress{Filled: 1, Moves: 2},
 			mistakes: 1,
 		},
 	}
@@ -953,18 +954,18 @@ func TestMove(t *testing.T) {
 				tt.want.Mistakes = told(mode, tt.mistakes)
 				assert.Equal(t, tt.want, g.progress("a"))
 				assert.Equal(t, tt.mistakes, g.mistakes("a"), "counted, told or not")
-				assert.Equal(t, room.Progress{Empty: tt.want.Empty, Mistakes: told(mode, 0)}, g.progress("b"), "b has not played")
+				assert.Equal(t, protocol.Progress{Empty: tt.want.Empty, Mistakes: told(mode, 0)}, g.progress("b"), "b has not played")
 				assert.Empty(t, s.Eff)
 				g.secret(s.Out)
 
 				require.Len(t, s.Out, 2)
 				mv, pr := s.Out[0], s.Out[1]
-				assert.Equal(t, &room.MoveEvent{
-					Header: room.Header{Type: room.TypeMove, Seq: seq + 1},
+				assert.Equal(t, &protocol.MoveEvent{
+					Header: protocol.Header{Type: protocol.TypeMove, Seq: seq + 1},
 					ID:     m.ID, Player: "a", Cell: p.cell, Digit: int(p.digit),
 				}, mv.Event, "the move as placed, and nothing of the solution")
-				assert.Equal(t, &room.ProgressEvent{
-					Header: room.Header{Type: room.TypeProgress, Seq: seq + 2},
+				assert.Equal(t, &protocol.ProgressEvent{
+					Header: protocol.Header{Type: protocol.TypeProgress, Seq: seq + 2},
 					Player: "a", Progress: tt.want,
 				}, pr.Event)
 				assert.True(t, mv.Logged && pr.Logged)
@@ -991,8 +992,8 @@ func TestMoveSameDigitIsEchoed(t *testing.T) {
 		}
 		m := move(cell, d)
 		s := g.ok("a", m)
-		assert.Equal(t, []room.Output{{To: "a", Event: &room.MoveEvent{
-			Header: room.Header{Type: room.TypeMove, Seq: seq},
+		assert.Equal(t, []room.Output{{To: "a", Event: &protocol.MoveEvent{
+			Header: protocol.Header{Type: protocol.TypeMove, Seq: seq},
 			ID:     m.ID, Player: "a", Cell: cell, Digit: int(d),
 		}}}, s.Out, "an unlogged echo under the current seq")
 		assert.Equal(t, seq, g.Seq())
@@ -1010,10 +1011,10 @@ func TestMistakesNeverRevealTheDigit(t *testing.T) {
 		outs = append(outs, s.Out...)
 		for _, ev := range seen(s.Out, "a") {
 			switch ev := ev.(type) {
-			case *room.MoveEvent:
+			case *protocol.MoveEvent:
 				assert.Equal(t, int(d), ev.Digit, "the digit a placed")
 				assert.Equal(t, cell, ev.Cell)
-			case *room.ProgressEvent:
+			case *protocol.ProgressEvent:
 			default:
 				assert.Failf(t, "unexpected event", "%T", ev)
 			}
@@ -1045,18 +1046,18 @@ func TestPlacementClearsPeerNotes(t *testing.T) {
 			}
 			require.Len(t, peers, 3)
 			other := d%9 + 1
-			g.ok("a", note(room.NoteCorner, peers[0], d))
-			g.ok("a", note(room.NoteCorner, peers[0], other))
-			g.ok("a", note(room.NoteCentre, peers[1], d))
-			g.ok("b", note(room.NoteCentre, peers[2], other))
-			g.ok("a", note(room.NoteCorner, cell, other))
+			g.ok("a", note(protocol.NoteCorner, peers[0], d))
+			g.ok("a", note(protocol.NoteCorner, peers[0], other))
+			g.ok("a", note(protocol.NoteCentre, peers[1], d))
+			g.ok("b", note(protocol.NoteCentre, peers[2], other))
+			g.ok("a", note(protocol.NoteCorner, cell, other))
 
 			s := g.ok("a", move(cell, uint8(d)))
-			mv := one[*room.MoveEvent](t, events(s.Out))
+			mv := one[*protocol.MoveEvent](t, events(s.Out))
 			assert.Equal(t, peers[:2], mv.Cleared, "the peers whose notes held the digit")
-			want := []room.CellNotes{{Cell: peers[0], Corner: []int{other}}}
+			want := []protocol.CellNotes{{Cell: peers[0], Corner: []int{other}}}
 			if mode == room.ModeCoop {
-				want = append(want, room.CellNotes{Cell: peers[2], Centre: []int{other}})
+				want = append(want, protocol.CellNotes{Cell: peers[2], Centre: []int{other}})
 			}
 			assert.Equal(t, want, g.Snapshot("a", g.now).Notes, "the cell's own notes go too")
 		})
@@ -1074,11 +1075,11 @@ func TestNotes(t *testing.T) {
 		corner []int
 		centre []int
 	}{
-		{"corner on", []mark{{room.NoteCorner, 3}}, []int{3}, nil},
-		{"corner off", []mark{{room.NoteCorner, 3}, {room.NoteCorner, 3}}, nil, nil},
-		{"centre beside corner", []mark{{room.NoteCorner, 3}, {room.NoteCentre, 7}, {room.NoteCentre, 2}}, []int{3}, []int{2, 7}},
-		{"digit 0 clears the corner", []mark{{room.NoteCorner, 3}, {room.NoteCorner, 5}, {room.NoteCentre, 7}, {room.NoteCorner, 0}}, nil, []int{7}},
-		{"digit 0 clears the centre", []mark{{room.NoteCorner, 3}, {room.NoteCentre, 7}, {room.NoteCentre, 0}}, []int{3}, nil},
+		{"corner on", []mark{{protocol.NoteCorner, 3}}, []int{3}, nil},
+		{"corner off", []mark{{protocol.NoteCorner, 3}, {protocol.NoteCorner, 3}}, nil, nil},
+		{"centre beside corner", []mark{{protocol.NoteCorner, 3}, {protocol.NoteCentre, 7}, {protocol.NoteCentre, 2}}, []int{3}, []int{2, 7}},
+		{"digit 0 clears the corner", []mark{{protocol.NoteCorner, 3}, {protocol.NoteCorner, 5}, {protocol.NoteCentre, 7}, {protocol.NoteCorner, 0}}, nil, []int{7}},
+		{"digit 0 clears the centre", []mark{{protocol.NoteCorner, 3}, {protocol.NoteCentre, 7}, {protocol.NoteCentre, 0}}, []int{3}, nil},
 	}
 	for _, mode := range []string{room.ModeRace, room.ModeCoop} {
 		for _, tt := range tests {
@@ -1090,16 +1091,16 @@ func TestNotes(t *testing.T) {
 				for _, mk := range tt.marks {
 					s = g.ok("a", note(mk.kind, cell, mk.digit))
 				}
-				cn := room.CellNotes{Cell: cell, Corner: tt.corner, Centre: tt.centre}
+				cn := protocol.CellNotes{Cell: cell, Corner: tt.corner, Centre: tt.centre}
 				require.Len(t, s.Out, 1)
 				last := tt.marks[len(tt.marks)-1]
-				want := room.Output{Logged: true, Event: &room.NoteEvent{
-					Header: room.Header{Type: room.TypeNote, Seq: g.Seq()},
+				want := room.Output{Logged: true, Event: &protocol.NoteEvent{
+					Header: protocol.Header{Type: protocol.TypeNote, Seq: g.Seq()},
 					ID:     note(last.kind, cell, last.digit).ID, Player: "a", CellNotes: cn,
 				}}
-				var wantNotes []room.CellNotes
+				var wantNotes []protocol.CellNotes
 				if tt.corner != nil || tt.centre != nil {
-					wantNotes = []room.CellNotes{cn}
+					wantNotes = []protocol.CellNotes{cn}
 				}
 				assert.Equal(t, wantNotes, g.Snapshot("a", g.now).Notes)
 				if mode == room.ModeRace {
@@ -1110,7 +1111,7 @@ func TestNotes(t *testing.T) {
 					assert.Equal(t, wantNotes, g.Snapshot("s", g.now).Notes)
 				}
 				assert.Equal(t, want, s.Out[0])
-				assert.Equal(t, room.Progress{Empty: g.progress("a").Empty, Mistakes: told(mode, 0)}, g.progress("a"), "notes are not moves")
+				assert.Equal(t, protocol.Progress{Empty: g.progress("a").Empty, Mistakes: told(mode, 0)}, g.progress("a"), "notes are not moves")
 			})
 		}
 	}
@@ -1121,16 +1122,16 @@ func TestNoteRefusals(t *testing.T) {
 		g := running(t, mode, room.Config{}, "a", "b")
 		g.watch("s")
 		cell := g.open("a")
-		g.ok("a", note(room.NoteCentre, cell, 4))
+		g.ok("a", note(protocol.NoteCentre, cell, 4))
 		g.ok("a", move(cell, g.pz.Solution[cell]))
-		g.refused("a", note(room.NoteCorner, g.givenCell(), 1), room.CodeGivenCell)
-		g.refused("a", note(room.NoteCorner, cell, 1), room.CodeCellFilled)
-		g.refused("a", note(room.NoteCentre, cell, 0), room.CodeCellFilled)
-		g.refused("s", note(room.NoteCorner, g.open("a"), 1), room.CodeSpectator)
+		g.refused("a", note(protocol.NoteCorner, g.givenCell(), 1), protocol.CodeGivenCell)
+		g.refused("a", note(protocol.NoteCorner, cell, 1), protocol.CodeCellFilled)
+		g.refused("a", note(protocol.NoteCentre, cell, 0), protocol.CodeCellFilled)
+		g.refused("s", note(protocol.NoteCorner, g.open("a"), 1), protocol.CodeSpectator)
 		if mode == room.ModeCoop {
-			g.refused("b", note(room.NoteCorner, cell, 1), room.CodeCellFilled)
+			g.refused("b", note(protocol.NoteCorner, cell, 1), protocol.CodeCellFilled)
 		} else {
-			g.ok("b", note(room.NoteCorner, cell, 1)) // b's own board is empty there
+			g.ok("b", note(protocol.NoteCorner, cell, 1)) // b's own board is empty there
 		}
 	}
 }
@@ -1152,7 +1153,7 @@ func TestHint(t *testing.T) {
 			g.watch("s")
 			g.after(time.Second)
 			seq := g.Seq()
-			m := msg(room.TypeHint)
+			m := msg(protocol.TypeHint)
 
 			s := g.ok("a", m)
 			views := 2 // the asker's and the others'
@@ -1160,7 +1161,7 @@ func TestHint(t *testing.T) {
 				views = 1
 			}
 			require.Len(t, s.Out, views+1, "the hint's views and a's progress")
-			full, ok := s.Out[0].Event.(*room.HintEvent)
+			full, ok := s.Out[0].Event.(*protocol.HintEvent)
 			require.True(t, ok, "%T", s.Out[0].Event)
 			assert.Equal(t, seq+1, full.Seq)
 			assert.Equal(t, m.ID, full.ID)
@@ -1189,15 +1190,15 @@ func TestHint(t *testing.T) {
 				assert.Equal(t, room.Output{Logged: true, Event: full}, s.Out[0], "the team sees the whole hint")
 			} else {
 				assert.Equal(t, room.Output{To: "a", Logged: true, Event: full}, s.Out[0], "the asker sees the hint")
-				assert.Equal(t, room.Output{Skip: "a", Logged: true, Event: &room.HintEvent{
-					Header: room.Header{Type: room.TypeHint, Seq: seq + 1},
+				assert.Equal(t, room.Output{Skip: "a", Logged: true, Event: &protocol.HintEvent{
+					Header: protocol.Header{Type: protocol.TypeHint, Seq: seq + 1},
 					Player: "a", Hints: 1, FrozenUntil: until,
 				}}, s.Out[1], "the others learn who asked, not the technique or the cells")
 			}
 			pr := s.Out[views]
-			assert.Equal(t, room.Output{Logged: true, Event: &room.ProgressEvent{
-				Header: room.Header{Type: room.TypeProgress, Seq: seq + 2},
-				Player: "a", Progress: room.Progress{Empty: g.progress("a").Empty, Mistakes: told(tt.mode, 0), Hints: 1},
+			assert.Equal(t, room.Output{Logged: true, Event: &protocol.ProgressEvent{
+				Header: protocol.Header{Type: protocol.TypeProgress, Seq: seq + 2},
+				Player: "a", Progress: protocol.Progress{Empty: g.progress("a").Empty, Mistakes: told(tt.mode, 0), Hints: 1},
 			}}, pr, "hints count in progress")
 			g.secret(s.Out)
 		})
@@ -1208,26 +1209,26 @@ func TestHintFreezesARacer(t *testing.T) {
 	g := running(t, room.ModeRace, room.Config{HintPenalty: 10 * time.Second}, "a", "b")
 	placed := g.open("a")
 	g.ok("a", move(placed, g.pz.Solution[placed]))
-	g.ok("a", msg(room.TypeUndo))
-	g.ok("a", msg(room.TypeRedo))
-	hint := one[*room.HintEvent](t, seen(g.ok("a", msg(room.TypeHint)).Out, "a"))
+	g.ok("a", msg(protocol.TypeUndo))
+	g.ok("a", msg(protocol.TypeRedo))
+	hint := one[*protocol.HintEvent](t, seen(g.ok("a", msg(protocol.TypeHint)).Out, "a"))
 	require.NotNil(t, hint.FrozenUntil)
 	until := *hint.FrozenUntil
 	cell := g.open("a")
 
 	g.now = until.Add(-time.Millisecond)
-	g.refused("a", move(cell, g.pz.Solution[cell]), room.CodeFrozen)
-	g.refused("a", msg(room.TypeHint), room.CodeFrozen)
-	g.ok("a", note(room.NoteCorner, cell, 1)) // notes are not frozen
-	g.ok("a", msg(room.TypeUndo))             // clearing a digit is not either
-	g.refused("a", msg(room.TypeRedo), room.CodeFrozen)
+	g.refused("a", move(cell, g.pz.Solution[cell]), protocol.CodeFrozen)
+	g.refused("a", msg(protocol.TypeHint), protocol.CodeFrozen)
+	g.ok("a", note(protocol.NoteCorner, cell, 1)) // notes are not frozen
+	g.ok("a", msg(protocol.TypeUndo))             // clearing a digit is not either
+	g.refused("a", msg(protocol.TypeRedo), protocol.CodeFrozen)
 	g.ok("b", move(cell, g.pz.Solution[cell])) // nor is anyone else
 
 	g.now = until
 	assert.Nil(t, g.player("a").FrozenUntil)
 	g.ok("a", move(cell, g.pz.Solution[cell]))
-	s := g.ok("a", msg(room.TypeHint))
-	assert.Equal(t, 2, one[*room.ProgressEvent](t, events(s.Out)).Hints)
+	s := g.ok("a", msg(protocol.TypeHint))
+	assert.Equal(t, 2, one[*protocol.ProgressEvent](t, events(s.Out)).Hints)
 	assert.Equal(t, 2, g.progress("a").Hints)
 }
 
@@ -1238,15 +1239,15 @@ func TestHintNamesWrongDigits(t *testing.T) {
 	right := g.open("a")
 	g.ok("a", move(right, g.pz.Solution[right]))
 
-	s := g.ok("a", msg(room.TypeHint))
-	full := one[*room.HintEvent](t, seen(s.Out, "a"))
+	s := g.ok("a", msg(protocol.TypeHint))
+	full := one[*protocol.HintEvent](t, seen(s.Out, "a"))
 	assert.Equal(t, "wrong-digits", full.Technique)
 	assert.Equal(t, []int{cell}, full.Wrong, "only the wrong cell")
 	assert.Equal(t, []int{cell}, full.Cells)
 	assert.Empty(t, full.Place, "no digit is given away")
 	assert.Empty(t, full.Eliminate)
 	assert.Contains(t, full.Explanation, engine.CellName(cell))
-	other := one[*room.HintEvent](t, seen(s.Out, "b"))
+	other := one[*protocol.HintEvent](t, seen(s.Out, "b"))
 	assert.Empty(t, other.Wrong, "nor whose cells are wrong")
 	assert.Empty(t, other.Cells)
 	assert.Empty(t, other.Technique, "nor that a digit is wrong")
@@ -1257,33 +1258,33 @@ func TestUndoRedo(t *testing.T) {
 	for _, mode := range []string{room.ModeRace, room.ModeCoop} {
 		t.Run(mode, func(t *testing.T) {
 			g := running(t, mode, room.Config{}, "a", "b")
-			g.refused("a", msg(room.TypeUndo), room.CodeNothingToUndo)
-			g.refused("a", msg(room.TypeRedo), room.CodeNothingToRedo)
+			g.refused("a", msg(protocol.TypeUndo), protocol.CodeNothingToUndo)
+			g.refused("a", msg(protocol.TypeRedo), protocol.CodeNothingToRedo)
 
 			first := g.open("a")
 			g.ok("a", move(first, g.pz.Solution[first]))
 			wrongCell, d := g.wrong("a")
 			g.ok("a", move(wrongCell, d))
-			g.refused("b", msg(room.TypeUndo), room.CodeNothingToUndo) // a's moves are a's
+			g.refused("b", msg(protocol.TypeUndo), protocol.CodeNothingToUndo) // a's moves are a's
 
 			for _, c := range []struct {
 				typ   string
 				cell  int
 				digit uint8
 			}{
-				{room.TypeUndo, wrongCell, 0},
-				{room.TypeUndo, first, 0},
-				{room.TypeRedo, first, g.pz.Solution[first]},
-				{room.TypeRedo, wrongCell, d},
-				{room.TypeUndo, wrongCell, 0},
+				{protocol.TypeUndo, wrongCell, 0},
+				{protocol.TypeUndo, first, 0},
+				{protocol.TypeRedo, first, g.pz.Solution[first]},
+				{protocol.TypeRedo, wrongCell, d},
+				{protocol.TypeUndo, wrongCell, 0},
 			} {
 				m := msg(c.typ)
 				s := g.ok("a", m)
-				mv := one[*room.MoveEvent](t, events(s.Out))
-				assert.Equal(t, &room.MoveEvent{
-					Header: room.Header{Type: room.TypeMove, Seq: g.Seq() - 1},
+				mv := one[*protocol.MoveEvent](t, events(s.Out))
+				assert.Equal(t, &protocol.MoveEvent{
+					Header: protocol.Header{Type: protocol.TypeMove, Seq: g.Seq() - 1},
 					ID:     m.ID, Player: "a", Cell: c.cell, Digit: int(c.digit),
-					Undo: c.typ == room.TypeUndo, Redo: c.typ == room.TypeRedo,
+					Undo: c.typ == protocol.TypeUndo, Redo: c.typ == protocol.TypeRedo,
 				}, mv)
 				assert.Equal(t, c.digit, g.board("a")[c.cell])
 			}
@@ -1295,12 +1296,12 @@ func TestUndoRedo(t *testing.T) {
 			// A new move clears what could be redone.
 			other := g.open("a")
 			g.ok("a", move(other, g.pz.Solution[other]))
-			g.refused("a", msg(room.TypeRedo), room.CodeNothingToRedo)
-			g.ok("a", msg(room.TypeUndo))
+			g.refused("a", msg(protocol.TypeRedo), protocol.CodeNothingToRedo)
+			g.ok("a", msg(protocol.TypeUndo))
 			assert.Equal(t, uint8(0), g.board("a")[other])
-			g.ok("a", msg(room.TypeUndo))
+			g.ok("a", msg(protocol.TypeUndo))
 			assert.Equal(t, uint8(0), g.board("a")[first])
-			g.refused("a", msg(room.TypeUndo), room.CodeNothingToUndo)
+			g.refused("a", msg(protocol.TypeUndo), protocol.CodeNothingToUndo)
 		})
 	}
 }
@@ -1315,19 +1316,19 @@ func TestUndoStaleInCoop(t *testing.T) {
 	assert.Equal(t, 1, g.progress("a").Filled, "b's digit replaced one of a's")
 	assert.Equal(t, 1, g.progress("b").Filled)
 
-	s := g.refused("a", msg(room.TypeUndo), room.CodeUndoStale)
+	s := g.refused("a", msg(protocol.TypeUndo), protocol.CodeUndoStale)
 	assert.Equal(t, &cell, s.Err.Cell)
 	assert.Equal(t, g.pz.Solution[cell], g.board("a")[cell], "b's digit stays")
 
 	// The stale move is dropped: the next undo takes back the one before.
-	mv := one[*room.MoveEvent](t, events(g.ok("a", msg(room.TypeUndo)).Out))
+	mv := one[*protocol.MoveEvent](t, events(g.ok("a", msg(protocol.TypeUndo)).Out))
 	assert.Equal(t, kept, mv.Cell)
 	assert.True(t, mv.Undo)
-	g.refused("a", msg(room.TypeUndo), room.CodeNothingToUndo)
+	g.refused("a", msg(protocol.TypeUndo), protocol.CodeNothingToUndo)
 
 	// b's own undo is fine, and gives the cell back to a's digit.
-	mv = one[*room.MoveEvent](t, events(g.ok("b", msg(room.TypeUndo)).Out))
-	assert.Equal(t, room.MoveEvent{Header: mv.Header, Player: "b", Cell: cell, Digit: int(d), Undo: true, ID: mv.ID}, *mv)
+	mv = one[*protocol.MoveEvent](t, events(g.ok("b", msg(protocol.TypeUndo)).Out))
+	assert.Equal(t, protocol.MoveEvent{Header: mv.Header, Player: "b", Cell: cell, Digit: int(d), Undo: true, ID: mv.ID}, *mv)
 }
 
 func TestUndoIntoAConflict(t *testing.T) {
@@ -1347,10 +1348,10 @@ func TestUndoIntoAConflict(t *testing.T) {
 	require.NotZero(t, peer)
 	g.ok("b", move(peer, d))
 
-	s := g.refused("a", msg(room.TypeUndo), room.CodeConflict)
+	s := g.refused("a", msg(protocol.TypeUndo), protocol.CodeConflict)
 	assert.Equal(t, []int{peer}, s.Err.Cells)
 	g.ok("b", move(peer, 0))
-	mv := one[*room.MoveEvent](t, events(g.ok("a", msg(room.TypeUndo)).Out))
+	mv := one[*protocol.MoveEvent](t, events(g.ok("a", msg(protocol.TypeUndo)).Out))
 	assert.Equal(t, int(d), mv.Digit, "the conflict kept the move to undo")
 }
 
@@ -1370,13 +1371,13 @@ func (g *game) saved(rs []room.Result) step {
 
 // states checks that outs end with one state for each of ids, all under
 // one seq, and returns them.
-func states(tb testing.TB, outs []room.Output, ids ...string) []*room.State {
+func states(tb testing.TB, outs []room.Output, ids ...string) []*protocol.State {
 	tb.Helper()
 	require.GreaterOrEqual(tb, len(outs), len(ids))
 	outs = outs[len(outs)-len(ids):]
-	var sts []*room.State
+	var sts []*protocol.State
 	for i, id := range ids {
-		st, ok := outs[i].Event.(*room.State)
+		st, ok := outs[i].Event.(*protocol.State)
 		require.True(tb, ok, "%T", outs[i].Event)
 		assert.Equal(tb, id, outs[i].To)
 		assert.True(tb, outs[i].Logged)
@@ -1395,7 +1396,7 @@ func TestRaceFinish(t *testing.T) {
 	g.after(90 * time.Second)
 	s := g.fill("a")
 	live = append(live, s.Out...)
-	assert.NotContains(t, kinds(events(s.Out)), room.TypeFinish, "no finish before the result is stored")
+	assert.NotContains(t, kinds(events(s.Out)), protocol.TypeFinish, "no finish before the result is stored")
 	rs := results(t, s)
 	assert.Equal(t, []room.Result{{
 		GameID: "r00m", PlayerID: "a", PuzzleID: g.pz.ID, Mode: room.ModeRace, Level: "easy",
@@ -1403,28 +1404,28 @@ func TestRaceFinish(t *testing.T) {
 	}}, rs)
 	assert.Equal(t, g.now.Sub(startedAt), rs[0].Elapsed)
 	assert.Zero(t, g.player("a").Rank, "no rank is told before it is stored")
-	g.refused("a", move(g.blank(), 0), room.CodeFinished)
-	g.refused("a", msg(room.TypeHint), room.CodeFinished)
-	assert.Equal(t, room.PhaseRunning, g.Phase())
+	g.refused("a", move(g.blank(), 0), protocol.CodeFinished)
+	g.refused("a", msg(protocol.TypeHint), protocol.CodeFinished)
+	assert.Equal(t, protocol.PhaseRunning, g.Phase())
 
 	g.after(time.Second)
 	s = g.saved(rs)
 	live = append(live, s.Out...)
 	require.Len(t, s.Out, 1)
-	assert.Equal(t, room.Output{Logged: true, Event: &room.FinishEvent{
-		Header: room.Header{Type: room.TypeFinish, Seq: g.Seq()},
+	assert.Equal(t, room.Output{Logged: true, Event: &protocol.FinishEvent{
+		Header: protocol.Header{Type: protocol.TypeFinish, Seq: g.Seq()},
 		Player: "a", Rank: 1, ElapsedMS: 90_000, Score: rs[0].Score,
 	}}, s.Out[0])
 	assert.Empty(t, s.Eff)
-	assert.Equal(t, room.PhaseRunning, g.Phase(), "b still races")
+	assert.Equal(t, protocol.PhaseRunning, g.Phase(), "b still races")
 	assert.Equal(t, 1, g.player("a").Rank)
 	assert.Equal(t, int64(90_000), g.player("a").ElapsedMS)
-	g.refused("a", move(g.blank(), 0), room.CodeFinished)
+	g.refused("a", move(g.blank(), 0), protocol.CodeFinished)
 
 	// b makes a mistake and asks for a hint on the way.
 	cell, d := g.wrong("b")
 	live = append(live, g.ok("b", move(cell, d)).Out...)
-	live = append(live, g.ok("b", msg(room.TypeHint)).Out...)
+	live = append(live, g.ok("b", msg(protocol.TypeHint)).Out...)
 	g.after(30 * time.Second)
 	s = g.fill("b")
 	live = append(live, s.Out...)
@@ -1438,21 +1439,21 @@ func TestRaceFinish(t *testing.T) {
 	assert.Equal(t, room.Score("easy", 121*time.Second, 1, 1), rs[0].Score)
 	g.secret(live)
 	for _, ev := range seen(live, "s") {
-		assert.NotContains(t, []string{room.TypeMove, room.TypeNote}, typeOf(ev), "a spectator sees no digits")
+		assert.NotContains(t, []string{protocol.TypeMove, protocol.TypeNote}, typeOf(ev), "a spectator sees no digits")
 	}
 
 	s = g.saved(rs)
 	assert.Equal(t, []room.Effect{{Save: true}}, s.Eff)
-	assert.Equal(t, room.PhaseFinished, g.Phase())
+	assert.Equal(t, protocol.PhaseFinished, g.Phase())
 	require.Len(t, s.Out, 4, "b's finish, then a state for each member")
-	fin, ok := s.Out[0].Event.(*room.FinishEvent)
+	fin, ok := s.Out[0].Event.(*protocol.FinishEvent)
 	require.True(t, ok)
 	assert.Equal(t, "b", fin.Player)
 	assert.Equal(t, 2, fin.Rank)
 	assert.Equal(t, fin.Seq+1, seqOf(s.Out[1].Event))
 	sol := g.pz.Solution.String()
 	for _, st := range states(t, s.Out, "a", "b", "s") {
-		assert.Equal(t, room.PhaseFinished, st.Room.Phase)
+		assert.Equal(t, protocol.PhaseFinished, st.Room.Phase)
 		assert.Equal(t, sol, st.Room.Solution)
 		assert.Equal(t, &g.now, st.Room.FinishedAt)
 		require.Len(t, st.Room.Players, 2)
@@ -1462,9 +1463,9 @@ func TestRaceFinish(t *testing.T) {
 		}
 	}
 	for _, id := range []string{"a", "b"} {
-		g.refused(id, move(g.blank(), 0), room.CodeFinished)
+		g.refused(id, move(g.blank(), 0), protocol.CodeFinished)
 	}
-	g.refused("b", msg(room.TypeHint), room.CodeFinished)
+	g.refused("b", msg(protocol.TypeHint), protocol.CodeFinished)
 }
 
 func TestCoopFinish(t *testing.T) {
@@ -1474,13 +1475,13 @@ func TestCoopFinish(t *testing.T) {
 	cell, d := g.wrong("b")
 	g.ok("b", move(cell, d))
 	g.ok("b", move(cell, 0))
-	g.ok("a", msg(room.TypeHint))
+	g.ok("a", msg(protocol.TypeHint))
 	g.after(2 * time.Minute)
 	g.fill("a", last)
 
 	s := g.ok("b", move(last, g.pz.Solution[last]))
-	assert.Equal(t, room.PhaseFinished, g.Phase(), "the board is done: no more moves")
-	assert.Equal(t, []string{room.TypeMove, room.TypeProgress}, kinds(events(s.Out)), "no finish before the results are stored")
+	assert.Equal(t, protocol.PhaseFinished, g.Phase(), "the board is done: no more moves")
+	assert.Equal(t, []string{protocol.TypeMove, protocol.TypeProgress}, kinds(events(s.Out)), "no finish before the results are stored")
 	rs := results(t, s)
 	elapsed := 2 * time.Minute
 	want := []room.Result{
@@ -1492,18 +1493,18 @@ func TestCoopFinish(t *testing.T) {
 		want[i].Rank, want[i].Elapsed, want[i].FinishedAt = 1, elapsed, g.now
 	}
 	assert.Equal(t, want, rs, "a result for every player")
-	g.refused("a", move(g.blank(), 0), room.CodeFinished)
-	g.refused("a", msg(room.TypeRematch), room.CodeNotFinished)
+	g.refused("a", move(g.blank(), 0), protocol.CodeFinished)
+	g.refused("a", msg(protocol.TypeRematch), protocol.CodeNotFinished)
 
 	s = g.saved(rs)
 	assert.Equal(t, []room.Effect{{Save: true}}, s.Eff)
 	require.Len(t, s.Out, 4, "the team's finish, then a state for each member")
-	assert.Equal(t, room.Output{Logged: true, Event: &room.FinishEvent{
-		Header:    room.Header{Type: room.TypeFinish, Seq: g.Seq() - 1},
+	assert.Equal(t, room.Output{Logged: true, Event: &protocol.FinishEvent{
+		Header:    protocol.Header{Type: protocol.TypeFinish, Seq: g.Seq() - 1},
 		ElapsedMS: elapsed.Milliseconds(), Mistakes: 1, Hints: 1, Score: room.Score("easy", elapsed, 1, 1),
 	}}, s.Out[0])
 	for _, st := range states(t, s.Out, "a", "b", "s") {
-		assert.Equal(t, room.PhaseFinished, st.Room.Phase)
+		assert.Equal(t, protocol.PhaseFinished, st.Room.Phase)
 		assert.Equal(t, g.pz.Solution.String(), st.Room.Solution)
 		assert.Equal(t, g.pz.Solution.String(), st.Room.Board)
 		for _, p := range st.Room.Players {
@@ -1536,26 +1537,26 @@ func TestRematchRefusals(t *testing.T) {
 		id    string
 		code  string
 	}{
-		{"waiting", func(tb testing.TB) *game { g := newGame(tb, room.ModeRace, room.Config{}); g.join("a"); return g }, "a", room.CodeNotFinished},
-		{"nobody has finished", func(tb testing.TB) *game { return running(tb, room.ModeRace, room.Config{}, "a", "b") }, "a", room.CodeNotFinished},
-		{"co-op running", func(tb testing.TB) *game { return running(tb, room.ModeCoop, room.Config{}, "a", "b") }, "a", room.CodeNotFinished},
+		{"waiting", func(tb testing.TB) *game { g := newGame(tb, room.ModeRace, room.Config{}); g.join("a"); return g }, "a", protocol.CodeNotFinished},
+		{"nobody has finished", func(tb testing.TB) *game { return running(tb, room.ModeRace, room.Config{}, "a", "b") }, "a", protocol.CodeNotFinished},
+		{"co-op running", func(tb testing.TB) *game { return running(tb, room.ModeCoop, room.Config{}, "a", "b") }, "a", protocol.CodeNotFinished},
 		{"result not stored", func(tb testing.TB) *game {
 			g := running(tb, room.ModeRace, room.Config{}, "a", "b")
 			g.fill("a")
 			return g
-		}, "a", room.CodeNotFinished},
-		{"not the host", func(tb testing.TB) *game { return finished(tb, true) }, "b", room.CodeNotHost},
-		{"a spectator", func(tb testing.TB) *game { return finished(tb, true) }, "s", room.CodeSpectator},
+		}, "a", protocol.CodeNotFinished},
+		{"not the host", func(tb testing.TB) *game { return finished(tb, true) }, "b", protocol.CodeNotHost},
+		{"a spectator", func(tb testing.TB) *game { return finished(tb, true) }, "s", protocol.CodeSpectator},
 		{"preparing", func(tb testing.TB) *game {
 			g := finished(tb, true)
-			g.ok("a", msg(room.TypeRematch))
+			g.ok("a", msg(protocol.TypeRematch))
 			return g
-		}, "a", room.CodePreparing},
+		}, "a", protocol.CodePreparing},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := tt.setup(t)
-			g.refused(tt.id, msg(room.TypeRematch), tt.code)
+			g.refused(tt.id, msg(protocol.TypeRematch), tt.code)
 		})
 	}
 }
@@ -1566,23 +1567,23 @@ func TestRematch(t *testing.T) {
 			g := finished(t, both)
 			seq := g.Seq()
 
-			s := g.ok("a", msg(room.TypeRematch))
+			s := g.ok("a", msg(protocol.TypeRematch))
 			assert.Equal(t, []room.Effect{{Save: true}, {NewRound: 2}}, s.Eff, "the old round is saved finished")
-			assert.Equal(t, room.PhasePreparing, g.Phase())
-			views := ofType[*room.State](events(s.Out))
+			assert.Equal(t, protocol.PhasePreparing, g.Phase())
+			views := ofType[*protocol.State](events(s.Out))
 			require.Len(t, views, len(s.Out), "only state events")
 			require.NotEmpty(t, views)
 			for i, st := range views {
 				assert.NotEmpty(t, s.Out[i].To, "each member gets their own view")
 				assert.Equal(t, seq+1, st.Seq, "one event, many views")
-				assert.Equal(t, room.PhasePreparing, st.Room.Phase)
+				assert.Equal(t, protocol.PhasePreparing, st.Room.Phase)
 				assert.Equal(t, 1, st.Room.Round)
 				assert.Empty(t, st.Room.Givens)
 				assert.Empty(t, st.Room.Solution, "the old solution is not shown while the next is fetched")
 				assert.Equal(t, []string{"a", "b"}, playerIDs(st.Room))
 			}
-			g.refused("b", move(g.blank(), 0), room.CodePreparing)
-			g.refused("a", msg(room.TypeStart), room.CodePreparing)
+			g.refused("b", move(g.blank(), 0), protocol.CodePreparing)
+			g.refused("a", msg(protocol.TypeStart), protocol.CodePreparing)
 
 			g.after(time.Second)
 			next := puzzle(t, 2)
@@ -1591,7 +1592,7 @@ func TestRematch(t *testing.T) {
 			g.pz = next
 			s = g.drained(nil)
 			assert.Equal(t, []room.Effect{{Save: true}}, s.Eff)
-			assert.Equal(t, room.PhaseWaiting, g.Phase())
+			assert.Equal(t, protocol.PhaseWaiting, g.Phase())
 			assert.Equal(t, 2, g.Round())
 			assert.Equal(t, "r00m.2", g.GameID())
 			assert.Equal(t, "r00m", g.ID())
@@ -1600,7 +1601,7 @@ func TestRematch(t *testing.T) {
 			assert.Equal(t, "a", g.Host())
 			empty := engine.NumCells - next.Givens.Filled()
 			for _, st := range states(t, s.Out, "a", "b", "s") {
-				assert.Equal(t, room.PhaseWaiting, st.Room.Phase)
+				assert.Equal(t, protocol.PhaseWaiting, st.Room.Phase)
 				assert.Equal(t, 2, st.Room.Round)
 				assert.Empty(t, st.Room.Givens, "the new race's puzzle is hidden until it starts")
 				assert.Empty(t, st.Room.Board)
@@ -1608,18 +1609,18 @@ func TestRematch(t *testing.T) {
 				assert.Nil(t, st.Room.StartedAt)
 				assert.Nil(t, st.Room.FinishedAt)
 				for _, p := range st.Room.Players {
-					assert.Equal(t, room.PlayerView{ID: p.ID, Name: "Name " + p.ID, Connected: true, Progress: room.Progress{Empty: empty}}, p)
+					assert.Equal(t, protocol.PlayerView{ID: p.ID, Name: "Name " + p.ID, Connected: true, Progress: protocol.Progress{Empty: empty}}, p)
 				}
 			}
 
 			g.begin()
 			for _, id := range []string{"a", "b"} {
 				assert.Equal(t, next.Givens, g.board(id), "%s starts afresh", id)
-				g.refused(id, msg(room.TypeUndo), room.CodeNothingToUndo)
+				g.refused(id, msg(protocol.TypeUndo), protocol.CodeNothingToUndo)
 			}
 			cell := g.open("b")
 			g.ok("b", move(cell, next.Solution[cell]))
-			assert.Equal(t, room.Progress{Filled: 1, Empty: empty, Moves: 1}, g.progress("b"))
+			assert.Equal(t, protocol.Progress{Filled: 1, Empty: empty, Moves: 1}, g.progress("b"))
 			res := results(t, g.fill("a"))
 			assert.Equal(t, "r00m.2", res[0].GameID)
 			assert.Equal(t, next.ID, res[0].PuzzleID)
@@ -1632,18 +1633,18 @@ func TestRematchFailed(t *testing.T) {
 	for _, both := range []bool{true, false} {
 		g := finished(t, both)
 		finishedAt := g.Snapshot("", g.now).FinishedAt
-		g.ok("a", msg(room.TypeRematch))
+		g.ok("a", msg(protocol.TypeRematch))
 		g.after(time.Second)
 
 		g.RematchFailed(g.now)
 		s := g.drained(nil)
 		assert.Equal(t, []room.Effect{{Save: true}}, s.Eff, "the finished game is saved again")
-		assert.Equal(t, room.PhaseFinished, g.Phase(), "back to the game that was")
+		assert.Equal(t, protocol.PhaseFinished, g.Phase(), "back to the game that was")
 		assert.Equal(t, 1, g.Round())
 		assert.Equal(t, "r00m", g.GameID())
 		require.Len(t, s.Out, 4, "a state for each member, and an error for the host")
 		for _, st := range states(t, s.Out[:3], "a", "b", "s") {
-			assert.Equal(t, room.PhaseFinished, st.Room.Phase)
+			assert.Equal(t, protocol.PhaseFinished, st.Room.Phase)
 			assert.Equal(t, g.pz.Solution.String(), st.Room.Solution)
 			if both {
 				assert.Equal(t, finishedAt, st.Room.FinishedAt, "the race's own finish")
@@ -1651,14 +1652,14 @@ func TestRematchFailed(t *testing.T) {
 				assert.Equal(t, &g.now, st.Room.FinishedAt, "the race ends here")
 			}
 		}
-		e, ok := s.Out[3].Event.(*room.ErrorEvent)
+		e, ok := s.Out[3].Event.(*protocol.ErrorEvent)
 		require.True(t, ok, "%T", s.Out[3].Event)
 		assert.Equal(t, "a", s.Out[3].To)
-		assert.Equal(t, room.CodeUnavailable, e.Code)
+		assert.Equal(t, protocol.CodeUnavailable, e.Code)
 		assert.Equal(t, seqOf(s.Out[0].Event)+1, e.Seq)
 
 		// The host may try again.
-		assert.Equal(t, []room.Effect{{Save: true}, {NewRound: 2}}, g.ok("a", msg(room.TypeRematch)).Eff)
+		assert.Equal(t, []room.Effect{{Save: true}, {NewRound: 2}}, g.ok("a", msg(protocol.TypeRematch)).Eff)
 	}
 }
 
@@ -1686,9 +1687,9 @@ func TestReconnectWindow(t *testing.T) {
 				until[id] = g.now.Add(30 * time.Second)
 				s := g.drained(nil)
 				u := until[id]
-				assert.Equal(t, []room.Output{{Skip: id, Logged: true, Event: &room.PresenceEvent{
-					Header: room.Header{Type: room.TypePresence, Seq: seq + 1},
-					Player: id, Name: "Name " + id, Role: room.RolePlayer, Status: room.PresenceAway, Host: "a", Until: &u,
+				assert.Equal(t, []room.Output{{Skip: id, Logged: true, Event: &protocol.PresenceEvent{
+					Header: protocol.Header{Type: protocol.TypePresence, Seq: seq + 1},
+					Player: id, Name: "Name " + id, Role: protocol.RolePlayer, Status: protocol.PresenceAway, Host: "a", Until: &u,
 				}}}, s.Out)
 				assert.False(t, g.player(id).Connected)
 			}
@@ -1702,9 +1703,9 @@ func TestReconnectWindow(t *testing.T) {
 			seq := g.Seq()
 			s := g.tick()
 			require.Len(t, s.Out, 1)
-			assert.Equal(t, room.Output{Skip: gone, Logged: true, Event: &room.PresenceEvent{
-				Header: room.Header{Type: room.TypePresence, Seq: seq + 1},
-				Player: gone, Name: "Name " + gone, Role: room.RolePlayer, Status: room.PresenceLeft, Host: tt.nextHost,
+			assert.Equal(t, room.Output{Skip: gone, Logged: true, Event: &protocol.PresenceEvent{
+				Header: protocol.Header{Type: protocol.TypePresence, Seq: seq + 1},
+				Player: gone, Name: "Name " + gone, Role: protocol.RolePlayer, Status: protocol.PresenceLeft, Host: tt.nextHost,
 			}}, s.Out[0])
 			assert.Equal(t, tt.nextHost, g.Host())
 			assert.Equal(t, 2, g.Players())
@@ -1720,14 +1721,14 @@ func TestLeavingEndsARaceTheOthersFinished(t *testing.T) {
 	g.saved(results(t, g.fill("a")))
 	g.Disconnect(g.now, "b")
 	g.Drain()
-	assert.Equal(t, room.PhaseRunning, g.Phase(), "b may come back")
+	assert.Equal(t, protocol.PhaseRunning, g.Phase(), "b may come back")
 
 	g.after(10 * time.Second)
 	s := g.tick()
-	assert.Equal(t, room.PhaseFinished, g.Phase())
+	assert.Equal(t, protocol.PhaseFinished, g.Phase())
 	assert.Equal(t, []room.Effect{{Save: true}}, s.Eff)
 	require.Len(t, s.Out, 2)
-	assert.Equal(t, room.PresenceLeft, s.Out[0].Event.(*room.PresenceEvent).Status)
+	assert.Equal(t, protocol.PresenceLeft, s.Out[0].Event.(*protocol.PresenceEvent).Status)
 	st := states(t, s.Out, "a")[0]
 	assert.Equal(t, g.pz.Solution.String(), st.Room.Solution)
 }
@@ -1737,25 +1738,25 @@ func TestLeave(t *testing.T) {
 	g.join("a")
 	g.join("b")
 	g.watch("s")
-	s := g.ok("a", msg(room.TypeLeave))
-	left := one[*room.PresenceEvent](t, events(s.Out))
-	assert.Equal(t, room.PresenceLeft, left.Status)
+	s := g.ok("a", msg(protocol.TypeLeave))
+	left := one[*protocol.PresenceEvent](t, events(s.Out))
+	assert.Equal(t, protocol.PresenceLeft, left.Status)
 	assert.Equal(t, "b", left.Host)
 	assert.Equal(t, "b", g.Host())
 
 	// A spectator who drops is gone at once.
 	g.Disconnect(g.now, "s")
 	s = g.drained(nil)
-	assert.Equal(t, []room.Output{{Skip: "s", Logged: true, Event: &room.PresenceEvent{
-		Header: room.Header{Type: room.TypePresence, Seq: g.Seq()},
-		Player: "s", Name: "Name s", Role: room.RoleSpectator, Status: room.PresenceLeft, Host: "b",
+	assert.Equal(t, []room.Output{{Skip: "s", Logged: true, Event: &protocol.PresenceEvent{
+		Header: protocol.Header{Type: protocol.TypePresence, Seq: g.Seq()},
+		Player: "s", Name: "Name s", Role: protocol.RoleSpectator, Status: protocol.PresenceLeft, Host: "b",
 	}}}, s.Out)
 	_, ok := g.Member("s")
 	assert.False(t, ok)
 	assert.True(t, g.Deadline().IsZero())
 
 	// The last player leaving leaves no host; the next to join hosts.
-	g.ok("b", msg(room.TypeLeave))
+	g.ok("b", msg(protocol.TypeLeave))
 	assert.Empty(t, g.Host())
 	assert.True(t, g.join("c").You.Host)
 }
@@ -1765,12 +1766,12 @@ func TestSpectatorsCannotPlay(t *testing.T) {
 		g := running(t, mode, room.Config{}, "a")
 		g.watch("s")
 		cell := g.open("a")
-		for _, m := range []*room.Msg{
-			move(cell, g.pz.Solution[cell]), move(cell, 0), note(room.NoteCorner, cell, 2),
-			msg(room.TypeHint), msg(room.TypeUndo), msg(room.TypeRedo),
-			msg(room.TypeStart), msg(room.TypeRematch), cursor(cell),
+		for _, m := range []*protocol.Msg{
+			move(cell, g.pz.Solution[cell]), move(cell, 0), note(protocol.NoteCorner, cell, 2),
+			msg(protocol.TypeHint), msg(protocol.TypeUndo), msg(protocol.TypeRedo),
+			msg(protocol.TypeStart), msg(protocol.TypeRematch), cursor(cell),
 		} {
-			g.refused("s", m, room.CodeSpectator)
+			g.refused("s", m, protocol.CodeSpectator)
 		}
 	}
 }
@@ -1786,16 +1787,16 @@ func TestSpectatorsSeeNoDigitsOfARace(t *testing.T) {
 	for _, id := range []string{"a", "b"} {
 		cell, d := g.wrong(id)
 		play(g.ok(id, move(cell, d)))
-		play(g.ok(id, msg(room.TypeHint)))
-		play(g.ok(id, note(room.NoteCentre, g.open(id), 5)))
+		play(g.ok(id, msg(protocol.TypeHint)))
+		play(g.ok(id, note(protocol.NoteCentre, g.open(id), 5)))
 		c, d := g.clash(id)
-		play(g.refused(id, move(c, d), room.CodeConflict))
-		play(g.ok(id, msg(room.TypeUndo)))
-		play(g.ok(id, msg(room.TypeRedo)))
-		play(g.ok(id, msg(room.TypeHint)))
+		play(g.refused(id, move(c, d), protocol.CodeConflict))
+		play(g.ok(id, msg(protocol.TypeUndo)))
+		play(g.ok(id, msg(protocol.TypeRedo)))
+		play(g.ok(id, msg(protocol.TypeHint)))
 	}
-	play(g.ok("a", msg(room.TypePing)))
-	snaps := []room.Snapshot{g.Snapshot("s", g.now)}
+	play(g.ok("a", msg(protocol.TypePing)))
+	snaps := []protocol.Snapshot{g.Snapshot("s", g.now)}
 	play(g.saved(results(t, g.fill("a"))))
 	snaps = append(snaps, g.Snapshot("s", g.now))
 	b := g.fill("b")
@@ -1803,11 +1804,11 @@ func TestSpectatorsSeeNoDigitsOfARace(t *testing.T) {
 	play(b)
 
 	watched := seen(outs, "s")
-	assert.Contains(t, kinds(watched), room.TypeProgress, "a spectator follows the race")
-	assert.Contains(t, kinds(watched), room.TypeHint)
-	assert.Contains(t, kinds(watched), room.TypeFinish)
+	assert.Contains(t, kinds(watched), protocol.TypeProgress, "a spectator follows the race")
+	assert.Contains(t, kinds(watched), protocol.TypeHint)
+	assert.Contains(t, kinds(watched), protocol.TypeFinish)
 	for _, ev := range watched {
-		assert.NotContains(t, []string{room.TypeMove, room.TypeNote, room.TypePong}, typeOf(ev))
+		assert.NotContains(t, []string{protocol.TypeMove, protocol.TypeNote, protocol.TypePong}, typeOf(ev))
 		data, err := json.Marshal(ev)
 		require.NoError(t, err)
 		for _, key := range []string{`"board"`, `"digit"`, `"place"`, `"eliminate"`, `"explanation"`, `"wrong"`, `"notes"`, `"solution"`, `"givens"`} {
@@ -1854,17 +1855,17 @@ func TestSeq(t *testing.T) {
 				cell, d := g.wrong(id)
 				play(g.ok(id, move(cell, d)))
 				play(g.ok(id, move(cell, d))) // an echo
-				play(g.ok(id, msg(room.TypePing)))
-				play(g.ok(id, note(room.NoteCorner, g.open(id), 3)))
+				play(g.ok(id, msg(protocol.TypePing)))
+				play(g.ok(id, note(protocol.NoteCorner, g.open(id), 3)))
 				c, d := g.clash(id)
-				play(g.refused(id, move(c, d), room.CodeConflict))
-				play(g.ok(id, msg(room.TypeHint)))
-				play(g.ok(id, msg(room.TypeUndo)))
+				play(g.refused(id, move(c, d), protocol.CodeConflict))
+				play(g.ok(id, msg(protocol.TypeHint)))
+				play(g.ok(id, msg(protocol.TypeUndo)))
 				if mode == room.ModeCoop {
 					play(g.ok(id, cursor(40)))
 				}
 			}
-			play(g.ok("s", msg(room.TypePing)))
+			play(g.ok("s", msg(protocol.TypePing)))
 			g.Disconnect(g.now, "b")
 			play(g.drained(nil))
 			_, _, back := g.arrive("b", false, 0)
@@ -1915,22 +1916,22 @@ func TestReplies(t *testing.T) {
 	seq := g.Seq()
 	for _, id := range []string{"a", "s"} {
 		g.after(time.Second)
-		m := msg(room.TypePing)
+		m := msg(protocol.TypePing)
 		s := g.ok(id, m)
-		assert.Equal(t, []room.Output{{To: id, Event: &room.Pong{
-			Header: room.Header{Type: room.TypePong, Seq: seq}, ID: m.ID, Now: g.now,
+		assert.Equal(t, []room.Output{{To: id, Event: &protocol.Pong{
+			Header: protocol.Header{Type: protocol.TypePong, Seq: seq}, ID: m.ID, Now: g.now,
 		}}}, s.Out)
 	}
 	s := g.ok("b", cursor(17))
-	assert.Equal(t, []room.Output{{Skip: "b", Event: &room.CursorEvent{
-		Header: room.Header{Type: room.TypeCursor, Seq: seq}, Player: "b", Cell: 17,
+	assert.Equal(t, []room.Output{{Skip: "b", Event: &protocol.CursorEvent{
+		Header: protocol.Header{Type: protocol.TypeCursor, Seq: seq}, Player: "b", Cell: 17,
 	}}}, s.Out)
 	assert.Equal(t, seq, g.Seq(), "replies take no seq")
 
 	// Nor are they replayed.
 	w, replay, _ := g.arrive("a", false, before)
 	require.True(t, w.Resumed)
-	assert.Equal(t, []string{room.TypePresence}, kinds(events(replay)), "s joined, and nothing else was logged")
+	assert.Equal(t, []string{protocol.TypePresence}, kinds(events(replay)), "s joined, and nothing else was logged")
 }
 
 // TestCoopPlayerBackAfterLeaving: a co-op player who left and joins again
@@ -1941,16 +1942,16 @@ func TestCoopPlayerBackAfterLeaving(t *testing.T) {
 	g.ok("b", move(first, g.pz.Solution[first]))
 	second := g.open("b")
 	g.ok("b", move(second, g.pz.Solution[second]))
-	g.ok("b", msg(room.TypeLeave))
+	g.ok("b", msg(protocol.TypeLeave))
 	w := g.join("b")
 	assert.Equal(t, 2, g.progress("b").Filled)
 	assert.Equal(t, g.board("a").String(), w.Room.Board)
 
 	s := g.ok("a", move(first, 0))
 	assert.Equal(t, 1, g.progress("b").Filled)
-	assert.Equal(t, []*room.ProgressEvent{
-		{Header: room.Header{Type: room.TypeProgress, Seq: g.Seq()}, Player: "b", Progress: g.progress("b")},
-	}, ofType[*room.ProgressEvent](events(s.Out))[1:], "b is told of the digit b lost")
+	assert.Equal(t, []*protocol.ProgressEvent{
+		{Header: protocol.Header{Type: protocol.TypeProgress, Seq: g.Seq()}, Player: "b", Progress: g.progress("b")},
+	}, ofType[*protocol.ProgressEvent](events(s.Out))[1:], "b is told of the digit b lost")
 }
 
 func TestAdmits(t *testing.T) {
@@ -1958,14 +1959,14 @@ func TestAdmits(t *testing.T) {
 	assert.Nil(t, g.Admits(false))
 	g.join("a")
 	g.join("b")
-	assert.Equal(t, room.CodeRoomFull, g.Admits(false).Code)
+	assert.Equal(t, protocol.CodeRoomFull, g.Admits(false).Code)
 	assert.Nil(t, g.Admits(true))
 	g.watch("s")
-	assert.Equal(t, room.CodeRoomFull, g.Admits(true).Code)
+	assert.Equal(t, protocol.CodeRoomFull, g.Admits(true).Code)
 	g.Leave(g.now, "b")
 	assert.Nil(t, g.Admits(false))
 	g.begin()
-	assert.Equal(t, room.CodeGameStarted, g.Admits(false).Code, "a race takes players only before its start")
+	assert.Equal(t, protocol.CodeGameStarted, g.Admits(false).Code, "a race takes players only before its start")
 }
 
 // A player who leaves while their finish is being stored stays a member,

@@ -4,12 +4,13 @@ import (
 	"time"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // hint gives player m the next step on their board, with why it holds, or
 // the cells of theirs that do not match the solution. Under rules with a
 // hint penalty it freezes their board for a while.
-func (g *Game) hint(now time.Time, m *member, msg *Msg) *Error {
+func (g *Game) hint(now time.Time, m *member, msg *protocol.Msg) *protocol.Error {
 	if err := m.frozen(now); err != nil {
 		return err
 	}
@@ -18,13 +19,13 @@ func (g *Game) hint(now time.Time, m *member, msg *Msg) *Error {
 	if err != nil {
 		// The room's puzzle is unique and its boards keep the givens, so
 		// this is a bug; the client learns only that no hint came.
-		return Errorf(CodeUnavailable, "no hint could be found for this board")
+		return protocol.Errorf(protocol.CodeUnavailable, "no hint could be found for this board")
 	}
 	if h.Solved {
-		return Errorf(CodeFinished, "the board is solved")
+		return protocol.Errorf(protocol.CodeFinished, "the board is solved")
 	}
 	m.progress.Hints++
-	ev := &HintEvent{Header: Header{Type: TypeHint}, ID: msg.ID, Player: m.id, Hints: m.progress.Hints}
+	ev := &protocol.HintEvent{Header: protocol.Header{Type: protocol.TypeHint}, ID: msg.ID, Player: m.id, Hints: m.progress.Hints}
 	if len(h.Wrong) > 0 {
 		ev.Technique, ev.TechniqueName = "wrong-digits", "Wrong digits"
 		ev.Wrong = h.Wrong
@@ -64,13 +65,13 @@ func stepCells(st *engine.Step) []int {
 	return set.Cells(nil)
 }
 
-func marks(cs []engine.Candidate) []Mark {
+func marks(cs []engine.Candidate) []protocol.Mark {
 	if len(cs) == 0 {
 		return nil
 	}
-	out := make([]Mark, len(cs))
+	out := make([]protocol.Mark, len(cs))
 	for i, c := range cs {
-		out[i] = Mark{Cell: c.Cell, Digit: int(c.Digit)}
+		out[i] = protocol.Mark{Cell: c.Cell, Digit: int(c.Digit)}
 	}
 	return out
 }

@@ -3,6 +3,8 @@ package room
 import (
 	"sort"
 	"time"
+
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 type member struct {
@@ -18,7 +20,7 @@ type member struct {
 	// progress is what the room is told of the player's game, without
 	// mistakes, which are counted apart: whether they may be told is
 	// view's to decide (see fullProgress).
-	progress    Progress
+	progress    protocol.Progress
 	mistakes    int
 	frozenUntil time.Time
 	finished    bool
@@ -47,7 +49,7 @@ func (g *Game) rankedFinish(m *member) bool {
 
 // fullProgress is the player's progress with their mistakes: what a fact
 // carries, for view to pass on or trim.
-func (m *member) fullProgress() Progress {
+func (m *member) fullProgress() protocol.Progress {
 	p := m.progress
 	n := m.mistakes
 	p.Mistakes = &n
@@ -56,7 +58,7 @@ func (m *member) fullProgress() Progress {
 
 // setProgress is fullProgress's inverse: the progress, and the mistakes
 // kept apart, from a full one (a saved state, a recorded event).
-func (m *member) setProgress(p Progress) {
+func (m *member) setProgress(p protocol.Progress) {
 	if p.Mistakes != nil {
 		m.mistakes = *p.Mistakes
 	}
@@ -66,15 +68,15 @@ func (m *member) setProgress(p Progress) {
 
 // frozen refuses digits while a player's hint penalty runs (only the rules
 // with a hint penalty set frozenUntil).
-func (m *member) frozen(now time.Time) *Error {
+func (m *member) frozen(now time.Time) *protocol.Error {
 	if !now.Before(m.frozenUntil) {
 		return nil
 	}
-	return Errorf(CodeFrozen, "your hint penalty runs for another %s", m.frozenUntil.Sub(now).Round(time.Second/10))
+	return protocol.Errorf(protocol.CodeFrozen, "your hint penalty runs for another %s", m.frozenUntil.Sub(now).Round(time.Second/10))
 }
 
 // Players counts the players.
-func (g *Game) Players() int { return g.count(RolePlayer) }
+func (g *Game) Players() int { return g.count(protocol.RolePlayer) }
 
 // Connected counts the members with a live connection.
 func (g *Game) Connected() (n int) {
@@ -103,7 +105,7 @@ func (g *Game) Host() string { return g.host }
 // saw (0 for none): when the room still holds every event after it, they
 // are replayed instead of a snapshot. The welcome's You lacks the token,
 // which only the server knows.
-func (g *Game) Join(now time.Time, id, name string, spectator bool, lastSeq int64) (*Welcome, []Output, *Error) {
+func (g *Game) Join(now time.Time, id, name string, spectator bool, lastSeq int64) (*protocol.Welcome, []Output, *protocol.Error) {
 	// What the member missed is read before the join's own presence event
 	// (never theirs to see) takes a seq and a place in the log.
 	// Only a player coming back resumes: a stray last_seq from a newcomer
@@ -111,48 +113,48 @@ func (g *Game) Join(now time.Time, id, name string, spectator bool, lastSeq int6
 	m, ok := g.members[id]
 	var replay []Output
 	var resumed bool
-	if ok && m.role == RolePlayer {
+	if ok && m.role == protocol.RolePlayer {
 		replay, resumed = g.missed(id, lastSeq)
 	}
 	switch {
-	case ok && m.role == RolePlayer:
+	case ok && m.role == protocol.RolePlayer:
 		if m.connected {
 			// A second tab: the server closes the first one.
 			break
 		}
 		m.connected, m.awayUntil, m.leaving = true, time.Time{}, false
-		g.presence(m, PresenceBack, nil)
+		g.presence(m, protocol.PresenceBack, nil)
 	case ok:
-		return nil, nil, Errorf(CodeAlreadyJoined, "this spectator is in the room already")
+		return nil, nil, protocol.Errorf(protocol.CodeAlreadyJoined, "this spectator is in the room already")
 	case spectator:
 		if err := g.Admits(true); err != nil {
 			return nil, nil, err
 		}
-		m = g.add(id, name, RoleSpectator)
-		g.presence(m, PresenceJoined, nil)
+		m = g.add(id, name, protocol.RoleSpectator)
+		g.presence(m, protocol.PresenceJoined, nil)
 	default:
 		if err := g.Admits(false); err != nil {
 			return nil, nil, err
 		}
-		m = g.add(id, name, RolePlayer)
+		m = g.add(id, name, protocol.RolePlayer)
 		m.unranked = g.attempted[id]
 		if g.host == "" {
 			g.host = id
 		}
-		g.presence(m, PresenceJoined, nil)
-		if g.rules.playsOnJoin() && g.phase == PhaseWaiting {
+		g.presence(m, protocol.PresenceJoined, nil)
+		if g.rules.playsOnJoin() && g.phase == protocol.PhaseWaiting {
 			// The clock starts now, as the board goes to the player in
 			// their welcome.
-			g.phase = PhaseRunning
+			g.phase = protocol.PhaseRunning
 			g.startsAt, g.startedAt = now, now
 			g.archiveIfPast(now)
 			g.effects = append(g.effects, Effect{Save: true})
 			g.emitState(now)
 		}
 	}
-	w := &Welcome{
-		Header: Header{Type: TypeWelcome, Seq: g.seq},
-		You:    You{ID: id, Name: m.name, Role: m.role, Host: g.host == id},
+	w := &protocol.Welcome{
+		Header: protocol.Header{Type: protocol.TypeWelcome, Seq: g.seq},
+		You:    protocol.You{ID: id, Name: m.name, Role: m.role, Host: g.host == id},
 	}
 	if resumed {
 		w.Resumed, w.Replay = true, len(replay)
@@ -166,18 +168,18 @@ func (g *Game) Join(now time.Time, id, name string, spectator bool, lastSeq int6
 // Admits says whether a newcomer may join, as a spectator or as a player:
 // nil, or the refusal Join would give. (A player coming back is always
 // let in.)
-func (g *Game) Admits(spectator bool) *Error {
+func (g *Game) Admits(spectator bool) *protocol.Error {
 	if spectator {
-		if g.count(RoleSpectator) >= g.cfg.MaxSpectators {
-			return Errorf(CodeRoomFull, "the room has %d spectators, as many as it takes", g.cfg.MaxSpectators)
+		if g.count(protocol.RoleSpectator) >= g.cfg.MaxSpectators {
+			return protocol.Errorf(protocol.CodeRoomFull, "the room has %d spectators, as many as it takes", g.cfg.MaxSpectators)
 		}
 		return nil
 	}
 	if err := g.rules.lateJoin(g.phase); err != nil {
 		return err
 	}
-	if g.count(RolePlayer) >= g.cfg.MaxPlayers {
-		return Errorf(CodeRoomFull, "the room has %d players, as many as it takes", g.cfg.MaxPlayers)
+	if g.count(protocol.RolePlayer) >= g.cfg.MaxPlayers {
+		return protocol.Errorf(protocol.CodeRoomFull, "the room has %d players, as many as it takes", g.cfg.MaxPlayers)
 	}
 	return nil
 }
@@ -185,7 +187,7 @@ func (g *Game) Admits(spectator bool) *Error {
 func (g *Game) add(id, name, role string) *member {
 	g.order++
 	m := &member{id: id, name: name, role: role, order: g.order, connected: true}
-	if role == RolePlayer {
+	if role == protocol.RolePlayer {
 		g.rules.seat(g, m)
 	}
 	g.members[id] = m
@@ -195,7 +197,7 @@ func (g *Game) add(id, name, role string) *member {
 // presence tells the room about member m's arrival, absence, return or
 // departure, with the room's host after it.
 func (g *Game) presence(m *member, status string, until *time.Time) {
-	g.publish(fact{kind: kindPresence, actor: m.id, ev: &PresenceEvent{Header: Header{Type: TypePresence},
+	g.publish(fact{kind: kindPresence, actor: m.id, ev: &protocol.PresenceEvent{Header: protocol.Header{Type: protocol.TypePresence},
 		Player: m.id, Name: m.name, Role: m.role, Status: status, Host: g.host, Until: until}})
 }
 
@@ -215,14 +217,14 @@ func (g *Game) Disconnect(now time.Time, id string) {
 	if !ok || !m.connected {
 		return
 	}
-	if m.role == RoleSpectator {
+	if m.role == protocol.RoleSpectator {
 		g.remove(m)
 		return
 	}
 	m.connected = false
 	m.awayUntil = now.Add(g.cfg.ReconnectWindow)
 	until := m.awayUntil
-	g.presence(m, PresenceAway, &until)
+	g.presence(m, protocol.PresenceAway, &until)
 }
 
 // Leave is a member leaving for good (or their reconnect window running
@@ -250,7 +252,7 @@ func (g *Game) remove(m *member) {
 		g.host = ""
 		var next *member
 		for _, o := range g.members {
-			if o.role == RolePlayer && (next == nil || o.connected && !next.connected || o.connected == next.connected && o.order < next.order) {
+			if o.role == protocol.RolePlayer && (next == nil || o.connected && !next.connected || o.connected == next.connected && o.order < next.order) {
 				next = o
 			}
 		}
@@ -258,7 +260,7 @@ func (g *Game) remove(m *member) {
 			g.host = next.id
 		}
 	}
-	g.presence(m, PresenceLeft, nil)
+	g.presence(m, protocol.PresenceLeft, nil)
 }
 
 // sortedMembers are the members in the order they joined.

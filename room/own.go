@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // OwnPuzzle checks a puzzle a player gave and grades it: a room can only
@@ -35,11 +36,11 @@ func OwnPuzzle(givens engine.Grid) (Puzzle, error) {
 func PuzzleError(err error) error {
 	switch {
 	case errors.Is(err, engine.ErrConflict):
-		return Errorf(CodeNoSolution, "the puzzle has no solution: %s", conflictText(err))
+		return protocol.Errorf(protocol.CodeNoSolution, "the puzzle has no solution: %s", conflictText(err))
 	case errors.Is(err, engine.ErrNoSolution):
-		return Errorf(CodeNoSolution, "the puzzle has no solution: its givens rule every digit out of some cell")
+		return protocol.Errorf(protocol.CodeNoSolution, "the puzzle has no solution: its givens rule every digit out of some cell")
 	case errors.Is(err, engine.ErrMultipleSolutions):
-		return Errorf(CodeManySolutions, "the puzzle has more than one solution: it needs more givens")
+		return protocol.Errorf(protocol.CodeManySolutions, "the puzzle has more than one solution: it needs more givens")
 	}
 	return fmt.Errorf("room: grade puzzle: %w", err)
 }

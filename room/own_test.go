@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -24,14 +25,14 @@ func TestOwnPuzzleChecksAndGrades(t *testing.T) {
 	tests := []struct {
 		name, puzzle, code, message string
 	}{
-		{"several solutions", "123456789" + strings.Repeat(".", 72), room.CodeManySolutions, "more than one solution"},
-		{"none", "12345678." + "........9" + strings.Repeat(".", 63), room.CodeNoSolution, "no solution"},
-		{"clashing givens", "1.......1" + strings.Repeat(".", 72), room.CodeNoSolution, "r1c1 and r1c9 both hold 1"},
+		{"several solutions", "123456789" + strings.Repeat(".", 72), protocol.CodeManySolutions, "more than one solution"},
+		{"none", "12345678." + "........9" + strings.Repeat(".", 63), protocol.CodeNoSolution, "no solution"},
+		{"clashing givens", "1.......1" + strings.Repeat(".", 72), protocol.CodeNoSolution, "r1c1 and r1c9 both hold 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := room.OwnPuzzle(engine.MustParse(tt.puzzle))
-			var rerr *room.Error
+			var rerr *protocol.Error
 			require.True(t, errors.As(err, &rerr), "%v", err)
 			assert.Equal(t, tt.code, rerr.Code)
 			assert.Contains(t, rerr.Message, tt.message)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // race is the rules of a race: every player solves the same puzzle on a
@@ -22,15 +23,15 @@ func (race) liveMistakes() bool { return false }
 func (race) teamBoard(engine.Grid) *board { return nil }
 
 func (race) seat(g *Game, m *member) {
-	m.progress = Progress{Empty: g.empty}
+	m.progress = protocol.Progress{Empty: g.empty}
 	m.board = &board{cells: g.pz.Givens}
 }
 
 func (race) boardOf(_ *Game, m *member) *board { return m.board }
 
-func (race) lateJoin(phase string) *Error {
-	if phase != PhaseWaiting {
-		return Errorf(CodeGameStarted, "the race has started: join as a spectator, or wait for the rematch")
+func (race) lateJoin(phase string) *protocol.Error {
+	if phase != protocol.PhaseWaiting {
+		return protocol.Errorf(protocol.CodeGameStarted, "the race has started: join as a spectator, or wait for the rematch")
 	}
 	return nil
 }
@@ -63,7 +64,7 @@ func (race) solved(g *Game, now time.Time, m *member) {
 // racing.
 func (r race) announce(g *Game, now time.Time, rs []Result) {
 	for _, res := range rs {
-		g.publish(fact{kind: kindFinish, actor: res.PlayerID, ev: &FinishEvent{Header: Header{Type: TypeFinish},
+		g.publish(fact{kind: kindFinish, actor: res.PlayerID, ev: &protocol.FinishEvent{Header: protocol.Header{Type: protocol.TypeFinish},
 			Player: res.PlayerID, Rank: res.Rank, ElapsedMS: res.Elapsed.Milliseconds(),
 			Mistakes: res.Mistakes, Hints: res.Hints, Score: res.Score}})
 	}
@@ -73,15 +74,15 @@ func (r race) announce(g *Game, now time.Time, rs []Result) {
 // settle ends the race once every player still in it has finished and
 // every finish is stored.
 func (race) settle(g *Game, now time.Time) {
-	if g.phase != PhaseRunning || g.pending > 0 {
+	if g.phase != protocol.PhaseRunning || g.pending > 0 {
 		return
 	}
 	for _, m := range g.members {
-		if m.role == RolePlayer && !m.finished {
+		if m.role == protocol.RolePlayer && !m.finished {
 			return
 		}
 	}
-	g.phase = PhaseFinished
+	g.phase = protocol.PhaseFinished
 	g.finishedAt = now
 	g.effects = append(g.effects, Effect{Save: true})
 	g.emitState(now)

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // Levels are the levels rooms are played at: the generator's, short of
@@ -316,7 +318,7 @@ func (reg *Registry) Adopt(ctx context.Context, saved []*Saved) (int, error) {
 	}
 	n := 0
 	for _, s := range saved {
-		if latest[s.ID] != s || s.Abandoned || s.Ended || s.Phase == PhaseFinished && len(s.Players) == 0 {
+		if latest[s.ID] != s || s.Abandoned || s.Ended || s.Phase == protocol.PhaseFinished && len(s.Players) == 0 {
 			continue
 		}
 		records, err := reg.store.LoadEvents(ctx, s.GameID(), s.Seq)

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // A room's state is saved at its phase changes and every 30 s, while every
@@ -47,57 +49,57 @@ func (g *Game) replay(records []Record) (int, error) {
 // apply makes the change one record tells of.
 func (g *Game) apply(rec Record) error {
 	switch rec.Type {
-	case TypePresence:
-		var ev PresenceEvent
+	case protocol.TypePresence:
+		var ev protocol.PresenceEvent
 		if err := json.Unmarshal(rec.Data, &ev); err != nil {
 			return err
 		}
 		g.applyPresence(&ev)
-	case TypeCountdown:
-		var ev CountdownEvent
+	case protocol.TypeCountdown:
+		var ev protocol.CountdownEvent
 		if err := json.Unmarshal(rec.Data, &ev); err != nil {
 			return err
 		}
-		g.phase, g.startsAt = PhaseCountdown, ev.StartsAt
-	case TypeState:
-		var ev State
+		g.phase, g.startsAt = protocol.PhaseCountdown, ev.StartsAt
+	case protocol.TypeState:
+		var ev protocol.State
 		if err := json.Unmarshal(rec.Data, &ev); err != nil {
 			return err
 		}
 		g.applyState(&ev.Room)
-	case TypeMove:
-		var ev MoveEvent
+	case protocol.TypeMove:
+		var ev protocol.MoveEvent
 		if err := json.Unmarshal(rec.Data, &ev); err != nil {
 			return err
 		}
 		return g.applyMove(rec.At, &ev)
-	case TypeNote:
-		var ev NoteEvent
+	case protocol.TypeNote:
+		var ev protocol.NoteEvent
 		if err := json.Unmarshal(rec.Data, &ev); err != nil {
 			return err
 		}
-		if m, ok := g.members[ev.Player]; ok && m.role == RolePlayer && ev.Cell >= 0 && ev.Cell < len(g.pz.Givens) {
+		if m, ok := g.members[ev.Player]; ok && m.role == protocol.RolePlayer && ev.Cell >= 0 && ev.Cell < len(g.pz.Givens) {
 			b := g.rules.boardOf(g, m)
 			b.notes[ev.Cell] = notes{corner: digitMask(ev.Corner), centre: digitMask(ev.Centre)}
 		}
-	case TypeHint:
-		var ev HintEvent
+	case protocol.TypeHint:
+		var ev protocol.HintEvent
 		if err := json.Unmarshal(rec.Data, &ev); err != nil {
 			return err
 		}
 		if m, ok := g.members[ev.Player]; ok && ev.FrozenUntil != nil {
 			m.frozenUntil = *ev.FrozenUntil
 		}
-	case TypeProgress:
-		var ev ProgressEvent
+	case protocol.TypeProgress:
+		var ev protocol.ProgressEvent
 		if err := json.Unmarshal(rec.Data, &ev); err != nil {
 			return err
 		}
-		if m, ok := g.members[ev.Player]; ok && m.role == RolePlayer {
+		if m, ok := g.members[ev.Player]; ok && m.role == protocol.RolePlayer {
 			m.setProgress(ev.Progress)
 		}
-	case TypeFinish:
-		var ev FinishEvent
+	case protocol.TypeFinish:
+		var ev protocol.FinishEvent
 		if err := json.Unmarshal(rec.Data, &ev); err != nil {
 			return err
 		}
@@ -107,22 +109,22 @@ func (g *Game) apply(rec Record) error {
 	return nil
 }
 
-func (g *Game) applyPresence(ev *PresenceEvent) {
+func (g *Game) applyPresence(ev *protocol.PresenceEvent) {
 	g.host = ev.Host
-	if ev.Role != RolePlayer {
+	if ev.Role != protocol.RolePlayer {
 		// Spectators are not brought back; their arrival took its place
 		// in the order of arrivals.
-		if ev.Status == PresenceJoined {
+		if ev.Status == protocol.PresenceJoined {
 			g.order++
 		}
 		return
 	}
 	m, ok := g.members[ev.Player]
 	switch {
-	case ev.Status == PresenceJoined && !ok:
-		m = g.add(ev.Player, ev.Name, RolePlayer)
+	case ev.Status == protocol.PresenceJoined && !ok:
+		m = g.add(ev.Player, ev.Name, protocol.RolePlayer)
 		m.connected = false
-	case ev.Status == PresenceLeft && ok:
+	case ev.Status == protocol.PresenceLeft && ok:
 		delete(g.members, m.id)
 	}
 }
@@ -130,17 +132,17 @@ func (g *Game) applyPresence(ev *PresenceEvent) {
 // applyState takes the phase, round times and host of a state, and seats
 // the players it lists that the game does not know yet (a rematch's round,
 // replayed over no saved state of its own).
-func (g *Game) applyState(s *Snapshot) {
+func (g *Game) applyState(s *protocol.Snapshot) {
 	g.phase = s.Phase
-	if g.phase == PhasePreparing {
+	if g.phase == protocol.PhasePreparing {
 		// A round whose rematch was being prepared is over.
-		g.phase = PhaseFinished
+		g.phase = protocol.PhaseFinished
 	}
 	g.host = s.Host
 	g.startsAt, g.startedAt, g.finishedAt = timeOf(s.StartsAt), timeOf(s.StartedAt), timeOf(s.FinishedAt)
 	for _, p := range s.Players {
 		if _, ok := g.members[p.ID]; !ok {
-			m := g.add(p.ID, p.Name, RolePlayer)
+			m := g.add(p.ID, p.Name, protocol.RolePlayer)
 			m.connected = false
 		}
 	}
@@ -148,9 +150,9 @@ func (g *Game) applyState(s *Snapshot) {
 
 // applyMove replays a digit placed, undone or redone, with the player's
 // undo history, and a board it solves as the finish it was.
-func (g *Game) applyMove(at time.Time, ev *MoveEvent) error {
+func (g *Game) applyMove(at time.Time, ev *protocol.MoveEvent) error {
 	m, ok := g.members[ev.Player]
-	if !ok || m.role != RolePlayer {
+	if !ok || m.role != protocol.RolePlayer {
 		return nil
 	}
 	if ev.Cell < 0 || ev.Cell >= len(g.pz.Givens) || ev.Digit < 0 || ev.Digit > 9 {
@@ -191,9 +193,9 @@ func undone(stack, other *[]change, cell int) {
 
 // applyFinish marks the finish told as stored: the racer's, or the whole
 // team's.
-func (g *Game) applyFinish(ev *FinishEvent) {
+func (g *Game) applyFinish(ev *protocol.FinishEvent) {
 	for _, m := range g.sortedMembers() {
-		if m.role != RolePlayer || ev.Player != "" && m.id != ev.Player {
+		if m.role != protocol.RolePlayer || ev.Player != "" && m.id != ev.Player {
 			continue
 		}
 		if ev.Player != "" || m.saving {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -44,22 +45,22 @@ func TestRebuildReplaysWhatHappenedSinceTheSave(t *testing.T) {
 			g.after(time.Minute)
 			right := g.open("a")
 			g.ok("a", move(right, g.pz.Solution[right]))
-			g.ok("b", note(room.NoteCentre, g.open("b"), 7))
+			g.ok("b", note(protocol.NoteCentre, g.open("b"), 7))
 			bCell := g.open("b")
 			g.ok("b", move(bCell, g.pz.Solution[bCell]))
-			g.ok("b", msg(room.TypeUndo))
-			g.ok("b", msg(room.TypeRedo))
+			g.ok("b", msg(protocol.TypeUndo))
+			g.ok("b", msg(protocol.TypeRedo))
 			cell, d := g.wrong("a")
 			g.ok("a", move(cell, d))
-			g.ok("a", note(room.NoteCorner, g.open("a"), 2))
+			g.ok("a", note(protocol.NoteCorner, g.open("a"), 2))
 			if mode == room.ModeCoop {
 				// An undo that finds its cell changed drops the stale
 				// entry, and takes no seq: replay keeps the entry, and
 				// the rebuilt game finds it stale again (below).
 				g.ok("c", move(bCell, 0))
-				g.refused("b", msg(room.TypeUndo), room.CodeUndoStale)
+				g.refused("b", msg(protocol.TypeUndo), protocol.CodeUndoStale)
 			}
-			g.ok("c", msg(room.TypeHint))
+			g.ok("c", msg(protocol.TypeHint))
 			g.after(time.Minute)
 			g.recorded(&recs)
 			if mode == room.ModeRace {
@@ -70,7 +71,7 @@ func TestRebuildReplaysWhatHappenedSinceTheSave(t *testing.T) {
 				results(t, g.fill("b"))
 				g.recorded(&recs)
 			}
-			g.ok("a", msg(room.TypeLeave))
+			g.ok("a", msg(protocol.TypeLeave))
 			g.recorded(&recs)
 
 			var s room.Saved
@@ -93,7 +94,7 @@ func TestRebuildReplaysWhatHappenedSinceTheSave(t *testing.T) {
 			}
 			if mode == room.ModeCoop {
 				rg := &game{Game: r, tb: t, pz: g.pz, now: g.now}
-				rg.refused("b", msg(room.TypeUndo), room.CodeUndoStale)
+				rg.refused("b", msg(protocol.TypeUndo), protocol.CodeUndoStale)
 			}
 			want, got := g.Save(g.now), r.Save(g.now)
 			assert.Greater(t, got.Seq, want.Seq, "numbering goes on past anything sent after the last record")

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sudoku-arena/arena/internal/backoff"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // ErrClosed is what a room that has ended answers.
@@ -231,7 +232,7 @@ func (r *Room) Attach(ctx context.Context, j Join, conn Conn) error {
 			r.log().Warn("room: whether the daily was played", "room", r.id, "player", j.ID, "err", err)
 		}
 	}
-	var jerr *Error
+	var jerr *protocol.Error
 	err := r.call(ctx, func(now time.Time) {
 		if played {
 			r.g.Attempted(j.ID)
@@ -269,7 +270,7 @@ func (r *Room) Attach(ctx context.Context, j Join, conn Conn) error {
 // caller can refuse a join before doing work for it, such as storing a
 // new player.
 func (r *Room) Admits(ctx context.Context, spectator bool) error {
-	var e *Error
+	var e *protocol.Error
 	if err := r.call(ctx, func(time.Time) { e = r.g.Admits(spectator) }); err != nil {
 		return err
 	}
@@ -303,7 +304,7 @@ func (r *Room) dropConn(id string) {
 // at is when it was read. A connection the member no longer holds (a
 // second tab replaced it, or it was dropped as too slow) is ignored: its
 // last frames must not act for the player.
-func (r *Room) Message(ctx context.Context, id string, conn Conn, msg *Msg, at time.Time) error {
+func (r *Room) Message(ctx context.Context, id string, conn Conn, msg *protocol.Msg, at time.Time) error {
 	d, _ := deliveries.Get().(*delivery)
 	if d == nil {
 		d = new(delivery)
@@ -324,7 +325,7 @@ type delivery struct {
 	r    *Room
 	id   string
 	conn Conn
-	msg  *Msg
+	msg  *protocol.Msg
 	at   time.Time
 	run  func(now time.Time)
 }
@@ -348,34 +349,34 @@ func (d *delivery) handle(now time.Time) {
 		return
 	}
 	r.at = at
-	if msg.Type == TypeMove {
+	if msg.Type == protocol.TypeMove {
 		r.reg.stats.moves.Add(1)
 	}
 	e := r.g.Handle(now, id, msg)
-	if e != nil && e.Code != CodeConflict {
+	if e != nil && e.Code != protocol.CodeConflict {
 		conn.Send(r.frame(e.Event(r.g.Seq(), msg.ID)))
 	}
-	if _, still := r.g.Member(id); msg.Type == TypeLeave && !still {
+	if _, still := r.g.Member(id); msg.Type == protocol.TypeLeave && !still {
 		r.dropConn(id)
 		conn.Close(CloseLeft)
 	}
 }
 
 // Snapshot is the room as an outsider sees it.
-func (r *Room) Snapshot(ctx context.Context) (Snapshot, error) {
-	var s Snapshot
+func (r *Room) Snapshot(ctx context.Context) (protocol.Snapshot, error) {
+	var s protocol.Snapshot
 	err := r.call(ctx, func(now time.Time) { s = r.g.Snapshot("", now) })
 	return s, err
 }
 
 // frame is ev encoded as a frame of its own (a welcome, a replayed event,
 // an error answering one member).
-func (r *Room) frame(ev Event) Frame {
+func (r *Room) frame(ev protocol.Event) Frame {
 	buf := encodeBuffers.Get().(*[]byte)
-	*buf = appendEvent((*buf)[:0], ev)
+	*buf = protocol.AppendEvent((*buf)[:0], ev)
 	data := bytes.Clone(*buf)
 	encodeBuffers.Put(buf)
-	return Frame{Data: data, At: r.at, Type: ev.header().Type}
+	return Frame{Data: data, At: r.at, Type: ev.Head().Type}
 }
 
 // encodeBuffers are the buffers events are encoded in before their bytes
@@ -514,12 +515,12 @@ func (r *Room) roundID() string {
 // stored is each event in full, never a member's view of it: enough to
 // rebuild the room (Rebuild) after a crash. An event stored as it was sent
 // (its view is the event in full) is encoded once.
-func (r *Room) encode(out []Output, logged []Event) ([]Frame, []Record) {
+func (r *Room) encode(out []Output, logged []protocol.Event) ([]Frame, []Record) {
 	buf := encodeBuffers.Get().(*[]byte)
 	b, spans := (*buf)[:0], r.spans[:0]
 	for i := range out {
 		start := len(b)
-		b = appendEvent(b, out[i].Event)
+		b = protocol.AppendEvent(b, out[i].Event)
 		spans = append(spans, span{start, len(b)})
 	}
 	for _, ev := range logged {
@@ -535,7 +536,7 @@ func (r *Room) encode(out []Output, logged []Event) ([]Frame, []Record) {
 			continue
 		}
 		start := len(b)
-		b = appendEvent(b, ev)
+		b = protocol.AppendEvent(b, ev)
 		spans = append(spans, span{start, len(b)})
 	}
 	data := bytes.Clone(b)
@@ -546,7 +547,7 @@ func (r *Room) encode(out []Output, logged []Event) ([]Frame, []Record) {
 	frames := r.frames[:0]
 	for i := range out {
 		sp := spans[i]
-		frames = append(frames, Frame{Data: data[sp.start:sp.end:sp.end], At: r.at, Type: out[i].Event.header().Type})
+		frames = append(frames, Frame{Data: data[sp.start:sp.end:sp.end], At: r.at, Type: out[i].Event.Head().Type})
 	}
 	r.frames = frames
 	var records []Record
@@ -554,7 +555,7 @@ func (r *Room) encode(out []Output, logged []Event) ([]Frame, []Record) {
 		records = make([]Record, len(logged))
 		for i, ev := range logged {
 			sp := spans[len(out)+i]
-			records[i] = Record{Seq: ev.header().Seq, Type: ev.header().Type, Player: playerOf(ev),
+			records[i] = Record{Seq: ev.Head().Seq, Type: ev.Head().Type, Player: playerOf(ev),
 				Data: data[sp.start:sp.end:sp.end], At: r.at}
 		}
 	}
@@ -572,21 +573,21 @@ func (r *Room) send(id string, c Conn, f Frame) {
 	r.g.Disconnect(r.reg.clock.Now(), id)
 }
 
-func playerOf(ev Event) string {
+func playerOf(ev protocol.Event) string {
 	switch e := ev.(type) {
-	case *MoveEvent:
+	case *protocol.MoveEvent:
 		return e.Player
-	case *NoteEvent:
+	case *protocol.NoteEvent:
 		return e.Player
-	case *HintEvent:
+	case *protocol.HintEvent:
 		return e.Player
-	case *ProgressEvent:
+	case *protocol.ProgressEvent:
 		return e.Player
-	case *PresenceEvent:
+	case *protocol.PresenceEvent:
 		return e.Player
-	case *FinishEvent:
+	case *protocol.FinishEvent:
 		return e.Player
-	case *ErrorEvent:
+	case *protocol.ErrorEvent:
 		return e.Player
 	}
 	return ""
@@ -739,7 +740,7 @@ func (r *Room) end(ctx context.Context, now time.Time, why CloseReason) {
 		s.Final = true
 		if why == CloseRoomEnded {
 			s.Ended = true
-			s.Abandoned = s.Phase != PhaseFinished
+			s.Abandoned = s.Phase != protocol.PhaseFinished
 		}
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.reg.cfg.StoreTimeout)
 		if err := r.reg.store.SaveRoom(sctx, s); err != nil {

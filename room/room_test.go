@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/room/roomtest"
 )
@@ -105,7 +106,7 @@ func (c *conn) await(t *testing.T, typ string, match func(data []byte) bool) []b
 
 func presence(status, player string) func([]byte) bool {
 	return func(data []byte) bool {
-		var p room.PresenceEvent
+		var p protocol.PresenceEvent
 		return json.Unmarshal(data, &p) == nil && p.Status == status && p.Player == player
 	}
 }
@@ -117,20 +118,20 @@ func TestSlowConnectionIsDroppedAndMayResume(t *testing.T) {
 	a, b := cs[0], cs[1]
 
 	b.full.Store(true)
-	require.NoError(t, r.Message(ctx, "p_a", a, &room.Msg{Type: room.TypeStart}, time.Now()))
-	a.await(t, room.TypePresence, presence(room.PresenceAway, "p_b"))
+	require.NoError(t, r.Message(ctx, "p_a", a, &protocol.Msg{Type: protocol.TypeStart}, time.Now()))
+	a.await(t, protocol.TypePresence, presence(protocol.PresenceAway, "p_b"))
 	assert.Equal(t, int64(1), reg.Stats().Dropped)
 	assert.Equal(t, 1, reg.Stats().Members)
 
 	// Bob comes back on a connection that keeps up, with his place.
 	b2 := newConn()
 	require.NoError(t, r.Attach(ctx, room.Join{ID: "p_b", Name: "Bob"}, b2))
-	w := b2.await(t, room.TypeWelcome, nil)
-	var welcome room.Welcome
+	w := b2.await(t, protocol.TypeWelcome, nil)
+	var welcome protocol.Welcome
 	require.NoError(t, json.Unmarshal(w, &welcome))
 	assert.Equal(t, "p_b", welcome.You.ID)
-	assert.Equal(t, room.RolePlayer, welcome.You.Role)
-	a.await(t, room.TypePresence, presence(room.PresenceBack, "p_b"))
+	assert.Equal(t, protocol.RolePlayer, welcome.You.Role)
+	a.await(t, protocol.TypePresence, presence(protocol.PresenceBack, "p_b"))
 }
 
 func TestReconnectWindowEndsAndHostPasses(t *testing.T) {
@@ -140,7 +141,7 @@ func TestReconnectWindowEndsAndHostPasses(t *testing.T) {
 	r, cs := live(t, reg, room.ModeRace, "p_a", "p_b")
 	a, b := cs[0], cs[1]
 	r.Detach("p_a", a)
-	b.await(t, room.TypePresence, presence(room.PresenceAway, "p_a"))
+	b.await(t, protocol.TypePresence, presence(protocol.PresenceAway, "p_a"))
 	settle(t, r)
 
 	clock.Advance(window - time.Second)
@@ -150,12 +151,12 @@ func TestReconnectWindowEndsAndHostPasses(t *testing.T) {
 	assert.Equal(t, "p_a", snap.Host, "the host keeps the role within the window")
 
 	clock.Advance(time.Second)
-	data := b.await(t, room.TypePresence, presence(room.PresenceLeft, "p_a"))
-	var p room.PresenceEvent
+	data := b.await(t, protocol.TypePresence, presence(protocol.PresenceLeft, "p_a"))
+	var p protocol.PresenceEvent
 	require.NoError(t, json.Unmarshal(data, &p))
 	assert.Equal(t, "p_b", p.Host, "the host's role passes on")
-	require.NoError(t, r.Message(ctx, "p_b", b, &room.Msg{Type: room.TypeStart}, time.Now()))
-	b.await(t, room.TypeCountdown, nil)
+	require.NoError(t, r.Message(ctx, "p_b", b, &protocol.Msg{Type: protocol.TypeStart}, time.Now()))
+	b.await(t, protocol.TypeCountdown, nil)
 }
 
 func TestIdleRoomEnds(t *testing.T) {
@@ -203,7 +204,7 @@ func TestSlowDropOfTheLastMemberDoesNotEndTheRoom(t *testing.T) {
 	a := cs[0]
 	clock.Advance(2 * idle) // older than the idle timeout
 	a.full.Store(true)
-	require.NoError(t, r.Message(ctx, "p_a", a, &room.Msg{Type: room.TypePing}, time.Now()))
+	require.NoError(t, r.Message(ctx, "p_a", a, &protocol.Msg{Type: protocol.TypePing}, time.Now()))
 	settle(t, r)
 	assert.Equal(t, int64(1), reg.Stats().Dropped)
 	clock.Advance(idle - time.Second)
@@ -212,7 +213,7 @@ func TestSlowDropOfTheLastMemberDoesNotEndTheRoom(t *testing.T) {
 	assert.NoError(t, err, "the room waits for its idle timeout from the drop")
 	b := newConn()
 	require.NoError(t, r.Attach(ctx, room.Join{ID: "p_a", Name: "Ann"}, b))
-	b.await(t, room.TypeWelcome, nil)
+	b.await(t, protocol.TypeWelcome, nil)
 }
 
 // A leave the room refuses leaves the connection in place.
@@ -221,12 +222,12 @@ func TestRefusedLeaveKeepsTheConnection(t *testing.T) {
 	ctx := context.Background()
 	r, cs := live(t, reg, room.ModeCoop, "p_a")
 	a := cs[0]
-	require.NoError(t, r.Message(ctx, "p_a", a, &room.Msg{Type: room.TypeLeave, Room: "elsewhere"}, time.Now()))
+	require.NoError(t, r.Message(ctx, "p_a", a, &protocol.Msg{Type: protocol.TypeLeave, Room: "elsewhere"}, time.Now()))
 	settle(t, r)
-	data := a.await(t, room.TypeError, nil)
-	assert.Contains(t, string(data), room.CodeWrongRoom)
+	data := a.await(t, protocol.TypeError, nil)
+	assert.Contains(t, string(data), protocol.CodeWrongRoom)
 	assert.Empty(t, a.closed, "closed after a refused leave")
-	require.NoError(t, r.Message(ctx, "p_a", a, &room.Msg{Type: room.TypeLeave}, time.Now()))
+	require.NoError(t, r.Message(ctx, "p_a", a, &protocol.Msg{Type: protocol.TypeLeave}, time.Now()))
 	select {
 	case why := <-a.closed:
 		assert.Equal(t, room.CloseLeft, why)
@@ -243,12 +244,12 @@ func TestReplacedConnectionIsIgnored(t *testing.T) {
 	a, a2 := cs[0], newConn()
 	require.NoError(t, r.Attach(ctx, room.Join{ID: "p_a", Name: "Ann"}, a2))
 	assert.Equal(t, room.CloseReplaced, <-a.closed)
-	require.NoError(t, r.Message(ctx, "p_a", a, &room.Msg{Type: room.TypeStart}, time.Now()))
-	require.NoError(t, r.Message(ctx, "p_a", a2, &room.Msg{Type: room.TypePing, ID: []byte(`"x"`)}, time.Now()))
-	a2.await(t, room.TypePong, nil)
+	require.NoError(t, r.Message(ctx, "p_a", a, &protocol.Msg{Type: protocol.TypeStart}, time.Now()))
+	require.NoError(t, r.Message(ctx, "p_a", a2, &protocol.Msg{Type: protocol.TypePing, ID: []byte(`"x"`)}, time.Now()))
+	a2.await(t, protocol.TypePong, nil)
 	snap, err := r.Snapshot(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, room.PhaseWaiting, snap.Phase, "the old tab's start did nothing")
+	assert.Equal(t, protocol.PhaseWaiting, snap.Phase, "the old tab's start did nothing")
 }
 
 // After a restart, a room whose rematch had begun comes back as its latest
@@ -339,12 +340,12 @@ func TestCreateStopsAtMaxRooms(t *testing.T) {
 func startRace(t *testing.T, r *room.Room, clock *roomtest.Clock, host *conn, hostID string) {
 	t.Helper()
 	ctx := context.Background()
-	require.NoError(t, r.Message(ctx, hostID, host, &room.Msg{Type: room.TypeStart}, time.Now()))
+	require.NoError(t, r.Message(ctx, hostID, host, &protocol.Msg{Type: protocol.TypeStart}, time.Now()))
 	settle(t, r)
 	clock.Advance(room.DefaultConfig().Countdown)
 	snap, err := r.Snapshot(ctx)
 	require.NoError(t, err)
-	require.Equal(t, room.PhaseRunning, snap.Phase)
+	require.Equal(t, protocol.PhaseRunning, snap.Phase)
 }
 
 // solve fills every blank cell of the player's board with the solution's
@@ -360,14 +361,14 @@ func solve(t *testing.T, r *room.Room, pz room.Puzzle, id string, c *conn, skip 
 			continue
 		}
 		cell, d := cell, int(pz.Solution[cell])
-		require.NoError(t, r.Message(context.Background(), id, c, &room.Msg{Type: room.TypeMove, Cell: &cell, Digit: &d}, time.Now()))
+		require.NoError(t, r.Message(context.Background(), id, c, &protocol.Msg{Type: protocol.TypeMove, Cell: &cell, Digit: &d}, time.Now()))
 	}
 	settle(t, r)
 }
 
 func finishOf(player string) func([]byte) bool {
 	return func(data []byte) bool {
-		var f room.FinishEvent
+		var f protocol.FinishEvent
 		return json.Unmarshal(data, &f) == nil && f.Player == player
 	}
 }
@@ -400,7 +401,7 @@ func TestFinishWaitsForTheDatabaseAndIsAnnouncedOnceStored(t *testing.T) {
 	for _, c := range cs {
 		c.mu.Lock()
 		for _, f := range c.frames {
-			assert.NotEqual(t, room.TypeFinish, f.Type, "a finish is told only once stored")
+			assert.NotEqual(t, protocol.TypeFinish, f.Type, "a finish is told only once stored")
 		}
 		c.mu.Unlock()
 	}
@@ -417,8 +418,8 @@ func TestFinishWaitsForTheDatabaseAndIsAnnouncedOnceStored(t *testing.T) {
 		clock.Advance(time.Second)
 		return len(st.Results()) == 1
 	}, 5*time.Second, time.Millisecond)
-	a.await(t, room.TypeFinish, finishOf("p_a"))
-	b.await(t, room.TypeFinish, finishOf("p_a"))
+	a.await(t, protocol.TypeFinish, finishOf("p_a"))
+	b.await(t, protocol.TypeFinish, finishOf("p_a"))
 	res := st.Results()
 	assert.Equal(t, "p_a", res[0].PlayerID)
 	assert.Equal(t, 1, res[0].Rank)
@@ -446,14 +447,14 @@ func TestRestoreStoresAFinishThatWasNotStored(t *testing.T) {
 				_, _, jerr := g.Join(now, p, "Name "+p, false, 0)
 				require.Nil(t, jerr)
 			}
-			require.Nil(t, g.Handle(now, "p_a", &room.Msg{Type: room.TypeStart}))
+			require.Nil(t, g.Handle(now, "p_a", &protocol.Msg{Type: protocol.TypeStart}))
 			started := now.Add(room.DefaultConfig().Countdown)
 			g.Tick(started)
 			solvedAt := started.Add(90 * time.Second)
 			for cell, d := range pz.Givens {
 				if d == 0 {
 					cell, digit := cell, int(pz.Solution[cell])
-					require.Nil(t, g.Handle(solvedAt, "p_a", &room.Msg{Type: room.TypeMove, Cell: &cell, Digit: &digit}))
+					require.Nil(t, g.Handle(solvedAt, "p_a", &protocol.Msg{Type: protocol.TypeMove, Cell: &cell, Digit: &digit}))
 				}
 			}
 			_, effects := g.Drain()
@@ -487,7 +488,7 @@ func TestRestoreStoresAFinishThatWasNotStored(t *testing.T) {
 			assert.True(t, solvedAt.Equal(mine[0].FinishedAt), "finished when it was, not when restored")
 			require.Eventually(t, func() bool {
 				for _, e := range st.Events(id) {
-					if e.Type == room.TypeFinish {
+					if e.Type == protocol.TypeFinish {
 						return true
 					}
 				}
@@ -505,11 +506,11 @@ func TestRestoreAfterACrashReplaysTheEvents(t *testing.T) {
 	reg, st, clock := registry(t, room.RegistryConfig{})
 	ctx := context.Background()
 	r, cs := live(t, reg, room.ModeRace, "p_a", "p_b")
-	require.NoError(t, r.Message(ctx, "p_a", cs[0], &room.Msg{Type: room.TypeStart}, clock.Now()))
+	require.NoError(t, r.Message(ctx, "p_a", cs[0], &protocol.Msg{Type: protocol.TypeStart}, clock.Now()))
 	settle(t, r)
 	clock.Advance(room.DefaultConfig().Countdown)
-	cs[0].await(t, room.TypeState, func(data []byte) bool { return bytes.Contains(data, []byte(`"phase":"running"`)) })
-	require.Eventually(t, func() bool { s := st.Saved(r.ID()); return s != nil && s.Phase == room.PhaseRunning }, 5*time.Second, time.Millisecond)
+	cs[0].await(t, protocol.TypeState, func(data []byte) bool { return bytes.Contains(data, []byte(`"phase":"running"`)) })
+	require.Eventually(t, func() bool { s := st.Saved(r.ID()); return s != nil && s.Phase == protocol.PhaseRunning }, 5*time.Second, time.Millisecond)
 	savedSeq := st.Saved(r.ID()).Seq
 
 	pz, ok := st.Puzzle(r.ID())
@@ -523,12 +524,12 @@ func TestRestoreAfterACrashReplaysTheEvents(t *testing.T) {
 		}
 	}
 	require.GreaterOrEqual(t, cell, 0)
-	require.NoError(t, r.Message(ctx, "p_a", cs[0], &room.Msg{Type: room.TypeMove, Cell: &cell, Digit: &digit}, clock.Now()))
-	sent := cs[0].await(t, room.TypeProgress, nil)
+	require.NoError(t, r.Message(ctx, "p_a", cs[0], &protocol.Msg{Type: protocol.TypeMove, Cell: &cell, Digit: &digit}, clock.Now()))
+	sent := cs[0].await(t, protocol.TypeProgress, nil)
 	assert.NotContains(t, string(sent), "mistakes", "a racer is not told")
-	var stored room.ProgressEvent
+	var stored protocol.ProgressEvent
 	for _, rec := range st.Events(r.ID()) {
-		if rec.Type == room.TypeProgress {
+		if rec.Type == protocol.TypeProgress {
 			require.NoError(t, json.Unmarshal(rec.Data, &stored))
 		}
 	}
@@ -546,15 +547,15 @@ func TestRestoreAfterACrashReplaysTheEvents(t *testing.T) {
 	require.NoError(t, err)
 	snap, err := back.Snapshot(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, room.PhaseRunning, snap.Phase)
+	assert.Equal(t, protocol.PhaseRunning, snap.Phase)
 	require.Len(t, snap.Players, 2)
 	assert.Equal(t, 1, snap.Players[0].Moves)
 	assert.Equal(t, 1, snap.Players[0].Filled)
 	assert.Nil(t, snap.Players[0].Mistakes, "still not told")
 	a := newConn()
 	require.NoError(t, back.Attach(ctx, room.Join{ID: "p_a", Name: "Name p_a"}, a))
-	var w room.Welcome
-	require.NoError(t, json.Unmarshal(a.await(t, room.TypeWelcome, nil), &w))
+	var w protocol.Welcome
+	require.NoError(t, json.Unmarshal(a.await(t, protocol.TypeWelcome, nil), &w))
 	require.NotNil(t, w.Room)
 	assert.Equal(t, byte('0'+digit), w.Room.Board[cell], "the move is back on the racer's board")
 
@@ -565,8 +566,8 @@ func TestRestoreAfterACrashReplaysTheEvents(t *testing.T) {
 		next = slices.IndexFunc(pz.Givens[cell+1:], func(v uint8) bool { return v == 0 }) + cell + 1
 	}
 	right := int(pz.Solution[next])
-	require.NoError(t, back.Message(ctx, "p_a", a, &room.Msg{Type: room.TypeMove, Cell: &next, Digit: &right}, clock.Now()))
-	a.await(t, room.TypeMove, func(data []byte) bool { return bytes.Contains(data, []byte(fmt.Sprintf(`"cell":%d,`, next))) })
+	require.NoError(t, back.Message(ctx, "p_a", a, &protocol.Msg{Type: protocol.TypeMove, Cell: &next, Digit: &right}, clock.Now()))
+	a.await(t, protocol.TypeMove, func(data []byte) bool { return bytes.Contains(data, []byte(fmt.Sprintf(`"cell":%d,`, next))) })
 	require.Eventually(t, func() bool { return st.Saved(r.ID()).Seq > savedSeq+1000 }, 5*time.Second, time.Millisecond,
 		"a room brought back past a gap is saved at once")
 	third := room.NewRegistry(room.RegistryConfig{Clock: clock}, st)
@@ -593,19 +594,19 @@ func TestRestoreBringsBackAFinishedRoomThatLives(t *testing.T) {
 		require.NoError(t, err)
 		_, _, jerr := g.Join(now, "p_a", "Ann", false, 0)
 		require.Nil(t, jerr)
-		require.Nil(t, g.Handle(now, "p_a", &room.Msg{Type: room.TypeStart}))
+		require.Nil(t, g.Handle(now, "p_a", &protocol.Msg{Type: protocol.TypeStart}))
 		g.Tick(now.Add(time.Hour))
 		for cell, d := range pz.Givens {
 			if d == 0 {
 				cell, digit := cell, int(pz.Solution[cell])
-				require.Nil(t, g.Handle(now.Add(time.Hour), "p_a", &room.Msg{Type: room.TypeMove, Cell: &cell, Digit: &digit}))
+				require.Nil(t, g.Handle(now.Add(time.Hour), "p_a", &protocol.Msg{Type: protocol.TypeMove, Cell: &cell, Digit: &digit}))
 			}
 		}
 		_, effects := g.Drain()
 		g.ResultsSaved(now.Add(time.Hour), effects[len(effects)-1].Results)
-		require.Equal(t, room.PhaseFinished, g.Phase())
+		require.Equal(t, protocol.PhaseFinished, g.Phase())
 		if id == "r3match" {
-			require.Nil(t, g.Handle(now.Add(time.Hour), "p_a", &room.Msg{Type: room.TypeRematch}))
+			require.Nil(t, g.Handle(now.Add(time.Hour), "p_a", &protocol.Msg{Type: protocol.TypeRematch}))
 		}
 		s := g.Save(now)
 		s.Final = true
@@ -619,7 +620,7 @@ func TestRestoreBringsBackAFinishedRoomThatLives(t *testing.T) {
 	require.NoError(t, err)
 	snap, err := r.Snapshot(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, room.PhaseFinished, snap.Phase)
+	assert.Equal(t, protocol.PhaseFinished, snap.Phase)
 	assert.Len(t, snap.Players, 1)
 	for _, id := range []string{"end3d", "r3match"} {
 		_, err = reg.Get(id)
@@ -674,11 +675,11 @@ func TestAFlushsFramesAreHeldTogether(t *testing.T) {
 	h.mu.Lock()
 	h.log = nil
 	h.mu.Unlock()
-	require.NoError(t, r.Message(ctx, "p_b", h, &room.Msg{Type: room.TypeMove, Cell: &cell, Digit: &digit}, clock.Now()))
+	require.NoError(t, r.Message(ctx, "p_b", h, &protocol.Msg{Type: protocol.TypeMove, Cell: &cell, Digit: &digit}, clock.Now()))
 	settle(t, r)
-	require.NoError(t, r.Message(ctx, "p_b", h, &room.Msg{Type: room.TypePing}, clock.Now()))
+	require.NoError(t, r.Message(ctx, "p_b", h, &protocol.Msg{Type: protocol.TypePing}, clock.Now()))
 	settle(t, r)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	assert.Equal(t, []string{"hold", room.TypeMove, room.TypeProgress, "release", room.TypePong}, h.log)
+	assert.Equal(t, []string{"hold", protocol.TypeMove, protocol.TypeProgress, "release", protocol.TypePong}, h.log)
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // Modes.
@@ -46,7 +47,7 @@ type rules interface {
 	boardOf(g *Game, m *member) *board
 
 	// lateJoin is the refusal of a new player in phase, or nil.
-	lateJoin(phase string) *Error
+	lateJoin(phase string) *protocol.Error
 	// hintPenalty is how long a hint freezes the asker's board (0: never).
 	hintPenalty(cfg Config) time.Duration
 	// cursors reports whether players' cursors are shared.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // Saved is a room's state as stored, enough to bring it back after a
@@ -72,22 +73,22 @@ type SavedPuzzle struct {
 
 // SavedBoard is a board with its notes and who placed each digit.
 type SavedBoard struct {
-	Cells string      `json:"cells"`
-	Notes []CellNotes `json:"notes,omitempty"`
-	By    []string    `json:"by,omitempty"`
+	Cells string               `json:"cells"`
+	Notes []protocol.CellNotes `json:"notes,omitempty"`
+	By    []string             `json:"by,omitempty"`
 }
 
 // SavedPlayer is one player's state.
 type SavedPlayer struct {
-	ID          string      `json:"id"`
-	Name        string      `json:"name"`
-	Order       int         `json:"order"`
-	Board       *SavedBoard `json:"board,omitempty"`
-	Undo        [][3]int    `json:"undo,omitempty"`
-	Redo        [][3]int    `json:"redo,omitempty"`
-	Progress    Progress    `json:"progress"`
-	FrozenUntil time.Time   `json:"frozen_until"`
-	Finished    bool        `json:"finished,omitempty"`
+	ID          string            `json:"id"`
+	Name        string            `json:"name"`
+	Order       int               `json:"order"`
+	Board       *SavedBoard       `json:"board,omitempty"`
+	Undo        [][3]int          `json:"undo,omitempty"`
+	Redo        [][3]int          `json:"redo,omitempty"`
+	Progress    protocol.Progress `json:"progress"`
+	FrozenUntil time.Time         `json:"frozen_until"`
+	Finished    bool              `json:"finished,omitempty"`
 	// Unstored is set on a finished player whose result was not yet
 	// stored when the state was saved: Restore writes it again (the write
 	// is idempotent) and announces it once stored, so a crash or a
@@ -109,14 +110,14 @@ func (g *Game) Save(now time.Time) *Saved {
 		Host: g.host, Seq: g.seq, Order: g.order, Ranked: g.ranked, SavedAt: now,
 		Day: g.day, Archive: g.archive, Own: g.own,
 	}
-	if s.Phase == PhasePreparing {
-		s.Phase, s.Ended = PhaseFinished, true
+	if s.Phase == protocol.PhasePreparing {
+		s.Phase, s.Ended = protocol.PhaseFinished, true
 	}
 	if g.team != nil {
 		s.Team = saveBoard(g.team)
 	}
 	for _, m := range g.sortedMembers() {
-		if m.role != RolePlayer {
+		if m.role != protocol.RolePlayer {
 			continue
 		}
 		p := SavedPlayer{
@@ -184,7 +185,7 @@ func Rebuild(cfg Config, s *Saved, records []Record, now time.Time) (*Game, erro
 		return nil, err
 	}
 	switch s.Phase {
-	case PhaseWaiting, PhaseCountdown, PhaseRunning, PhaseFinished:
+	case protocol.PhaseWaiting, protocol.PhaseCountdown, protocol.PhaseRunning, protocol.PhaseFinished:
 	default:
 		return nil, fmt.Errorf("room: restore %s: unknown phase %q", s.ID, s.Phase)
 	}
@@ -198,7 +199,7 @@ func Rebuild(cfg Config, s *Saved, records []Record, now time.Time) (*Game, erro
 	}
 	for _, p := range s.Players {
 		m := &member{
-			id: p.ID, name: p.Name, role: RolePlayer, order: p.Order,
+			id: p.ID, name: p.Name, role: protocol.RolePlayer, order: p.Order,
 			undo: restoreChanges(p.Undo), redo: restoreChanges(p.Redo),
 			frozenUntil: p.FrozenUntil, finished: p.Finished && !p.Unstored, saving: p.Unstored, rank: p.Rank, elapsed: time.Duration(p.ElapsedMS) * time.Millisecond,
 			unranked: p.Unranked,

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -50,17 +51,17 @@ func TestSaveRestore(t *testing.T) {
 			g.ok("b", move(bCell, g.pz.Solution[bCell]))
 			cell, d := g.wrong("a")
 			g.ok("a", move(cell, d))
-			g.ok("a", note(room.NoteCorner, g.open("a"), 2))
-			g.ok("a", note(room.NoteCentre, g.open("a"), 7))
-			g.ok("a", msg(room.TypeHint))
-			g.ok("b", note(room.NoteCorner, g.open("b"), 9))
-			g.ok("b", msg(room.TypeUndo))
+			g.ok("a", note(protocol.NoteCorner, g.open("a"), 2))
+			g.ok("a", note(protocol.NoteCentre, g.open("a"), 7))
+			g.ok("a", msg(protocol.TypeHint))
+			g.ok("b", note(protocol.NoteCorner, g.open("b"), 9))
+			g.ok("b", msg(protocol.TypeUndo))
 			g.after(time.Second)
 			g.Drain()
 
 			r, saved := g.restored(cfg)
 			assert.Equal(t, "r00m", saved.GameID())
-			assert.Equal(t, room.PhaseRunning, r.Phase())
+			assert.Equal(t, protocol.PhaseRunning, r.Phase())
 			assert.Equal(t, g.Seq(), r.Seq(), "seqs go on from where they were")
 			assert.Equal(t, g.Host(), r.Host())
 			assert.Equal(t, g.Round(), r.Round())
@@ -89,16 +90,16 @@ func TestSaveRestore(t *testing.T) {
 			require.Nil(t, s.Err)
 			assert.True(t, w.Resumed)
 			assert.Empty(t, replay)
-			assert.Equal(t, room.PresenceBack, one[*room.PresenceEvent](t, events(s.Out)).Status)
+			assert.Equal(t, protocol.PresenceBack, one[*protocol.PresenceEvent](t, events(s.Out)).Status)
 			r.join("b")
 
 			// Undo history, redo and a racer's hint penalty survive.
 			if mode == room.ModeRace {
 				open := r.open("a")
-				r.refused("a", move(open, r.pz.Solution[open]), room.CodeFrozen)
+				r.refused("a", move(open, r.pz.Solution[open]), protocol.CodeFrozen)
 			}
-			assert.Equal(t, cell, one[*room.MoveEvent](t, events(r.ok("a", msg(room.TypeUndo)).Out)).Cell)
-			redo := one[*room.MoveEvent](t, events(r.ok("b", msg(room.TypeRedo)).Out))
+			assert.Equal(t, cell, one[*protocol.MoveEvent](t, events(r.ok("a", msg(protocol.TypeUndo)).Out)).Cell)
+			redo := one[*protocol.MoveEvent](t, events(r.ok("b", msg(protocol.TypeRedo)).Out))
 			assert.Equal(t, bCell, redo.Cell)
 			assert.True(t, redo.Redo)
 			assert.Equal(t, 3, r.progress("b").Moves)
@@ -129,19 +130,19 @@ func TestSaveRestorePhases(t *testing.T) {
 			g := newGame(tb, room.ModeRace, room.Config{})
 			g.join("a")
 			return g
-		}, room.PhaseWaiting},
+		}, protocol.PhaseWaiting},
 		{"counting down", func(tb testing.TB) *game {
 			g := newGame(tb, room.ModeCoop, room.Config{})
 			g.join("a")
-			g.ok("a", msg(room.TypeStart))
+			g.ok("a", msg(protocol.TypeStart))
 			return g
-		}, room.PhaseCountdown},
-		{"finished", func(tb testing.TB) *game { return finished(tb, true) }, room.PhaseFinished},
+		}, protocol.PhaseCountdown},
+		{"finished", func(tb testing.TB) *game { return finished(tb, true) }, protocol.PhaseFinished},
 		{"preparing a rematch", func(tb testing.TB) *game {
 			g := finished(tb, true)
-			g.ok("a", msg(room.TypeRematch))
+			g.ok("a", msg(protocol.TypeRematch))
 			return g
-		}, room.PhaseFinished},
+		}, protocol.PhaseFinished},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -159,18 +160,18 @@ func TestSaveRestorePhases(t *testing.T) {
 				assert.Equal(t, want, got)
 			}
 			switch tt.phase {
-			case room.PhaseCountdown:
+			case protocol.PhaseCountdown:
 				r.now = *got.StartsAt
 				r.tick()
-				assert.Equal(t, room.PhaseRunning, r.Phase(), "the countdown runs on")
-			case room.PhaseFinished:
+				assert.Equal(t, protocol.PhaseRunning, r.Phase(), "the countdown runs on")
+			case protocol.PhaseFinished:
 				assert.Equal(t, g.pz.Solution.String(), got.Solution)
 				for _, p := range got.Players {
 					assert.Equal(t, g.pz.Solution.String(), p.Board)
 					assert.NotZero(t, p.Rank)
 				}
 				r.join("a")
-				assert.Equal(t, []room.Effect{{Save: true}, {NewRound: 2}}, r.ok("a", msg(room.TypeRematch)).Eff)
+				assert.Equal(t, []room.Effect{{Save: true}, {NewRound: 2}}, r.ok("a", msg(protocol.TypeRematch)).Eff)
 			}
 		})
 	}

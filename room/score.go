@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // Result is one player's finish, for the results sink.
@@ -65,7 +66,7 @@ func Score(level string, elapsed time.Duration, mistakes, hints int) int {
 func (g *Game) storeUnstored() {
 	var rs []Result
 	for _, m := range g.sortedMembers() {
-		if m.role == RolePlayer && m.saving {
+		if m.role == protocol.RolePlayer && m.saving {
 			rs = append(rs, g.result(m, g.startedAt.Add(m.elapsed)))
 		}
 	}

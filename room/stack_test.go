@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/room/roomtest"
 )
@@ -64,7 +65,7 @@ func TestARoomPlayingMovesKeepsASmallStack(t *testing.T) {
 			require.NoError(t, r.Attach(ctx, room.Join{ID: pl.id, Name: "Player " + pl.id}, pl.sink))
 			p.players = append(p.players, pl)
 		}
-		require.NoError(t, r.Message(ctx, p.players[0].id, p.players[0].sink, &room.Msg{Type: room.TypeStart}, clock.Now()))
+		require.NoError(t, r.Message(ctx, p.players[0].id, p.players[0].sink, &protocol.Msg{Type: protocol.TypeStart}, clock.Now()))
 		all = append(all, p)
 	}
 	phase := func(want string) func() bool {
@@ -77,9 +78,9 @@ func TestARoomPlayingMovesKeepsASmallStack(t *testing.T) {
 			return true
 		}
 	}
-	require.Eventually(t, phase(room.PhaseCountdown), 5*time.Second, time.Millisecond)
+	require.Eventually(t, phase(protocol.PhaseCountdown), 5*time.Second, time.Millisecond)
 	clock.Advance(reg.Config().Countdown)
-	require.Eventually(t, phase(room.PhaseRunning), 5*time.Second, time.Millisecond)
+	require.Eventually(t, phase(protocol.PhaseRunning), 5*time.Second, time.Millisecond)
 	// The rooms sit idle through collections, which shrink their stacks.
 	time.Sleep(50 * time.Millisecond)
 	for range 4 {
@@ -102,7 +103,7 @@ func TestARoomPlayingMovesKeepsASmallStack(t *testing.T) {
 				if d < 0 {
 					d = int(p.sol[c])
 				}
-				require.NoError(t, p.r.Message(ctx, pl.id, pl.sink, &room.Msg{Type: room.TypeMove, ID: json.RawMessage("1"), Cell: &c, Digit: &d}, time.Now()))
+				require.NoError(t, p.r.Message(ctx, pl.id, pl.sink, &protocol.Msg{Type: protocol.TypeMove, ID: json.RawMessage("1"), Cell: &c, Digit: &d}, time.Now()))
 			}
 		}
 	}

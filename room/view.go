@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // viewer is a member as view sees them: their id and role. The role is
@@ -46,14 +47,14 @@ func (g *Game) viewerOf(id string) viewer {
 //
 // A kind without a rule here goes to its actor alone (or to nobody), and a
 // test fails until the rule is written.
-func (g *Game) view(f *fact, v viewer) Event {
+func (g *Game) view(f *fact, v viewer) protocol.Event {
 	actor := f.actor != "" && v.id == f.actor
 	private := g.rules.private()
 	switch f.kind {
 	case kindCountdown, kindFinish:
 		return f.ev
 	case kindProgress:
-		p := f.ev.(*ProgressEvent)
+		p := f.ev.(*protocol.ProgressEvent)
 		if g.mistakesShown(p.Player) {
 			return f.ev
 		}
@@ -80,13 +81,13 @@ func (g *Game) view(f *fact, v viewer) Event {
 		// Not even the technique: a "wrong-digits" hint would tell the
 		// others the asker has a wrong digit, and any other technique that
 		// they have none.
-		h := f.ev.(*HintEvent)
-		return &HintEvent{Header: h.Header, Player: h.Player, Hints: h.Hints, FrozenUntil: h.FrozenUntil}
+		h := f.ev.(*protocol.HintEvent)
+		return &protocol.HintEvent{Header: h.Header, Player: h.Player, Hints: h.Hints, FrozenUntil: h.FrozenUntil}
 	case kindConflict:
 		if actor {
 			return f.ev
 		}
-		return g.othersConflict(f.ev.(*ErrorEvent), private)
+		return g.othersConflict(f.ev.(*protocol.ErrorEvent), private)
 	case kindState:
 		return g.stateView(f, v)
 	}
@@ -102,15 +103,15 @@ func (g *Game) view(f *fact, v viewer) Event {
 // event's view, and moves took their room's stack past 4 KiB.
 //
 //go:noinline
-func (g *Game) stateView(f *fact, v viewer) Event {
-	st := f.ev.(*State)
-	return &State{Header: st.Header, Room: g.snapshotFor(st.Room, f, v)}
+func (g *Game) stateView(f *fact, v viewer) protocol.Event {
+	st := f.ev.(*protocol.State)
+	return &protocol.State{Header: st.Header, Room: g.snapshotFor(st.Room, f, v)}
 }
 
 // othersConflict is a conflict as the room sees it: without the mover's
 // message id, and, in a contest, naming only the clashing givens, not where
 // the mover's own digits are.
-func (g *Game) othersConflict(ev *ErrorEvent, private bool) *ErrorEvent {
+func (g *Game) othersConflict(ev *protocol.ErrorEvent, private bool) *protocol.ErrorEvent {
 	other := *ev
 	other.ID = nil
 	if private {
@@ -140,7 +141,7 @@ func (g *Game) othersConflict(ev *ErrorEvent, private bool) *ErrorEvent {
 // finished, or preparing a rematch, which ends the race of anyone still
 // in it.
 func (g *Game) mistakesShown(id string) bool {
-	if g.rules.liveMistakes() || g.phase == PhaseFinished || g.phase == PhasePreparing {
+	if g.rules.liveMistakes() || g.phase == protocol.PhaseFinished || g.phase == protocol.PhasePreparing {
 		return true
 	}
 	m, ok := g.members[id]
@@ -149,10 +150,10 @@ func (g *Game) mistakesShown(id string) bool {
 
 // snapshotFor is the full snapshot full of fact f as viewer v may see it
 // (view's rule for a state).
-func (g *Game) snapshotFor(full Snapshot, f *fact, v viewer) Snapshot {
+func (g *Game) snapshotFor(full protocol.Snapshot, f *fact, v viewer) protocol.Snapshot {
 	private := g.rules.private()
 	s := full
-	over := s.Phase == PhaseFinished
+	over := s.Phase == protocol.PhaseFinished
 	// A round on a day's daily puzzle shows no solution, and no other
 	// player's board, even once it is over, until a day after its day
 	// (f.reveal): others may still play it for a rank, and a room ends as
@@ -161,7 +162,7 @@ func (g *Game) snapshotFor(full Snapshot, f *fact, v viewer) Snapshot {
 	if !reveal {
 		s.Solution = ""
 	}
-	if private && s.Phase != PhaseRunning && !over {
+	if private && s.Phase != protocol.PhaseRunning && !over {
 		s.Givens = ""
 	}
 	b := f.team
@@ -176,7 +177,7 @@ func (g *Game) snapshotFor(full Snapshot, f *fact, v viewer) Snapshot {
 			s.PlacedBy = b.placedBy()
 		}
 	}
-	s.Players = make([]PlayerView, len(full.Players))
+	s.Players = make([]protocol.PlayerView, len(full.Players))
 	for i, p := range full.Players {
 		if !reveal && (!over || p.ID != v.id) {
 			p.Board = ""
@@ -192,19 +193,19 @@ func (g *Game) snapshotFor(full Snapshot, f *fact, v viewer) Snapshot {
 // stateFact is the room's state in full: the snapshot with the puzzle, the
 // solution and every player's board, and the boards behind it.
 func (g *Game) stateFact(now time.Time) fact {
-	s := Snapshot{
+	s := protocol.Snapshot{
 		ID: g.id, Mode: g.rules.mode(), Level: g.pz.Level, Date: g.day, Phase: g.phase, Round: g.round, Host: g.host,
 		Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String(),
-		Now: now, Players: []PlayerView{}, Spectators: g.count(RoleSpectator),
+		Now: now, Players: []protocol.PlayerView{}, Spectators: g.count(protocol.RoleSpectator),
 		HintPenaltyMS: g.rules.hintPenalty(g.cfg).Milliseconds(),
 	}
 	s.StartsAt, s.StartedAt, s.FinishedAt = timePtr(g.startsAt), timePtr(g.startedAt), timePtr(g.finishedAt)
 	boards := map[string]*board{}
 	for _, m := range g.sortedMembers() {
-		if m.role != RolePlayer {
+		if m.role != protocol.RolePlayer {
 			continue
 		}
-		p := PlayerView{ID: m.id, Name: m.name, Connected: m.connected, Progress: m.fullProgress()}
+		p := protocol.PlayerView{ID: m.id, Name: m.name, Connected: m.connected, Progress: m.fullProgress()}
 		if m.finished {
 			p.Rank, p.ElapsedMS = m.rank, m.elapsed.Milliseconds()
 		}
@@ -221,14 +222,14 @@ func (g *Game) stateFact(now time.Time) fact {
 		}
 		s.Players = append(s.Players, p)
 	}
-	return fact{kind: kindState, ev: &State{Header: Header{Type: TypeState}, Room: s}, team: g.team, boards: boards,
+	return fact{kind: kindState, ev: &protocol.State{Header: protocol.Header{Type: protocol.TypeState}, Room: s}, team: g.team, boards: boards,
 		reveal: revealsDaily(g.day, now)}
 }
 
 // Snapshot is the room as member id sees it ("" for an outsider).
-func (g *Game) Snapshot(id string, now time.Time) Snapshot {
+func (g *Game) Snapshot(id string, now time.Time) protocol.Snapshot {
 	f := g.stateFact(now)
-	return g.view(&f, g.viewerOf(id)).(*State).Room
+	return g.view(&f, g.viewerOf(id)).(*protocol.State).Room
 }
 
 func timePtr(t time.Time) *time.Time {

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // viewGame is a running game of mode with players a and b (a hosts) and
@@ -47,10 +49,10 @@ func newViewGame(tb testing.TB, mode string) *viewGame {
 	}
 	_, _, jerr := g.Join(now, "s", "Name s", true, 0)
 	require.Nil(tb, jerr)
-	require.Nil(tb, g.Handle(now, "a", &Msg{Type: TypeStart}))
+	require.Nil(tb, g.Handle(now, "a", &protocol.Msg{Type: protocol.TypeStart}))
 	now = g.startsAt
 	g.Tick(now)
-	require.Equal(tb, PhaseRunning, g.phase)
+	require.Equal(tb, protocol.PhaseRunning, g.phase)
 
 	v := &viewGame{Game: g, now: now, given: -1, own: -1}
 	// blank is an empty cell with a given peer and an empty peer (own)
@@ -90,11 +92,11 @@ func newViewGame(tb testing.TB, mode string) *viewGame {
 		if id == "b" {
 			cell, d = other, int(gen.Solution[other])
 		}
-		require.Nil(tb, g.Handle(now, id, &Msg{Type: TypeMove, Cell: &cell, Digit: &d}))
+		require.Nil(tb, g.Handle(now, id, &protocol.Msg{Type: protocol.TypeMove, Cell: &cell, Digit: &d}))
 		b := g.rules.boardOf(g, g.members[id])
 		n := slices.IndexFunc(b.cells[:], func(d uint8) bool { return d == 0 })
 		k := 3 + i
-		require.Nil(tb, g.Handle(now, id, &Msg{Type: TypeNote, Cell: &n, Digit: &k, Kind: NoteCorner}))
+		require.Nil(tb, g.Handle(now, id, &protocol.Msg{Type: protocol.TypeNote, Cell: &n, Digit: &k, Kind: protocol.NoteCorner}))
 	}
 	g.Drain()
 	return v
@@ -107,43 +109,43 @@ func (v *viewGame) sample(k kind) fact {
 	id := json.RawMessage(`"c-1"`)
 	switch k {
 	case kindPresence:
-		return fact{kind: k, actor: "a", ev: &PresenceEvent{Header: Header{Type: TypePresence}, Player: "a", Name: "Name a", Role: RolePlayer, Status: PresenceAway, Host: "a"}}
+		return fact{kind: k, actor: "a", ev: &protocol.PresenceEvent{Header: protocol.Header{Type: protocol.TypePresence}, Player: "a", Name: "Name a", Role: protocol.RolePlayer, Status: protocol.PresenceAway, Host: "a"}}
 	case kindCountdown:
-		return fact{kind: k, ev: &CountdownEvent{Header: Header{Type: TypeCountdown}, Seconds: 3, StartsAt: v.now, Now: v.now}}
+		return fact{kind: k, ev: &protocol.CountdownEvent{Header: protocol.Header{Type: protocol.TypeCountdown}, Seconds: 3, StartsAt: v.now, Now: v.now}}
 	case kindState:
 		return v.stateFact(v.now)
 	case kindMove:
-		return fact{kind: k, actor: "a", ev: &MoveEvent{Header: Header{Type: TypeMove}, ID: id, Player: "a", Cell: cell, Digit: d, Cleared: []int{v.own}}}
+		return fact{kind: k, actor: "a", ev: &protocol.MoveEvent{Header: protocol.Header{Type: protocol.TypeMove}, ID: id, Player: "a", Cell: cell, Digit: d, Cleared: []int{v.own}}}
 	case kindEcho:
-		return fact{kind: k, actor: "a", ev: &MoveEvent{Header: Header{Type: TypeMove}, ID: id, Player: "a", Cell: cell, Digit: d}}
+		return fact{kind: k, actor: "a", ev: &protocol.MoveEvent{Header: protocol.Header{Type: protocol.TypeMove}, ID: id, Player: "a", Cell: cell, Digit: d}}
 	case kindNote:
-		return fact{kind: k, actor: "a", ev: &NoteEvent{Header: Header{Type: TypeNote}, ID: id, Player: "a", CellNotes: CellNotes{Cell: cell, Corner: []int{d}, Centre: []int{d}}}}
+		return fact{kind: k, actor: "a", ev: &protocol.NoteEvent{Header: protocol.Header{Type: protocol.TypeNote}, ID: id, Player: "a", CellNotes: protocol.CellNotes{Cell: cell, Corner: []int{d}, Centre: []int{d}}}}
 	case kindConflict:
-		err := &Error{Code: CodeConflict, Message: "a digit at a cell conflicts", Cell: &cell, Cells: []int{min(v.given, v.own), max(v.given, v.own)}}
+		err := &protocol.Error{Code: protocol.CodeConflict, Message: "a digit at a cell conflicts", Cell: &cell, Cells: []int{min(v.given, v.own), max(v.given, v.own)}}
 		ev := err.Event(0, id)
 		ev.Player = "a"
 		return fact{kind: k, actor: "a", ev: ev}
 	case kindHint:
 		until := v.now.Add(time.Minute)
-		return fact{kind: k, actor: "a", ev: &HintEvent{Header: Header{Type: TypeHint}, ID: id, Player: "a",
+		return fact{kind: k, actor: "a", ev: &protocol.HintEvent{Header: protocol.Header{Type: protocol.TypeHint}, ID: id, Player: "a",
 			Technique: "naked-single", TechniqueName: "Naked single", Explanation: "the only digit left",
-			Cells: []int{cell}, Place: []Mark{{Cell: cell, Digit: d}}, Eliminate: []Mark{{Cell: v.own, Digit: d}},
+			Cells: []int{cell}, Place: []protocol.Mark{{Cell: cell, Digit: d}}, Eliminate: []protocol.Mark{{Cell: v.own, Digit: d}},
 			Wrong: []int{v.own}, Hints: 1, FrozenUntil: &until}}
 	case kindProgress:
 		mistakes := 1
-		return fact{kind: k, actor: "a", ev: &ProgressEvent{Header: Header{Type: TypeProgress}, Player: "a", Progress: Progress{Filled: 1, Empty: 40, Mistakes: &mistakes}}}
+		return fact{kind: k, actor: "a", ev: &protocol.ProgressEvent{Header: protocol.Header{Type: protocol.TypeProgress}, Player: "a", Progress: protocol.Progress{Filled: 1, Empty: 40, Mistakes: &mistakes}}}
 	case kindFinish:
-		return fact{kind: k, actor: "a", ev: &FinishEvent{Header: Header{Type: TypeFinish}, Player: "a", Rank: 1, ElapsedMS: 1000, Score: 999}}
+		return fact{kind: k, actor: "a", ev: &protocol.FinishEvent{Header: protocol.Header{Type: protocol.TypeFinish}, Player: "a", Rank: 1, ElapsedMS: 1000, Score: 999}}
 	case kindCursor:
-		return fact{kind: k, actor: "a", ev: &CursorEvent{Header: Header{Type: TypeCursor}, Player: "a", Cell: cell}}
+		return fact{kind: k, actor: "a", ev: &protocol.CursorEvent{Header: protocol.Header{Type: protocol.TypeCursor}, Player: "a", Cell: cell}}
 	case kindPong:
-		return fact{kind: k, actor: "a", ev: &Pong{Header: Header{Type: TypePong}, ID: id, Now: v.now}}
+		return fact{kind: k, actor: "a", ev: &protocol.Pong{Header: protocol.Header{Type: protocol.TypePong}, ID: id, Now: v.now}}
 	case kindNotice:
-		return fact{kind: k, actor: "a", ev: &ErrorEvent{Header: Header{Type: TypeError}, Code: CodeUnavailable, Message: "try again"}}
+		return fact{kind: k, actor: "a", ev: &protocol.ErrorEvent{Header: protocol.Header{Type: protocol.TypeError}, Code: protocol.CodeUnavailable, Message: "try again"}}
 	case kindBoardFull:
-		return fact{kind: k, actor: "a", ev: &BoardFullEvent{Header: Header{Type: TypeBoardFull}, Message: "not the solution"}}
+		return fact{kind: k, actor: "a", ev: &protocol.BoardFullEvent{Header: protocol.Header{Type: protocol.TypeBoardFull}, Message: "not the solution"}}
 	}
-	return fact{kind: k, actor: "a", ev: &ErrorEvent{Header: Header{Type: TypeError}, Code: "new", Message: strconv.Itoa(d)}}
+	return fact{kind: k, actor: "a", ev: &protocol.ErrorEvent{Header: protocol.Header{Type: protocol.TypeError}, Code: "new", Message: strconv.Itoa(d)}}
 }
 
 // Roles of a viewer in the table: the actor (a, or for a room-wide event a
@@ -169,7 +171,7 @@ const (
 func TestView(t *testing.T) {
 	type want struct {
 		sight sight
-		check func(t *testing.T, v *viewGame, full, got Event)
+		check func(t *testing.T, v *viewGame, full, got protocol.Event)
 	}
 	all, nothing := want{sight: seesAll}, want{sight: seesNothing}
 	// everyone, actorOnly and othersOnly are the same in both modes.
@@ -178,39 +180,39 @@ func TestView(t *testing.T) {
 	othersOnly := map[string]map[string]want{ModeRace: {asActor: nothing, asOther: all, asSpectator: all}, ModeCoop: {asActor: nothing, asOther: all, asSpectator: all}}
 	privateInRace := map[string]map[string]want{ModeRace: {asActor: all, asOther: nothing, asSpectator: nothing}, ModeCoop: {asActor: all, asOther: all, asSpectator: all}}
 
-	hintTechnique := want{sight: seesPart, check: func(t *testing.T, _ *viewGame, full, got Event) {
-		h := full.(*HintEvent)
-		assert.Equal(t, &HintEvent{Header: h.Header, Player: "a",
+	hintTechnique := want{sight: seesPart, check: func(t *testing.T, _ *viewGame, full, got protocol.Event) {
+		h := full.(*protocol.HintEvent)
+		assert.Equal(t, &protocol.HintEvent{Header: h.Header, Player: "a",
 			Hints: h.Hints, FrozenUntil: h.FrozenUntil}, got, "who asked, and the technique")
 	}}
 	conflict := func(givensOnly bool) want {
-		return want{sight: seesPart, check: func(t *testing.T, v *viewGame, full, got Event) {
-			e, ok := got.(*ErrorEvent)
+		return want{sight: seesPart, check: func(t *testing.T, v *viewGame, full, got protocol.Event) {
+			e, ok := got.(*protocol.ErrorEvent)
 			require.True(t, ok)
 			assert.Nil(t, e.ID, "the mover's message id is theirs")
 			assert.Equal(t, "a", e.Player)
-			assert.Equal(t, CodeConflict, e.Code)
-			assert.Equal(t, full.(*ErrorEvent).Cell, e.Cell)
+			assert.Equal(t, protocol.CodeConflict, e.Code)
+			assert.Equal(t, full.(*protocol.ErrorEvent).Cell, e.Cell)
 			assert.Contains(t, e.Message, "Name a's move at "+engine.CellName(v.blank))
 			if givensOnly {
 				assert.Equal(t, []int{v.given}, e.Cells, "only the clashing given")
 			} else {
-				assert.Equal(t, full.(*ErrorEvent).Cells, e.Cells, "the team sees every clash")
+				assert.Equal(t, full.(*protocol.ErrorEvent).Cells, e.Cells, "the team sees every clash")
 			}
 		}}
 	}
 	// noMistakes is a racer's progress while the race runs: all of it but
 	// the count of mistakes, for everyone, the racer included.
-	noMistakes := want{sight: seesPart, check: func(t *testing.T, _ *viewGame, full, got Event) {
-		p := *full.(*ProgressEvent)
+	noMistakes := want{sight: seesPart, check: func(t *testing.T, _ *viewGame, full, got protocol.Event) {
+		p := *full.(*protocol.ProgressEvent)
 		p.Mistakes = nil
 		assert.Equal(t, &p, got)
 	}}
 	// state is a member's own snapshot: board says whose board they see
 	// ("team", "own" or none).
 	state := func(board string) want {
-		return want{sight: seesPart, check: func(t *testing.T, v *viewGame, _, got Event) {
-			st, ok := got.(*State)
+		return want{sight: seesPart, check: func(t *testing.T, v *viewGame, _, got protocol.Event) {
+			st, ok := got.(*protocol.State)
 			require.True(t, ok)
 			s := st.Room
 			assert.Equal(t, v.pz.Givens.String(), s.Givens)
@@ -271,7 +273,7 @@ func TestView(t *testing.T) {
 		for k := kind(0); k < numKinds; k++ {
 			for _, role := range []string{asActor, asOther, asSpectator} {
 				f := v.sample(k)
-				name := f.ev.header().Type + "/" + strconv.Itoa(int(k)) + "/" + mode + "/" + role
+				name := f.ev.Head().Type + "/" + strconv.Itoa(int(k)) + "/" + mode + "/" + role
 				t.Run(name, func(t *testing.T) {
 					w := tests[k][mode][role]
 					got := v.view(&f, v.viewerOf(roleIDs[role]))
@@ -296,7 +298,7 @@ func TestView(t *testing.T) {
 			// none; in co-op everyone sees the team's.
 			for _, id := range []string{"a", "b", "s", ""} {
 				f := v.stateFact(v.now)
-				s := v.view(&f, v.viewerOf(id)).(*State).Room
+				s := v.view(&f, v.viewerOf(id)).(*protocol.State).Room
 				switch {
 				case mode == ModeCoop:
 					assert.Equal(t, v.team.cells.String(), s.Board, id)
@@ -305,7 +307,7 @@ func TestView(t *testing.T) {
 					assert.NotEqual(t, v.members["a"].board.cells, v.members["b"].board.cells, "the racers' boards differ")
 				default:
 					assert.Empty(t, s.Board, id)
-					v.noDigits(t, &State{Room: s})
+					v.noDigits(t, &protocol.State{Room: s})
 				}
 				assert.Equal(t, s, v.Snapshot(id, v.now), "Snapshot is the state's view")
 			}
@@ -316,7 +318,7 @@ func TestView(t *testing.T) {
 // noDigits checks that ev, as a race's other racer or spectator gets it,
 // holds no digit of anyone's and no cell derived from the solution: only
 // the givens, which everyone sees.
-func (v *viewGame) noDigits(t *testing.T, ev Event) {
+func (v *viewGame) noDigits(t *testing.T, ev protocol.Event) {
 	t.Helper()
 	if ev == nil {
 		return
@@ -362,15 +364,20 @@ func TestViewDefaultIsTheActorsAlone(t *testing.T) {
 	}
 }
 
-// TestViewCoversEveryEventType checks that each event type in protocol.go
-// is the event of some kind's sample, so that a new event type cannot be
-// sent without a rule in view and a row in TestView.
+// TestViewCoversEveryEventType checks that each event type the protocol
+// package declares (protocol/message.go and events.go) is the event of some
+// kind's sample, so that a new event type cannot be sent without a rule in
+// view and a row in TestView.
 func TestViewCoversEveryEventType(t *testing.T) {
 	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "protocol.go", nil, 0)
-	require.NoError(t, err)
+	var decls []ast.Decl
+	for _, name := range []string{"message.go", "events.go"} {
+		file, err := parser.ParseFile(fset, filepath.Join("..", "protocol", name), nil, 0)
+		require.NoError(t, err)
+		decls = append(decls, file.Decls...)
+	}
 	var types []string
-	for _, decl := range file.Decls {
+	for _, decl := range decls {
 		gd, ok := decl.(*ast.GenDecl)
 		if !ok || gd.Tok != token.CONST {
 			continue
@@ -389,15 +396,15 @@ func TestViewCoversEveryEventType(t *testing.T) {
 			}
 		}
 	}
-	require.Contains(t, types, TypeMove, "the parse found the type constants")
+	require.Contains(t, types, protocol.TypeMove, "the parse found the type constants")
 
 	// Messages only clients send, and the welcome, which Join returns to
 	// the joiner alone with the state's view as its room.
-	notEvents := []string{TypeJoin, TypeStart, TypeUndo, TypeRedo, TypeRematch, TypePing, TypeLeave, TypeWelcome}
+	notEvents := []string{protocol.TypeJoin, protocol.TypeStart, protocol.TypeUndo, protocol.TypeRedo, protocol.TypeRematch, protocol.TypePing, protocol.TypeLeave, protocol.TypeWelcome}
 	v := newViewGame(t, ModeCoop)
 	var sent []string
 	for k := kind(0); k < numKinds; k++ {
-		sent = append(sent, v.sample(k).ev.header().Type)
+		sent = append(sent, v.sample(k).ev.Head().Type)
 	}
 	for _, typ := range types {
 		if !slices.Contains(notEvents, typ) {
@@ -423,11 +430,11 @@ func TestPublishDeliversTheView(t *testing.T) {
 			assert.Equal(t, seq, v.seq, "%s kind %d", mode, k)
 			for _, id := range []string{"a", "b", "s"} {
 				want := v.view(&f, v.viewerOf(id))
-				var got []Event
+				var got []protocol.Event
 				for i := range out {
 					assert.Equal(t, k.logged(), out[i].Logged)
 					if out[i].For(id) {
-						assert.Equal(t, seq, out[i].Event.header().Seq)
+						assert.Equal(t, seq, out[i].Event.Head().Seq)
 						got = append(got, out[i].Event)
 					}
 				}
@@ -435,7 +442,7 @@ func TestPublishDeliversTheView(t *testing.T) {
 					assert.Empty(t, got, "%s kind %d: %s gets nothing", mode, k, id)
 					continue
 				}
-				want.header().Seq = seq // a view made anew has not been numbered
+				want.Head().Seq = seq // a view made anew has not been numbered
 				if assert.Len(t, got, 1, "%s kind %d: %s gets one view", mode, k, id) {
 					assert.Equal(t, want, got[0], "%s kind %d: %s", mode, k, id)
 				}

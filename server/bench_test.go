@@ -18,6 +18,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
@@ -352,10 +353,10 @@ func (bb *broadcastBench) read(ctx context.Context, r *benchRoom, i int, ws *web
 			return
 		}
 		switch f.Type {
-		case room.TypeError:
+		case protocol.TypeError:
 			bb.fail(fmt.Errorf("room %s player %d: %s", r.id, i, data))
 			return
-		case room.TypeMove:
+		case protocol.TypeMove:
 		default:
 			continue
 		}
@@ -423,7 +424,7 @@ func (bb *broadcastBench) setupRoom(e *env, evlog *benchEventLog, hc *http.Clien
 			bb.closeRoom(r)
 			return nil, fmt.Errorf("room %s: join player %d: %w", r.id, p, err)
 		}
-		if _, err := readUntil[room.Welcome](ctx, ws, room.TypeWelcome, nil); err != nil {
+		if _, err := readUntil[protocol.Welcome](ctx, ws, protocol.TypeWelcome, nil); err != nil {
 			bb.closeRoom(r)
 			return nil, fmt.Errorf("room %s: join player %d: %w", r.id, p, err)
 		}
@@ -432,10 +433,10 @@ func (bb *broadcastBench) setupRoom(e *env, evlog *benchEventLog, hc *http.Clien
 		bb.closeRoom(r)
 		return nil, fmt.Errorf("room %s: start: %w", r.id, err)
 	}
-	running := func(s *room.State) bool { return s.Room.Phase == room.PhaseRunning }
+	running := func(s *protocol.State) bool { return s.Room.Phase == protocol.PhaseRunning }
 	var givens engine.Grid
 	for p, ws := range r.clients {
-		st, err := readUntil(ctx, ws, room.TypeState, running)
+		st, err := readUntil(ctx, ws, protocol.TypeState, running)
 		if err != nil {
 			bb.closeRoom(r)
 			return nil, fmt.Errorf("room %s: player %d: waiting for play: %w", r.id, p, err)
@@ -474,11 +475,11 @@ func readUntil[T any](ctx context.Context, ws *websocket.Conn, typ string, match
 		if err != nil {
 			return nil, err
 		}
-		var h room.Header
+		var h protocol.Header
 		if err := json.Unmarshal(data, &h); err != nil {
 			return nil, fmt.Errorf("bad frame %s: %w", data, err)
 		}
-		if h.Type == room.TypeError {
+		if h.Type == protocol.TypeError {
 			return nil, errors.New(string(data))
 		}
 		if h.Type != typ {

@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/server"
 )
 
@@ -57,7 +57,7 @@ func TestLiveRoomsAreCappedPerAddress(t *testing.T) {
 	assert.Equal(t, "60", resp.Header.Get("Retry-After"))
 	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
 	code, msg := apiErrorOf(t, body)
-	assert.Equal(t, room.CodeTooManyRooms, code)
+	assert.Equal(t, protocol.CodeTooManyRooms, code)
 	assert.Contains(t, msg, "2 live rooms")
 	assert.Equal(t, 2, e.rooms.Stats().Rooms)
 
@@ -83,7 +83,7 @@ func TestIPv6AddressesCountByTheir64(t *testing.T) {
 	rec := postRoom(t, e, "[2001:db8:1:2:abcd::9]:4002")
 	assert.Equal(t, http.StatusTooManyRequests, rec.Code, "the same /64")
 	code, _ := apiErrorOf(t, rec.Body.Bytes())
-	assert.Equal(t, room.CodeTooManyRooms, code)
+	assert.Equal(t, protocol.CodeTooManyRooms, code)
 	assert.Equal(t, http.StatusCreated, postRoom(t, e, "[2001:db8:1:3::1]:4000").Code, "the next /64")
 
 	// IPv4 counts by the address, mapped into IPv6 or not.
@@ -103,7 +103,7 @@ func TestTheServerHoldsAtMostMaxRooms(t *testing.T) {
 	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
 	assert.Equal(t, "30", resp.Header.Get("Retry-After"))
 	code, _ := apiErrorOf(t, body)
-	assert.Equal(t, room.CodeServerFull, code)
+	assert.Equal(t, protocol.CodeServerFull, code)
 	assert.Equal(t, 2, e.rooms.Stats().Rooms)
 }
 
@@ -119,7 +119,7 @@ func TestNewPlayersAreLimitedPerAddress(t *testing.T) {
 	// joins again would send) is a third new player: refused.
 	c := e.dial("Cid")
 	c.send(map[string]any{"type": "join", "id": "j", "room": id, "name": "Cid"})
-	err := c.awaitError(room.CodeRateLimited)
+	err := c.awaitError(protocol.CodeRateLimited)
 	assert.Equal(t, `"j"`, string(err.ID))
 	assert.Contains(t, err.Message, "token")
 	assert.Equal(t, 2, e.rooms.Stats().Members, "no player was made")
@@ -127,14 +127,14 @@ func TestNewPlayersAreLimitedPerAddress(t *testing.T) {
 	// Coming back with a token, or watching, is not a new player.
 	a.send(map[string]any{"type": "leave"})
 	code, _ := a.closeStatus()
-	require.Equal(t, server.CloseNormal, code)
+	require.Equal(t, protocol.CloseNormal, code)
 	a2 := e.dial("Ann")
 	a2.send(map[string]any{"type": "join", "room": id, "token": a.token})
-	w := await[room.Welcome](a2, room.TypeWelcome, nil)
+	w := await[protocol.Welcome](a2, protocol.TypeWelcome, nil)
 	assert.Equal(t, a.id, w.You.ID)
 	c.send(map[string]any{"type": "join", "room": id, "as": "spectator"})
-	w = await[room.Welcome](c, room.TypeWelcome, nil)
-	assert.Equal(t, room.RoleSpectator, w.You.Role)
+	w = await[protocol.Welcome](c, protocol.TypeWelcome, nil)
+	assert.Equal(t, protocol.RoleSpectator, w.You.Role)
 }
 
 func TestOpenSocketsAreLimitedPerAddress(t *testing.T) {
@@ -143,7 +143,7 @@ func TestOpenSocketsAreLimitedPerAddress(t *testing.T) {
 	e.dial("Bob")
 	c := e.dial("Cid")
 	code, reason := c.closeStatus()
-	assert.Equal(t, server.CloseTooManySockets, code)
+	assert.Equal(t, protocol.CloseTooManySockets, code)
 	assert.Contains(t, reason, "at most 2")
 
 	// One closes: another may open.
@@ -188,7 +188,7 @@ func TestJoinedSocketThatDoesNotAnswerPingsIsClosed(t *testing.T) {
 	b.join(id)
 	time.Sleep(300 * time.Millisecond)
 	code, reason := b.closeStatus()
-	assert.Equal(t, server.CloseIdle, code)
+	assert.Equal(t, protocol.CloseIdle, code)
 	assert.Contains(t, reason, "ping")
 	require.Eventually(t, func() bool { return e.rooms.Stats().Members == 1 }, 5*time.Second, 10*time.Millisecond,
 		"the silent player is away")
@@ -202,7 +202,7 @@ func TestJoinedSocketThatDoesNotAnswerPingsIsClosed(t *testing.T) {
 	c := e.dial("Cid")
 	time.Sleep(200 * time.Millisecond)
 	c.send(map[string]any{"type": "ping", "id": 1})
-	assert.Equal(t, room.TypeError, c.read().Type, "still open: not joined")
+	assert.Equal(t, protocol.TypeError, c.read().Type, "still open: not joined")
 }
 
 // The HTTP timeouts cut slow requests but not WebSockets, whose deadlines
@@ -216,7 +216,7 @@ func TestHTTPTimeoutsSpareWebSockets(t *testing.T) {
 	a.join(id)
 	time.Sleep(400 * time.Millisecond)
 	a.send(map[string]any{"type": "ping", "id": "late"})
-	p := await(a, room.TypePong, func(p *room.Pong) bool { return string(p.ID) == `"late"` })
+	p := await(a, protocol.TypePong, func(p *protocol.Pong) bool { return string(p.ID) == `"late"` })
 	assert.Positive(t, p.Seq, "the WebSocket outlived the read and write timeouts")
 
 	// A client that sends half a request is cut at the header timeout.

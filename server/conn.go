@@ -10,30 +10,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"github.com/sudoku-arena/arena/internal/wsframe"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
-)
-
-// Close codes: docs/protocol.md has the table, with whether to reconnect.
-const (
-	CloseNormal        = websocket.StatusNormalClosure // left the room
-	CloseGoingAway     = websocket.StatusGoingAway     // server restarting: retry after the hint
-	CloseProtocolError = websocket.StatusProtocolError // a frame broke RFC 6455
-	CloseTooBig        = websocket.StatusMessageTooBig // a message over the read limit
-	CloseTooSlow       = websocket.StatusCode(4001)    // the send queue filled up: resume with token and last seq
-	CloseReplaced      = websocket.StatusCode(4002)    // the same player connected elsewhere
-	CloseRoomEnded     = websocket.StatusCode(4003)    // the room ended
-	CloseRateLimited   = websocket.StatusCode(4004)    // kept sending past the rate limit
-	CloseJoinTimeout   = websocket.StatusCode(4006)    // joined no room in time
-	CloseIdle          = websocket.StatusCode(4007)    // did not answer a ping in time: resume when back
-	// CloseTooManySockets: the client's address holds as many WebSockets
-	// as it may (SOCKETS_PER_ADDR).
-	CloseTooManySockets = websocket.StatusCode(4008)
-	// CloseMoved: another node owns the room now; reconnect at once with
-	// the token and last seq, through any node.
-	CloseMoved = websocket.StatusCode(4009)
 )
 
 // conn is one WebSocket: a reader that decodes, limits and forwards
@@ -63,7 +42,7 @@ type conn struct {
 	held bool
 	// closing is set once, by closeWith, with code, reason and drain.
 	closing bool
-	code    websocket.StatusCode
+	code    protocol.CloseCode
 	reason  string
 	drain   bool
 	// timer is the join timeout until the connection joins a room, then
@@ -115,7 +94,7 @@ func (c *conn) Send(f room.Frame) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.queue != nil && len(c.queue.frames) >= c.s.cfg.SendQueue {
-		c.closeLocked(CloseTooSlow, "too slow: the send queue is full; reconnect with your token and last_seq", false)
+		c.closeLocked(protocol.CloseTooSlow, "too slow: the send queue is full; reconnect with your token and last_seq", false)
 		return false
 	}
 	if c.queue == nil {
@@ -186,27 +165,27 @@ func (c *conn) flushLocked() {
 func (c *conn) Close(why room.CloseReason) {
 	switch why {
 	case room.CloseReplaced:
-		c.closeWith(CloseReplaced, "replaced: this player connected again elsewhere", true)
+		c.closeWith(protocol.CloseReplaced, "replaced: this player connected again elsewhere", true)
 	case room.CloseRoomEnded:
-		c.closeWith(CloseRoomEnded, "the room has ended", true)
+		c.closeWith(protocol.CloseRoomEnded, "the room has ended", true)
 	case room.CloseGoingAway:
-		c.closeWith(CloseGoingAway, fmt.Sprintf("server restarting: reconnect in %ds with your token", int(c.s.cfg.RetryAfter/time.Second)), true)
+		c.closeWith(protocol.CloseGoingAway, fmt.Sprintf("server restarting: reconnect in %ds with your token", int(c.s.cfg.RetryAfter/time.Second)), true)
 	case room.CloseLeft:
-		c.closeWith(CloseNormal, "you left the room", true)
+		c.closeWith(protocol.CloseNormal, "you left the room", true)
 	case room.CloseMoved:
-		c.closeWith(CloseMoved, "the room moved: reconnect with your token", true)
+		c.closeWith(protocol.CloseMoved, "the room moved: reconnect with your token", true)
 	}
 }
 
 // closeWith makes the writer close the socket with code, after writing what
 // is queued when drain is set. The first call sets the code.
-func (c *conn) closeWith(code websocket.StatusCode, reason string, drain bool) {
+func (c *conn) closeWith(code protocol.CloseCode, reason string, drain bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.closeLocked(code, reason, drain)
 }
 
-func (c *conn) closeLocked(code websocket.StatusCode, reason string, drain bool) {
+func (c *conn) closeLocked(code protocol.CloseCode, reason string, drain bool) {
 	if c.closing {
 		return
 	}
@@ -334,7 +313,7 @@ func (c *conn) end() {
 	}
 	// The writer closes the socket with the code set first (the reader may
 	// have stopped because of it), or a plain normal closure.
-	c.closeWith(CloseNormal, "", false)
+	c.closeWith(protocol.CloseNormal, "", false)
 	<-c.done
 	c.s.dropConn(c)
 }
@@ -405,7 +384,7 @@ func (c *conn) writeFailed() {
 // finish closes the socket with the code closeWith set; the frames
 // queued before a draining close have been written.
 func (c *conn) finish() {
-	if c.code == CloseTooSlow {
+	if c.code == protocol.CloseTooSlow {
 		c.s.metrics.slowClosed.Inc()
 	}
 	// The close handshake waits for the client's close frame, for up to
@@ -469,15 +448,16 @@ func (c *conn) read(ctx context.Context) bool {
 // socket gone, plainly.
 func (c *conn) ended(in input) {
 	if in.kind == inputClose || in.kind == inputBad {
-		c.closeWith(websocket.StatusCode(in.code), in.reason, false)
+		c.closeWith(protocol.CloseCode(in.code), in.reason, false)
 	}
 }
 
 // readBuffers hold the messages being read: a message is done with once
-// handled (what a room keeps of it is copied by decode), so the buffer
-// goes back for the next, on this connection or another, rather than a
-// new one being allocated for every message. maxPooledRead is the largest
-// kept, so that one large message does not pin its buffer in the pool.
+// handled (what a room keeps of it is copied by protocol.Decode), so the
+// buffer goes back for the next, on this connection or another, rather
+// than a new one being allocated for every message. maxPooledRead is the
+// largest kept, so that one large message does not pin its buffer in the
+// pool.
 var readBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 const maxPooledRead = 4 << 10
@@ -491,16 +471,16 @@ func (c *conn) handle(ctx context.Context, op byte, data []byte) bool {
 	}
 	c.refused = 0
 	if op != wsframe.OpText {
-		c.reply(room.Errorf(room.CodeBadJSON, "frames are JSON text, not binary"), nil)
+		c.reply(protocol.Errorf(protocol.CodeBadJSON, "frames are JSON text, not binary"), nil)
 		return true
 	}
-	msg, rerr := decode(data)
+	msg, rerr := protocol.Decode(data)
 	if rerr != nil {
-		c.reply(rerr, idOf(msg))
+		c.reply(rerr, protocol.IDOf(msg))
 		return true
 	}
 	c.s.metrics.message(msg.Type)
-	if msg.Type == room.TypeJoin && c.room == nil {
+	if msg.Type == protocol.TypeJoin && c.room == nil {
 		if addr, err := c.s.owner(ctx, msg.Room, c.fromNode); err != nil || addr != "" {
 			if err != nil {
 				c.Close(room.CloseGoingAway)
@@ -517,11 +497,11 @@ func (c *conn) handle(ctx context.Context, op byte, data []byte) bool {
 		return true
 	}
 	if c.room == nil {
-		c.reply(room.Errorf(room.CodeNotJoined, "join a room first: {\"type\":\"join\",\"room\":ID,\"name\":NAME}"), msg.ID)
+		c.reply(protocol.Errorf(protocol.CodeNotJoined, "join a room first: {\"type\":\"join\",\"room\":ID,\"name\":NAME}"), msg.ID)
 		return true
 	}
 	if err := c.room.Message(ctx, c.id, c, msg, at); err != nil {
-		c.closeWith(CloseRoomEnded, "the room has ended", true)
+		c.closeWith(protocol.CloseRoomEnded, "the room has ended", true)
 		return false
 	}
 	return true
@@ -539,7 +519,7 @@ func (c *conn) handle(ctx context.Context, op byte, data []byte) bool {
 // which counts it as heard.
 func (c *conn) tick() {
 	if !c.joined.Load() {
-		c.closeWith(CloseJoinTimeout, "no room joined in time", true)
+		c.closeWith(protocol.CloseJoinTimeout, "no room joined in time", true)
 		return
 	}
 	c.mu.Lock()
@@ -550,7 +530,7 @@ func (c *conn) tick() {
 	}
 	if pinged {
 		if c.sock.heard.Load() == heard {
-			c.closeWith(CloseIdle, "no answer to ping: reconnect with your token", false)
+			c.closeWith(protocol.CloseIdle, "no answer to ping: reconnect with your token", false)
 			return
 		}
 		c.mu.Lock()
@@ -561,7 +541,7 @@ func (c *conn) tick() {
 	}
 	heard = c.sock.heard.Load()
 	if _, err := c.sock.Write(pingFrame); err != nil {
-		c.closeWith(CloseIdle, "no answer to ping: reconnect with your token", false)
+		c.closeWith(protocol.CloseIdle, "no answer to ping: reconnect with your token", false)
 		return
 	}
 	c.mu.Lock()
@@ -602,46 +582,37 @@ func (c *conn) allow(now time.Time) bool {
 func (c *conn) refuse(op byte, data []byte) bool {
 	c.refused++
 	if c.refused > c.s.cfg.RateBurst {
-		c.closeWith(CloseRateLimited, "rate limited: too many messages", true)
+		c.closeWith(protocol.CloseRateLimited, "rate limited: too many messages", true)
 		return false
 	}
 	var id json.RawMessage
 	if op == wsframe.OpText {
-		msg, _ := decode(data)
-		id = idOf(msg)
+		msg, _ := protocol.Decode(data)
+		id = protocol.IDOf(msg)
 	}
-	c.reply(room.Errorf(room.CodeRateLimited, "too many messages: at most %g a second", c.s.cfg.RateLimit), id)
+	c.reply(protocol.Errorf(protocol.CodeRateLimited, "too many messages: at most %g a second", c.s.cfg.RateLimit), id)
 	return true
-}
-
-// idOf is the id to answer a message with: the one decode checked and
-// re-encoded, or none.
-func idOf(msg *room.Msg) json.RawMessage {
-	if msg == nil {
-		return nil
-	}
-	return msg.ID
 }
 
 // reply answers this client alone with an error found before any room saw
 // the message (its shape, the rate limit, a join that failed): such errors
 // carry seq 0. Errors from a room's rules come from the room, with its seq.
-func (c *conn) reply(e *room.Error, id json.RawMessage) {
+func (c *conn) reply(e *protocol.Error, id json.RawMessage) {
 	data, err := json.Marshal(e.Event(0, id))
 	if err != nil {
 		return
 	}
-	c.Send(room.Frame{Data: data, Type: room.TypeError})
+	c.Send(room.Frame{Data: data, Type: protocol.TypeError})
 }
 
 // join looks up or creates the player and attaches the connection to the
 // room.
-func (c *conn) join(ctx context.Context, msg *room.Msg) *room.Error {
+func (c *conn) join(ctx context.Context, msg *protocol.Msg) *protocol.Error {
 	rm, err := c.s.rooms.Get(msg.Room)
 	if err != nil {
-		return room.Errorf(room.CodeRoomNotFound, "no live room has the id %q", msg.Room)
+		return protocol.Errorf(protocol.CodeRoomNotFound, "no live room has the id %q", msg.Room)
 	}
-	j := room.Join{Name: msg.Name, LastSeq: msg.LastSeq, Spectator: msg.As == room.RoleSpectator}
+	j := room.Join{Name: msg.Name, LastSeq: msg.LastSeq, Spectator: msg.As == protocol.RoleSpectator}
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	switch {
@@ -653,11 +624,11 @@ func (c *conn) join(ctx context.Context, msg *room.Msg) *room.Error {
 	case msg.Token != "":
 		id, name, err := c.s.playerByToken(sctx, HashToken(msg.Token))
 		if errors.Is(err, ErrUnknownPlayer) {
-			return room.Errorf(room.CodeBadToken, "the token is not a player's: join without it to play as someone new")
+			return protocol.Errorf(protocol.CodeBadToken, "the token is not a player's: join without it to play as someone new")
 		}
 		if err != nil {
 			c.s.log.Error("join: player by token", "err", err)
-			return room.Errorf(room.CodeUnavailable, "the server cannot check tokens just now: try again")
+			return protocol.Errorf(protocol.CodeUnavailable, "the server cannot check tokens just now: try again")
 		}
 		j.ID, j.Token = id, msg.Token
 		c.s.known.remember(HashToken(msg.Token), identity{id: id, name: name, room: rm.ID()}, c.s.rooms)
@@ -666,19 +637,19 @@ func (c *conn) join(ctx context.Context, msg *room.Msg) *room.Error {
 		}
 	default:
 		if j.Name == "" {
-			return room.Errorf(room.CodeBadName, "a name is needed to join as a player")
+			return protocol.Errorf(protocol.CodeBadName, "a name is needed to join as a player")
 		}
 		// Ask first, so that a refused join stores no player.
 		if err := rm.Admits(ctx, false); err != nil {
 			return joinError(err, msg.Room)
 		}
 		if !c.s.newPlayers.allow(c.addr, time.Now()) {
-			return room.Errorf(room.CodeRateLimited, "too many new players from this address: join with your token, or wait a minute")
+			return protocol.Errorf(protocol.CodeRateLimited, "too many new players from this address: join with your token, or wait a minute")
 		}
 		j.ID, j.Token = newMemberID("p_"), newToken()
 		if err := c.s.players.CreatePlayer(sctx, j.ID, j.Name, HashToken(j.Token)); err != nil {
 			c.s.log.Error("join: create player", "err", err)
-			return room.Errorf(room.CodeUnavailable, "the server cannot add players just now: try again")
+			return protocol.Errorf(protocol.CodeUnavailable, "the server cannot add players just now: try again")
 		}
 		c.s.known.remember(HashToken(j.Token), identity{id: j.ID, name: j.Name, room: rm.ID()}, c.s.rooms)
 	}
@@ -692,10 +663,10 @@ func (c *conn) join(ctx context.Context, msg *room.Msg) *room.Error {
 
 // joinError is a join's refusal for the client: the room's own error, or
 // that the room has ended.
-func joinError(err error, roomID string) *room.Error {
-	var re *room.Error
+func joinError(err error, roomID string) *protocol.Error {
+	var re *protocol.Error
 	if errors.As(err, &re) {
 		return re
 	}
-	return room.Errorf(room.CodeRoomNotFound, "the room %q has ended", roomID)
+	return protocol.Errorf(protocol.CodeRoomNotFound, "the room %q has ended", roomID)
 }

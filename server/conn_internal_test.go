@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -20,7 +21,7 @@ func TestSendOnAFullQueueClosesAsTooSlow(t *testing.T) {
 	assert.False(t, c.closing, "closed with room in the queue")
 	assert.False(t, c.Send(room.Frame{Data: []byte("3")}))
 	assert.True(t, c.closing)
-	assert.Equal(t, CloseTooSlow, c.code)
+	assert.Equal(t, protocol.CloseTooSlow, c.code)
 	assert.False(t, c.drain, "a slow client's backlog is not written")
 	assert.Len(t, c.queue.frames, 2, "the refused frame was not queued")
 }

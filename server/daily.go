@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -43,17 +44,17 @@ const aroundRows = 5
 const maxLimit = 100
 
 // badDate is the refusal of a date that is not a UTC date up to today.
-func badDate(today string) *room.Error {
-	return room.Errorf(room.CodeBadField, "date must be a UTC date YYYY-MM-DD from %d days before today to today (%s)", room.ArchiveDays, today)
+func badDate(today string) *protocol.Error {
+	return protocol.Errorf(protocol.CodeBadField, "date must be a UTC date YYYY-MM-DD from %d days before today to today (%s)", room.ArchiveDays, today)
 }
 
 // badLevel is the refusal of an unknown level.
-func badLevel() *room.Error {
-	return room.Errorf(room.CodeBadField, `level must be "easy", "medium", "hard" or "expert"`)
+func badLevel() *protocol.Error {
+	return protocol.Errorf(protocol.CodeBadField, `level must be "easy", "medium", "hard" or "expert"`)
 }
 
 // writeRefusal answers 400 with the refusal.
-func writeRefusal(w http.ResponseWriter, e *room.Error) {
+func writeRefusal(w http.ResponseWriter, e *protocol.Error) {
 	writeError(w, http.StatusBadRequest, e.Code, e.Message)
 }
 
@@ -61,18 +62,18 @@ func writeRefusal(w http.ResponseWriter, e *room.Error) {
 // why.
 func (s *Server) unavailable(w http.ResponseWriter, what string, err error) {
 	s.log.Error(what, "err", err)
-	writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "the leaderboards cannot be read just now: try again")
+	writeError(w, http.StatusServiceUnavailable, protocol.CodeUnavailable, "the leaderboards cannot be read just now: try again")
 }
 
 // readLimit reads ?limit=: 1 to maxLimit, maxLimit when absent.
-func readLimit(r *http.Request) (int, *room.Error) {
+func readLimit(r *http.Request) (int, *protocol.Error) {
 	v := r.URL.Query().Get("limit")
 	if v == "" {
 		return maxLimit, nil
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 || n > maxLimit {
-		return 0, room.Errorf(room.CodeBadField, "limit must be a whole number from 1 to %d", maxLimit)
+		return 0, protocol.Errorf(protocol.CodeBadField, "limit must be a whole number from 1 to %d", maxLimit)
 	}
 	return n, nil
 }
@@ -84,7 +85,7 @@ func readLimit(r *http.Request) (int, *room.Error) {
 func (s *Server) bearer(r *http.Request) (string, error) {
 	h := r.Header.Get("Authorization")
 	token, ok := strings.CutPrefix(h, "Bearer ")
-	if !ok || token == "" || len(token) > maxTokenLen {
+	if !ok || token == "" || len(token) > protocol.MaxTokenLen {
 		return "", nil
 	}
 	id, _, err := s.playerByToken(r.Context(), HashToken(token))
@@ -168,7 +169,7 @@ func (s *Server) getDailyLeaderboard(w http.ResponseWriter, r *http.Request) {
 	limit, rerr := readLimit(r)
 	if rerr == nil {
 		if a := r.URL.Query().Get("around"); a != "" && a != "me" {
-			rerr = room.Errorf(room.CodeBadField, `around must be "me"`)
+			rerr = protocol.Errorf(protocol.CodeBadField, `around must be "me"`)
 		}
 	}
 	if rerr != nil {
@@ -211,7 +212,7 @@ func (s *Server) getPlayer(w http.ResponseWriter, r *http.Request) {
 	rec, err := s.dailies.PlayerRecord(r.Context(), r.PathValue("id"), s.rooms.Today())
 	switch {
 	case errors.Is(err, ErrUnknownPlayer):
-		writeError(w, http.StatusNotFound, room.CodePlayerNotFound, "no player has that id")
+		writeError(w, http.StatusNotFound, protocol.CodePlayerNotFound, "no player has that id")
 	case err != nil:
 		s.unavailable(w, "player record", err)
 	default:

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
-	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // attackCells is how many empty cells the attack tries every candidate of.
@@ -35,7 +35,7 @@ func TestRaceAttackLearnsNothingUntilTheFinish(t *testing.T) {
 	bob.join(id)
 	sam := e.dial("Sam")
 	sam.send(map[string]any{"type": "join", "room": id, "as": "spectator", "name": "Sam"})
-	await[room.Welcome](sam, room.TypeWelcome, nil)
+	await[protocol.Welcome](sam, protocol.TypeWelcome, nil)
 	ann.send(map[string]any{"type": "start"})
 	var givens engine.Grid
 	for _, c := range []*client{ann, bob, sam} {
@@ -117,7 +117,7 @@ func TestRaceAttackLearnsNothingUntilTheFinish(t *testing.T) {
 	// Ann's finish tells her mistakes, to everyone; Bob's stay his.
 	solve(ann, givens, sol)
 	for _, c := range []*client{ann, bob, sam} {
-		fin := await(c, room.TypeFinish, func(f *room.FinishEvent) bool { return f.Player == ann.id })
+		fin := await(c, protocol.TypeFinish, func(f *protocol.FinishEvent) bool { return f.Player == ann.id })
 		assert.Equal(t, wrong, fin.Mistakes, "%s hears Ann's count with her finish", c.name)
 	}
 	snap := e.roomSnapshot(id)
@@ -129,7 +129,7 @@ func TestRaceAttackLearnsNothingUntilTheFinish(t *testing.T) {
 	solve(bob, givens, sol)
 	zero := 0
 	for _, c := range []*client{ann, bob, sam} {
-		end := await(c, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseFinished })
+		end := await(c, protocol.TypeState, func(s *protocol.State) bool { return s.Room.Phase == protocol.PhaseFinished })
 		require.Len(t, end.Room.Players, 2)
 		assert.Equal(t, &wrong, end.Room.Players[0].Mistakes, c.name)
 		assert.Equal(t, &zero, end.Room.Players[1].Mistakes, c.name)
@@ -154,10 +154,10 @@ func readUntilProgress(c *client, player string, moves int) []frame {
 	for time.Now().Before(deadline) {
 		f := c.read()
 		frames = append(frames, f)
-		if f.Type != room.TypeProgress {
+		if f.Type != protocol.TypeProgress {
 			continue
 		}
-		var p room.ProgressEvent
+		var p protocol.ProgressEvent
 		require.NoError(c.tb, json.Unmarshal(f.raw, &p))
 		if p.Player == player && p.Moves == moves {
 			return frames
@@ -178,11 +178,11 @@ func normalizeFrame(tb testing.TB, raw []byte, mover string, moves int) string {
 	require.NoError(tb, json.Unmarshal(raw, &ev))
 	delete(ev, "seq")
 	switch ev["type"] {
-	case room.TypeMove:
+	case protocol.TypeMove:
 		if ev["player"] == mover {
 			ev["cell"], ev["digit"] = "chosen", "chosen"
 		}
-	case room.TypeProgress:
+	case protocol.TypeProgress:
 		if ev["player"] == mover {
 			ev["moves"] = ev["moves"].(float64) - float64(moves)
 		}
@@ -223,9 +223,9 @@ func (e *env) roomJSON(id string) []byte {
 }
 
 // roomSnapshot is GET /api/rooms/{id}'s body decoded.
-func (e *env) roomSnapshot(id string) room.Snapshot {
+func (e *env) roomSnapshot(id string) protocol.Snapshot {
 	e.tb.Helper()
-	var s room.Snapshot
+	var s protocol.Snapshot
 	require.NoError(e.tb, json.Unmarshal(e.roomJSON(id), &s))
 	return s
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // In co-op every member gets a move with its mover's id. An id that is not
@@ -27,14 +27,14 @@ func TestCoopMovesCarryOnlyIDsTheServerBuilt(t *testing.T) {
 	seen := len(b.seen)
 	bad := "{\"type\":\"move\",\"id\":\"xA\xff\",\"cell\":" + itoa(cell) + ",\"digit\":" + itoa(int(sol[cell])) + "}"
 	a.sendRaw([]byte(bad))
-	err := a.awaitError(room.CodeBadJSON)
+	err := a.awaitError(protocol.CodeBadJSON)
 	assert.Empty(t, err.ID, "an id that is not valid UTF-8 is not echoed")
 	assert.Equal(t, before, b.ping(), "the refused move changed the room")
 	assert.Len(t, b.seen, seen+1, "Bob got nothing but his pong")
 
 	a.sendRaw([]byte(`{"type":"move","id":"\u003c\u00e9\u003e\u2028","cell":` + itoa(cell) + `,"digit":` + itoa(int(sol[cell])) + `}`))
 	for _, c := range []*client{a, b} {
-		mv := await(c, room.TypeMove, func(m *room.MoveEvent) bool { return m.Cell == cell })
+		mv := await(c, protocol.TypeMove, func(m *protocol.MoveEvent) bool { return m.Cell == cell })
 		var got string
 		require.NoError(t, json.Unmarshal(mv.ID, &got), "%s: id %s", c.name, mv.ID)
 		assert.Equal(t, "<é>\u2028", got, "%s", c.name)
@@ -46,21 +46,21 @@ func TestCoopMovesCarryOnlyIDsTheServerBuilt(t *testing.T) {
 func TestCreateRoomRefusesAnythingButOneObject(t *testing.T) {
 	e := newEnv(t)
 	for _, tc := range []struct{ name, body, code string }{
-		{"two objects", `{"mode":"race"}{"mode":"coop"}`, room.CodeBadJSON},
-		{"two objects, spaced", "{\"mode\":\"race\"}\n{\"mode\":\"race\"}", room.CodeBadJSON},
-		{"trailing bytes", `{"mode":"race"} x`, room.CodeBadJSON},
-		{"trailing bracket", `{"mode":"race"}]`, room.CodeBadJSON},
-		{"a no-break space after", "{\"mode\":\"race\"}\u00a0", room.CodeBadJSON},
-		{"a form feed before", "\f{\"mode\":\"race\"}", room.CodeBadJSON},
-		{"not valid UTF-8", "{\"mode\":\"race\",\"level\":\"easy\xff\"}", room.CodeBadJSON},
-		{"an array", `[{"mode":"race"}]`, room.CodeBadJSON},
-		{"empty", ``, room.CodeBadJSON},
-		{"truncated", `{"mode":"race"`, room.CodeBadJSON},
-		{"over 1,024 bytes", `{"mode":"race"}` + strings.Repeat(" ", 1024), room.CodeBadJSON},
-		{"unknown field", `{"mode":"race","extra":1}`, room.CodeBadJSON},
-		{"mode a number", `{"mode":1}`, room.CodeBadField},
-		{"level an array", `{"mode":"race","level":["easy"]}`, room.CodeBadField},
-		{"unknown mode", `{"mode":"duel"}`, room.CodeBadField},
+		{"two objects", `{"mode":"race"}{"mode":"coop"}`, protocol.CodeBadJSON},
+		{"two objects, spaced", "{\"mode\":\"race\"}\n{\"mode\":\"race\"}", protocol.CodeBadJSON},
+		{"trailing bytes", `{"mode":"race"} x`, protocol.CodeBadJSON},
+		{"trailing bracket", `{"mode":"race"}]`, protocol.CodeBadJSON},
+		{"a no-break space after", "{\"mode\":\"race\"}\u00a0", protocol.CodeBadJSON},
+		{"a form feed before", "\f{\"mode\":\"race\"}", protocol.CodeBadJSON},
+		{"not valid UTF-8", "{\"mode\":\"race\",\"level\":\"easy\xff\"}", protocol.CodeBadJSON},
+		{"an array", `[{"mode":"race"}]`, protocol.CodeBadJSON},
+		{"empty", ``, protocol.CodeBadJSON},
+		{"truncated", `{"mode":"race"`, protocol.CodeBadJSON},
+		{"over 1,024 bytes", `{"mode":"race"}` + strings.Repeat(" ", 1024), protocol.CodeBadJSON},
+		{"unknown field", `{"mode":"race","extra":1}`, protocol.CodeBadJSON},
+		{"mode a number", `{"mode":1}`, protocol.CodeBadField},
+		{"level an array", `{"mode":"race","level":["easy"]}`, protocol.CodeBadField},
+		{"unknown mode", `{"mode":"duel"}`, protocol.CodeBadField},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(tc.body))

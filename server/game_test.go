@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
-	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // conflicting is an empty cell and a digit one of its peers holds.
@@ -47,7 +47,7 @@ func wrongMove(board, sol engine.Grid) (int, uint8) {
 // givens.
 func awaitRunning(c *client) engine.Grid {
 	c.tb.Helper()
-	st := await(c, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseRunning })
+	st := await(c, protocol.TypeState, func(s *protocol.State) bool { return s.Room.Phase == protocol.PhaseRunning })
 	require.Len(c.tb, st.Room.Givens, 81)
 	return engine.MustParse(st.Room.Givens)
 }
@@ -71,19 +71,19 @@ func TestRaceThreePlayersFromCreateToRanksAndRematch(t *testing.T) {
 	wa := a.join(id)
 	require.NotNil(t, wa.Room)
 	assert.True(t, wa.You.Host)
-	assert.Equal(t, room.PhaseWaiting, wa.Room.Phase)
+	assert.Equal(t, protocol.PhaseWaiting, wa.Room.Phase)
 	assert.Empty(t, wa.Room.Givens, "a race shows its puzzle only once it starts")
 	assert.False(t, b.join(id).You.Host)
 	c.join(id)
-	await(a, room.TypePresence, func(p *room.PresenceEvent) bool { return p.Player == c.id && p.Status == room.PresenceJoined })
+	await(a, protocol.TypePresence, func(p *protocol.PresenceEvent) bool { return p.Player == c.id && p.Status == protocol.PresenceJoined })
 
 	b.send(map[string]any{"type": "start"})
-	b.awaitError(room.CodeNotHost)
+	b.awaitError(protocol.CodeNotHost)
 
 	a.send(map[string]any{"type": "start"})
 	var givens engine.Grid
 	for _, x := range []*client{a, b, c} {
-		cd := await[room.CountdownEvent](x, room.TypeCountdown, nil)
+		cd := await[protocol.CountdownEvent](x, protocol.TypeCountdown, nil)
 		assert.InDelta(t, 0.02, cd.Seconds, 1e-9)
 		givens = awaitRunning(x)
 	}
@@ -97,7 +97,7 @@ func TestRaceThreePlayersFromCreateToRanksAndRematch(t *testing.T) {
 	// A conflict is refused and told to the whole room, naming the player.
 	cell, d := conflicting(givens)
 	a.move(cell, d)
-	own := a.awaitError(room.CodeConflict)
+	own := a.awaitError(protocol.CodeConflict)
 	assert.Equal(t, a.id, own.Player)
 	require.NotNil(t, own.Cell)
 	assert.Equal(t, cell, *own.Cell)
@@ -106,7 +106,7 @@ func TestRaceThreePlayersFromCreateToRanksAndRematch(t *testing.T) {
 		assert.Equal(t, d, givens[p], "conflict cell %d", p)
 	}
 	for _, x := range []*client{b, c} {
-		other := x.awaitError(room.CodeConflict)
+		other := x.awaitError(protocol.CodeConflict)
 		assert.Equal(t, a.id, other.Player)
 		assert.Equal(t, own.Cells, other.Cells)
 		assert.Equal(t, own.Seq, other.Seq, "one event, two views")
@@ -118,10 +118,10 @@ func TestRaceThreePlayersFromCreateToRanksAndRematch(t *testing.T) {
 	// the right digit).
 	wc, wd := wrongMove(givens, sol)
 	b.move(wc, wd)
-	mv := await(b, room.TypeMove, func(m *room.MoveEvent) bool { return m.Cell == wc })
+	mv := await(b, protocol.TypeMove, func(m *protocol.MoveEvent) bool { return m.Cell == wc })
 	assert.Equal(t, int(wd), mv.Digit)
 	for _, x := range []*client{a, b, c} {
-		p := await(x, room.TypeProgress, func(p *room.ProgressEvent) bool { return p.Player == b.id })
+		p := await(x, protocol.TypeProgress, func(p *protocol.ProgressEvent) bool { return p.Player == b.id })
 		assert.Nil(t, p.Mistakes, "%s is told of no mistake in a running race", x.name)
 		assert.NotContains(t, string(x.seen[len(x.seen)-1].raw), "mistakes")
 		assert.Equal(t, 1, p.Filled)
@@ -131,7 +131,7 @@ func TestRaceThreePlayersFromCreateToRanksAndRematch(t *testing.T) {
 	// C's hint: all of it for C, who asked (not even the technique) for the
 	// rest.
 	c.send(map[string]any{"type": "hint", "id": 7})
-	hc := await[room.HintEvent](c, room.TypeHint, nil)
+	hc := await[protocol.HintEvent](c, protocol.TypeHint, nil)
 	assert.Equal(t, c.id, hc.Player)
 	assert.Equal(t, "7", string(hc.ID))
 	assert.NotEmpty(t, hc.Explanation)
@@ -139,7 +139,7 @@ func TestRaceThreePlayersFromCreateToRanksAndRematch(t *testing.T) {
 	assert.NotEmpty(t, hc.Technique)
 	require.NotNil(t, hc.FrozenUntil)
 	for _, x := range []*client{a, b} {
-		h := await(x, room.TypeHint, func(h *room.HintEvent) bool { return h.Player == c.id })
+		h := await(x, protocol.TypeHint, func(h *protocol.HintEvent) bool { return h.Player == c.id })
 		assert.Empty(t, h.Technique, "the technique would tell whether C has a wrong digit")
 		assert.Empty(t, h.TechniqueName)
 		assert.Empty(t, h.Explanation)
@@ -149,25 +149,25 @@ func TestRaceThreePlayersFromCreateToRanksAndRematch(t *testing.T) {
 	}
 	// C is frozen for the penalty.
 	c.move(wc, sol[wc])
-	c.awaitError(room.CodeFrozen)
+	c.awaitError(protocol.CodeFrozen)
 
 	// A finishes first, then B (after clearing the mistake), then C.
 	solve(a, givens, sol)
-	fa := await(b, room.TypeFinish, func(f *room.FinishEvent) bool { return f.Player == a.id })
+	fa := await(b, protocol.TypeFinish, func(f *protocol.FinishEvent) bool { return f.Player == a.id })
 	assert.Equal(t, 1, fa.Rank)
 	assert.GreaterOrEqual(t, fa.ElapsedMS, int64(0), "0 ms when the moves come in quickly")
 	b.move(wc, 0)
 	solve(b, givens, sol)
-	fb := await(c, room.TypeFinish, func(f *room.FinishEvent) bool { return f.Player == b.id })
+	fb := await(c, protocol.TypeFinish, func(f *protocol.FinishEvent) bool { return f.Player == b.id })
 	assert.Equal(t, 2, fb.Rank)
 	assert.Equal(t, 1, fb.Mistakes)
 	time.Sleep(time.Until(*hc.FrozenUntil))
 	solve(c, givens, sol)
 	for _, x := range []*client{a, b, c} {
-		fc := await(x, room.TypeFinish, func(f *room.FinishEvent) bool { return f.Player == c.id })
+		fc := await(x, protocol.TypeFinish, func(f *protocol.FinishEvent) bool { return f.Player == c.id })
 		assert.Equal(t, 3, fc.Rank)
 		assert.Equal(t, 1, fc.Hints)
-		end := await(x, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseFinished })
+		end := await(x, protocol.TypeState, func(s *protocol.State) bool { return s.Room.Phase == protocol.PhaseFinished })
 		assert.Equal(t, sol.String(), end.Room.Solution)
 		require.Len(t, end.Room.Players, 3)
 		for i, p := range end.Room.Players {
@@ -182,7 +182,7 @@ func TestRaceThreePlayersFromCreateToRanksAndRematch(t *testing.T) {
 	}
 	// Moves after the finish change nothing.
 	a.move(wc, 0)
-	a.awaitError(room.CodeFinished)
+	a.awaitError(protocol.CodeFinished)
 
 	// The results were stored.
 	for i, tc := range []struct {
@@ -202,7 +202,7 @@ func TestRaceThreePlayersFromCreateToRanksAndRematch(t *testing.T) {
 	// No one ever saw another player's digits.
 	for _, x := range []*client{a, b, c} {
 		for _, f := range x.seen {
-			if f.Type == room.TypeMove {
+			if f.Type == protocol.TypeMove {
 				assert.Contains(t, string(f.raw), `"player":"`+x.id+`"`, "%s saw %s", x.name, f.raw)
 			}
 		}
@@ -211,10 +211,10 @@ func TestRaceThreePlayersFromCreateToRanksAndRematch(t *testing.T) {
 	// Only the host starts a rematch; it brings a new puzzle for the same
 	// players.
 	b.send(map[string]any{"type": "rematch"})
-	b.awaitError(room.CodeNotHost)
+	b.awaitError(protocol.CodeNotHost)
 	a.send(map[string]any{"type": "rematch"})
 	for _, x := range []*client{a, b, c} {
-		st := await(x, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseWaiting })
+		st := await(x, protocol.TypeState, func(s *protocol.State) bool { return s.Room.Phase == protocol.PhaseWaiting })
 		assert.Equal(t, 2, st.Room.Round)
 		require.Len(t, st.Room.Players, 3)
 		for _, p := range st.Room.Players {
@@ -258,14 +258,14 @@ func TestCoopSharedBoardNotesAndCursors(t *testing.T) {
 	}
 	a.send(map[string]any{"type": "note", "cell": noteCell, "kind": "corner", "digit": int(sol[noteCell])})
 	a.send(map[string]any{"type": "note", "cell": noteCell, "kind": "centre", "digit": 9})
-	n := await(b, room.TypeNote, func(n *room.NoteEvent) bool { return len(n.Centre) > 0 })
+	n := await(b, protocol.TypeNote, func(n *protocol.NoteEvent) bool { return len(n.Centre) > 0 })
 	assert.Equal(t, a.id, n.Player)
 	assert.Equal(t, []int{int(sol[noteCell])}, n.Corner)
 	assert.Equal(t, []int{9}, n.Centre)
 
 	// Cursors go to the others, not back.
 	a.send(map[string]any{"type": "cursor", "cell": 40})
-	cur := await[room.CursorEvent](b, room.TypeCursor, nil)
+	cur := await[protocol.CursorEvent](b, protocol.TypeCursor, nil)
 	assert.Equal(t, a.id, cur.Player)
 	assert.Equal(t, 40, cur.Cell)
 
@@ -285,10 +285,10 @@ func TestCoopSharedBoardNotesAndCursors(t *testing.T) {
 	}
 	require.GreaterOrEqual(t, peer, 0)
 	b.send(map[string]any{"type": "note", "cell": noteCell, "kind": "corner", "digit": int(sol[peer])})
-	await(a, room.TypeNote, func(n *room.NoteEvent) bool { return n.Player == b.id })
+	await(a, protocol.TypeNote, func(n *protocol.NoteEvent) bool { return n.Player == b.id })
 	b.move(peer, sol[peer])
 	for _, x := range []*client{a, b} {
-		mv := await(x, room.TypeMove, func(m *room.MoveEvent) bool { return m.Cell == peer })
+		mv := await(x, protocol.TypeMove, func(m *protocol.MoveEvent) bool { return m.Cell == peer })
 		assert.Equal(t, b.id, mv.Player, "moves are attributed")
 		assert.Contains(t, mv.Cleared, noteCell)
 	}
@@ -296,8 +296,8 @@ func TestCoopSharedBoardNotesAndCursors(t *testing.T) {
 	// A conflict on the shared board is refused and told to both.
 	cell, d := conflicting(givens)
 	a.move(cell, d)
-	a.awaitError(room.CodeConflict)
-	assert.Equal(t, a.id, b.awaitError(room.CodeConflict).Player)
+	a.awaitError(protocol.CodeConflict)
+	assert.Equal(t, a.id, b.awaitError(protocol.CodeConflict).Player)
 
 	// They finish together, taking turns.
 	i := 0
@@ -308,10 +308,10 @@ func TestCoopSharedBoardNotesAndCursors(t *testing.T) {
 		}
 	}
 	for _, x := range []*client{a, b} {
-		f := await[room.FinishEvent](x, room.TypeFinish, nil)
+		f := await[protocol.FinishEvent](x, protocol.TypeFinish, nil)
 		assert.Empty(t, f.Player, "the team finishes")
 		assert.GreaterOrEqual(t, f.ElapsedMS, int64(0), "0 ms when the moves come in quickly")
-		end := await(x, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseFinished })
+		end := await(x, protocol.TypeState, func(s *protocol.State) bool { return s.Room.Phase == protocol.PhaseFinished })
 		assert.Equal(t, sol.String(), end.Room.Board)
 		total := 0
 		for _, p := range end.Room.Players {
@@ -340,7 +340,7 @@ func TestCoopLateJoinerSeesWhoPlacedEachDigit(t *testing.T) {
 			a.move(cell, sol[cell])
 		}
 	}
-	await(a, room.TypeMove, func(m *room.MoveEvent) bool { return m.Cell == placed[2] })
+	await(a, protocol.TypeMove, func(m *protocol.MoveEvent) bool { return m.Cell == placed[2] })
 
 	b := e.dial("Bob")
 	w := b.join(id)
@@ -348,7 +348,7 @@ func TestCoopLateJoinerSeesWhoPlacedEachDigit(t *testing.T) {
 	assert.Equal(t, map[string][]int{a.id: placed}, w.Room.PlacedBy, "the newcomer sees Ann's digits as hers")
 	s := e.dial("Sam")
 	s.send(map[string]any{"type": "join", "room": id, "as": "spectator"})
-	sw := await[room.Welcome](s, room.TypeWelcome, nil)
+	sw := await[protocol.Welcome](s, protocol.TypeWelcome, nil)
 	require.NotNil(t, sw.Room)
 	assert.Equal(t, map[string][]int{a.id: placed}, sw.Room.PlacedBy, "and so does a spectator")
 
@@ -365,7 +365,7 @@ func TestCoopLateJoinerSeesWhoPlacedEachDigit(t *testing.T) {
 	}
 	require.NotZero(t, wrong, "no digit can replace Ann's")
 	b.move(placed[0], wrong)
-	await(b, room.TypeMove, func(m *room.MoveEvent) bool { return m.Cell == placed[0] })
+	await(b, protocol.TypeMove, func(m *protocol.MoveEvent) bool { return m.Cell == placed[0] })
 	c := e.dial("Cal")
 	w = c.join(id)
 	require.NotNil(t, w.Room)
@@ -384,11 +384,11 @@ func TestDropAndResumeReplaysMissedEvents(t *testing.T) {
 	}
 
 	b.move(empty[0], sol[empty[0]])
-	await(b, room.TypeProgress, func(p *room.ProgressEvent) bool { return p.Player == b.id })
-	before := await(a, room.TypeProgress, func(p *room.ProgressEvent) bool { return p.Player == b.id })
+	await(b, protocol.TypeProgress, func(p *protocol.ProgressEvent) bool { return p.Player == b.id })
+	before := await(a, protocol.TypeProgress, func(p *protocol.ProgressEvent) bool { return p.Player == b.id })
 	require.NoError(t, b.ws.CloseNow())
-	away := await(a, room.TypePresence, func(p *room.PresenceEvent) bool { return p.Player == b.id })
-	assert.Equal(t, room.PresenceAway, away.Status)
+	away := await(a, protocol.TypePresence, func(p *protocol.PresenceEvent) bool { return p.Player == b.id })
+	assert.Equal(t, protocol.PresenceAway, away.Status)
 	require.NotNil(t, away.Until)
 
 	// A plays on while B is away.
@@ -396,14 +396,14 @@ func TestDropAndResumeReplaysMissedEvents(t *testing.T) {
 	a.move(empty[1], sol[empty[1]])
 	missed := []int64{}
 	for len(missed) < 2 {
-		p := await(a, room.TypeProgress, func(p *room.ProgressEvent) bool { return p.Player == a.id })
+		p := await(a, protocol.TypeProgress, func(p *protocol.ProgressEvent) bool { return p.Player == a.id })
 		missed = append(missed, p.Seq)
 	}
 
 	// B comes back with the token and the last seq seen.
 	b2 := e.dial("Bob")
 	b2.send(map[string]any{"type": "join", "room": id, "token": b.token, "last_seq": b.lastSeq})
-	w := await[room.Welcome](b2, room.TypeWelcome, nil)
+	w := await[protocol.Welcome](b2, protocol.TypeWelcome, nil)
 	assert.Equal(t, b.id, w.You.ID, "same player")
 	assert.True(t, w.Resumed)
 	assert.Nil(t, w.Room)
@@ -412,20 +412,20 @@ func TestDropAndResumeReplaysMissedEvents(t *testing.T) {
 	for range w.Replay {
 		f := b2.read()
 		assert.Greater(t, f.Seq, b.lastSeq)
-		if f.Type == room.TypeProgress {
+		if f.Type == protocol.TypeProgress {
 			replayed = append(replayed, f.Seq)
 		}
 	}
 	assert.Equal(t, missed, replayed, "the missed progress events, in order")
-	back := await(a, room.TypePresence, func(p *room.PresenceEvent) bool { return p.Player == b.id && p.Status == room.PresenceBack })
+	back := await(a, protocol.TypePresence, func(p *protocol.PresenceEvent) bool { return p.Player == b.id && p.Status == protocol.PresenceBack })
 	assert.Equal(t, b.id, back.Player)
 
 	// With no last seq, a snapshot: B's board and progress are kept.
 	require.NoError(t, b2.ws.CloseNow())
-	await(a, room.TypePresence, func(p *room.PresenceEvent) bool { return p.Player == b.id && p.Status == room.PresenceAway })
+	await(a, protocol.TypePresence, func(p *protocol.PresenceEvent) bool { return p.Player == b.id && p.Status == protocol.PresenceAway })
 	b3 := e.dial("Bob")
 	b3.send(map[string]any{"type": "join", "room": id, "token": b.token})
-	w = await[room.Welcome](b3, room.TypeWelcome, nil)
+	w = await[protocol.Welcome](b3, protocol.TypeWelcome, nil)
 	require.NotNil(t, w.Room)
 	assert.False(t, w.Resumed)
 	assert.Equal(t, sol[empty[0]], engine.MustParse(w.Room.Board)[empty[0]])
@@ -445,27 +445,27 @@ func TestSpectatorWatchesProgressNotDigits(t *testing.T) {
 	a.join(id)
 	s := e.dial("Sam")
 	s.send(map[string]any{"type": "join", "room": id, "as": "spectator"})
-	w := await[room.Welcome](s, room.TypeWelcome, nil)
-	assert.Equal(t, room.RoleSpectator, w.You.Role)
+	w := await[protocol.Welcome](s, protocol.TypeWelcome, nil)
+	assert.Equal(t, protocol.RoleSpectator, w.You.Role)
 	assert.Empty(t, w.You.Token)
 	a.send(map[string]any{"type": "start"})
 	givens := awaitRunning(a)
-	st := await(s, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseRunning })
+	st := await(s, protocol.TypeState, func(s *protocol.State) bool { return s.Room.Phase == protocol.PhaseRunning })
 	assert.Empty(t, st.Room.Board, "a spectator sees no board during a race")
 	sol := e.solution(id, 1)
 
 	s.move(0, 1)
-	s.awaitError(room.CodeSpectator)
+	s.awaitError(protocol.CodeSpectator)
 
 	solve(a, givens, sol)
-	end := await(s, room.TypeState, func(st *room.State) bool { return st.Room.Phase == room.PhaseFinished })
+	end := await(s, protocol.TypeState, func(st *protocol.State) bool { return st.Room.Phase == protocol.PhaseFinished })
 	assert.Equal(t, sol.String(), end.Room.Solution)
 	require.Len(t, end.Room.Players, 1)
 	assert.Equal(t, sol.String(), end.Room.Players[0].Board, "boards are shown once the race is over")
 	progress := 0
 	for _, f := range s.seen {
-		assert.NotEqual(t, room.TypeMove, f.Type, "spectator saw %s", f.raw)
-		if f.Type == room.TypeProgress {
+		assert.NotEqual(t, protocol.TypeMove, f.Type, "spectator saw %s", f.raw)
+		if f.Type == protocol.TypeProgress {
 			progress++
 		}
 	}

@@ -20,6 +20,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
+	"github.com/sudoku-arena/arena/protocol/protocoltest"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/room/roomtest"
 	"github.com/sudoku-arena/arena/server"
@@ -285,7 +287,7 @@ func (c *client) tryRead(d time.Duration) (frame, error) {
 	// first. A frame that is not fails the test that read it, whatever
 	// the test was waiting for, so that no echo of a client's bytes can
 	// slip through unnoticed.
-	bad := server.ValidFrame(data)
+	bad := protocoltest.ValidFrame(data)
 	if typ != websocket.MessageText {
 		bad = errors.New("a binary frame")
 	}
@@ -299,7 +301,7 @@ func (c *client) tryRead(d time.Duration) (frame, error) {
 	}
 	f.raw = data
 	c.seen = append(c.seen, f)
-	if f.Type != room.TypeError && f.Type != room.TypePong && f.Type != room.TypeCursor && f.Type != room.TypeWelcome && f.Seq > c.lastSeq {
+	if f.Type != protocol.TypeError && f.Type != protocol.TypePong && f.Type != protocol.TypeCursor && f.Type != protocol.TypeWelcome && f.Seq > c.lastSeq {
 		c.lastSeq = f.Seq
 	}
 	return f, nil
@@ -334,10 +336,10 @@ func (c *client) summary() string {
 }
 
 // join joins the room as a player and returns the welcome.
-func (c *client) join(roomID string) *room.Welcome {
+func (c *client) join(roomID string) *protocol.Welcome {
 	c.tb.Helper()
 	c.send(map[string]any{"type": "join", "room": roomID, "name": c.name})
-	w := await[room.Welcome](c, room.TypeWelcome, nil)
+	w := await[protocol.Welcome](c, protocol.TypeWelcome, nil)
 	require.NotEmpty(c.tb, w.You.Token)
 	c.token, c.id = w.You.Token, w.You.ID
 	return w
@@ -349,14 +351,14 @@ func (c *client) move(cell int, digit uint8) {
 }
 
 // awaitError reads until an error with the code.
-func (c *client) awaitError(code string) *room.ErrorEvent {
+func (c *client) awaitError(code string) *protocol.ErrorEvent {
 	c.tb.Helper()
-	return await(c, room.TypeError, func(e *room.ErrorEvent) bool { return e.Code == code })
+	return await(c, protocol.TypeError, func(e *protocol.ErrorEvent) bool { return e.Code == code })
 }
 
 // closeStatus waits for the server to close the connection and returns the
 // close code and reason.
-func (c *client) closeStatus() (websocket.StatusCode, string) {
+func (c *client) closeStatus() (protocol.CloseCode, string) {
 	c.tb.Helper()
 	for {
 		_, err := c.tryRead(5 * time.Second)
@@ -365,7 +367,7 @@ func (c *client) closeStatus() (websocket.StatusCode, string) {
 		}
 		var ce websocket.CloseError
 		if errors.As(err, &ce) {
-			return ce.Code, ce.Reason
+			return protocol.CloseCode(ce.Code), ce.Reason
 		}
 		c.tb.Fatalf("%s: want a close, got %v", c.name, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/room/roomtest"
 )
@@ -112,11 +113,11 @@ func FuzzCreateRoom(f *testing.F) {
 		_, rerr := readCreateRoom(bytes.NewReader(body))
 		switch {
 		case rerr != nil:
-			checkAPIError(t, rec, http.StatusBadRequest, room.CodeBadJSON, room.CodeBadField)
+			checkAPIError(t, rec, http.StatusBadRequest, protocol.CodeBadJSON, protocol.CodeBadField)
 		case rec.Code == http.StatusBadRequest:
-			checkAPIError(t, rec, http.StatusBadRequest, room.CodeBadField, room.CodeBadPuzzle, room.CodeNoSolution, room.CodeManySolutions)
+			checkAPIError(t, rec, http.StatusBadRequest, protocol.CodeBadField, protocol.CodeBadPuzzle, protocol.CodeNoSolution, protocol.CodeManySolutions)
 		default:
-			checkAPIError(t, rec, http.StatusServiceUnavailable, room.CodeUnavailable)
+			checkAPIError(t, rec, http.StatusServiceUnavailable, protocol.CodeUnavailable)
 		}
 		if !validCreateRoom(body) && rerr == nil {
 			t.Fatalf("accepted %q", body)
@@ -196,7 +197,7 @@ func FuzzGetRoom(f *testing.F) {
 			if rec.Code != http.StatusOK {
 				t.Fatalf("the live room: status %d", rec.Code)
 			}
-			var snap room.Snapshot
+			var snap protocol.Snapshot
 			if !utf8.Valid(rec.Body.Bytes()) || json.Unmarshal(rec.Body.Bytes(), &snap) != nil || snap.ID != live {
 				t.Fatalf("the live room: %q", rec.Body.Bytes())
 			}
@@ -210,7 +211,7 @@ func FuzzGetRoom(f *testing.F) {
 				t.Fatalf("id %q: status %d from the router", id, rec.Code)
 			}
 		default:
-			checkAPIError(t, rec, http.StatusNotFound, room.CodeRoomNotFound)
+			checkAPIError(t, rec, http.StatusNotFound, protocol.CodeRoomNotFound)
 		}
 	})
 }
@@ -243,7 +244,7 @@ func FuzzLabSolve(f *testing.F) {
 		h.ServeHTTP(rec, req)
 		g, rerr := readLabPuzzle(bytes.NewReader(body))
 		if rerr != nil {
-			checkAPIError(t, rec, http.StatusBadRequest, room.CodeBadJSON, room.CodeBadPuzzle)
+			checkAPIError(t, rec, http.StatusBadRequest, protocol.CodeBadJSON, protocol.CodeBadPuzzle)
 			return
 		}
 		if rec.Code != http.StatusOK {

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/server"
 )
 
@@ -60,7 +60,7 @@ func TestAnIdleConnectionHoldsNoGoroutine(t *testing.T) {
 	}
 	for _, c := range clients[4:] {
 		c.send(map[string]string{"type": "ping"})
-		assert.Equal(t, room.CodeNotJoined, c.awaitError(room.CodeNotJoined).Code, "an idle one is answered too")
+		assert.Equal(t, protocol.CodeNotJoined, c.awaitError(protocol.CodeNotJoined).Code, "an idle one is answered too")
 	}
 	require.Eventually(t, parked, 5*time.Second, 10*time.Millisecond, "%d goroutines once the pings are answered", connGoroutines())
 	for _, c := range clients[:4] {
@@ -145,7 +145,7 @@ func TestParkedConnectionsEndWhenTheServerClosesThem(t *testing.T) {
 	e.srv.CloseConns(true)
 	for _, c := range clients {
 		code, _ := c.closeStatus()
-		assert.Equal(t, server.CloseGoingAway, code, c.name)
+		assert.Equal(t, protocol.CloseGoingAway, code, c.name)
 	}
 	require.Eventually(t, func() bool { return strings.Contains(e.metrics(), "arena_websockets_open 0\n") }, 5*time.Second, 10*time.Millisecond,
 		"every socket is closed and forgotten")

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/internal/wsframe"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // clientFrame is a frame as a client sends it: masked with key, final
@@ -177,18 +178,18 @@ func TestBrokenRulesAreReportedWithTheirCloseCode(t *testing.T) {
 		sent []byte
 		code int
 	}{
-		"an unmasked frame":        {[]byte{0x81, 1, 'x'}, int(CloseProtocolError)},
-		"an extension bit":         {append([]byte{0xC1}, clientFrame(wsframe.OpText, []byte("x"), key)[1:]...), int(CloseProtocolError)},
-		"an unknown opcode":        {clientFrame(0x3, []byte("x"), key), int(CloseProtocolError)},
-		"a ping in fragments":      {clientFrame(opPing, []byte("x"), key, false), int(CloseProtocolError)},
-		"a ping over 125 bytes":    {clientFrame(opPing, long[:126], key), int(CloseProtocolError)},
-		"a continuation first":     {clientFrame(wsframe.OpContinuation, []byte("x"), key), int(CloseProtocolError)},
-		"a message inside another": {append(clientFrame(wsframe.OpText, []byte("a"), key, false), clientFrame(wsframe.OpText, []byte("b"), key)...), int(CloseProtocolError)},
-		"a close of one byte":      {clientFrame(wsframe.OpClose, []byte{3}, key), int(CloseProtocolError)},
-		"a close with code 1005":   {clientFrame(wsframe.OpClose, []byte{3, 0xED}, key), int(CloseProtocolError)},
-		"a close reason not UTF-8": {clientFrame(wsframe.OpClose, []byte{3, 0xE8, 0xFF}, key), int(CloseProtocolError)},
-		"a frame over the limit":   {clientFrame(wsframe.OpText, bytes.Repeat([]byte("x"), 4097), key), int(CloseTooBig)},
-		"fragments over the limit": {append(clientFrame(wsframe.OpText, long, key, false), clientFrame(wsframe.OpContinuation, long, key)...), int(CloseTooBig)},
+		"an unmasked frame":        {[]byte{0x81, 1, 'x'}, int(protocol.CloseProtocolError)},
+		"an extension bit":         {append([]byte{0xC1}, clientFrame(wsframe.OpText, []byte("x"), key)[1:]...), int(protocol.CloseProtocolError)},
+		"an unknown opcode":        {clientFrame(0x3, []byte("x"), key), int(protocol.CloseProtocolError)},
+		"a ping in fragments":      {clientFrame(opPing, []byte("x"), key, false), int(protocol.CloseProtocolError)},
+		"a ping over 125 bytes":    {clientFrame(opPing, long[:126], key), int(protocol.CloseProtocolError)},
+		"a continuation first":     {clientFrame(wsframe.OpContinuation, []byte("x"), key), int(protocol.CloseProtocolError)},
+		"a message inside another": {append(clientFrame(wsframe.OpText, []byte("a"), key, false), clientFrame(wsframe.OpText, []byte("b"), key)...), int(protocol.CloseProtocolError)},
+		"a close of one byte":      {clientFrame(wsframe.OpClose, []byte{3}, key), int(protocol.CloseProtocolError)},
+		"a close with code 1005":   {clientFrame(wsframe.OpClose, []byte{3, 0xED}, key), int(protocol.CloseProtocolError)},
+		"a close reason not UTF-8": {clientFrame(wsframe.OpClose, []byte{3, 0xE8, 0xFF}, key), int(protocol.CloseProtocolError)},
+		"a frame over the limit":   {clientFrame(wsframe.OpText, bytes.Repeat([]byte("x"), 4097), key), int(protocol.CloseTooBig)},
+		"fragments over the limit": {append(clientFrame(wsframe.OpText, long, key, false), clientFrame(wsframe.OpContinuation, long, key)...), int(protocol.CloseTooBig)},
 	} {
 		t.Run(name, func(t *testing.T) {
 			c, client := newFillPair(t)
@@ -309,7 +310,7 @@ func FuzzTake(f *testing.F) {
 				first = false
 				if len(payload) > limit {
 					require.Equal(t, inputBad, in.kind)
-					require.Equal(t, int(CloseTooBig), in.code)
+					require.Equal(t, int(protocol.CloseTooBig), in.code)
 					return
 				}
 				require.Equal(t, inputMessage, in.kind, "%+v", in)
@@ -340,7 +341,7 @@ func TestAMessageTooBigIsSkippedForTheClientsClose(t *testing.T) {
 	go func() { _, _ = client.Write(big[:600]) }()
 	in := await(t, c)
 	require.Equal(t, inputBad, in.kind)
-	require.Equal(t, int(CloseTooBig), in.code)
+	require.Equal(t, int(protocol.CloseTooBig), in.code)
 	done := make(chan struct{})
 	go func() { c.closeHandshake(in.code, in.reason); close(done) }()
 	assert.Equal(t, byte(wsframe.OpClose), readFrame(t, client).Op)

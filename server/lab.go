@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -145,7 +146,7 @@ func (s *Server) limitLab(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	w.Header().Set("Retry-After", retryLab)
-	writeError(w, http.StatusTooManyRequests, room.CodeRateLimited, "too many solver lab requests from this address: wait a minute")
+	writeError(w, http.StatusTooManyRequests, protocol.CodeRateLimited, "too many solver lab requests from this address: wait a minute")
 	return false
 }
 
@@ -159,7 +160,7 @@ func labWork[T any](gate labGate, w http.ResponseWriter, r *http.Request, fn fun
 	select {
 	case gate.slots <- struct{}{}:
 	case <-ctx.Done():
-		writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "the solver is busy: try again")
+		writeError(w, http.StatusServiceUnavailable, protocol.CodeUnavailable, "the solver is busy: try again")
 		return
 	}
 	type answer struct {
@@ -174,19 +175,19 @@ func labWork[T any](gate labGate, w http.ResponseWriter, r *http.Request, fn fun
 	}()
 	select {
 	case a := <-done:
-		var rerr *room.Error
+		var rerr *protocol.Error
 		switch {
 		case errors.As(a.err, &rerr):
 			writeRefusal(w, rerr)
 		case a.err != nil:
 			gate.log.Error("solver lab", "path", r.URL.Path, "err", a.err)
-			writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "the solver could not do it: try again")
+			writeError(w, http.StatusServiceUnavailable, protocol.CodeUnavailable, "the solver could not do it: try again")
 		default:
 			writeJSON(w, http.StatusOK, a.v)
 		}
 	case <-ctx.Done():
 		gate.log.Warn("solver lab: out of time", "path", r.URL.Path, "limit", gate.limit)
-		writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable,
+		writeError(w, http.StatusServiceUnavailable, protocol.CodeUnavailable,
 			fmt.Sprintf("the solver took longer than %v: try another puzzle", gate.limit))
 	}
 }
@@ -207,42 +208,42 @@ func (s *Server) labPuzzle(w http.ResponseWriter, r *http.Request) (engine.Grid,
 
 // readLabPuzzle reads a lab body and parses its puzzle; a bad one is a
 // bad_puzzle with the parser's message (which line and column, and why).
-func readLabPuzzle(body io.Reader) (engine.Grid, *room.Error) {
+func readLabPuzzle(body io.Reader) (engine.Grid, *protocol.Error) {
 	const want = `the body must be one JSON object such as {"puzzle":"53..7...."}`
 	data, rerr := readBody(body, maxLabBody, want)
 	if rerr != nil {
 		return engine.Grid{}, rerr
 	}
 	var req LabRequest
-	if err := decodeObject(data, &req, true); err != nil {
-		return engine.Grid{}, room.Errorf(room.CodeBadJSON, "%s, and no field but puzzle", want)
+	if err := protocol.DecodeObject(data, &req, true); err != nil {
+		return engine.Grid{}, protocol.Errorf(protocol.CodeBadJSON, "%s, and no field but puzzle", want)
 	}
 	return parsePuzzle(req.Puzzle)
 }
 
 // readBody reads a JSON request body of at most limit bytes in valid
 // UTF-8; want says what the body must be.
-func readBody(body io.Reader, limit int, want string) ([]byte, *room.Error) {
+func readBody(body io.Reader, limit int, want string) ([]byte, *protocol.Error) {
 	data, err := io.ReadAll(io.LimitReader(body, int64(limit)+1))
 	switch {
 	case err != nil:
-		return nil, room.Errorf(room.CodeBadJSON, "%s: the body could not be read", want)
+		return nil, protocol.Errorf(protocol.CodeBadJSON, "%s: the body could not be read", want)
 	case len(data) > limit:
-		return nil, room.Errorf(room.CodeBadJSON, "%s, of at most %d bytes", want, limit)
+		return nil, protocol.Errorf(protocol.CodeBadJSON, "%s, of at most %d bytes", want, limit)
 	case !utf8.Valid(data):
-		return nil, room.Errorf(room.CodeBadJSON, "%s: %v", want, errNotUTF8)
+		return nil, protocol.Errorf(protocol.CodeBadJSON, "%s: %v", want, protocol.ErrNotUTF8)
 	}
 	return data, nil
 }
 
 // parsePuzzle is engine.Parse with its error as a bad_puzzle.
-func parsePuzzle(text string) (engine.Grid, *room.Error) {
+func parsePuzzle(text string) (engine.Grid, *protocol.Error) {
 	if text == "" {
-		return engine.Grid{}, room.Errorf(room.CodeBadPuzzle, "the puzzle is empty: give its 81 cells, '.' or 0 for an empty one")
+		return engine.Grid{}, protocol.Errorf(protocol.CodeBadPuzzle, "the puzzle is empty: give its 81 cells, '.' or 0 for an empty one")
 	}
 	g, err := engine.Parse(text)
 	if err != nil {
-		return engine.Grid{}, room.Errorf(room.CodeBadPuzzle, "the puzzle is not 81 cells of digits and dots: %v", err)
+		return engine.Grid{}, protocol.Errorf(protocol.CodeBadPuzzle, "the puzzle is not 81 cells of digits and dots: %v", err)
 	}
 	return g, nil
 }
@@ -250,12 +251,12 @@ func parsePuzzle(text string) (engine.Grid, *room.Error) {
 // ownPuzzle checks the puzzle of a POST /api/rooms on a player's own
 // puzzle: a race or co-op room, no date, a puzzle that parses and has one
 // solution. It returns the puzzle graded (room.OwnPuzzle).
-func ownPuzzle(req CreateRoomRequest) (room.Puzzle, *room.Error) {
+func ownPuzzle(req CreateRoomRequest) (room.Puzzle, *protocol.Error) {
 	if req.Mode != room.ModeRace && req.Mode != room.ModeCoop {
-		return room.Puzzle{}, room.Errorf(room.CodeBadField, `your own puzzle is played in a "race" or "coop" room`)
+		return room.Puzzle{}, protocol.Errorf(protocol.CodeBadField, `your own puzzle is played in a "race" or "coop" room`)
 	}
 	if req.Date != "" {
-		return room.Puzzle{}, room.Errorf(room.CodeBadField, "a room on your own puzzle has no date")
+		return room.Puzzle{}, protocol.Errorf(protocol.CodeBadField, "a room on your own puzzle has no date")
 	}
 	g, rerr := parsePuzzle(req.Puzzle)
 	if rerr != nil {
@@ -266,7 +267,7 @@ func ownPuzzle(req CreateRoomRequest) (room.Puzzle, *room.Error) {
 		return room.Puzzle{}, rerr
 	}
 	if err != nil {
-		return room.Puzzle{}, room.Errorf(room.CodeUnavailable, "the puzzle could not be checked just now: try again")
+		return room.Puzzle{}, protocol.Errorf(protocol.CodeUnavailable, "the puzzle could not be checked just now: try again")
 	}
 	return pz, nil
 }
@@ -379,14 +380,14 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 	// The generator makes the rooms' levels only, not "beyond".
 	l, err := engine.ParseLevel(level)
 	if err != nil || !slices.Contains(room.Levels, level) {
-		writeError(w, http.StatusBadRequest, room.CodeBadField, `level must be "easy", "medium", "hard" or "expert"`)
+		writeError(w, http.StatusBadRequest, protocol.CodeBadField, `level must be "easy", "medium", "hard" or "expert"`)
 		return
 	}
 	var seed uint64
 	if v := q.Get("seed"); v != "" {
 		seed, err = strconv.ParseUint(v, 10, 64)
 		if err != nil {
-			writeError(w, http.StatusBadRequest, room.CodeBadField, "seed must be a whole number from 0 to 18446744073709551615")
+			writeError(w, http.StatusBadRequest, protocol.CodeBadField, "seed must be a whole number from 0 to 18446744073709551615")
 			return
 		}
 	} else {

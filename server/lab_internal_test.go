@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
-	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // labAnswer runs labWork on fn through the gate and returns the answer.
@@ -37,7 +37,7 @@ func TestLabWorkIsBoundedInTime(t *testing.T) {
 	code, e := labAnswer(t, gate, func() (int, error) { <-release; return 1, nil })
 	assert.Less(t, time.Since(start), 2*time.Second)
 	assert.Equal(t, http.StatusServiceUnavailable, code)
-	assert.Equal(t, room.CodeUnavailable, e.Error.Code)
+	assert.Equal(t, protocol.CodeUnavailable, e.Error.Code)
 	assert.Contains(t, e.Error.Message, "took longer than 50ms")
 	assert.Equal(t, 1, len(gate.slots), "the abandoned work holds its slot")
 	close(release)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
 )
@@ -148,18 +149,18 @@ func TestLabRefusesBadPuzzles(t *testing.T) {
 	tests := []struct {
 		name, path, body, code, message string
 	}{
-		{"too few cells", "/api/solve", `{"puzzle":"123"}`, room.CodeBadPuzzle, "too few cells: got 3, want 81"},
-		{"a letter", "/api/grade", fmt.Sprintf(`{"puzzle":%q}`, "12x"+strings.Repeat(".", 78)), room.CodeBadPuzzle, `line 1, column 3: unexpected character 'x'`},
-		{"too many cells", "/api/steps", fmt.Sprintf(`{"puzzle":%q}`, strings.Repeat(".", 82)), room.CodeBadPuzzle, "line 1, column 82: more than 81 cells"},
-		{"empty", "/api/solve", `{"puzzle":""}`, room.CodeBadPuzzle, "the puzzle is empty"},
-		{"not json", "/api/solve", `puzzle=1`, room.CodeBadJSON, "one JSON object"},
-		{"other field", "/api/solve", `{"puzzle":"1","level":"easy"}`, room.CodeBadJSON, "no field but puzzle"},
-		{"too big", "/api/solve", `{"puzzle":"` + strings.Repeat(" ", 3000) + `"}`, room.CodeBadJSON, "at most 2048 bytes"},
-		{"grade, many", "/api/grade", fmt.Sprintf(`{"puzzle":%q}`, labMany), room.CodeManySolutions, "more than one solution"},
-		{"grade, none", "/api/grade", fmt.Sprintf(`{"puzzle":%q}`, labNone), room.CodeNoSolution, "no solution"},
-		{"steps, conflict", "/api/steps", fmt.Sprintf(`{"puzzle":%q}`, labConflict), room.CodeNoSolution, "r1c1 and r1c2 both hold 5"},
-		{"generate, level", "/api/generate?level=beyond", "", room.CodeBadField, "level must be"},
-		{"generate, seed", "/api/generate?level=easy&seed=-1", "", room.CodeBadField, "seed must be"},
+		{"too few cells", "/api/solve", `{"puzzle":"123"}`, protocol.CodeBadPuzzle, "too few cells: got 3, want 81"},
+		{"a letter", "/api/grade", fmt.Sprintf(`{"puzzle":%q}`, "12x"+strings.Repeat(".", 78)), protocol.CodeBadPuzzle, `line 1, column 3: unexpected character 'x'`},
+		{"too many cells", "/api/steps", fmt.Sprintf(`{"puzzle":%q}`, strings.Repeat(".", 82)), protocol.CodeBadPuzzle, "line 1, column 82: more than 81 cells"},
+		{"empty", "/api/solve", `{"puzzle":""}`, protocol.CodeBadPuzzle, "the puzzle is empty"},
+		{"not json", "/api/solve", `puzzle=1`, protocol.CodeBadJSON, "one JSON object"},
+		{"other field", "/api/solve", `{"puzzle":"1","level":"easy"}`, protocol.CodeBadJSON, "no field but puzzle"},
+		{"too big", "/api/solve", `{"puzzle":"` + strings.Repeat(" ", 3000) + `"}`, protocol.CodeBadJSON, "at most 2048 bytes"},
+		{"grade, many", "/api/grade", fmt.Sprintf(`{"puzzle":%q}`, labMany), protocol.CodeManySolutions, "more than one solution"},
+		{"grade, none", "/api/grade", fmt.Sprintf(`{"puzzle":%q}`, labNone), protocol.CodeNoSolution, "no solution"},
+		{"steps, conflict", "/api/steps", fmt.Sprintf(`{"puzzle":%q}`, labConflict), protocol.CodeNoSolution, "r1c1 and r1c2 both hold 5"},
+		{"generate, level", "/api/generate?level=beyond", "", protocol.CodeBadField, "level must be"},
+		{"generate, seed", "/api/generate?level=easy&seed=-1", "", protocol.CodeBadField, "seed must be"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -216,7 +217,7 @@ func TestLabIsRateLimitedPerAddress(t *testing.T) {
 	assert.Equal(t, http.StatusTooManyRequests, rec.Code)
 	assert.Equal(t, "60", rec.Header().Get("Retry-After"))
 	code, _ := apiErrorOf(t, rec.Body.Bytes())
-	assert.Equal(t, room.CodeRateLimited, code)
+	assert.Equal(t, protocol.CodeRateLimited, code)
 
 	// Another address has its own budget.
 	status, _ := labDo(t, e, http.MethodGet, "/api/generate?level=easy&seed=1", "", "198.51.100.1:1")

@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
-	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/server"
 )
 
@@ -24,7 +24,7 @@ import (
 func (c *client) ping() int64 {
 	c.tb.Helper()
 	c.send(map[string]any{"type": "ping", "id": "p"})
-	return await(c, room.TypePong, func(p *room.Pong) bool { return string(p.ID) == `"p"` }).Seq
+	return await(c, protocol.TypePong, func(p *protocol.Pong) bool { return string(p.ID) == `"p"` }).Seq
 }
 
 // refused sends a raw frame, expects an error with the code that echoes id
@@ -36,8 +36,8 @@ func refused(t *testing.T, c *client, frame, code, id string) {
 	seen := len(c.seen)
 	c.sendRaw([]byte(frame))
 	f := c.read()
-	require.Equal(t, room.TypeError, f.Type, "%q: want an error, got %s", frame, f.raw)
-	var e room.ErrorEvent
+	require.Equal(t, protocol.TypeError, f.Type, "%q: want an error, got %s", frame, f.raw)
+	var e protocol.ErrorEvent
 	require.NoError(t, json.Unmarshal(f.raw, &e))
 	assert.Equal(t, code, e.Code, "%q: %s", frame, e.Message)
 	assert.NotEmpty(t, e.Message)
@@ -67,21 +67,21 @@ func TestBadInputGetsAnErrorAndChangesNothing(t *testing.T) {
 	// Before joining.
 	c := e.dial("Ann")
 	for _, tc := range []struct{ frame, code, id string }{
-		{`{"type":"move","cell":3,"digit":1}`, room.CodeNotJoined, ""},
-		{`{"type":"move","id":"m","cell":3,"digit":1}`, room.CodeNotJoined, `"m"`},
-		{`{"type":"join","room":"nosuchroom","name":"Ann"}`, room.CodeRoomNotFound, ""},
-		{`{"type":"join","room":"` + id + `"}`, room.CodeBadName, ""},
-		{`{"type":"join","room":"` + id + `","name":"   "}`, room.CodeBadName, ""},
-		{`{"type":"join","room":"` + id + `","name":"Ann\u0007"}`, room.CodeBadName, ""},
-		{`{"type":"join","room":"` + id + `","name":"` + strings.Repeat("x", 25) + `"}`, room.CodeBadName, ""},
-		{"{\"type\":\"join\",\"id\":3,\"room\":\"" + id + "\",\"name\":\"An\xc3\"}", room.CodeBadName, "3"},
-		{"{\"type\":\"join\",\"room\":\"" + id + "\",\"name\":\"\xffAnn\"}", room.CodeBadName, ""},
-		{"{\"type\":\"join\",\"id\":\"j\",\"room\":\"" + id + "\xff\",\"name\":\"Ann\"}", room.CodeBadJSON, `"j"`},
-		{`{"type":"join","id":"j","room":"` + id + `","name":["Ann"]}`, room.CodeBadField, `"j"`},
-		{`{"type":"join","id":4,"room":"` + id + `","name":"Ann","last_seq":"9"}`, room.CodeBadField, "4"},
-		{`{"type":"join","room":"` + id + `","name":"Ann","token":"not-a-token"}`, room.CodeBadToken, ""},
-		{`{"type":"join","room":"` + id + `","name":"Ann","as":"referee"}`, room.CodeBadField, ""},
-		{`{"type":"join","name":"Ann"}`, room.CodeBadField, ""},
+		{`{"type":"move","cell":3,"digit":1}`, protocol.CodeNotJoined, ""},
+		{`{"type":"move","id":"m","cell":3,"digit":1}`, protocol.CodeNotJoined, `"m"`},
+		{`{"type":"join","room":"nosuchroom","name":"Ann"}`, protocol.CodeRoomNotFound, ""},
+		{`{"type":"join","room":"` + id + `"}`, protocol.CodeBadName, ""},
+		{`{"type":"join","room":"` + id + `","name":"   "}`, protocol.CodeBadName, ""},
+		{`{"type":"join","room":"` + id + `","name":"Ann\u0007"}`, protocol.CodeBadName, ""},
+		{`{"type":"join","room":"` + id + `","name":"` + strings.Repeat("x", 25) + `"}`, protocol.CodeBadName, ""},
+		{"{\"type\":\"join\",\"id\":3,\"room\":\"" + id + "\",\"name\":\"An\xc3\"}", protocol.CodeBadName, "3"},
+		{"{\"type\":\"join\",\"room\":\"" + id + "\",\"name\":\"\xffAnn\"}", protocol.CodeBadName, ""},
+		{"{\"type\":\"join\",\"id\":\"j\",\"room\":\"" + id + "\xff\",\"name\":\"Ann\"}", protocol.CodeBadJSON, `"j"`},
+		{`{"type":"join","id":"j","room":"` + id + `","name":["Ann"]}`, protocol.CodeBadField, `"j"`},
+		{`{"type":"join","id":4,"room":"` + id + `","name":"Ann","last_seq":"9"}`, protocol.CodeBadField, "4"},
+		{`{"type":"join","room":"` + id + `","name":"Ann","token":"not-a-token"}`, protocol.CodeBadToken, ""},
+		{`{"type":"join","room":"` + id + `","name":"Ann","as":"referee"}`, protocol.CodeBadField, ""},
+		{`{"type":"join","name":"Ann"}`, protocol.CodeBadField, ""},
 	} {
 		c.sendRaw([]byte(tc.frame))
 		err := c.awaitError(tc.code)
@@ -93,9 +93,9 @@ func TestBadInputGetsAnErrorAndChangesNothing(t *testing.T) {
 	b.join(id)
 
 	// Joined, before the start.
-	refused(t, c, `{"type":"move","cell":0,"digit":0}`, room.CodeNotStarted, "")
-	refused(t, c, `{"type":"hint","id":"h"}`, room.CodeNotStarted, `"h"`)
-	refused(t, b, `{"type":"start"}`, room.CodeNotHost, "")
+	refused(t, c, `{"type":"move","cell":0,"digit":0}`, protocol.CodeNotStarted, "")
+	refused(t, c, `{"type":"hint","id":"h"}`, protocol.CodeNotStarted, `"h"`)
+	refused(t, b, `{"type":"start"}`, protocol.CodeNotHost, "")
 
 	c.send(map[string]any{"type": "start"})
 	givens := awaitRunning(c)
@@ -114,51 +114,51 @@ func TestBadInputGetsAnErrorAndChangesNothing(t *testing.T) {
 	}
 
 	for _, tc := range []struct{ name, frame, code, id string }{
-		{"not JSON", `{not json`, room.CodeBadJSON, ""},
-		{"an array", `[1,2]`, room.CodeBadJSON, ""},
-		{"two objects", `{"type":"ping"} {"type":"ping"}`, room.CodeBadJSON, ""},
-		{"trailing bracket", `{"type":"ping"}]`, room.CodeBadJSON, ""},
-		{"a vertical tab before", "\v{\"type\":\"ping\",\"id\":1}", room.CodeBadJSON, ""},
-		{"a no-break space after", "{\"type\":\"ping\",\"id\":1}\u00a0", room.CodeBadJSON, ""},
-		{"null", `null`, room.CodeBadJSON, ""},
-		{"a string", `"ping"`, room.CodeBadJSON, ""},
-		{"no type", `{"cell":3}`, room.CodeBadField, ""},
-		{"unknown type", `{"type":"fly"}`, room.CodeUnknownType, ""},
-		{"cell too high", cellFrame("move", 81, 1), room.CodeBadField, ""},
-		{"cell negative", cellFrame("move", -1, 1), room.CodeBadField, ""},
-		{"digit too high", cellFrame("move", empty, 10), room.CodeBadField, ""},
-		{"digit negative", cellFrame("move", empty, -1), room.CodeBadField, ""},
-		{"cell not a number", `{"type":"move","cell":"a1","digit":1}`, room.CodeBadField, ""},
-		{"no digit", `{"type":"move","cell":3}`, room.CodeBadField, ""},
-		{"note kind", `{"type":"note","cell":3,"kind":"side","digit":1}`, room.CodeBadField, ""},
-		{"id an object", `{"type":"ping","id":{"a":1}}`, room.CodeBadField, ""},
-		{"id too long", `{"type":"ping","id":"` + strings.Repeat("x", 80) + `"}`, room.CodeBadField, ""},
-		{"id not valid UTF-8", "{\"type\":\"move\",\"id\":\"xA\xff\",\"cell\":" + itoa(empty) + ",\"digit\":1}", room.CodeBadJSON, ""},
-		{"a string not valid UTF-8", "{\"type\":\"note\",\"id\":\"n\",\"cell\":" + itoa(empty) + ",\"kind\":\"corner\xe2\x82\",\"digit\":1}", room.CodeBadJSON, `"n"`},
-		{"a key not valid UTF-8", "{\"type\":\"ping\",\"\xff\":1,\"id\":7}", room.CodeBadJSON, "7"},
-		{"an overlong encoding", "{\"type\":\"ping\",\"id\":8,\"x\":\"\xc0\xaf\"}", room.CodeBadJSON, "8"},
-		{"a lone surrogate's bytes", "{\"type\":\"ping\",\"id\":9,\"x\":\"\xed\xa0\x80\"}", room.CodeBadJSON, "9"},
-		{"cell a string", `{"type":"move","id":"c","cell":"4","digit":1}`, room.CodeBadField, `"c"`},
-		{"cell 1e309", `{"type":"move","id":2,"cell":1e309,"digit":1}`, room.CodeBadField, "2"},
-		{"cell a fraction", `{"type":"move","id":2.5,"cell":4.5,"digit":1}`, room.CodeBadField, "2.5"},
-		{"digit a bool", `{"type":"move","id":"d","cell":` + itoa(empty) + `,"digit":true}`, room.CodeBadField, `"d"`},
-		{"type a number", `{"type":5,"id":"t"}`, room.CodeBadField, `"t"`},
-		{"kind a number", `{"type":"note","id":-1,"cell":3,"kind":1,"digit":1}`, room.CodeBadField, "-1"},
-		{"id escaped, echoed as the same string", `{"type":"move","id":"\u003c\u00e9\u003e\u2028\"","cell":81,"digit":1}`, room.CodeBadField, `"<é>\u2028\""`},
-		{"id a number with an exponent", `{"type":"move","id":-1.5E+3,"cell":81,"digit":1}`, room.CodeBadField, "-1500"},
-		{"id a lone surrogate escape", `{"type":"move","id":"\ud800","cell":81,"digit":1}`, room.CodeBadField, `"\ufffd"`},
-		{"id null", `{"type":"ping","id":null}`, room.CodeBadField, ""},
-		{"id a bool", `{"type":"ping","id":true}`, room.CodeBadField, ""},
-		{"id an array", `{"type":"ping","id":[1]}`, room.CodeBadField, ""},
-		{"move on a given", cellFrame("move", given, 0), room.CodeGivenCell, ""},
-		{"note on a given", `{"type":"note","cell":` + itoa(given) + `,"kind":"corner","digit":1}`, room.CodeGivenCell, ""},
-		{"move in another room", `{"type":"move","room":"` + other + `","cell":` + itoa(empty) + `,"digit":1}`, room.CodeWrongRoom, ""},
-		{"second join", `{"type":"join","room":"` + other + `","name":"Ann"}`, room.CodeAlreadyJoined, ""},
-		{"cursor in a race", `{"type":"cursor","cell":3}`, room.CodeCoopOnly, ""},
-		{"undo with nothing done", `{"type":"undo"}`, room.CodeNothingToUndo, ""},
-		{"redo with nothing undone", `{"type":"redo"}`, room.CodeNothingToRedo, ""},
-		{"start twice", `{"type":"start"}`, room.CodeAlreadyStart, ""},
-		{"rematch before a finish", `{"type":"rematch"}`, room.CodeNotFinished, ""},
+		{"not JSON", `{not json`, protocol.CodeBadJSON, ""},
+		{"an array", `[1,2]`, protocol.CodeBadJSON, ""},
+		{"two objects", `{"type":"ping"} {"type":"ping"}`, protocol.CodeBadJSON, ""},
+		{"trailing bracket", `{"type":"ping"}]`, protocol.CodeBadJSON, ""},
+		{"a vertical tab before", "\v{\"type\":\"ping\",\"id\":1}", protocol.CodeBadJSON, ""},
+		{"a no-break space after", "{\"type\":\"ping\",\"id\":1}\u00a0", protocol.CodeBadJSON, ""},
+		{"null", `null`, protocol.CodeBadJSON, ""},
+		{"a string", `"ping"`, protocol.CodeBadJSON, ""},
+		{"no type", `{"cell":3}`, protocol.CodeBadField, ""},
+		{"unknown type", `{"type":"fly"}`, protocol.CodeUnknownType, ""},
+		{"cell too high", cellFrame("move", 81, 1), protocol.CodeBadField, ""},
+		{"cell negative", cellFrame("move", -1, 1), protocol.CodeBadField, ""},
+		{"digit too high", cellFrame("move", empty, 10), protocol.CodeBadField, ""},
+		{"digit negative", cellFrame("move", empty, -1), protocol.CodeBadField, ""},
+		{"cell not a number", `{"type":"move","cell":"a1","digit":1}`, protocol.CodeBadField, ""},
+		{"no digit", `{"type":"move","cell":3}`, protocol.CodeBadField, ""},
+		{"note kind", `{"type":"note","cell":3,"kind":"side","digit":1}`, protocol.CodeBadField, ""},
+		{"id an object", `{"type":"ping","id":{"a":1}}`, protocol.CodeBadField, ""},
+		{"id too long", `{"type":"ping","id":"` + strings.Repeat("x", 80) + `"}`, protocol.CodeBadField, ""},
+		{"id not valid UTF-8", "{\"type\":\"move\",\"id\":\"xA\xff\",\"cell\":" + itoa(empty) + ",\"digit\":1}", protocol.CodeBadJSON, ""},
+		{"a string not valid UTF-8", "{\"type\":\"note\",\"id\":\"n\",\"cell\":" + itoa(empty) + ",\"kind\":\"corner\xe2\x82\",\"digit\":1}", protocol.CodeBadJSON, `"n"`},
+		{"a key not valid UTF-8", "{\"type\":\"ping\",\"\xff\":1,\"id\":7}", protocol.CodeBadJSON, "7"},
+		{"an overlong encoding", "{\"type\":\"ping\",\"id\":8,\"x\":\"\xc0\xaf\"}", protocol.CodeBadJSON, "8"},
+		{"a lone surrogate's bytes", "{\"type\":\"ping\",\"id\":9,\"x\":\"\xed\xa0\x80\"}", protocol.CodeBadJSON, "9"},
+		{"cell a string", `{"type":"move","id":"c","cell":"4","digit":1}`, protocol.CodeBadField, `"c"`},
+		{"cell 1e309", `{"type":"move","id":2,"cell":1e309,"digit":1}`, protocol.CodeBadField, "2"},
+		{"cell a fraction", `{"type":"move","id":2.5,"cell":4.5,"digit":1}`, protocol.CodeBadField, "2.5"},
+		{"digit a bool", `{"type":"move","id":"d","cell":` + itoa(empty) + `,"digit":true}`, protocol.CodeBadField, `"d"`},
+		{"type a number", `{"type":5,"id":"t"}`, protocol.CodeBadField, `"t"`},
+		{"kind a number", `{"type":"note","id":-1,"cell":3,"kind":1,"digit":1}`, protocol.CodeBadField, "-1"},
+		{"id escaped, echoed as the same string", `{"type":"move","id":"\u003c\u00e9\u003e\u2028\"","cell":81,"digit":1}`, protocol.CodeBadField, `"<é>\u2028\""`},
+		{"id a number with an exponent", `{"type":"move","id":-1.5E+3,"cell":81,"digit":1}`, protocol.CodeBadField, "-1500"},
+		{"id a lone surrogate escape", `{"type":"move","id":"\ud800","cell":81,"digit":1}`, protocol.CodeBadField, `"\ufffd"`},
+		{"id null", `{"type":"ping","id":null}`, protocol.CodeBadField, ""},
+		{"id a bool", `{"type":"ping","id":true}`, protocol.CodeBadField, ""},
+		{"id an array", `{"type":"ping","id":[1]}`, protocol.CodeBadField, ""},
+		{"move on a given", cellFrame("move", given, 0), protocol.CodeGivenCell, ""},
+		{"note on a given", `{"type":"note","cell":` + itoa(given) + `,"kind":"corner","digit":1}`, protocol.CodeGivenCell, ""},
+		{"move in another room", `{"type":"move","room":"` + other + `","cell":` + itoa(empty) + `,"digit":1}`, protocol.CodeWrongRoom, ""},
+		{"second join", `{"type":"join","room":"` + other + `","name":"Ann"}`, protocol.CodeAlreadyJoined, ""},
+		{"cursor in a race", `{"type":"cursor","cell":3}`, protocol.CodeCoopOnly, ""},
+		{"undo with nothing done", `{"type":"undo"}`, protocol.CodeNothingToUndo, ""},
+		{"redo with nothing undone", `{"type":"redo"}`, protocol.CodeNothingToRedo, ""},
+		{"start twice", `{"type":"start"}`, protocol.CodeAlreadyStart, ""},
+		{"rematch before a finish", `{"type":"rematch"}`, protocol.CodeNotFinished, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) { refused(t, c, tc.frame, tc.code, tc.id) })
 	}
@@ -167,25 +167,25 @@ func TestBadInputGetsAnErrorAndChangesNothing(t *testing.T) {
 	before := c.ping()
 	ctx := context.Background()
 	require.NoError(t, c.ws.Write(ctx, websocket.MessageBinary, []byte(`{"type":"ping"}`)))
-	assert.Equal(t, room.CodeBadJSON, c.awaitError(room.CodeBadJSON).Code)
+	assert.Equal(t, protocol.CodeBadJSON, c.awaitError(protocol.CodeBadJSON).Code)
 	assert.Equal(t, before, c.ping())
 
 	// After the finish.
 	sol := e.solution(id, 1)
 	solve(c, givens, sol)
-	await(c, room.TypeFinish, func(f *room.FinishEvent) bool { return f.Player == c.id })
-	refused(t, c, cellFrame("move", empty, 0), room.CodeFinished, "")
-	refused(t, c, `{"type":"hint"}`, room.CodeFinished, "")
+	await(c, protocol.TypeFinish, func(f *protocol.FinishEvent) bool { return f.Player == c.id })
+	refused(t, c, cellFrame("move", empty, 0), protocol.CodeFinished, "")
+	refused(t, c, `{"type":"hint"}`, protocol.CodeFinished, "")
 	solve(b, givens, sol)
-	await(c, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseFinished })
-	refused(t, b, `{"type":"hint","id":"late"}`, room.CodeFinished, `"late"`)
-	refused(t, b, cellFrame("move", empty, 0), room.CodeFinished, "")
+	await(c, protocol.TypeState, func(s *protocol.State) bool { return s.Room.Phase == protocol.PhaseFinished })
+	refused(t, b, `{"type":"hint","id":"late"}`, protocol.CodeFinished, `"late"`)
+	refused(t, b, cellFrame("move", empty, 0), protocol.CodeFinished, "")
 
 	// A frame over the 4 KB limit closes the connection.
 	big := `{"type":"ping","id":"` + strings.Repeat("x", 5000) + `"}`
 	c.sendRaw([]byte(big))
 	code, _ := c.closeStatus()
-	assert.Equal(t, websocket.StatusMessageTooBig, code)
+	assert.Equal(t, protocol.CloseTooBig, code)
 }
 
 func itoa(n int) string {
@@ -205,19 +205,19 @@ func TestRateLimitAnswersEachRefusalThenCloses(t *testing.T) {
 		c.sendRaw([]byte(`{"type":"ping","id":` + itoa(i) + `}`))
 	}
 	for i := range burst {
-		err := c.awaitError(room.CodeNotJoined)
+		err := c.awaitError(protocol.CodeNotJoined)
 		assert.JSONEq(t, itoa(i), string(err.ID), "not joined, but within the burst")
 	}
 	for i := burst; i < 2*burst; i++ {
 		f := c.read()
-		require.Equal(t, room.TypeError, f.Type)
-		var err room.ErrorEvent
+		require.Equal(t, protocol.TypeError, f.Type)
+		var err protocol.ErrorEvent
 		require.NoError(t, json.Unmarshal(f.raw, &err))
-		assert.Equal(t, room.CodeRateLimited, err.Code)
+		assert.Equal(t, protocol.CodeRateLimited, err.Code)
 		assert.JSONEq(t, itoa(i), string(err.ID), "each refusal names its message")
 	}
 	code, reason := c.closeStatus()
-	assert.Equal(t, server.CloseRateLimited, code)
+	assert.Equal(t, protocol.CloseRateLimited, code)
 	assert.Contains(t, reason, "rate")
 	assert.Len(t, c.seen, 2*burst, "every answer, then the close")
 }
@@ -326,7 +326,7 @@ func TestJoinTimeoutCloses(t *testing.T) {
 	e := newEnv(t, func(c *server.Config) { c.JoinTimeout = 100 * time.Millisecond })
 	c := e.dial("Ann")
 	code, _ := c.closeStatus()
-	assert.Equal(t, server.CloseJoinTimeout, code)
+	assert.Equal(t, protocol.CloseJoinTimeout, code)
 }
 
 func TestSecondTabReplacesTheFirst(t *testing.T) {
@@ -336,10 +336,10 @@ func TestSecondTabReplacesTheFirst(t *testing.T) {
 	a.join(id)
 	a2 := e.dial("Ann")
 	a2.send(map[string]any{"type": "join", "room": id, "token": a.token})
-	w := await[room.Welcome](a2, room.TypeWelcome, nil)
+	w := await[protocol.Welcome](a2, protocol.TypeWelcome, nil)
 	assert.Equal(t, a.id, w.You.ID)
 	code, _ := a.closeStatus()
-	assert.Equal(t, server.CloseReplaced, code)
+	assert.Equal(t, protocol.CloseReplaced, code)
 	assert.Positive(t, a2.ping())
 }
 
@@ -356,17 +356,17 @@ func TestShutdownSavesRoomsAndARestartBringsThemBack(t *testing.T) {
 		}
 	}
 	a.send(map[string]any{"type": "note", "cell": firstEmpty(givens, played), "kind": "centre", "digit": 5})
-	await[room.NoteEvent](a, room.TypeNote, nil)
+	await[protocol.NoteEvent](a, protocol.TypeNote, nil)
 
 	e.stop()
 	code, reason := a.closeStatus()
-	assert.Equal(t, websocket.StatusGoingAway, code)
+	assert.Equal(t, protocol.CloseGoingAway, code)
 	assert.Contains(t, reason, "reconnect in 5s")
 
 	e2 := newEnvOn(t, k)
 	a2 := e2.dial("Ann")
 	a2.send(map[string]any{"type": "join", "room": id, "token": a.token, "last_seq": a.lastSeq})
-	w := await[room.Welcome](a2, room.TypeWelcome, nil)
+	w := await[protocol.Welcome](a2, protocol.TypeWelcome, nil)
 	assert.Equal(t, a.id, w.You.ID)
 	assert.True(t, w.Resumed, "the room was saved at its last event: nothing was missed")
 	assert.Zero(t, w.Replay)
@@ -374,9 +374,9 @@ func TestShutdownSavesRoomsAndARestartBringsThemBack(t *testing.T) {
 	// Another tab, without a last seq, gets the snapshot.
 	a3 := e2.dial("Ann")
 	a3.send(map[string]any{"type": "join", "room": id, "token": a.token})
-	w = await[room.Welcome](a3, room.TypeWelcome, nil)
+	w = await[protocol.Welcome](a3, protocol.TypeWelcome, nil)
 	require.NotNil(t, w.Room)
-	assert.Equal(t, room.PhaseRunning, w.Room.Phase)
+	assert.Equal(t, protocol.PhaseRunning, w.Room.Phase)
 	board := engine.MustParse(w.Room.Board)
 	for _, cell := range played {
 		assert.Equal(t, sol[cell], board[cell])
@@ -424,7 +424,7 @@ func TestHealthAndMetrics(t *testing.T) {
 	id, givens, sol := e.startGame("coop", a)
 	cell := firstEmpty(givens, nil)
 	a.move(cell, sol[cell])
-	await[room.MoveEvent](a, room.TypeMove, nil)
+	await[protocol.MoveEvent](a, protocol.TypeMove, nil)
 
 	status, body = get("/metrics")
 	assert.Equal(t, http.StatusOK, status)
@@ -435,7 +435,7 @@ func TestHealthAndMetrics(t *testing.T) {
 
 	status, body = get("/api/rooms/" + id)
 	assert.Equal(t, http.StatusOK, status)
-	var snap room.Snapshot
+	var snap protocol.Snapshot
 	require.NoError(t, json.Unmarshal([]byte(body), &snap))
 	assert.Equal(t, id, snap.ID)
 	status, _ = get("/api/rooms/nosuchroom")
@@ -478,7 +478,7 @@ func TestRoomCreationIsRateLimitedPerAddress(t *testing.T) {
 	assert.Equal(t, "60", resp.Header.Get("Retry-After"))
 	var apiErr struct{ Error struct{ Code string } }
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&apiErr))
-	assert.Equal(t, room.CodeRateLimited, apiErr.Error.Code)
+	assert.Equal(t, protocol.CodeRateLimited, apiErr.Error.Code)
 	assert.Equal(t, 2, e.rooms.Stats().Rooms, "the refused request made no room")
 }
 
@@ -491,8 +491,8 @@ func TestJoiningAStartedRaceIsRefusedAndWatchingIsNot(t *testing.T) {
 	awaitRunning(a)
 	late := e.dial("Lee")
 	late.send(map[string]any{"type": "join", "room": id, "name": "Lee"})
-	assert.Contains(t, late.awaitError(room.CodeGameStarted).Message, "spectator")
+	assert.Contains(t, late.awaitError(protocol.CodeGameStarted).Message, "spectator")
 	late.send(map[string]any{"type": "join", "room": id, "name": "Lee", "as": "spectator"})
-	w := await[room.Welcome](late, room.TypeWelcome, nil)
-	assert.Equal(t, room.RoleSpectator, w.You.Role)
+	w := await[protocol.Welcome](late, protocol.TypeWelcome, nil)
+	assert.Equal(t, protocol.RoleSpectator, w.You.Role)
 }

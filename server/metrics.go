@@ -4,7 +4,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
-	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // metrics are the server's Prometheus series, on a registry of its own so
@@ -48,8 +48,8 @@ func newMetrics(s *Server) *metrics {
 		Name: "arena_messages_total", Help: "Well-formed client messages received, by type.",
 	}, []string{"type"})
 	m.byType = map[string]prometheus.Counter{}
-	for _, typ := range []string{room.TypeJoin, room.TypeStart, room.TypeMove, room.TypeNote, room.TypeHint, room.TypeUndo,
-		room.TypeRedo, room.TypeCursor, room.TypeRematch, room.TypePing, room.TypeLeave} {
+	for _, typ := range []string{protocol.TypeJoin, protocol.TypeStart, protocol.TypeMove, protocol.TypeNote, protocol.TypeHint, protocol.TypeUndo,
+		protocol.TypeRedo, protocol.TypeCursor, protocol.TypeRematch, protocol.TypePing, protocol.TypeLeave} {
 		m.byType[typ] = m.messages.WithLabelValues(typ)
 	}
 	rooms := s.rooms

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/server"
 )
 
@@ -33,16 +33,16 @@ func TestDatabaseOutageMidGame(t *testing.T) {
 
 	// Bob drops and comes back with his token: no database read needed.
 	require.NoError(t, b.ws.CloseNow())
-	await(a, room.TypePresence, func(p *room.PresenceEvent) bool { return p.Player == b.id && p.Status == room.PresenceAway })
+	await(a, protocol.TypePresence, func(p *protocol.PresenceEvent) bool { return p.Player == b.id && p.Status == protocol.PresenceAway })
 	b2 := e.dial("Bob")
 	b2.send(map[string]any{"type": "join", "room": id, "token": b.token})
-	w := await[room.Welcome](b2, room.TypeWelcome, nil)
+	w := await[protocol.Welcome](b2, protocol.TypeWelcome, nil)
 	assert.Equal(t, b.id, w.You.ID)
 	assert.Equal(t, "Bob", w.You.Name)
 	// A newcomer must be stored first: refused, clearly.
 	c := e.dial("Cat")
 	c.send(map[string]any{"type": "join", "room": id, "name": "Cat"})
-	c.awaitError(room.CodeUnavailable)
+	c.awaitError(protocol.CodeUnavailable)
 
 	// The team solves the board: the finish waits for the database.
 	solve(a, givens, sol)
@@ -56,15 +56,15 @@ func TestDatabaseOutageMidGame(t *testing.T) {
 	assert.Regexp(t, `arena_queue_oldest_seconds\{queue="results"\} [0-9.e-]+\n`, metrics)
 	time.Sleep(600 * time.Millisecond) // a retry or two, failing
 	for _, f := range append(a.seen, b2.seen...) {
-		assert.NotEqual(t, room.TypeFinish, f.Type, "no finish is told before it is stored")
+		assert.NotEqual(t, protocol.TypeFinish, f.Type, "no finish is told before it is stored")
 	}
 	assert.Empty(t, e.kept.rooms.Results())
 
 	e.kept.players.goUp()
 	e.kept.rooms.Fail(nil)
-	fin := await[room.FinishEvent](b2, room.TypeFinish, nil)
+	fin := await[protocol.FinishEvent](b2, protocol.TypeFinish, nil)
 	assert.GreaterOrEqual(t, fin.ElapsedMS, int64(0), "0 ms when the moves come in quickly")
-	await[room.FinishEvent](a, room.TypeFinish, nil)
+	await[protocol.FinishEvent](a, protocol.TypeFinish, nil)
 	assert.Len(t, e.results(a.id), 1, "stored once")
 	assert.Len(t, e.results(b.id), 1, "stored once")
 	require.Eventually(t, func() bool { return e.rooms.Stats().ResultsWaiting == 0 }, 5*time.Second, time.Millisecond)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
 )
@@ -27,14 +28,14 @@ func TestOwnPuzzleRoomsRefuseWhatCannotBePlayed(t *testing.T) {
 	tests := []struct {
 		name, body, code, message string
 	}{
-		{"many solutions", fmt.Sprintf(`{"mode":"race","puzzle":%q}`, labMany), room.CodeManySolutions, "more than one solution"},
-		{"no solution", fmt.Sprintf(`{"mode":"coop","puzzle":%q}`, labNone), room.CodeNoSolution, "no solution"},
-		{"clashing givens", fmt.Sprintf(`{"mode":"race","puzzle":%q}`, labConflict), room.CodeNoSolution, "r1c1 and r1c2 both hold 5"},
-		{"not a puzzle", `{"mode":"race","puzzle":"12z"}`, room.CodeBadPuzzle, "line 1, column 3: unexpected character 'z'"},
-		{"too short", `{"mode":"race","puzzle":"123"}`, room.CodeBadPuzzle, "too few cells: got 3, want 81"},
-		{"daily", fmt.Sprintf(`{"mode":"daily","puzzle":%q}`, medium), room.CodeBadField, `"race" or "coop"`},
-		{"with a date", fmt.Sprintf(`{"mode":"race","date":"2026-01-01","puzzle":%q}`, medium), room.CodeBadField, "no date"},
-		{"with a level", fmt.Sprintf(`{"mode":"race","level":"easy","puzzle":%q}`, medium), room.CodeBadField, "leave level out"},
+		{"many solutions", fmt.Sprintf(`{"mode":"race","puzzle":%q}`, labMany), protocol.CodeManySolutions, "more than one solution"},
+		{"no solution", fmt.Sprintf(`{"mode":"coop","puzzle":%q}`, labNone), protocol.CodeNoSolution, "no solution"},
+		{"clashing givens", fmt.Sprintf(`{"mode":"race","puzzle":%q}`, labConflict), protocol.CodeNoSolution, "r1c1 and r1c2 both hold 5"},
+		{"not a puzzle", `{"mode":"race","puzzle":"12z"}`, protocol.CodeBadPuzzle, "line 1, column 3: unexpected character 'z'"},
+		{"too short", `{"mode":"race","puzzle":"123"}`, protocol.CodeBadPuzzle, "too few cells: got 3, want 81"},
+		{"daily", fmt.Sprintf(`{"mode":"daily","puzzle":%q}`, medium), protocol.CodeBadField, `"race" or "coop"`},
+		{"with a date", fmt.Sprintf(`{"mode":"race","date":"2026-01-01","puzzle":%q}`, medium), protocol.CodeBadField, "no date"},
+		{"with a level", fmt.Sprintf(`{"mode":"race","level":"easy","puzzle":%q}`, medium), protocol.CodeBadField, "leave level out"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,7 +75,7 @@ func TestOwnPuzzleRacePlaysAndIsUnranked(t *testing.T) {
 	assert.Equal(t, labMedium.Solution, e.solution(created.ID, 1))
 
 	solve(a, givens, labMedium.Solution)
-	f := await(b, room.TypeFinish, func(f *room.FinishEvent) bool { return f.Player == a.id })
+	f := await(b, protocol.TypeFinish, func(f *protocol.FinishEvent) bool { return f.Player == a.id })
 	assert.Equal(t, 1, f.Rank)
 	rs := e.results(a.id)
 	require.Len(t, rs, 1)
@@ -84,7 +85,7 @@ func TestOwnPuzzleRacePlaysAndIsUnranked(t *testing.T) {
 
 	// The rematch plays the same puzzle again, still unranked.
 	a.send(map[string]any{"type": "rematch"})
-	st := await(b, room.TypeState, func(s *room.State) bool { return s.Room.Round == 2 })
+	st := await(b, protocol.TypeState, func(s *protocol.State) bool { return s.Room.Round == 2 })
 	require.NotNil(t, st)
 	pz, ok := e.kept.rooms.Puzzle(room.GameID(created.ID, 2))
 	require.True(t, ok)

@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -30,28 +31,28 @@ import (
 // this package's directory (where go test runs).
 var (
 	protocolDocPath  = filepath.Join("..", "docs", "protocol.md")
-	protocolGoPath   = filepath.Join("..", "room", "protocol.go")
-	errorsGoPath     = filepath.Join("..", "room", "errors.go")
-	closeCodesGoPath = "conn.go"
+	protocolGoPaths  = []string{filepath.Join("..", "protocol", "message.go"), filepath.Join("..", "protocol", "events.go")}
+	errorsGoPath     = filepath.Join("..", "protocol", "errors.go")
+	closeCodesGoPath = filepath.Join("..", "protocol", "close.go")
 )
 
 // docServerEvents makes the Go value each server event type decodes into. A
-// struct in room/protocol.go that embeds Header and is missing here fails
+// struct in protocol/events.go that embeds Header and is missing here fails
 // TestProtocolDoc, so a new event cannot go undocumented.
 var docServerEvents = map[string]func() any{
-	room.TypeWelcome:   func() any { return new(room.Welcome) },
-	room.TypeState:     func() any { return new(room.State) },
-	room.TypeCountdown: func() any { return new(room.CountdownEvent) },
-	room.TypeMove:      func() any { return new(room.MoveEvent) },
-	room.TypeNote:      func() any { return new(room.NoteEvent) },
-	room.TypeHint:      func() any { return new(room.HintEvent) },
-	room.TypeProgress:  func() any { return new(room.ProgressEvent) },
-	room.TypePresence:  func() any { return new(room.PresenceEvent) },
-	room.TypeCursor:    func() any { return new(room.CursorEvent) },
-	room.TypeFinish:    func() any { return new(room.FinishEvent) },
-	room.TypeError:     func() any { return new(room.ErrorEvent) },
-	room.TypePong:      func() any { return new(room.Pong) },
-	room.TypeBoardFull: func() any { return new(room.BoardFullEvent) },
+	protocol.TypeWelcome:   func() any { return new(protocol.Welcome) },
+	protocol.TypeState:     func() any { return new(protocol.State) },
+	protocol.TypeCountdown: func() any { return new(protocol.CountdownEvent) },
+	protocol.TypeMove:      func() any { return new(protocol.MoveEvent) },
+	protocol.TypeNote:      func() any { return new(protocol.NoteEvent) },
+	protocol.TypeHint:      func() any { return new(protocol.HintEvent) },
+	protocol.TypeProgress:  func() any { return new(protocol.ProgressEvent) },
+	protocol.TypePresence:  func() any { return new(protocol.PresenceEvent) },
+	protocol.TypeCursor:    func() any { return new(protocol.CursorEvent) },
+	protocol.TypeFinish:    func() any { return new(protocol.FinishEvent) },
+	protocol.TypeError:     func() any { return new(protocol.ErrorEvent) },
+	protocol.TypePong:      func() any { return new(protocol.Pong) },
+	protocol.TypeBoardFull: func() any { return new(protocol.BoardFullEvent) },
 }
 
 // docHTTPBodies makes the Go value each "http NAME" example decodes into.
@@ -59,7 +60,7 @@ var docHTTPBodies = map[string]func() any{
 	"api-error":            func() any { return new(apiError) },
 	"create-room-request":  func() any { return new(CreateRoomRequest) },
 	"create-room-response": func() any { return new(CreateRoomResponse) },
-	"room-snapshot":        func() any { return new(room.Snapshot) },
+	"room-snapshot":        func() any { return new(protocol.Snapshot) },
 	"livez":                func() any { return new(map[string]string) },
 	"readyz":               func() any { return new(map[string]string) },
 	"healthz":              func() any { return new(map[string]string) },
@@ -94,7 +95,7 @@ func TestProtocolDoc(t *testing.T) {
 	docEachExample(t, "ClientExamples", examples, "client", func(t *testing.T, ex docExample) {
 		docCheckClientExample(t, ex)
 		if ex.refused != "" {
-			assert.Contains(t, codes, ex.refused, "the marker names an error code that room/errors.go does not have")
+			assert.Contains(t, codes, ex.refused, "the marker names an error code that protocol/errors.go does not have")
 		}
 	})
 
@@ -110,8 +111,8 @@ func TestProtocolDoc(t *testing.T) {
 		newEvent, ok := docServerEvents[head.Type]
 		require.True(t, ok, "no server event has the type %q", head.Type)
 		docCheckRoundTrip(t, ex.body, newEvent())
-		if head.Type == room.TypeError {
-			assert.Contains(t, codes, head.Code, "the error's code is not in room/errors.go")
+		if head.Type == protocol.TypeError {
+			assert.Contains(t, codes, head.Code, "the error's code is not in protocol/errors.go")
 		}
 	})
 
@@ -121,7 +122,7 @@ func TestProtocolDoc(t *testing.T) {
 		body := newBody()
 		docCheckRoundTrip(t, ex.body, body)
 		if e, ok := body.(*apiError); ok {
-			assert.Contains(t, codes, e.Error.Code, "the error's code is not in room/errors.go")
+			assert.Contains(t, codes, e.Error.Code, "the error's code is not in protocol/errors.go")
 		}
 	})
 
@@ -149,7 +150,7 @@ func TestProtocolDoc(t *testing.T) {
 		}
 		all := append(slices.Clone(types.client), types.server...)
 		for typ := range docServerEvents {
-			assert.Contains(t, all, typ, "docServerEvents has %q, which room/protocol.go does not declare", typ)
+			assert.Contains(t, all, typ, "docServerEvents has %q, which protocol/message.go and events.go do not declare", typ)
 			assert.Positive(t, server[typ], "server event %q has no <!-- server --> example", typ)
 		}
 		var made []string
@@ -183,10 +184,10 @@ func TestProtocolDoc(t *testing.T) {
 			}
 			assert.False(t, documented[code], "error code %q is in the table twice", code)
 			documented[code] = true
-			assert.Contains(t, codes, code, "the table has error code %q, which room/errors.go does not declare", code)
+			assert.Contains(t, codes, code, "the table has error code %q, which protocol/errors.go does not declare", code)
 		}
 		for _, code := range codes {
-			assert.True(t, documented[code], "error code %q (room/errors.go) is missing from the table", code)
+			assert.True(t, documented[code], "error code %q (protocol/errors.go) is missing from the table", code)
 		}
 	})
 
@@ -207,13 +208,13 @@ func TestProtocolDoc(t *testing.T) {
 			assert.False(t, documented[name], "close code %s is in the table twice", name)
 			documented[name] = true
 			value, ok := consts[name]
-			if !assert.True(t, ok, "the table has %s, which server/conn.go does not declare", name) {
+			if !assert.True(t, ok, "the table has %s, which protocol/close.go does not declare", name) {
 				continue
 			}
 			assert.NoError(t, value(code), "close code %s", name)
 		}
 		for name := range consts {
-			assert.True(t, documented[name], "close code %s (server/conn.go) is missing from the table", name)
+			assert.True(t, documented[name], "close code %s (protocol/close.go) is missing from the table", name)
 		}
 	})
 
@@ -226,10 +227,10 @@ func TestProtocolDoc(t *testing.T) {
 			fmt.Sprintf("%d events per connection", cfg.SendQueue),
 			fmt.Sprintf("%d s after connecting", int(cfg.JoinTimeout/time.Second)),
 			fmt.Sprintf("%d s per write", int(cfg.WriteTimeout/time.Second)),
-			fmt.Sprintf("%d bytes of JSON", maxIDBytes),
-			fmt.Sprintf("%d characters", maxRoomLen),
-			fmt.Sprintf("at most %d characters", maxNameRunes),
-			fmt.Sprintf("| `token` | %d bytes", maxTokenLen),
+			fmt.Sprintf("%d bytes of JSON", protocol.MaxIDBytes),
+			fmt.Sprintf("%d characters", protocol.MaxRoomLen),
+			fmt.Sprintf("at most %d characters", protocol.MaxNameRunes),
+			fmt.Sprintf("| `token` | %d bytes", protocol.MaxTokenLen),
 		} {
 			assert.Contains(t, limits, want, "the Limits table")
 		}
@@ -238,20 +239,20 @@ func TestProtocolDoc(t *testing.T) {
 
 // docExampleSnapshot is the snapshot an example holds: a welcome's or a
 // state's room, or GET /api/rooms/{id}'s body.
-func docExampleSnapshot(t *testing.T, ex docExample) (*room.Snapshot, bool) {
+func docExampleSnapshot(t *testing.T, ex docExample) (*protocol.Snapshot, bool) {
 	t.Helper()
 	switch {
 	case ex.kind == "http" && ex.arg == "room-snapshot":
-		var s room.Snapshot
+		var s protocol.Snapshot
 		require.NoError(t, json.Unmarshal(ex.body, &s))
 		return &s, true
 	case ex.kind == "server":
 		var ev struct {
-			Type string         `json:"type"`
-			Room *room.Snapshot `json:"room"`
+			Type string             `json:"type"`
+			Room *protocol.Snapshot `json:"room"`
 		}
 		require.NoError(t, json.Unmarshal(ex.body, &ev))
-		return ev.Room, ev.Room != nil && (ev.Type == room.TypeWelcome || ev.Type == room.TypeState)
+		return ev.Room, ev.Room != nil && (ev.Type == protocol.TypeWelcome || ev.Type == protocol.TypeState)
 	}
 	return nil, false
 }
@@ -259,10 +260,10 @@ func docExampleSnapshot(t *testing.T, ex docExample) (*room.Snapshot, bool) {
 // docCheckMistakesTold checks an example's snapshot against the fair-play
 // rule: co-op shows every player's mistakes; a race shows a player's only
 // once they have finished (a rank) or the round is over.
-func docCheckMistakesTold(t *testing.T, ex docExample, s *room.Snapshot) {
+func docCheckMistakesTold(t *testing.T, ex docExample, s *protocol.Snapshot) {
 	t.Helper()
 	for _, p := range s.Players {
-		told := s.Mode == room.ModeCoop || s.Phase == room.PhaseFinished || s.Phase == room.PhasePreparing || p.Rank > 0
+		told := s.Mode == room.ModeCoop || s.Phase == protocol.PhaseFinished || s.Phase == protocol.PhasePreparing || p.Rank > 0
 		assert.Equal(t, told, p.Mistakes != nil, "%s: %s's mistakes in a %s room, phase %s, rank %d",
 			ex.name(), p.Name, s.Mode, s.Phase, p.Rank)
 	}
@@ -270,7 +271,7 @@ func docCheckMistakesTold(t *testing.T, ex docExample, s *room.Snapshot) {
 
 // docCheckPlacedBy checks an example's placed_by: co-op only, and naming
 // only cells of the board that hold a digit and are not givens.
-func docCheckPlacedBy(t *testing.T, ex docExample, s *room.Snapshot) {
+func docCheckPlacedBy(t *testing.T, ex docExample, s *protocol.Snapshot) {
 	t.Helper()
 	if s.Mode != room.ModeCoop {
 		assert.Nil(t, s.PlacedBy, "%s: placed_by in a race", ex.name())
@@ -383,7 +384,7 @@ func parseDocExamples(doc []byte) ([]docExample, error) {
 	return out, nil
 }
 
-// docCheckClientExample decodes a client example strictly into room.Msg and
+// docCheckClientExample decodes a client example strictly into protocol.Msg and
 // runs it through the server's shape check. A refused example may hold a
 // field of the wrong type, and its refusal must then echo its id.
 func docCheckClientExample(t *testing.T, ex docExample) {
@@ -391,7 +392,7 @@ func docCheckClientExample(t *testing.T, ex docExample) {
 	keys := docTopKeys(t, ex.body)
 	require.NotEmpty(t, keys)
 	assert.Equal(t, "type", keys[0], "a message starts with type")
-	var msg room.Msg
+	var msg protocol.Msg
 	dec := json.NewDecoder(bytes.NewReader(ex.body))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(&msg)
@@ -400,7 +401,7 @@ func docCheckClientExample(t *testing.T, ex docExample) {
 		require.NoError(t, err, "%s", ex.body)
 	}
 	require.False(t, dec.More(), "one JSON object per example")
-	got, rerr := decode(ex.body)
+	got, rerr := protocol.Decode(ex.body)
 	if ex.refused == "" {
 		assert.Nil(t, rerr, "the server refuses the example %s", ex.body)
 		return
@@ -539,21 +540,24 @@ func docStringLit(t *testing.T, e ast.Expr) string {
 	return s
 }
 
-// docDeclaredTypes is what room/protocol.go declares of the wire protocol.
+// docDeclaredTypes is what protocol/message.go and events.go declare of the wire protocol.
 type docDeclaredTypes struct {
 	client, server []string
 	// eventStructs are the structs that embed Header: the server events.
 	eventStructs []string
 }
 
-// docProtocolTypes reads room/protocol.go: the Type constants, split by their
+// docProtocolTypes reads protocol/message.go and events.go: the Type constants, split by their
 // block's comment into client messages ("client to server") and server
 // events ("server to client"), and the event structs.
 func docProtocolTypes(t *testing.T) docDeclaredTypes {
 	t.Helper()
-	f := docParseGo(t, protocolGoPath)
+	var decls []ast.Decl
+	for _, path := range protocolGoPaths {
+		decls = append(decls, docParseGo(t, path).Decls...)
+	}
 	var d docDeclaredTypes
-	for _, decl := range f.Decls {
+	for _, decl := range decls {
 		gd, ok := decl.(*ast.GenDecl)
 		if !ok {
 			continue
@@ -579,7 +583,7 @@ func docProtocolTypes(t *testing.T) docDeclaredTypes {
 			case strings.Contains(doc, "server to client"):
 				d.server = append(d.server, values...)
 			default:
-				t.Fatalf("room/protocol.go: the block of %v says neither \"client to server\" nor \"server to client\"", values)
+				t.Fatalf("protocol: the block of %v says neither \"client to server\" nor \"server to client\"", values)
 			}
 		case token.TYPE:
 			for _, spec := range gd.Specs {
@@ -596,16 +600,16 @@ func docProtocolTypes(t *testing.T) docDeclaredTypes {
 			}
 		}
 	}
-	require.NotEmpty(t, d.client, "no client message types found in room/protocol.go")
-	require.NotEmpty(t, d.server, "no server event types found in room/protocol.go")
-	require.NotEmpty(t, d.eventStructs, "no event structs found in room/protocol.go")
+	require.NotEmpty(t, d.client, "no client message types found in protocol/message.go and events.go")
+	require.NotEmpty(t, d.server, "no server event types found in protocol/message.go and events.go")
+	require.NotEmpty(t, d.eventStructs, "no event structs found in protocol/message.go and events.go")
 	return d
 }
 
-// docCloseCodeConsts reads the Close constants of server/conn.go. Each maps to
-// a check of the number the document gives it: a websocket.StatusCode(N)
-// conversion must have that N, and a websocket.StatusX constant must be
-// the library's name for that number.
+// docCloseCodeConsts reads the Close constants of protocol/close.go, each a
+// CloseCode declared as a number. Each maps to a check of the number the
+// document gives it: the declared one, and below 4000 a code RFC 6455
+// names (as coder/websocket, the tests' client, knows them).
 func docCloseCodeConsts(t *testing.T) map[string]func(int) error {
 	t.Helper()
 	out := map[string]func(int) error{}
@@ -614,29 +618,20 @@ func docCloseCodeConsts(t *testing.T) map[string]func(int) error {
 			if !strings.HasPrefix(name.Name, "Close") || i >= len(spec.Values) {
 				continue
 			}
-			switch v := spec.Values[i].(type) {
-			case *ast.CallExpr:
-				require.Len(t, v.Args, 1, name.Name)
-				lit, ok := v.Args[0].(*ast.BasicLit)
-				require.True(t, ok && lit.Kind == token.INT, "%s: want websocket.StatusCode(N)", name.Name)
-				n, err := strconv.Atoi(lit.Value)
-				require.NoError(t, err)
-				out[name.Name] = func(code int) error {
-					if code != n {
-						return fmt.Errorf("documented as %d, declared as %d", code, n)
-					}
-					return nil
+			typ, ok := spec.Type.(*ast.Ident)
+			require.True(t, ok && typ.Name == "CloseCode", "%s: want a CloseCode", name.Name)
+			lit, ok := spec.Values[i].(*ast.BasicLit)
+			require.True(t, ok && lit.Kind == token.INT, "%s: want a number, got %T", name.Name, spec.Values[i])
+			n, err := strconv.Atoi(lit.Value)
+			require.NoError(t, err)
+			out[name.Name] = func(code int) error {
+				if code != n {
+					return fmt.Errorf("documented as %d, declared as %d", code, n)
 				}
-			case *ast.SelectorExpr:
-				sel := v.Sel.Name
-				out[name.Name] = func(code int) error {
-					if got := websocket.StatusCode(code).String(); got != sel {
-						return fmt.Errorf("documented as %d, which is %s, but declared as websocket.%s", code, got, sel)
-					}
-					return nil
+				if got := websocket.StatusCode(code).String(); code < 4000 && strings.HasPrefix(got, "StatusCode(") {
+					return fmt.Errorf("%d is below 4000 but not a code RFC 6455 names", code)
 				}
-			default:
-				t.Fatalf("%s: a close code this test cannot read: %T", name.Name, v)
+				return nil
 			}
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -142,7 +143,7 @@ func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 			if err != nil {
 				var ce websocket.CloseError
 				if errors.As(err, &ce) {
-					c.closeWith(ce.Code, ce.Reason, true)
+					c.closeWith(protocol.CloseCode(ce.Code), ce.Reason, true)
 				} else {
 					// The owner went without a close: it died. Another
 					// node takes its rooms over; the client comes back.
@@ -225,5 +226,5 @@ func (s *Server) proxyRoom(w http.ResponseWriter, r *http.Request, id string) bo
 // reached: a takeover or a restart will bring the room back in moments.
 func writeNodeUnavailable(w http.ResponseWriter) {
 	w.Header().Set("Retry-After", "1")
-	writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "the room's server cannot be reached just now: try again")
+	writeError(w, http.StatusServiceUnavailable, protocol.CodeUnavailable, "the room's server cannot be reached just now: try again")
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
 )
@@ -60,20 +61,20 @@ func TestRelayToTheOwner(t *testing.T) {
 		cell++
 	}
 	relayed.move(cell, sol[cell])
-	await(direct, room.TypeMove, func(m *room.MoveEvent) bool { return m.Cell == cell && m.Player == relayed.id })
+	await(direct, protocol.TypeMove, func(m *protocol.MoveEvent) bool { return m.Cell == cell && m.Player == relayed.id })
 
 	resp, err := http.Get(relay.http.URL + "/api/rooms/" + id)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	var snap room.Snapshot
+	var snap protocol.Snapshot
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&snap))
 	assert.Len(t, snap.Players, 2)
 
 	require.True(t, owner.rooms.Evict(id))
 	for _, c := range []*client{direct, relayed} {
 		code, reason := c.closeStatus()
-		assert.Equal(t, server.CloseMoved, code, c.name)
+		assert.Equal(t, protocol.CloseMoved, code, c.name)
 		assert.Equal(t, "the room moved: reconnect with your token", reason, c.name)
 	}
 }
@@ -94,7 +95,7 @@ func TestRelayedAddressNeedsTheSecret(t *testing.T) {
 	open := func(c *client) {
 		t.Helper()
 		c.send(map[string]any{"type": "ping"})
-		c.awaitError(room.CodeNotJoined)
+		c.awaitError(protocol.CodeNotJoined)
 	}
 	open(owner.dial("loopback"))
 	// With the secret, another address: admitted beside the loopback one.
@@ -102,5 +103,5 @@ func TestRelayedAddressNeedsTheSecret(t *testing.T) {
 	// Without it the header is not believed: the loopback address again.
 	spoofed := dial("wrong", "198.51.100.9")
 	code, _ := spoofed.closeStatus()
-	assert.Equal(t, server.CloseTooManySockets, code)
+	assert.Equal(t, protocol.CloseTooManySockets, code)
 }

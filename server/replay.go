@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -81,27 +82,27 @@ const maxRoundsCounted = 100
 
 func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	if len(id) > maxRoomLen {
-		writeError(w, http.StatusNotFound, room.CodeRoomNotFound, "no room has that id")
+	if len(id) > protocol.MaxRoomLen {
+		writeError(w, http.StatusNotFound, protocol.CodeRoomNotFound, "no room has that id")
 		return
 	}
 	round := 1
 	if v := r.URL.Query().Get("round"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			writeError(w, http.StatusBadRequest, room.CodeBadField, "round must be a whole number from 1")
+			writeError(w, http.StatusBadRequest, protocol.CodeBadField, "round must be a whole number from 1")
 			return
 		}
 		round = n
 	}
 	if s.replays == nil {
-		writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "replays cannot be read just now: try again")
+		writeError(w, http.StatusServiceUnavailable, protocol.CodeUnavailable, "replays cannot be read just now: try again")
 		return
 	}
 	liveRound, livePhase, liveDay := s.liveRound(r.Context(), id)
 	switch {
 	case liveRound > 0 && round > liveRound:
-		writeError(w, http.StatusNotFound, room.CodeRoomNotFound, fmt.Sprintf("the room has had %d rounds so far", liveRound))
+		writeError(w, http.StatusNotFound, protocol.CodeRoomNotFound, fmt.Sprintf("the room has had %d rounds so far", liveRound))
 		return
 	case round == liveRound && !roundOver(livePhase):
 		writeReplayLive(w)
@@ -110,7 +111,7 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 	gameID := room.GameID(id, round)
 	saved, err := s.replays.ReplayRound(r.Context(), gameID)
 	if errors.Is(err, ErrNoRound) {
-		writeError(w, http.StatusNotFound, room.CodeRoomNotFound, "no room has that id and round")
+		writeError(w, http.StatusNotFound, protocol.CodeRoomNotFound, "no room has that id and round")
 		return
 	}
 	if err != nil {
@@ -131,7 +132,7 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 		day = liveDay
 	}
 	if !s.rooms.RevealsDaily(day) {
-		writeError(w, http.StatusConflict, room.CodeReplayLive,
+		writeError(w, http.StatusConflict, protocol.CodeReplayLive,
 			"the round played the puzzle of the day, which others may still be playing for a rank: its replay opens a day after that day is over (midnight UTC)")
 		return
 	}
@@ -141,7 +142,7 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(records) == 0 {
-		writeError(w, http.StatusGone, room.CodeReplayExpired,
+		writeError(w, http.StatusGone, protocol.CodeReplayExpired,
 			"the round's events are no longer kept: replays last as long as the server keeps events (EVENT_RETENTION)")
 		return
 	}
@@ -178,7 +179,7 @@ func (s *Server) liveRound(ctx context.Context, id string) (int, string, string)
 // roundOver reports whether a round in the phase is over: finished, or
 // giving way to a rematch.
 func roundOver(phase string) bool {
-	return phase == room.PhaseFinished || phase == room.PhasePreparing
+	return phase == protocol.PhaseFinished || phase == protocol.PhasePreparing
 }
 
 // countRounds is how many rounds the room has had, counting on from one
@@ -195,13 +196,13 @@ func (s *Server) countRounds(ctx context.Context, id string, from int) int {
 }
 
 func writeReplayLive(w http.ResponseWriter) {
-	writeError(w, http.StatusConflict, room.CodeReplayLive,
+	writeError(w, http.StatusConflict, protocol.CodeReplayLive,
 		"the round is still being played: its replay opens once it is over")
 }
 
 func (s *Server) replayUnavailable(w http.ResponseWriter, gameID string, err error) {
 	s.log.Error("replay", "game", gameID, "err", err)
-	writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "replays cannot be read just now: try again")
+	writeError(w, http.StatusServiceUnavailable, protocol.CodeUnavailable, "replays cannot be read just now: try again")
 }
 
 // replayPlayers reads the round's players from its events, in the order
@@ -212,17 +213,17 @@ func replayPlayers(records []room.Record) ([]ReplayPlayer, *time.Time, *time.Tim
 	var started, finished *time.Time
 	for _, rec := range records {
 		switch rec.Type {
-		case room.TypePresence:
-			var ev room.PresenceEvent
-			if json.Unmarshal(rec.Data, &ev) != nil || ev.Role != room.RolePlayer {
+		case protocol.TypePresence:
+			var ev protocol.PresenceEvent
+			if json.Unmarshal(rec.Data, &ev) != nil || ev.Role != protocol.RolePlayer {
 				continue
 			}
-			if _, ok := index[ev.Player]; !ok && ev.Status == room.PresenceJoined {
+			if _, ok := index[ev.Player]; !ok && ev.Status == protocol.PresenceJoined {
 				index[ev.Player] = len(players)
 				players = append(players, ReplayPlayer{ID: ev.Player, Name: ev.Name, Colour: len(players)})
 			}
-		case room.TypeState:
-			var ev room.State
+		case protocol.TypeState:
+			var ev protocol.State
 			if json.Unmarshal(rec.Data, &ev) != nil {
 				continue
 			}
@@ -239,8 +240,8 @@ func replayPlayers(records []room.Record) ([]ReplayPlayer, *time.Time, *time.Tim
 			if ev.Room.FinishedAt != nil {
 				finished = ev.Room.FinishedAt
 			}
-		case room.TypeFinish:
-			var ev room.FinishEvent
+		case protocol.TypeFinish:
+			var ev protocol.FinishEvent
 			if json.Unmarshal(rec.Data, &ev) != nil {
 				continue
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/room/roomtest"
 	"github.com/sudoku-arena/arena/server"
@@ -46,7 +47,7 @@ func (m memReplays) ReplayRound(ctx context.Context, gameID string) (*room.Saved
 		}
 		id, round = gameID[:i], n
 	}
-	return &room.Saved{ID: id, Round: round, Phase: room.PhaseWaiting,
+	return &room.Saved{ID: id, Round: round, Phase: protocol.PhaseWaiting,
 		Puzzle: room.SavedPuzzle{ID: pz.ID, Level: pz.Level, Givens: pz.Givens.String(), Solution: pz.Solution.String()}}, nil
 }
 
@@ -109,10 +110,10 @@ func boardsOf(t *testing.T, r server.ReplayResponse) map[string]engine.Grid {
 		assert.Greater(t, head.Seq, last, "events in order")
 		last = head.Seq
 		assert.False(t, ev.At.IsZero(), "each event has its time")
-		if head.Type != room.TypeMove {
+		if head.Type != protocol.TypeMove {
 			continue
 		}
-		var mv room.MoveEvent
+		var mv protocol.MoveEvent
 		require.NoError(t, json.Unmarshal(ev.Event, &mv))
 		b := boards[mv.Player]
 		b[mv.Cell] = uint8(mv.Digit)
@@ -129,10 +130,10 @@ func TestReplayOfAFinishedRace(t *testing.T) {
 	// While the race runs, the replay is refused and tells nothing.
 	wc, wd := wrongMove(givens, sol)
 	b.move(wc, wd)
-	await(b, room.TypeMove, func(m *room.MoveEvent) bool { return m.Cell == wc })
+	await(b, protocol.TypeMove, func(m *protocol.MoveEvent) bool { return m.Cell == wc })
 	status, body := e.getReplay(id + "/replay")
 	assert.Equal(t, http.StatusConflict, status)
-	assert.Equal(t, room.CodeReplayLive, apiCode(t, body))
+	assert.Equal(t, protocol.CodeReplayLive, apiCode(t, body))
 	assert.NotContains(t, string(body), sol.String()[:20])
 	assert.NotContains(t, string(body), `"events"`)
 
@@ -140,13 +141,13 @@ func TestReplayOfAFinishedRace(t *testing.T) {
 	// live until Ann finishes too.
 	b.move(wc, 0)
 	solve(b, givens, sol)
-	bFin := await(a, room.TypeFinish, func(f *room.FinishEvent) bool { return f.Player == b.id })
+	bFin := await(a, protocol.TypeFinish, func(f *protocol.FinishEvent) bool { return f.Player == b.id })
 	status, body = e.getReplay(id + "/replay")
 	assert.Equal(t, http.StatusConflict, status, "a race with a racer left is live")
 	assert.NotContains(t, string(body), sol.String()[:20])
 
 	solve(a, givens, sol)
-	await(a, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseFinished })
+	await(a, protocol.TypeState, func(s *protocol.State) bool { return s.Room.Phase == protocol.PhaseFinished })
 
 	r := e.replayOf(id + "/replay")
 	assert.Equal(t, id, r.Room)
@@ -182,7 +183,7 @@ func TestReplayOfAFinishedRace(t *testing.T) {
 	e.kept.forgotten.Store(id, true)
 	status, body = e.getReplay(id + "/replay")
 	assert.Equal(t, http.StatusGone, status)
-	assert.Equal(t, room.CodeReplayExpired, apiCode(t, body))
+	assert.Equal(t, protocol.CodeReplayExpired, apiCode(t, body))
 }
 
 func mustJSON(t *testing.T, v any) []byte {
@@ -199,11 +200,11 @@ func TestReplayRefusals(t *testing.T) {
 		status int
 		code   string
 	}{
-		{"nosuchroom/replay", http.StatusNotFound, room.CodeRoomNotFound},
-		{"nosuchroom/replay?round=2", http.StatusNotFound, room.CodeRoomNotFound},
-		{strings.Repeat("x", 40) + "/replay", http.StatusNotFound, room.CodeRoomNotFound},
-		{"abc/replay?round=0", http.StatusBadRequest, room.CodeBadField},
-		{"abc/replay?round=x", http.StatusBadRequest, room.CodeBadField},
+		{"nosuchroom/replay", http.StatusNotFound, protocol.CodeRoomNotFound},
+		{"nosuchroom/replay?round=2", http.StatusNotFound, protocol.CodeRoomNotFound},
+		{strings.Repeat("x", 40) + "/replay", http.StatusNotFound, protocol.CodeRoomNotFound},
+		{"abc/replay?round=0", http.StatusBadRequest, protocol.CodeBadField},
+		{"abc/replay?round=x", http.StatusBadRequest, protocol.CodeBadField},
 	} {
 		status, body := e.getReplay(tc.path)
 		assert.Equal(t, tc.status, status, tc.path)
@@ -214,7 +215,7 @@ func TestReplayRefusals(t *testing.T) {
 	id := e.createRoom("coop", "easy")
 	status, body := e.getReplay(id + "/replay")
 	assert.Equal(t, http.StatusConflict, status)
-	assert.Equal(t, room.CodeReplayLive, apiCode(t, body))
+	assert.Equal(t, protocol.CodeReplayLive, apiCode(t, body))
 	pz, ok := e.kept.rooms.Puzzle(id)
 	require.True(t, ok)
 	assert.NotContains(t, string(body), pz.Solution.String())
@@ -226,11 +227,11 @@ func TestReplayOfEachRoundOfARematch(t *testing.T) {
 	id, givens, sol := e.startGame("coop", a, b)
 	solve(a, givens, sol)
 	// The team's time, which can be 0 ms when the moves come in quickly.
-	fin := await[room.FinishEvent](b, room.TypeFinish, nil)
-	await(b, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseFinished })
+	fin := await[protocol.FinishEvent](b, protocol.TypeFinish, nil)
+	await(b, protocol.TypeState, func(s *protocol.State) bool { return s.Room.Phase == protocol.PhaseFinished })
 
 	a.send(map[string]any{"type": "rematch"})
-	await(b, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseWaiting && s.Room.Round == 2 })
+	await(b, protocol.TypeState, func(s *protocol.State) bool { return s.Room.Phase == protocol.PhaseWaiting && s.Room.Round == 2 })
 
 	// Round 1 is over; round 2 waits to start: live.
 	r1 := e.replayOf(id + "/replay?round=1")
@@ -247,12 +248,12 @@ func TestReplayOfEachRoundOfARematch(t *testing.T) {
 	}
 	status, body := e.getReplay(id + "/replay?round=2")
 	assert.Equal(t, http.StatusConflict, status)
-	assert.Equal(t, room.CodeReplayLive, apiCode(t, body))
+	assert.Equal(t, protocol.CodeReplayLive, apiCode(t, body))
 	sol2 := e.solution(id, 2)
 	assert.NotContains(t, string(body), sol2.String())
 	status, body = e.getReplay(id + "/replay?round=3")
 	assert.Equal(t, http.StatusNotFound, status)
-	assert.Equal(t, room.CodeRoomNotFound, apiCode(t, body))
+	assert.Equal(t, protocol.CodeRoomNotFound, apiCode(t, body))
 
 	// Round 2 played to the end is replayable in its turn, with its own
 	// puzzle and the same players, seated by the rematch.
@@ -260,7 +261,7 @@ func TestReplayOfEachRoundOfARematch(t *testing.T) {
 	g2 := awaitRunning(b)
 	awaitRunning(a)
 	solve(b, g2, sol2)
-	await(a, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseFinished && s.Room.Round == 2 })
+	await(a, protocol.TypeState, func(s *protocol.State) bool { return s.Room.Phase == protocol.PhaseFinished && s.Room.Round == 2 })
 	r2 := e.replayOf(id + "/replay?round=2")
 	assert.Equal(t, 2, r2.Round)
 	assert.Equal(t, g2.String(), r2.Puzzle)
@@ -292,12 +293,12 @@ func TestReplayOfTodaysDailyWaitsForTheDayToEnd(t *testing.T) {
 	givens := awaitRunning(a)
 	sol := e.solution(made.ID, 1)
 	solve(a, givens, sol)
-	await(a, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseFinished })
+	await(a, protocol.TypeState, func(s *protocol.State) bool { return s.Room.Phase == protocol.PhaseFinished })
 
 	// The round is over, but others play today's puzzle for a rank.
 	status, body := e.getReplay(made.ID + "/replay")
 	assert.Equal(t, http.StatusConflict, status)
-	assert.Equal(t, room.CodeReplayLive, apiCode(t, body))
+	assert.Equal(t, protocol.CodeReplayLive, apiCode(t, body))
 	assert.Contains(t, string(body), "puzzle of the day")
 	assert.NotContains(t, string(body), sol.String())
 
@@ -318,7 +319,7 @@ func TestReplayOfTodaysDailyWaitsForTheDayToEnd(t *testing.T) {
 		p.join(past.ID)
 		pg := awaitRunning(p)
 		solve(p, pg, e.solution(past.ID, 1))
-		await(p, room.TypeState, func(s *room.State) bool { return s.Room.Phase == room.PhaseFinished })
+		await(p, protocol.TypeState, func(s *protocol.State) bool { return s.Room.Phase == protocol.PhaseFinished })
 		status, body := e.getReplay(past.ID + "/replay")
 		assert.Equal(t, want, status, "%s: %s", day, body)
 	}

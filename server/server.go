@@ -1,8 +1,11 @@
 // Package server is Sudoku Arena over HTTP: the JSON API (rooms, health,
-// metrics), the WebSocket protocol (docs/protocol.md) with its limits, player
-// identity, and the embedded web client. It knows rooms through package room
-// and persistence only through the small Players interface it declares; it
-// holds no game rules and no SQL.
+// metrics), the WebSocket connections that carry the protocol
+// (docs/protocol.md) with their limits, player identity, and the embedded
+// web client. The protocol's messages, events, codes and codec are package
+// protocol's: a connection decodes each frame with it, once, and hands the
+// message to its room. It knows rooms through package room and persistence
+// only through the small Players interface it declares; it holds no game
+// rules and no SQL.
 package server
 
 import (
@@ -26,6 +29,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -227,7 +231,7 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 	addr := clientAddr(r)
 	if !s.creates.allow(addr, time.Now()) {
 		w.Header().Set("Retry-After", retryCreateRate)
-		writeError(w, http.StatusTooManyRequests, room.CodeRateLimited, "too many rooms made from this address: wait a minute")
+		writeError(w, http.StatusTooManyRequests, protocol.CodeRateLimited, "too many rooms made from this address: wait a minute")
 		return
 	}
 	req, rerr := readCreateRoom(r.Body)
@@ -245,7 +249,7 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 	}
 	if !s.roomsByAddr.acquire(addr) {
 		w.Header().Set("Retry-After", retryRoomsByAddr)
-		writeError(w, http.StatusTooManyRequests, room.CodeTooManyRooms,
+		writeError(w, http.StatusTooManyRequests, protocol.CodeTooManyRooms,
 			fmt.Sprintf("this address has %d live rooms, as many as it may: play in one, or wait for one to end", s.cfg.RoomsPerAddr))
 		return
 	}
@@ -264,11 +268,11 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 		if errors.Is(err, room.ErrFull) {
 			s.log.Warn("create room: the server is full", "rooms", s.rooms.Stats().Rooms)
 			w.Header().Set("Retry-After", retryServerFull)
-			writeError(w, http.StatusServiceUnavailable, room.CodeServerFull, "the server holds as many rooms as it may: try again later")
+			writeError(w, http.StatusServiceUnavailable, protocol.CodeServerFull, "the server holds as many rooms as it may: try again later")
 			return
 		}
 		s.log.Error("create room", "mode", req.Mode, "level", req.Level, "err", err)
-		writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "no room could be made just now: try again")
+		writeError(w, http.StatusServiceUnavailable, protocol.CodeUnavailable, "no room could be made just now: try again")
 		return
 	}
 	if s.roomsByAddr != nil {
@@ -290,27 +294,27 @@ const maxCreateBody = 1024
 // readCreateRoom reads and checks a POST /api/rooms body: one JSON object in
 // valid UTF-8, of at most maxCreateBody bytes, with no field but mode and
 // level, a known mode and a known level (easy when left out).
-func readCreateRoom(body io.Reader) (CreateRoomRequest, *room.Error) {
+func readCreateRoom(body io.Reader) (CreateRoomRequest, *protocol.Error) {
 	var req CreateRoomRequest
 	const want = `the body must be one JSON object such as {"mode":"race","level":"easy"}`
 	data, rerr := readBody(body, maxCreateBody, want)
 	if rerr != nil {
 		return req, rerr
 	}
-	if err := decodeObject(data, &req, true); err != nil {
+	if err := protocol.DecodeObject(data, &req, true); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return req, room.Errorf(room.CodeBadField, "%s must be a string", te.Field)
+			return req, protocol.Errorf(protocol.CodeBadField, "%s must be a string", te.Field)
 		}
-		return req, room.Errorf(room.CodeBadJSON, "%s, and no field but mode, level, date and puzzle", want)
+		return req, protocol.Errorf(protocol.CodeBadJSON, "%s, and no field but mode, level, date and puzzle", want)
 	}
 	if req.Mode != room.ModeRace && req.Mode != room.ModeCoop && req.Mode != room.ModeDaily {
-		return req, room.Errorf(room.CodeBadField, `mode must be "race", "coop" or "daily"`)
+		return req, protocol.Errorf(protocol.CodeBadField, `mode must be "race", "coop" or "daily"`)
 	}
 	if req.Puzzle != "" {
 		// The level is the puzzle's grade (ownPuzzle).
 		if req.Level != "" {
-			return req, room.Errorf(room.CodeBadField, "a room on your own puzzle takes its level from the puzzle's grade: leave level out")
+			return req, protocol.Errorf(protocol.CodeBadField, "a room on your own puzzle takes its level from the puzzle's grade: leave level out")
 		}
 		return req, nil
 	}
@@ -326,12 +330,12 @@ func readCreateRoom(body io.Reader) (CreateRoomRequest, *room.Error) {
 // checkRoomDate checks a new room's date against today (UTC, by the
 // rooms' clock): a daily plays today's unless told, a race may play a
 // day's daily, co-op none.
-func (s *Server) checkRoomDate(req *CreateRoomRequest) *room.Error {
+func (s *Server) checkRoomDate(req *CreateRoomRequest) *protocol.Error {
 	switch {
 	case req.Mode == room.ModeDaily && req.Date == "":
 		req.Date = s.rooms.Today()
 	case req.Mode == room.ModeCoop && req.Date != "":
-		return room.Errorf(room.CodeBadField, `a co-op room has no daily: date is for "daily" and "race"`)
+		return protocol.Errorf(protocol.CodeBadField, `a co-op room has no daily: date is for "daily" and "race"`)
 	case req.Date == "":
 		return nil
 	}
@@ -363,12 +367,12 @@ func (s *Server) getRoom(w http.ResponseWriter, r *http.Request) {
 		rm, err = s.rooms.Get(id)
 	}
 	if err != nil {
-		writeError(w, http.StatusNotFound, room.CodeRoomNotFound, "no live room has that id")
+		writeError(w, http.StatusNotFound, protocol.CodeRoomNotFound, "no live room has that id")
 		return
 	}
 	snap, err := rm.Snapshot(r.Context())
 	if err != nil {
-		writeError(w, http.StatusNotFound, room.CodeRoomNotFound, "the room has ended")
+		writeError(w, http.StatusNotFound, protocol.CodeRoomNotFound, "the room has ended")
 		return
 	}
 	writeJSON(w, http.StatusOK, snap)
@@ -400,7 +404,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	if closing {
 		w.Header().Set("Retry-After", strconv.Itoa(int(s.cfg.RetryAfter/time.Second)))
-		writeError(w, http.StatusServiceUnavailable, room.CodeUnavailable, "the server is restarting: try again shortly")
+		writeError(w, http.StatusServiceUnavailable, protocol.CodeUnavailable, "the server is restarting: try again shortly")
 		return
 	}
 	// The http.Server's read and write timeouts are deadlines on the
@@ -430,7 +434,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	if !admitted {
 		// Upgraded first, so that a browser learns why (it sees no HTTP
 		// status), then closed at once.
-		sock.closeHandshake(int(CloseTooManySockets), fmt.Sprintf("too many connections from this address (at most %d): close another first", s.cfg.SocketsPerAddr))
+		sock.closeHandshake(int(protocol.CloseTooManySockets), fmt.Sprintf("too many connections from this address (at most %d): close another first", s.cfg.SocketsPerAddr))
 		return
 	}
 	c := newConn(s, sock)

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/server"
 )
 
@@ -82,7 +82,7 @@ func TestSlowClientIsClosedAsTooSlowAndMayResume(t *testing.T) {
 	}
 
 	// Bob reads what reached him, then the close: 4001, and how to resume.
-	var code websocket.StatusCode
+	var code protocol.CloseCode
 	var reason string
 	for {
 		_, err := b.tryRead(5 * time.Second)
@@ -91,22 +91,22 @@ func TestSlowClientIsClosedAsTooSlowAndMayResume(t *testing.T) {
 		}
 		var ce websocket.CloseError
 		require.True(t, errors.As(err, &ce), "want a close frame, got %v after %d frames", err, len(b.seen))
-		code, reason = ce.Code, ce.Reason
+		code, reason = protocol.CloseCode(ce.Code), ce.Reason
 		break
 	}
-	assert.Equal(t, server.CloseTooSlow, code)
+	assert.Equal(t, protocol.CloseTooSlow, code)
 	assert.Contains(t, reason, "token")
 	assert.Positive(t, b.lastSeq)
 
 	// Bob comes back with his token and keeps his place.
 	b2 := e.dial("Bob")
 	b2.send(map[string]any{"type": "join", "room": id, "token": b.token, "last_seq": b.lastSeq})
-	w := await[room.Welcome](b2, room.TypeWelcome, nil)
+	w := await[protocol.Welcome](b2, protocol.TypeWelcome, nil)
 	assert.Equal(t, b.id, w.You.ID)
-	assert.Equal(t, room.RolePlayer, w.You.Role)
+	assert.Equal(t, protocol.RolePlayer, w.You.Role)
 	if !w.Resumed {
 		require.NotNil(t, w.Room, "a gap longer than the replay buffer gets a snapshot")
-		assert.Equal(t, room.PhaseRunning, w.Room.Phase)
+		assert.Equal(t, protocol.PhaseRunning, w.Room.Phase)
 	}
 	assert.Positive(t, b2.ping())
 }

@@ -13,9 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"github.com/sudoku-arena/arena/internal/wsframe"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -172,18 +171,18 @@ type input struct {
 }
 
 // bad is a broken rule's input: the close code and reason it gets.
-func bad(code websocket.StatusCode, reason string) input {
+func bad(code protocol.CloseCode, reason string) input {
 	return input{kind: inputBad, code: int(code), reason: reason}
 }
 
 // broken is the input of a frame wsframe refused: 1002, with why.
 func broken(err error) input {
-	return bad(CloseProtocolError, strings.TrimPrefix(err.Error(), "websocket: "))
+	return bad(protocol.CloseProtocolError, strings.TrimPrefix(err.Error(), "websocket: "))
 }
 
 // tooBig is the input of a message over the limit: 1009.
 func (c *corkConn) tooBig() input {
-	return bad(CloseTooBig, fmt.Sprintf("a message over %d bytes", c.limit))
+	return bad(protocol.CloseTooBig, fmt.Sprintf("a message over %d bytes", c.limit))
 }
 
 // take takes the frames at the front of what the client sent, answering
@@ -244,7 +243,7 @@ func (c *corkConn) take() input {
 			return input{kind: inputClose, code: code, reason: reason}
 		case wsframe.OpText, wsframe.OpBinary:
 			if c.frag != nil {
-				return bad(CloseProtocolError, "a new message before the last one's final frame")
+				return bad(protocol.CloseProtocolError, "a new message before the last one's final frame")
 			}
 			buf := readBuffers.Get().(*bytes.Buffer)
 			buf.Write(f.Payload)
@@ -254,7 +253,7 @@ func (c *corkConn) take() input {
 			c.frag, c.fragOp = buf, f.Op
 		case wsframe.OpContinuation:
 			if c.frag == nil {
-				return bad(CloseProtocolError, "a continuation frame with no message begun")
+				return bad(protocol.CloseProtocolError, "a continuation frame with no message begun")
 			}
 			if c.frag.Len()+len(f.Payload) > c.limit {
 				doneWith(c.frag)

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -222,10 +223,10 @@ func TestControlFramesAreNotHeldBetweenBatches(t *testing.T) {
 	p.c.mu.Unlock()
 	assert.False(t, closing, "closed although the client answered the pings")
 
-	p.c.closeWith(CloseRoomEnded, "the room has ended", true)
+	p.c.closeWith(protocol.CloseRoomEnded, "the room has ended", true)
 	select {
 	case err := <-readDone:
-		assert.Equal(t, CloseRoomEnded, websocket.CloseStatus(err))
+		assert.Equal(t, protocol.CloseRoomEnded, protocol.CloseCode(websocket.CloseStatus(err)))
 	case <-time.After(2 * time.Second):
 		t.Fatal("no close frame")
 	}
@@ -278,7 +279,7 @@ func TestAFullQueueClosesAsTooSlowBeforeTheBacklog(t *testing.T) {
 	_, err := readFrom(t, p.client)
 	var ce websocket.CloseError
 	require.True(t, errors.As(err, &ce), "want the close first, got %v", err)
-	assert.Equal(t, CloseTooSlow, ce.Code)
+	assert.Equal(t, protocol.CloseTooSlow, protocol.CloseCode(ce.Code))
 	select {
 	case <-p.c.done:
 	case <-time.After(5 * time.Second):
@@ -346,7 +347,7 @@ func TestAMessageSentWithTheHandshakeIsRead(t *testing.T) {
 	payload := make([]byte, n)
 	_, err = io.ReadFull(br, payload)
 	require.NoError(t, err)
-	assert.Contains(t, string(payload), `"code":"`+room.CodeNotJoined+`"`)
+	assert.Contains(t, string(payload), `"code":"`+protocol.CodeNotJoined+`"`)
 	assert.Contains(t, string(payload), `"id":7`)
 }
 
@@ -366,7 +367,7 @@ func TestGoingAwayDrainsTheQueueFirst(t *testing.T) {
 		assert.Equal(t, fmt.Sprint(i), string(got))
 	}
 	_, err := readFrom(t, p.client)
-	assert.Equal(t, CloseGoingAway, websocket.CloseStatus(err))
+	assert.Equal(t, protocol.CloseGoingAway, protocol.CloseCode(websocket.CloseStatus(err)))
 }
 
 // Frames sent while the room holds the connection wait for its release,

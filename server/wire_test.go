@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/internal/wsframe"
-	"github.com/sudoku-arena/arena/server"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // wire is a client that writes a WebSocket's bytes itself, to send what
@@ -81,7 +81,7 @@ func TestTheWireIsKeptToRFC6455(t *testing.T) {
 	w := dialWire(t, e)
 	w.send([]byte{0x81, 2, '{', '}'}) // unmasked
 	code, reason := w.closeFrame()
-	assert.Equal(t, int(server.CloseProtocolError), code)
+	assert.Equal(t, int(protocol.CloseProtocolError), code)
 	assert.Contains(t, reason, "masked")
 
 	w = dialWire(t, e)
@@ -93,7 +93,7 @@ func TestTheWireIsKeptToRFC6455(t *testing.T) {
 	w = dialWire(t, e)
 	w.send(wsframe.AppendMasked(nil, wsframe.OpText, []byte(strings.Repeat("x", 4097)), key))
 	code, _ = w.closeFrame()
-	assert.Equal(t, int(server.CloseTooBig), code)
+	assert.Equal(t, int(protocol.CloseTooBig), code)
 	w.send(wsframe.AppendMasked(nil, wsframe.OpClose, binary.BigEndian.AppendUint16(nil, 1000), key))
 	require.NoError(t, w.nc.SetReadDeadline(time.Now().Add(time.Second)))
 	_, err := w.br.ReadByte()

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/room/roomtest"
 	"github.com/sudoku-arena/arena/server"
@@ -100,7 +101,7 @@ func (n *node) create(t *testing.T, body string) (int, server.CreateRoomResponse
 // playDaily opens a daily room on the node, joins it as the player (new
 // when token is empty), moves the clock on by took and solves the puzzle.
 // It returns the player's welcome and the player (with their token).
-func (n *node) playDaily(t *testing.T, body, name, token string, took time.Duration) (*room.Welcome, *wsPlayer) {
+func (n *node) playDaily(t *testing.T, body, name, token string, took time.Duration) (*protocol.Welcome, *wsPlayer) {
 	t.Helper()
 	ctx := context.Background()
 	code, cr, raw := n.create(t, body)
@@ -169,7 +170,7 @@ func TestDailyPlayedRankedOnceOnEveryStore(t *testing.T) {
 			assert.Equal(t, room.ModeDaily, w.Room.Mode)
 			require.NotNil(t, w.Room.Players[0].Ranked)
 			assert.True(t, *w.Room.Players[0].Ranked)
-			assert.Equal(t, room.PhaseRunning, w.Room.Phase, "a daily runs from the join")
+			assert.Equal(t, protocol.PhaseRunning, w.Room.Phase, "a daily runs from the join")
 			assert.Empty(t, w.Room.Solution)
 			assert.Equal(t, int64(240000), ann.finish.ElapsedMS)
 			_, bob := n.playDaily(t, `{"mode":"daily","level":"easy","date":"`+dailyDay+`"}`, "Bob", "", 3*time.Minute)
@@ -376,12 +377,12 @@ func TestDailyRoutesRefuseBadInput(t *testing.T) {
 			Error struct{ Code, Message string }
 		}
 		require.NoError(t, json.Unmarshal(body, &e), path)
-		assert.Equal(t, room.CodeBadField, e.Error.Code, path)
+		assert.Equal(t, protocol.CodeBadField, e.Error.Code, path)
 		assert.NotEmpty(t, e.Error.Message, path)
 	}
 	code, body := n.get(t, "/api/players/p_nobody", "")
 	assert.Equal(t, http.StatusNotFound, code)
-	assert.Contains(t, string(body), room.CodePlayerNotFound)
+	assert.Contains(t, string(body), protocol.CodePlayerNotFound)
 
 	for _, req := range []string{
 		`{"mode":"daily","level":"easy","date":"2026-11-23"}`,
@@ -392,11 +393,11 @@ func TestDailyRoutesRefuseBadInput(t *testing.T) {
 	} {
 		code, _, raw := n.create(t, req)
 		assert.Equal(t, http.StatusBadRequest, code, req)
-		assert.Contains(t, raw, room.CodeBadField, req)
+		assert.Contains(t, raw, protocol.CodeBadField, req)
 	}
 	code, cr, raw := n.create(t, `{"mode":"race","level":"hard","date":"`+dailyDay+`"}`)
 	require.Equal(t, http.StatusCreated, code, raw)
-	var snap room.Snapshot
+	var snap protocol.Snapshot
 	n.getJSON(t, "/api/rooms/"+cr.ID, "", &snap)
 	assert.Equal(t, dailyDay, snap.Date)
 	assert.Equal(t, room.ModeRace, snap.Mode)

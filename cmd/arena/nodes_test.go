@@ -12,8 +12,8 @@ import (
 
 	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/internal/arenatest"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
-	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
 	"github.com/sudoku-arena/arena/store/pgtest"
 )
@@ -335,7 +335,7 @@ func pauseAndFence(ctx context.Context, t *testing.T, cl store.Cluster, r *liveR
 	for closeErr == nil {
 		_, closeErr = stale.read(ctx)
 	}
-	assert.Equal(t, server.CloseMoved, websocket.CloseStatus(closeErr), "%v", closeErr)
+	assert.Equal(t, protocol.CloseMoved, protocol.CloseCode(websocket.CloseStatus(closeErr)), "%v", closeErr)
 	// Every room the owner held was taken over while it was paused: each
 	// that it writes for is refused, this one first.
 	refusals := metric(t, owner, "arena_node_fencing_refusals_total")

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/internal/arenatest"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/store"
 	"github.com/sudoku-arena/arena/store/pgtest"
@@ -119,7 +120,7 @@ func TestDatabaseOutage(t *testing.T) {
 		for i, e := range evs {
 			require.Equal(t, int64(i+1), e.Seq, "room %s: every event once, in order, with no gap", r.id)
 			stored[e.Seq] = e
-			if e.Type == room.TypeFinish {
+			if e.Type == protocol.TypeFinish {
 				assert.True(t, e.At.After(resumedAt), "room %s: the finish was announced after the database came back", r.id)
 			}
 		}
@@ -128,7 +129,7 @@ func TestDatabaseOutage(t *testing.T) {
 			for _, k := range p.acks {
 				e, ok := stored[k.seq]
 				if assert.True(t, ok, "room %s: %s's move at seq %d is stored", r.id, p.name, k.seq) {
-					assert.Equal(t, room.TypeMove, e.Type)
+					assert.Equal(t, protocol.TypeMove, e.Type)
 					assert.Equal(t, p.id, e.PlayerID)
 				}
 			}

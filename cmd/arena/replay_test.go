@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
@@ -35,24 +36,24 @@ func TestReplayFromEveryStore(t *testing.T) {
 			require.NoError(t, err)
 			made, err := sg.ReplayRound(ctx, "r3p1.2")
 			require.NoError(t, err)
-			assert.Equal(t, []any{"r3p1", 2, room.PhaseWaiting}, []any{made.ID, made.Round, made.Phase})
+			assert.Equal(t, []any{"r3p1", 2, protocol.PhaseWaiting}, []any{made.ID, made.Round, made.Phase})
 			assert.Equal(t, pz.Givens.String(), made.Puzzle.Givens)
 			assert.Equal(t, pz.Solution.String(), made.Puzzle.Solution)
 
-			saved := &room.Saved{ID: "r3p1", Mode: room.ModeRace, Round: 2, Phase: room.PhaseFinished,
+			saved := &room.Saved{ID: "r3p1", Mode: room.ModeRace, Round: 2, Phase: protocol.PhaseFinished,
 				Puzzle: made.Puzzle, Created: time.Now(), SavedAt: time.Now(), FinishedAt: time.Now().Add(-time.Hour), Ended: true}
 			require.NoError(t, sg.SaveRoom(ctx, saved))
 			got, err := sg.ReplayRound(ctx, "r3p1.2")
 			require.NoError(t, err)
-			assert.Equal(t, room.PhaseFinished, got.Phase)
+			assert.Equal(t, protocol.PhaseFinished, got.Phase)
 			assert.True(t, got.Ended)
 
 			at := time.Now().UTC().Truncate(time.Millisecond)
 			var recs []room.Record
 			for seq := int64(1); seq <= 3; seq++ {
-				data, err := json.Marshal(map[string]any{"type": room.TypeMove, "seq": seq, "player": "p_a", "cell": seq, "digit": 5})
+				data, err := json.Marshal(map[string]any{"type": protocol.TypeMove, "seq": seq, "player": "p_a", "cell": seq, "digit": 5})
 				require.NoError(t, err)
-				recs = append(recs, room.Record{Seq: seq, Type: room.TypeMove, Player: "p_a", Data: data, At: at.Add(time.Duration(seq) * time.Second)})
+				recs = append(recs, room.Record{Seq: seq, Type: protocol.TypeMove, Player: "p_a", Data: data, At: at.Add(time.Duration(seq) * time.Second)})
 			}
 			sg.RecordEvents("r3p1.2", recs)
 			out, err := sg.ReplayEvents(ctx, "r3p1.2")

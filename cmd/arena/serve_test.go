@@ -19,7 +19,7 @@ import (
 
 	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/internal/config"
-	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
 	"github.com/sudoku-arena/arena/store/sqlite"
@@ -151,9 +151,9 @@ func TestServePlaysAGameOverTheRealStore(t *testing.T) {
 		for {
 			_, data, err := ws.Read(ctx)
 			require.NoError(t, err, "waiting for %s", typ)
-			var h room.Header
+			var h protocol.Header
 			require.NoError(t, json.Unmarshal(data, &h))
-			require.NotEqual(t, room.TypeError, h.Type, "%s", data)
+			require.NotEqual(t, protocol.TypeError, h.Type, "%s", data)
 			if h.Type == typ {
 				require.NoError(t, json.Unmarshal(data, v))
 				if holds() {
@@ -164,11 +164,11 @@ func TestServePlaysAGameOverTheRealStore(t *testing.T) {
 	}
 
 	send(`{"type":"join","room":"` + created.ID + `","name":"Ann"}`)
-	var welcome room.Welcome
-	next(room.TypeWelcome, &welcome, func() bool { return true })
+	var welcome protocol.Welcome
+	next(protocol.TypeWelcome, &welcome, func() bool { return true })
 	send(`{"type":"start"}`)
-	var state room.State
-	next(room.TypeState, &state, func() bool { return state.Room.Phase == room.PhaseRunning })
+	var state protocol.State
+	next(protocol.TypeState, &state, func() bool { return state.Room.Phase == protocol.PhaseRunning })
 	givens, err := engine.Parse(state.Room.Givens)
 	require.NoError(t, err)
 	solved := engine.Solve(givens, 1)
@@ -177,8 +177,8 @@ func TestServePlaysAGameOverTheRealStore(t *testing.T) {
 		cell++
 	}
 	send(fmt.Sprintf(`{"type":"move","cell":%d,"digit":%d}`, cell, solved.Solution[cell]))
-	var move room.MoveEvent
-	next(room.TypeMove, &move, func() bool { return move.Player == welcome.You.ID })
+	var move protocol.MoveEvent
+	next(protocol.TypeMove, &move, func() bool { return move.Player == welcome.You.ID })
 	stop()
 
 	st, err := sqlite.Open(context.Background(), db)
@@ -192,7 +192,7 @@ func TestServePlaysAGameOverTheRealStore(t *testing.T) {
 	require.NoError(t, err)
 	var moves []store.Event
 	for _, ev := range events {
-		if ev.Type == room.TypeMove {
+		if ev.Type == protocol.TypeMove {
 			moves = append(moves, ev)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
@@ -171,7 +172,7 @@ func (st *storage) SaveRoom(ctx context.Context, s *room.Saved) error {
 		state = store.StateRunning
 	case s.Abandoned, s.Ended:
 		state = store.StateFinished
-	case s.Phase == room.PhaseRunning, s.Phase == room.PhaseFinished:
+	case s.Phase == protocol.PhaseRunning, s.Phase == protocol.PhaseFinished:
 		state = store.StateRunning
 	}
 	finished := s.FinishedAt
@@ -240,7 +241,7 @@ func (st *storage) unsaved(ctx context.Context, r store.Room) (*room.Saved, erro
 		return nil, fmt.Errorf("load puzzle %d of unsaved game %s: %w", r.PuzzleID, r.ID, err)
 	}
 	return &room.Saved{
-		ID: id, Mode: r.Mode, Round: round, Phase: room.PhaseWaiting, Created: r.CreatedAt, Host: r.HostID,
+		ID: id, Mode: r.Mode, Round: round, Phase: protocol.PhaseWaiting, Created: r.CreatedAt, Host: r.HostID,
 		Puzzle: room.SavedPuzzle{ID: pz.ID, Level: pz.Level, Givens: pz.Givens, Solution: pz.Solution},
 	}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
@@ -76,7 +77,7 @@ func TestStorageOnEveryStore(t *testing.T) {
 			require.NoError(t, err)
 			_, _, jerr := g.Join(now, "p_a", "Ann", false, 0)
 			require.Nil(t, jerr)
-			require.Nil(t, g.Handle(now, "p_a", &room.Msg{Type: room.TypeStart}))
+			require.Nil(t, g.Handle(now, "p_a", &protocol.Msg{Type: protocol.TypeStart}))
 			g.Tick(now.Add(time.Hour))
 			require.NoError(t, sg.SaveRoom(ctx, g.Save(now)))
 			made := time.Now()
@@ -90,12 +91,12 @@ func TestStorageOnEveryStore(t *testing.T) {
 			n3w := loaded[1]
 			assert.Equal(t, "n3w", n3w.GameID())
 			assert.Equal(t, room.ModeCoop, n3w.Mode)
-			assert.Equal(t, room.PhaseWaiting, n3w.Phase)
+			assert.Equal(t, protocol.PhaseWaiting, n3w.Phase)
 			assert.Empty(t, n3w.Players)
 			assert.False(t, n3w.Final)
 			assert.Equal(t, room.SavedPuzzle{ID: pz2.ID, Level: "easy", Givens: pz2.Givens.String(), Solution: pz2.Solution.String()}, n3w.Puzzle)
 			assert.WithinDuration(t, made, n3w.Created, time.Minute)
-			rec2 := room.Record{Seq: 1, Type: room.TypePresence, Player: "p_a", Data: []byte(`{"type":"presence","seq":1}`), At: now}
+			rec2 := room.Record{Seq: 1, Type: protocol.TypePresence, Player: "p_a", Data: []byte(`{"type":"presence","seq":1}`), At: now}
 			sg.RecordEvents("n3w", []room.Record{rec2})
 			require.NoError(t, events.Flush(ctx))
 			back, err := sg.LoadEvents(ctx, "n3w", 0)
@@ -138,12 +139,12 @@ func TestStorageOnEveryStore(t *testing.T) {
 			// A finished game comes back while its room lives (its players
 			// may still be there), and not once the room has ended.
 			s := g.Save(now)
-			s.Phase = room.PhaseFinished
+			s.Phase = protocol.PhaseFinished
 			require.NoError(t, sg.SaveRoom(ctx, s))
 			loaded, err = sg.LoadRooms(ctx)
 			require.NoError(t, err)
 			require.Len(t, loaded, 1)
-			assert.Equal(t, room.PhaseFinished, loaded[0].Phase)
+			assert.Equal(t, protocol.PhaseFinished, loaded[0].Phase)
 			s.Final, s.Ended = true, true
 			require.NoError(t, sg.SaveRoom(ctx, s))
 			loaded, err = sg.LoadRooms(ctx)
@@ -163,7 +164,7 @@ func TestStorageOnEveryStore(t *testing.T) {
 			s.Players[0].Unstored = false
 			require.NoError(t, sg.SaveRoom(ctx, s))
 
-			sg.RecordEvents("r00m", []room.Record{{Seq: 1, Type: room.TypePresence, Player: "p_a", Data: []byte(`{"type":"presence","seq":1}`), At: now}})
+			sg.RecordEvents("r00m", []room.Record{{Seq: 1, Type: protocol.TypePresence, Player: "p_a", Data: []byte(`{"type":"presence","seq":1}`), At: now}})
 			require.NoError(t, events.Flush(ctx))
 			evs, err := st.Events(ctx, "r00m", 0, 0)
 			require.NoError(t, err)

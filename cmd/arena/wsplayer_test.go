@@ -18,7 +18,7 @@ import (
 
 	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/internal/arenatest"
-	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 func TestMain(m *testing.M) { os.Exit(arenatest.Main(m)) }
@@ -38,12 +38,12 @@ type wsPlayer struct {
 	name, roomID string
 	id, token    string
 	conn         *websocket.Conn
-	welcome      *room.Welcome
+	welcome      *protocol.Welcome
 	lastSeq      int64
 	phase        string
 	givens       string
 	acks         []ack
-	finish       *room.FinishEvent
+	finish       *protocol.FinishEvent
 	finishAt     time.Time
 	// heard counts the finishes this player was told of, theirs or not.
 	heard int
@@ -89,14 +89,14 @@ func dialPlayer(ctx context.Context, a endpoint, roomID, name, token string, las
 	if err := p.send(ctx, join); err != nil {
 		return nil, err
 	}
-	f, err := p.until(ctx, func(f frame) bool { return f.Type == room.TypeWelcome || f.Type == room.TypeError })
+	f, err := p.until(ctx, func(f frame) bool { return f.Type == protocol.TypeWelcome || f.Type == protocol.TypeError })
 	if err != nil {
 		return nil, err
 	}
-	if f.Type == room.TypeError {
+	if f.Type == protocol.TypeError {
 		return nil, fmt.Errorf("%s's join of %s refused: %s", name, roomID, f.data)
 	}
-	var w room.Welcome
+	var w protocol.Welcome
 	if err := json.Unmarshal(f.data, &w); err != nil {
 		return nil, fmt.Errorf("welcome: %w", err)
 	}
@@ -142,14 +142,14 @@ func (p *wsPlayer) read(ctx context.Context) (frame, error) {
 	}
 	p.lastSeq = max(p.lastSeq, f.Seq)
 	switch f.Type {
-	case room.TypeState:
-		var st room.State
+	case protocol.TypeState:
+		var st protocol.State
 		if err := json.Unmarshal(data, &st); err == nil {
 			p.phase, p.givens = st.Room.Phase, st.Room.Givens
 		}
-	case room.TypeFinish:
+	case protocol.TypeFinish:
 		p.heard++
-		var fin room.FinishEvent
+		var fin protocol.FinishEvent
 		if err := json.Unmarshal(data, &fin); err == nil && (fin.Player == "" || fin.Player == p.id) {
 			p.finish, p.finishAt = &fin, time.Now()
 		}
@@ -172,8 +172,8 @@ func (p *wsPlayer) until(ctx context.Context, ok func(frame) bool) (frame, error
 
 // running waits for the game to run, and returns its givens.
 func (p *wsPlayer) running(ctx context.Context) (engine.Grid, error) {
-	if p.phase != room.PhaseRunning {
-		if _, err := p.until(ctx, func(frame) bool { return p.phase == room.PhaseRunning }); err != nil {
+	if p.phase != protocol.PhaseRunning {
+		if _, err := p.until(ctx, func(frame) bool { return p.phase == protocol.PhaseRunning }); err != nil {
 			return engine.Grid{}, err
 		}
 	}
@@ -187,12 +187,12 @@ func (p *wsPlayer) move(ctx context.Context, cell, digit int) error {
 		return err
 	}
 	f, err := p.until(ctx, func(f frame) bool {
-		return (f.Type == room.TypeMove || f.Type == room.TypeError) && bytes.Contains(f.data, []byte(`"id":"`+id+`"`))
+		return (f.Type == protocol.TypeMove || f.Type == protocol.TypeError) && bytes.Contains(f.data, []byte(`"id":"`+id+`"`))
 	})
 	if err != nil {
 		return err
 	}
-	if f.Type == room.TypeError {
+	if f.Type == protocol.TypeError {
 		return fmt.Errorf("%s: move %d at %d refused: %s", p.name, digit, cell, f.data)
 	}
 	p.acks = append(p.acks, ack{cell: cell, digit: digit, seq: f.Seq, at: time.Now()})
@@ -225,13 +225,13 @@ func createRoom(a endpoint, mode string) (string, error) {
 }
 
 // roomView is GET /api/rooms/{id}, as an outsider sees the room.
-func roomView(tb testing.TB, a endpoint, id string) room.Snapshot {
+func roomView(tb testing.TB, a endpoint, id string) protocol.Snapshot {
 	tb.Helper()
 	resp, err := http.Get(a.URL() + "/api/rooms/" + id)
 	require.NoError(tb, err)
 	defer resp.Body.Close()
 	require.Equal(tb, http.StatusOK, resp.StatusCode, "GET /api/rooms/%s", id)
-	var s room.Snapshot
+	var s protocol.Snapshot
 	require.NoError(tb, json.NewDecoder(resp.Body).Decode(&s))
 	return s
 }

@@ -42,6 +42,7 @@ import (
 	"time"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // Options is one run's shape.
@@ -445,7 +446,7 @@ func (r *run) setupRoom(ctx context.Context, i int) (rm *roomRun, err error) {
 		}
 		rm.players = append(rm.players, p)
 	}
-	if err := rm.players[0].write(ctx, []byte(`{"type":"start"}`)); err != nil {
+	if err := rm.players[0].write(ctx, []byte(`{"type":"`+protocol.TypeStart+`"}`)); err != nil {
 		r.fail(ErrStart)
 		return rm, err
 	}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 // player is one simulated player: a socket, the reader that always runs on
@@ -86,7 +88,7 @@ func (rm *roomRun) join(ctx context.Context, idx int, name string) (*player, err
 		return nil, err
 	}
 	p.link = l
-	join, _ := json.Marshal(map[string]string{"type": "join", "room": rm.id, "name": name})
+	join, _ := json.Marshal(protocol.Msg{Type: protocol.TypeJoin, Room: rm.id, Name: name})
 	if err := p.write(dctx, join); err != nil {
 		p.drop()
 		r.fail(ErrJoin)
@@ -94,7 +96,7 @@ func (rm *roomRun) join(ctx context.Context, idx int, name string) (*player, err
 	}
 	select {
 	case f := <-p.welcome:
-		if f.Type == "error" {
+		if f.Type == protocol.TypeError {
 			p.drop()
 			r.fail(ErrJoin)
 			r.fail(f.Code)
@@ -161,8 +163,8 @@ func (p *player) receive(data []byte, at time.Time) error {
 func (p *player) handle(f frame, at time.Time) {
 	r := p.rm.r
 	if p.id == "" {
-		if (f.Type == "welcome" && f.You != nil && f.You.ID != "") || f.Type == "error" {
-			if f.Type == "welcome" {
+		if (f.Type == protocol.TypeWelcome && f.You != nil && f.You.ID != "") || f.Type == protocol.TypeError {
+			if f.Type == protocol.TypeWelcome {
 				p.id = f.You.ID
 			}
 			select {
@@ -172,22 +174,22 @@ func (p *player) handle(f frame, at time.Time) {
 		}
 		return
 	}
-	marker := "move" // the event that reports a move to every member
+	marker := protocol.TypeMove // the event that reports a move to every member
 	if r.o.Mode == "race" {
-		marker = "progress"
+		marker = protocol.TypeProgress
 	}
 	switch f.Type {
-	case "state":
-		if !p.started && f.Room != nil && f.Room.Phase == "running" {
+	case protocol.TypeState:
+		if !p.started && f.Room != nil && f.Room.Phase == protocol.PhaseRunning {
 			p.started = true
 			p.givens = f.Room.Givens
 			close(p.running)
 		}
-	case "move":
+	case protocol.TypeMove:
 		if f.Player == p.id {
 			p.acked()
 		}
-	case "error":
+	case protocol.TypeError:
 		if f.Player == "" || f.Player == p.id {
 			p.refused(f)
 		}
@@ -313,7 +315,7 @@ func (p *player) move(ctx context.Context) {
 	id := strconv.Itoa(p.moves)
 	p.pending = pendingMove{id: id, at: time.Now(), clash: clash}
 	p.mu.Unlock()
-	msg := `{"type":"move","id":"` + id + `","cell":` + strconv.Itoa(cell) + `,"digit":` + strconv.Itoa(digit) + `}`
+	msg := `{"type":"` + protocol.TypeMove + `","id":"` + id + `","cell":` + strconv.Itoa(cell) + `,"digit":` + strconv.Itoa(digit) + `}`
 	r.sent.Add(1)
 	// Not ctx: a write cut short by the window's end would close the
 	// socket (the library does), which is no failure of the server's.

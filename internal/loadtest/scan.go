@@ -1,6 +1,10 @@
 package loadtest
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/sudoku-arena/arena/protocol"
+)
 
 // scanFlat reads the frames a load test receives most, moves and
 // progress (every member gets each), without encoding/json: at 8,000
@@ -22,10 +26,10 @@ func scanFlat(data []byte) (frame, bool) {
 		return f, false
 	}
 	switch string(rest[:end]) {
-	case "move":
-		f.Type = "move"
-	case "progress":
-		f.Type = "progress"
+	case protocol.TypeMove:
+		f.Type = protocol.TypeMove
+	case protocol.TypeProgress:
+		f.Type = protocol.TypeProgress
 	default:
 		return f, false
 	}

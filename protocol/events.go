@@ -1,23 +1,8 @@
-package room
+package protocol
 
 import (
 	"encoding/json"
 	"time"
-)
-
-// Message types, client to server.
-const (
-	TypeJoin    = "join"
-	TypeStart   = "start"
-	TypeMove    = "move"
-	TypeNote    = "note"
-	TypeHint    = "hint"
-	TypeUndo    = "undo"
-	TypeRedo    = "redo"
-	TypeCursor  = "cursor"
-	TypeRematch = "rematch"
-	TypePing    = "ping"
-	TypeLeave   = "leave"
 )
 
 // Event types, server to client. TypeMove, TypeNote, TypeHint and
@@ -32,104 +17,6 @@ const (
 	TypeFinish    = "finish"
 	TypePong      = "pong"
 	TypeBoardFull = "board_full"
-)
-
-// Msg is one client message, every type's fields in one struct: the server
-// decodes a frame into it and checks its shape (Type known, Cell and Digit
-// in range) before the room sees it. A field a type does not use is ignored.
-type Msg struct {
-	Type string `json:"type"`
-	// ID is the client's own id for a move, note, hint, undo, redo or
-	// ping, echoed back in the answer (or the error) so the client can
-	// match them. At most 64 bytes of JSON: a string or a number.
-	ID json.RawMessage `json:"id,omitempty"`
-
-	// join
-	Room    string `json:"room,omitempty"`
-	Name    string `json:"name,omitempty"`
-	Token   string `json:"token,omitempty"`
-	As      string `json:"as,omitempty"`
-	LastSeq int64  `json:"last_seq,omitempty"`
-
-	// move, note, cursor
-	Cell  *int `json:"cell,omitempty"`
-	Digit *int `json:"digit,omitempty"`
-	// Kind is the note's mark: "corner" or "centre".
-	Kind string `json:"kind,omitempty"`
-}
-
-// Check checks the message's shape: a known type, and the fields the type
-// needs present and in range (cell 0 to 80; digit 0 to 9, 0 clearing; a
-// note's kind). The server checks every frame with it before a room sees
-// it, and Game.Handle checks again, so the rules never meet a malformed
-// message.
-func (m *Msg) Check() *Error {
-	switch m.Type {
-	case TypeJoin:
-		if m.Room == "" {
-			return Errorf(CodeBadField, "room is missing: the id of the room to join")
-		}
-		if m.As != "" && m.As != RolePlayer && m.As != RoleSpectator {
-			return Errorf(CodeBadField, `as must be "player" or "spectator"`)
-		}
-		return nil
-	case TypeMove:
-		if err := m.needCell(); err != nil {
-			return err
-		}
-		return m.needDigit("digit must be 0 (clear) to 9")
-	case TypeNote:
-		if err := m.needCell(); err != nil {
-			return err
-		}
-		if m.Kind != NoteCorner && m.Kind != NoteCentre {
-			return Errorf(CodeBadField, `kind must be "corner" or "centre"`)
-		}
-		return m.needDigit("digit must be 1 to 9 (toggle), or 0 (clear the cell's marks of that kind)")
-	case TypeCursor:
-		return m.needCell()
-	case TypeStart, TypeHint, TypeUndo, TypeRedo, TypeRematch, TypePing, TypeLeave:
-		return nil
-	case "":
-		return Errorf(CodeBadField, `the message has no "type"`)
-	}
-	t := m.Type
-	if len(t) > 32 {
-		t = t[:32] + "…"
-	}
-	return Errorf(CodeUnknownType, "unknown message type %q", t)
-}
-
-func (m *Msg) needCell() *Error {
-	if m.Cell == nil {
-		return Errorf(CodeBadField, "cell is missing: 0 to 80")
-	}
-	if c := *m.Cell; c < 0 || c > 80 {
-		return Errorf(CodeBadField, "cell %d is out of range: 0 to 80", c)
-	}
-	return nil
-}
-
-func (m *Msg) needDigit(text string) *Error {
-	if m.Digit == nil {
-		return Errorf(CodeBadField, "digit is missing: %s", text)
-	}
-	if d := *m.Digit; d < 0 || d > 9 {
-		return Errorf(CodeBadField, "digit %d is out of range: %s", d, text)
-	}
-	return nil
-}
-
-// Roles of a room member.
-const (
-	RolePlayer    = "player"
-	RoleSpectator = "spectator"
-)
-
-// Note kinds.
-const (
-	NoteCorner = "corner"
-	NoteCentre = "centre"
 )
 
 // Phases of a room, in the order they happen. A rematch goes from finished
@@ -160,9 +47,9 @@ type Header struct {
 }
 
 // Event is any server event.
-type Event interface{ header() *Header }
+type Event interface{ Head() *Header }
 
-func (h *Header) header() *Header { return h }
+func (h *Header) Head() *Header { return h }
 
 // Welcome answers a join.
 type Welcome struct {
@@ -257,7 +144,7 @@ type Progress struct {
 	Empty  int `json:"empty"`
 	// Mistakes is how many digits the player placed that are not the
 	// solution's. It is nil (omitted) where it may not be told yet: in a
-	// race, until the player's finish (see rules.liveMistakes).
+	// race, until the player's finish (see room's rules.liveMistakes).
 	Mistakes *int `json:"mistakes,omitempty"`
 	Hints    int  `json:"hints"`
 	Moves    int  `json:"moves"`

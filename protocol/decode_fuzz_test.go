@@ -1,9 +1,7 @@
-package server
+package protocol
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -11,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/protocol/protocoltest"
 )
 
 // FuzzDecode: no frame panics the decoder, a frame it accepts is one the
@@ -39,8 +37,8 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		msg, err := decode(data)
-		id := idOf(msg)
+		msg, err := Decode(data)
+		id := IDOf(msg)
 		checkEchoedID(t, id)
 		if err != nil {
 			if err.Code == "" || err.Message == "" {
@@ -56,21 +54,21 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("accepted a message the rules refuse: %v", chk)
 		}
 		switch msg.Type {
-		case room.TypeMove, room.TypeNote, room.TypeCursor:
+		case TypeMove, TypeNote, TypeCursor:
 			if *msg.Cell < 0 || *msg.Cell > 80 {
 				t.Fatalf("cell %d accepted", *msg.Cell)
 			}
-		case room.TypeJoin:
-			if !utf8.ValidString(msg.Name) || utf8.RuneCountInString(msg.Name) > maxNameRunes {
+		case TypeJoin:
+			if !utf8.ValidString(msg.Name) || utf8.RuneCountInString(msg.Name) > MaxNameRunes {
 				t.Fatalf("name %q accepted", msg.Name)
 			}
 		}
-		checkFrame(t, &room.Pong{Header: room.Header{Type: room.TypePong}, ID: id})
+		checkFrame(t, &Pong{Header: Header{Type: TypePong}, ID: id})
 	})
 }
 
 // checkEchoedID fails unless id is absent or a JSON string or number, valid
-// UTF-8, that the server re-encoded: no longer than a string of maxIDBytes
+// UTF-8, that the server re-encoded: no longer than a string of MaxIDBytes
 // escaped characters can become.
 func checkEchoedID(t *testing.T, id json.RawMessage) {
 	t.Helper()
@@ -89,7 +87,7 @@ func checkEchoedID(t *testing.T, id json.RawMessage) {
 	default:
 		t.Fatalf("id %s is not a string or a number", id)
 	}
-	if len(id) > 6*maxIDBytes {
+	if len(id) > 6*MaxIDBytes {
 		t.Fatalf("id of %d bytes would be echoed", len(id))
 	}
 }
@@ -102,32 +100,9 @@ func checkFrame(t *testing.T, v any) {
 	if err != nil {
 		t.Fatalf("the answer does not encode: %v", err)
 	}
-	if err := validFrame(data); err != nil {
+	if err := protocoltest.ValidFrame(data); err != nil {
 		t.Fatalf("%v: %q", err, data)
 	}
-}
-
-// errFirstKey is validFrame's answer for an object that does not start with
-// "type".
-var errFirstKey = errors.New(`the frame's first key is not "type"`)
-
-// validFrame reports why data is not a frame the server may send: valid
-// UTF-8, one JSON object, "type" its first key.
-func validFrame(data []byte) error {
-	if !utf8.Valid(data) {
-		return errNotUTF8
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return errNotObject
-	}
-	if tok, err := dec.Token(); err != nil || tok != "type" {
-		return errFirstKey
-	}
-	if !json.Valid(data) {
-		return errNotObject
-	}
-	return nil
 }
 
 // flatFrames are frames decodeFlat takes, and frames next to them that it
@@ -214,7 +189,7 @@ func checkFlat(t *testing.T, data []byte) {
 func TestDecodeMoveIsOneAllocation(t *testing.T) {
 	data := []byte(`{"type":"move","id":"m-17","cell":40,"digit":5}`)
 	allocs := testing.AllocsPerRun(50, func() {
-		if _, err := decode(data); err != nil {
+		if _, err := Decode(data); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -1,4 +1,4 @@
-package server
+package protocol
 
 import (
 	"bytes"
@@ -9,35 +9,35 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/sudoku-arena/arena/room"
 )
 
 // Limits on a client message's fields.
 const (
-	maxIDBytes   = 64 // a client id: a JSON string or number
-	maxNameRunes = 24
-	maxTokenLen  = 128
-	maxRoomLen   = 32
+	MaxIDBytes   = 64 // a client id: a JSON string or number
+	MaxNameRunes = 24
+	MaxTokenLen  = 128
+	MaxRoomLen   = 32
 )
 
-// decode parses one frame into a message and checks its shape: one JSON
+// Decode parses one frame into a message and checks its shape: one JSON
 // object in valid UTF-8, a known type, and each field the type needs present
-// and in range. The rules of the game (is it this player's turn to start, is
-// the cell a given) are the room's.
+// and in range (Msg.Check, and a join's limits). It is where a message is
+// checked, once: the server decodes every frame with it, and a room takes
+// what it accepts as checked. The rules of the game (is it this player's
+// turn to start, is the cell a given) are the room's.
 //
 // The message's id comes back (in the message, also with an error) whenever
 // the frame had a valid one, so that the refusal can name the message; it is
-// re-encoded by the server (see checkID), never the client's bytes.
-func decode(data []byte) (*room.Msg, *room.Error) {
+// re-encoded here (see checkID), never the client's bytes.
+func Decode(data []byte) (*Msg, *Error) {
 	if msg, err, ok := decodeFlat(data); ok {
 		return msg, err
 	}
 	return decodeFull(data)
 }
 
-// decodeFull is decode for any frame, through encoding/json.
-func decodeFull(data []byte) (*room.Msg, *room.Error) {
+// decodeFull is Decode for any frame, through encoding/json.
+func decodeFull(data []byte) (*Msg, *Error) {
 	// head is what is read of a frame before its fields' types are
 	// checked: the id to answer with, and what tells a bad name from
 	// other invalid text. RawMessage takes any JSON value, so this fails
@@ -47,46 +47,55 @@ func decodeFull(data []byte) (*room.Msg, *room.Error) {
 		ID   json.RawMessage `json:"id"`
 		Name json.RawMessage `json:"name"`
 	}
-	if err := decodeObject(data, &head, false); err != nil {
-		return nil, room.Errorf(room.CodeBadJSON, "%v", err)
+	if err := DecodeObject(data, &head, false); err != nil {
+		return nil, Errorf(CodeBadJSON, "%v", err)
 	}
 	id, idErr := checkID(head.ID)
 	if !utf8.Valid(data) {
 		// encoding/json would turn the bad bytes into U+FFFD and carry
 		// on: refuse the frame instead, naming the message when its id is
 		// valid.
-		msg := &room.Msg{ID: id}
+		msg := &Msg{ID: id}
 		var typ string
 		_ = json.Unmarshal(head.Type, &typ)
-		if typ == room.TypeJoin && !utf8.Valid(head.Name) {
-			return msg, room.Errorf(room.CodeBadName, "the name is not valid UTF-8")
+		if typ == TypeJoin && !utf8.Valid(head.Name) {
+			return msg, Errorf(CodeBadName, "the name is not valid UTF-8")
 		}
-		return msg, room.Errorf(room.CodeBadJSON, "%v", errNotUTF8)
+		return msg, Errorf(CodeBadJSON, "%v", ErrNotUTF8)
 	}
 	if idErr != nil {
-		return &room.Msg{}, idErr
+		return &Msg{}, idErr
 	}
-	var msg room.Msg
+	var msg Msg
 	if err := json.Unmarshal(data, &msg); err != nil {
-		return &room.Msg{ID: id}, badJSON(err)
+		return &Msg{ID: id}, badJSON(err)
 	}
 	msg.ID = id
-	if msg.Room != "" && len(msg.Room) > maxRoomLen {
-		return &msg, room.Errorf(room.CodeBadField, "room is longer than %d characters", maxRoomLen)
+	if msg.Room != "" && len(msg.Room) > MaxRoomLen {
+		return &msg, Errorf(CodeBadField, "room is longer than %d characters", MaxRoomLen)
 	}
 	if err := msg.Check(); err != nil {
 		return &msg, err
 	}
-	if msg.Type == room.TypeJoin {
+	if msg.Type == TypeJoin {
 		return &msg, checkJoin(&msg)
 	}
 	return &msg, nil
 }
 
-// Why decodeObject refuses a body, in words a client can act on.
+// IDOf is the id to answer a message with: the one Decode checked and
+// re-encoded, or none.
+func IDOf(msg *Msg) json.RawMessage {
+	if msg == nil {
+		return nil
+	}
+	return msg.ID
+}
+
+// Why DecodeObject refuses a body, in words a client can act on.
 var (
 	errNotObject = errors.New("the frame is not a JSON object")
-	errNotUTF8   = errors.New("the frame is not valid UTF-8")
+	ErrNotUTF8   = errors.New("the frame is not valid UTF-8")
 	errTrailing  = errors.New("a frame holds one JSON object and nothing after it")
 )
 
@@ -94,12 +103,12 @@ var (
 // spaces (a vertical tab, a no-break space) are not among it.
 const jsonSpace = " \t\r\n"
 
-// decodeObject decodes data, which must be exactly one JSON object with
+// DecodeObject decodes data, which must be exactly one JSON object with
 // nothing but white space around it, into v; with strict, a field v does
-// not have is an error. It does not check UTF-8 (see decode); a type
+// not have is an error. It does not check UTF-8 (see Decode); a type
 // mismatch comes back as encoding/json's *json.UnmarshalTypeError, the
 // rest as one of the errors above or the syntax error.
-func decodeObject(data []byte, v any, strict bool) error {
+func DecodeObject(data []byte, v any, strict bool) error {
 	trimmed := bytes.Trim(data, jsonSpace)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return errNotObject
@@ -122,15 +131,15 @@ func decodeObject(data []byte, v any, strict bool) error {
 }
 
 // checkID is the id to echo for a message's raw id: a JSON string or number
-// of at most maxIDBytes bytes as the client wrote it, re-encoded by the
+// of at most MaxIDBytes bytes as the client wrote it, re-encoded by the
 // server, so what is echoed is always valid UTF-8 JSON that the server
 // built, whatever the client sent. No id gives nil.
-func checkID(raw json.RawMessage) (json.RawMessage, *room.Error) {
+func checkID(raw json.RawMessage) (json.RawMessage, *Error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
-	if len(raw) > maxIDBytes {
-		return nil, room.Errorf(room.CodeBadField, "id is longer than %d bytes", maxIDBytes)
+	if len(raw) > MaxIDBytes {
+		return nil, Errorf(CodeBadField, "id is longer than %d bytes", MaxIDBytes)
 	}
 	if raw[0] == '"' {
 		var s string
@@ -153,7 +162,7 @@ func checkID(raw json.RawMessage) (json.RawMessage, *room.Error) {
 }
 
 // badID is the refusal of an id that is neither a JSON string nor a number.
-func badID() *room.Error { return room.Errorf(room.CodeBadField, "id must be a string or a number") }
+func badID() *Error { return Errorf(CodeBadField, "id must be a string or a number") }
 
 // isNumberLiteral reports whether n has only the bytes of a JSON number:
 // json.Number also takes a quoted number, which is a string here.
@@ -168,20 +177,20 @@ func isNumberLiteral(n json.Number) bool {
 	return true
 }
 
-func badJSON(err error) *room.Error {
+func badJSON(err error) *Error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return room.Errorf(room.CodeBadField, "%s has the wrong type: want %s", te.Field, te.Type)
+		return Errorf(CodeBadField, "%s has the wrong type: want %s", te.Field, te.Type)
 	}
-	return room.Errorf(room.CodeBadJSON, "the frame is not a JSON object: %v", err)
+	return Errorf(CodeBadJSON, "the frame is not a JSON object: %v", err)
 }
 
-func checkJoin(msg *room.Msg) *room.Error {
-	if len(msg.Token) > maxTokenLen {
-		return room.Errorf(room.CodeBadToken, "the token is not a player's")
+func checkJoin(msg *Msg) *Error {
+	if len(msg.Token) > MaxTokenLen {
+		return Errorf(CodeBadToken, "the token is not a player's")
 	}
 	if msg.LastSeq < 0 {
-		return room.Errorf(room.CodeBadField, "last_seq must not be negative")
+		return Errorf(CodeBadField, "last_seq must not be negative")
 	}
 	name, err := cleanName(msg.Name)
 	if err != nil {
@@ -192,19 +201,19 @@ func checkJoin(msg *room.Msg) *room.Error {
 }
 
 // cleanName trims a display name and checks it: valid UTF-8, at most
-// maxNameRunes characters, no control or format characters. An empty name
+// MaxNameRunes characters, no control or format characters. An empty name
 // is allowed here; a new player without one is refused by the join.
-func cleanName(s string) (string, *room.Error) {
+func cleanName(s string) (string, *Error) {
 	s = strings.TrimSpace(s)
 	if !utf8.ValidString(s) {
-		return "", room.Errorf(room.CodeBadName, "the name is not valid UTF-8")
+		return "", Errorf(CodeBadName, "the name is not valid UTF-8")
 	}
-	if n := utf8.RuneCountInString(s); n > maxNameRunes {
-		return "", room.Errorf(room.CodeBadName, "the name has %d characters; at most %d", n, maxNameRunes)
+	if n := utf8.RuneCountInString(s); n > MaxNameRunes {
+		return "", Errorf(CodeBadName, "the name has %d characters; at most %d", n, MaxNameRunes)
 	}
 	for _, r := range s {
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
-			return "", room.Errorf(room.CodeBadName, "the name has a control character")
+			return "", Errorf(CodeBadName, "the name has a control character")
 		}
 	}
 	return s, nil
@@ -213,9 +222,9 @@ func cleanName(s string) (string, *room.Error) {
 // flatMsg is a message decodeFlat made, with what its pointers point to,
 // so that decoding one is one allocation.
 type flatMsg struct {
-	msg         room.Msg
+	msg         Msg
 	cell, digit int
-	id          [maxIDBytes]byte
+	id          [MaxIDBytes]byte
 }
 
 // decodeFlat decodes the frames players send on every move, note, cursor
@@ -227,7 +236,7 @@ type flatMsg struct {
 // comes out as decodeFull would make it (a test holds the two to that),
 // with the id re-encoded by the same rule (see checkID): a number's
 // literal, or a string that encoding/json writes back as it was.
-func decodeFlat(data []byte) (*room.Msg, *room.Error, bool) {
+func decodeFlat(data []byte) (*Msg, *Error, bool) {
 	f := flat{data: data}
 	var (
 		typ, kind         string
@@ -270,10 +279,10 @@ func decodeFlat(data []byte) (*room.Msg, *room.Error, bool) {
 			bit = 2
 			v, ok := f.plainString()
 			switch string(v) {
-			case room.NoteCorner:
-				kind = room.NoteCorner
-			case room.NoteCentre:
-				kind = room.NoteCentre
+			case NoteCorner:
+				kind = NoteCorner
+			case NoteCentre:
+				kind = NoteCentre
 			default:
 				ok = false
 			}
@@ -325,8 +334,8 @@ func decodeFlat(data []byte) (*room.Msg, *room.Error, bool) {
 
 // hotType is the message type t names among those decodeFlat takes, or "".
 func hotType(t []byte) string {
-	for _, typ := range [...]string{room.TypeMove, room.TypeCursor, room.TypePing, room.TypeNote, room.TypeUndo,
-		room.TypeRedo, room.TypeHint, room.TypeStart, room.TypeRematch, room.TypeLeave} {
+	for _, typ := range [...]string{TypeMove, TypeCursor, TypePing, TypeNote, TypeUndo,
+		TypeRedo, TypeHint, TypeStart, TypeRematch, TypeLeave} {
 		if string(t) == typ {
 			return typ
 		}
@@ -409,12 +418,12 @@ func (f *flat) delimited() bool {
 // plainID reads an id that checkID would echo as the frame wrote it, and
 // returns its bytes: a string that encoding/json writes back unchanged
 // (printable ASCII with no escape and none of <, > and &), or a number;
-// at most maxIDBytes either way.
+// at most MaxIDBytes either way.
 func (f *flat) plainID() ([]byte, bool) {
 	start := f.i
 	if f.i < len(f.data) && f.data[f.i] == '"' {
 		s, ok := f.plainString()
-		if !ok || bytes.ContainsAny(s, "<>&") || f.i-start > maxIDBytes {
+		if !ok || bytes.ContainsAny(s, "<>&") || f.i-start > MaxIDBytes {
 			return nil, false
 		}
 		return f.data[start:f.i], true
@@ -434,7 +443,7 @@ func (f *flat) plainID() ([]byte, bool) {
 			return nil, false
 		}
 	}
-	if !f.delimited() || f.i-start > maxIDBytes {
+	if !f.delimited() || f.i-start > MaxIDBytes {
 		return nil, false
 	}
 	return f.data[start:f.i], true

@@ -1,12 +1,12 @@
-package server
+package protocol
 
 import "testing"
 
-// BenchmarkDecode measures decode on the frames a player sends most, the
+// BenchmarkDecode measures Decode on the frames a player sends most, the
 // read side of a message's path (the room's side is room's
 // BenchmarkMessage).
 //
-//	go test ./server -run '^$' -bench Decode -benchmem
+//	go test ./protocol -run '^$' -bench Decode -benchmem
 func BenchmarkDecode(b *testing.B) {
 	for _, bc := range []struct{ name, frame string }{
 		{"move", `{"type":"move","id":17,"cell":40,"digit":5}`},
@@ -19,7 +19,7 @@ func BenchmarkDecode(b *testing.B) {
 			data := []byte(bc.frame)
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := decode(data); err != nil {
+				if _, err := Decode(data); err != nil {
 					b.Fatalf("%s: %v", bc.frame, err)
 				}
 			}

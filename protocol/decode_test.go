@@ -1,4 +1,4 @@
-package server
+package protocol
 
 import (
 	"encoding/json"
@@ -7,8 +7,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/sudoku-arena/arena/room"
 )
 
 // checkID echoes a string or a number as bytes the server wrote, and
@@ -23,12 +21,12 @@ func TestCheckID(t *testing.T) {
 		{"an integer", `12`, `12`, ""},
 		{"a number as written", `-1.5E+3`, `-1.5E+3`, ""},
 		{"64 bytes", `"` + strings.Repeat("x", 62) + `"`, `"` + strings.Repeat("x", 62) + `"`, ""},
-		{"65 bytes", `"` + strings.Repeat("x", 63) + `"`, ``, room.CodeBadField},
-		{"not valid UTF-8", "\"xA\xff\"", ``, room.CodeBadField},
-		{"null", `null`, ``, room.CodeBadField},
-		{"a bool", `true`, ``, room.CodeBadField},
-		{"an object", `{"a":1}`, ``, room.CodeBadField},
-		{"an array", `[1]`, ``, room.CodeBadField},
+		{"65 bytes", `"` + strings.Repeat("x", 63) + `"`, ``, CodeBadField},
+		{"not valid UTF-8", "\"xA\xff\"", ``, CodeBadField},
+		{"null", `null`, ``, CodeBadField},
+		{"a bool", `true`, ``, CodeBadField},
+		{"an object", `{"a":1}`, ``, CodeBadField},
+		{"an array", `[1]`, ``, CodeBadField},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := checkID(json.RawMessage(tc.raw))

@@ -1,4 +1,4 @@
-package room
+package protocol
 
 import (
 	"encoding/json"
@@ -8,14 +8,14 @@ import (
 	"unicode/utf8"
 )
 
-// appendEvent appends ev's JSON to b: the very bytes encoding/json writes
+// AppendEvent appends ev's JSON to b: the very bytes encoding/json writes
 // for it. The events sent for every move, note, cursor and ping (move,
 // progress, note, cursor, pong, error) are written by hand, since through
 // reflection encoding them was most of what a move cost the room in time
 // and garbage; the rest, and the rare values the hand-written ones leave
 // alone (an id that is not compact, a time outside RFC 3339), go through
 // encoding/json. A test holds the two to the same bytes.
-func appendEvent(b []byte, ev Event) []byte {
+func AppendEvent(b []byte, ev Event) []byte {
 	n := len(b)
 	ok := false
 	switch e := ev.(type) {
@@ -38,7 +38,7 @@ func appendEvent(b []byte, ev Event) []byte {
 	data, err := json.Marshal(ev)
 	if err != nil {
 		// Events are plain structs; this cannot happen.
-		panic(fmt.Sprintf("room: encode %T: %v", ev, err))
+		panic(fmt.Sprintf("protocol: encode %T: %v", ev, err))
 	}
 	return append(b[:n], data...)
 }
@@ -154,7 +154,7 @@ func appendHeaderID(b []byte, h *Header, id json.RawMessage) ([]byte, bool) {
 // compactID reports whether encoding/json writes id as it is: valid JSON
 // with no white space to drop and nothing it escapes (<, >, & and the line
 // and paragraph separators, whose UTF-8 starts with 0xE2). The server's
-// ids (see server's checkID) always are.
+// ids (see checkID) always are.
 func compactID(id json.RawMessage) bool {
 	for _, c := range id {
 		switch c {

@@ -1,4 +1,4 @@
-package room
+package protocol
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 )
 
 // TestAppendEventMatchesEncodingJSON: over many random values, each event
-// appendEvent writes by hand comes out as the very bytes encoding/json
+// AppendEvent writes by hand comes out as the very bytes encoding/json
 // writes, appended after what the buffer held.
 func TestAppendEventMatchesEncodingJSON(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
@@ -22,7 +22,7 @@ func TestAppendEventMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
-// FuzzAppendEvent: appendEvent writes what encoding/json writes for each
+// FuzzAppendEvent: AppendEvent writes what encoding/json writes for each
 // hand-encoded event built from the fuzzer's string, id, numbers and time.
 func FuzzAppendEvent(f *testing.F) {
 	f.Add("p_a", []byte(`17`), 40, int64(1772366400123456789), true)
@@ -56,17 +56,17 @@ func FuzzAppendEvent(f *testing.F) {
 	})
 }
 
-// checkEncoding fails unless appendEvent appends to a buffer what
+// checkEncoding fails unless AppendEvent appends to a buffer what
 // encoding/json writes for ev, or panics where encoding/json fails.
 func checkEncoding(t *testing.T, ev Event, msgAndArgs ...any) {
 	t.Helper()
 	want, err := json.Marshal(ev)
 	prefix := []byte("held")
 	if err != nil {
-		assert.Panics(t, func() { appendEvent(prefix, ev) }, msgAndArgs...)
+		assert.Panics(t, func() { AppendEvent(prefix, ev) }, msgAndArgs...)
 		return
 	}
-	got := appendEvent(prefix, ev)
+	got := AppendEvent(prefix, ev)
 	require.Equal(t, "held"+string(want), string(got), msgAndArgs...)
 }
 
@@ -210,7 +210,7 @@ func TestAppendEventAllocatesNothing(t *testing.T) {
 		&ErrorEvent{Header: h, ID: id, Code: CodeConflict, Message: "5 at r5c5 conflicts with r5c1", Player: "p_a", Cell: &cell, Cells: []int{36}},
 	} {
 		buf := make([]byte, 0, 512)
-		allocs := testing.AllocsPerRun(50, func() { buf = appendEvent(buf[:0], ev) })
+		allocs := testing.AllocsPerRun(50, func() { buf = AppendEvent(buf[:0], ev) })
 		assert.Zero(t, allocs, "%T", ev)
 	}
 }
