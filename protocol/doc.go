@@ -17,6 +17,8 @@
 //     was most of what a move cost, and leave the rest to encoding/json;
 //     tests and fuzzers hold the two to the same result, byte for byte.
 //     DecodeObject is the one-JSON-object rule the HTTP API's bodies share.
+//   - Step, one logical step of the solver in the one spelling a hint
+//     event, the solver lab's API and the command line share.
 //
 // It holds no rules of the game and no transport: package room plays the
 // game and package server carries the frames. Room, server, the load

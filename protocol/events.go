@@ -204,26 +204,17 @@ type ErrorEvent struct {
 // the others learn who asked and the technique, not the cells and digits.
 type HintEvent struct {
 	Header
-	ID            json.RawMessage `json:"id,omitempty"`
-	Player        string          `json:"player"`
-	Technique     string          `json:"technique,omitempty"`
-	TechniqueName string          `json:"technique_name,omitempty"`
-	Explanation   string          `json:"explanation,omitempty"`
-	Cells         []int           `json:"cells,omitempty"`
-	Place         []Mark          `json:"place,omitempty"`
-	Eliminate     []Mark          `json:"eliminate,omitempty"`
+	ID     json.RawMessage `json:"id,omitempty"`
+	Player string          `json:"player"`
+	// Step is the hint: its Technique, TechniqueName, Explanation, Cells,
+	// Place and Eliminate, none of them in a race's view for the others.
+	Step
 	// Wrong are the player's cells that do not match the solution; the
 	// hint then says only that.
 	Wrong []int `json:"wrong,omitempty"`
 	Hints int   `json:"hints"`
 	// FrozenUntil is when the racer may place digits again.
 	FrozenUntil *time.Time `json:"frozen_until,omitempty"`
-}
-
-// Mark is a digit in a cell: one a hint places or eliminates.
-type Mark struct {
-	Cell  int `json:"cell"`
-	Digit int `json:"digit"`
 }
 
 // ProgressEvent is a player's progress after a move or hint.

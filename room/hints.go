@@ -34,8 +34,8 @@ func (g *Game) hint(now time.Time, m *member, msg *protocol.Msg) *protocol.Error
 		st := h.Step
 		ev.Technique, ev.TechniqueName = st.Technique.String(), st.Technique.Name()
 		ev.Cells = stepCells(st)
-		ev.Place = marks(st.Place)
-		ev.Eliminate = marks(st.Eliminate)
+		ev.Place = protocol.Marks(st.Place)
+		ev.Eliminate = protocol.Marks(st.Eliminate)
 	}
 	ev.Explanation = h.Explanation()
 	if penalty := g.rules.hintPenalty(g.cfg); penalty > 0 {
@@ -63,15 +63,4 @@ func stepCells(st *engine.Step) []int {
 		}
 	}
 	return set.Cells(nil)
-}
-
-func marks(cs []engine.Candidate) []protocol.Mark {
-	if len(cs) == 0 {
-		return nil
-	}
-	out := make([]protocol.Mark, len(cs))
-	for i, c := range cs {
-		out[i] = protocol.Mark{Cell: c.Cell, Digit: int(c.Digit)}
-	}
-	return out
 }

@@ -128,8 +128,8 @@ func (v *viewGame) sample(k kind) fact {
 	case kindHint:
 		until := v.now.Add(time.Minute)
 		return fact{kind: k, actor: "a", ev: &protocol.HintEvent{Header: protocol.Header{Type: protocol.TypeHint}, ID: id, Player: "a",
-			Technique: "naked-single", TechniqueName: "Naked single", Explanation: "the only digit left",
-			Cells: []int{cell}, Place: []protocol.Mark{{Cell: cell, Digit: d}}, Eliminate: []protocol.Mark{{Cell: v.own, Digit: d}},
+			Step: protocol.Step{Technique: "naked-single", TechniqueName: "Naked single", Explanation: "the only digit left",
+				Cells: []int{cell}, Place: []protocol.Mark{{Cell: cell, Digit: d}}, Eliminate: []protocol.Mark{{Cell: v.own, Digit: d}}},
 			Wrong: []int{v.own}, Hints: 1, FrozenUntil: &until}}
 	case kindProgress:
 		mistakes := 1

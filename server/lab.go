@@ -106,27 +106,13 @@ type TechniqueCount struct {
 
 // StepsResponse is POST /api/steps's answer: the logical solution.
 type StepsResponse struct {
-	Puzzle string    `json:"puzzle"`
-	Level  string    `json:"level"`
-	Steps  []LabStep `json:"steps"`
+	Puzzle string          `json:"puzzle"`
+	Level  string          `json:"level"`
+	Steps  []protocol.Step `json:"steps"`
 	// Solved is false when the techniques get stuck before the end.
 	Solved bool `json:"solved"`
 	// Truncated is set when there were more than the steps listed.
 	Truncated bool `json:"truncated,omitempty"`
-}
-
-// LabStep is one logical step: its technique, its explanation, the digits
-// it places and the candidates it removes, and the cells to highlight.
-type LabStep struct {
-	Technique   string             `json:"technique"`
-	Name        string             `json:"name"`
-	Explanation string             `json:"explanation"`
-	Place       []engine.Candidate `json:"place,omitempty"`
-	Eliminate   []engine.Candidate `json:"eliminate,omitempty"`
-	// Cells are the cells of the step's pattern; Highlight is every cell
-	// the step names (pattern, placements and eliminations), ascending.
-	Cells     []int `json:"cells,omitempty"`
-	Highlight []int `json:"highlight"`
 }
 
 // GenerateResponse is GET /api/generate's answer.
@@ -341,7 +327,7 @@ func (s *Server) steps(w http.ResponseWriter, r *http.Request) {
 // stepsOf is the answer of /api/steps for a graded puzzle, with at most
 // limit steps.
 func stepsOf(g engine.Grid, gr engine.Grade, limit int) StepsResponse {
-	out := StepsResponse{Puzzle: g.String(), Level: gr.Level.String(), Solved: gr.Solved, Steps: []LabStep{}}
+	out := StepsResponse{Puzzle: g.String(), Level: gr.Level.String(), Solved: gr.Solved, Steps: []protocol.Step{}}
 	steps := gr.Steps
 	if len(steps) > limit {
 		steps, out.Truncated = steps[:limit], true
@@ -352,8 +338,10 @@ func stepsOf(g engine.Grid, gr engine.Grade, limit int) StepsResponse {
 	return out
 }
 
-// labStep is a step as the lab shows it.
-func labStep(st engine.Step) LabStep {
+// labStep is a step as the lab shows it: its technique's id and name, its
+// explanation, the digits it places and the candidates it removes, the
+// cells of its pattern, and every cell it names to highlight.
+func labStep(st engine.Step) protocol.Step {
 	var named engine.CellSet
 	for _, c := range st.Cells {
 		named.Add(c)
@@ -361,9 +349,9 @@ func labStep(st engine.Step) LabStep {
 	for _, c := range slices.Concat(st.Place, st.Eliminate) {
 		named.Add(c.Cell)
 	}
-	return LabStep{
+	return protocol.Step{
 		Technique: st.Technique.String(), Name: st.Technique.Name(), Explanation: st.Explanation(),
-		Place: st.Place, Eliminate: st.Eliminate, Cells: st.Cells,
+		Place: protocol.Marks(st.Place), Eliminate: protocol.Marks(st.Eliminate), Cells: st.Cells,
 		Highlight: named.Cells(make([]int, 0, named.Len())),
 	}
 }

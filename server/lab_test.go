@@ -131,10 +131,11 @@ func TestLabSteps(t *testing.T) {
 	for i, st := range out.Steps {
 		assert.NotEmpty(t, st.Explanation, "step %d", i)
 		assert.NotEmpty(t, st.Name, "step %d", i)
+		assert.NotEmpty(t, st.Highlight, "step %d: the lab always sends highlight", i)
 		assert.True(t, slices.IsSorted(st.Highlight), "step %d", i)
 		for _, p := range st.Place {
 			assert.Equal(t, uint8(0), board[p.Cell], "step %d places on a filled cell", i)
-			board[p.Cell] = p.Digit
+			board[p.Cell] = uint8(p.Digit)
 			assert.Contains(t, st.Highlight, p.Cell, "step %d", i)
 		}
 		for _, c := range st.Cells {

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 const gradeUsage = `Usage: arena grade [-steps] [FILE...]
@@ -25,13 +26,13 @@ Flags:
 
 // gradeJSON is one line of `arena grade`.
 type gradeJSON struct {
-	Puzzle  string         `json:"puzzle"`
-	Level   string         `json:"level,omitempty"`
-	Score   int            `json:"score,omitempty"`
-	Hardest string         `json:"hardest,omitempty"`
-	Counts  map[string]int `json:"techniques,omitempty"`
-	Steps   []stepJSON     `json:"steps,omitempty"`
-	Error   string         `json:"error,omitempty"`
+	Puzzle  string          `json:"puzzle"`
+	Level   string          `json:"level,omitempty"`
+	Score   int             `json:"score,omitempty"`
+	Hardest string          `json:"hardest,omitempty"`
+	Counts  map[string]int  `json:"techniques,omitempty"`
+	Steps   []protocol.Step `json:"steps,omitempty"`
+	Error   string          `json:"error,omitempty"`
 }
 
 func runGrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -61,7 +62,7 @@ func runGrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		if *steps {
 			for _, s := range gr.Steps {
-				j.Steps = append(j.Steps, newStepJSON(s))
+				j.Steps = append(j.Steps, cliStep(s))
 			}
 		}
 		return enc.Encode(j)

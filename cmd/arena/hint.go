@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
 const hintUsage = `Usage: arena hint [-givens PUZZLE] < BOARD
@@ -23,30 +24,14 @@ the hint names the wrong cell(s) instead of a step.
 Flags:
 `
 
-// candidateJSON is a cell and a digit, with the cell's name for people.
-type candidateJSON struct {
-	Cell  int    `json:"cell"`
-	Name  string `json:"name"`
-	Digit uint8  `json:"digit"`
-}
-
-// stepJSON is one logical step as the command line prints it.
-type stepJSON struct {
-	Technique   string          `json:"technique"`
-	Name        string          `json:"name"`
-	Level       string          `json:"level"`
-	Explanation string          `json:"explanation"`
-	Place       []candidateJSON `json:"place,omitempty"`
-	Eliminate   []candidateJSON `json:"eliminate,omitempty"`
-	Cells       []int           `json:"cells,omitempty"`
-	Digits      []int           `json:"digits,omitempty"`
-}
-
-func newStepJSON(s engine.Step) stepJSON {
-	conv := func(cs []engine.Candidate) []candidateJSON {
-		var out []candidateJSON
-		for _, c := range cs {
-			out = append(out, candidateJSON{Cell: c.Cell, Name: engine.CellName(c.Cell), Digit: c.Digit})
+// cliStep is s as the command line prints it: the step's technique with
+// its name and level, its explanation, what it places or eliminates (each
+// cell with its name for people), and the cells and digits of its pattern.
+func cliStep(s engine.Step) protocol.Step {
+	named := func(cs []engine.Candidate) []protocol.Mark {
+		out := protocol.Marks(cs)
+		for i := range out {
+			out[i].Name = engine.CellName(out[i].Cell)
 		}
 		return out
 	}
@@ -54,20 +39,20 @@ func newStepJSON(s engine.Step) stepJSON {
 	for _, d := range s.Digits {
 		digits = append(digits, int(d))
 	}
-	return stepJSON{
+	return protocol.Step{
 		Technique: s.Technique.String(), Name: s.Technique.Name(), Level: s.Technique.Level().String(),
-		Explanation: s.Explanation(), Place: conv(s.Place), Eliminate: conv(s.Eliminate),
+		Explanation: s.Explanation(), Place: named(s.Place), Eliminate: named(s.Eliminate),
 		Cells: s.Cells, Digits: digits,
 	}
 }
 
 // hintJSON is the output of `arena hint`.
 type hintJSON struct {
-	Board       string    `json:"board"`
-	Step        *stepJSON `json:"step,omitempty"`
-	Wrong       []string  `json:"wrong,omitempty"`
-	WrongCells  []int     `json:"wrong_cells,omitempty"`
-	Explanation string    `json:"explanation"`
+	Board       string         `json:"board"`
+	Step        *protocol.Step `json:"step,omitempty"`
+	Wrong       []string       `json:"wrong,omitempty"`
+	WrongCells  []int          `json:"wrong_cells,omitempty"`
+	Explanation string         `json:"explanation"`
 }
 
 func runHint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -136,7 +121,7 @@ func runHint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		j.Wrong, j.WrongCells = names, h.Wrong
 		j.Explanation = h.Explanation()
 	} else if h.Step != nil {
-		s := newStepJSON(*h.Step)
+		s := cliStep(*h.Step)
 		j.Step = &s
 		j.Explanation = s.Explanation
 	}

@@ -176,10 +176,10 @@ func TestHint(t *testing.T) {
 		assert.True(t, d >= 1 && d <= 9, "digits are numbers 1..9 in JSON")
 	}
 	for _, p := range h.Step.Place {
-		assert.Equal(t, inkalaSolution[p.Cell]-'0', p.Digit, "a hint never contradicts the solution")
+		assert.Equal(t, int(inkalaSolution[p.Cell]-'0'), p.Digit, "a hint never contradicts the solution")
 	}
 	for _, e := range h.Step.Eliminate {
-		assert.NotEqual(t, inkalaSolution[e.Cell]-'0', e.Digit, "a hint never eliminates the solution digit")
+		assert.NotEqual(t, int(inkalaSolution[e.Cell]-'0'), e.Digit, "a hint never eliminates the solution digit")
 	}
 
 	// The player put a wrong digit in r1c2 (cell 1): the hint names it.
