@@ -53,16 +53,17 @@ func badLevel() *protocol.Error {
 	return protocol.Errorf(protocol.CodeBadField, `level must be "easy", "medium", "hard" or "expert"`)
 }
 
-// writeRefusal answers 400 with the refusal.
+// writeRefusal answers with the refusal, at its code's status (400 for
+// a request as sent that is wrong).
 func writeRefusal(w http.ResponseWriter, e *protocol.Error) {
-	writeError(w, http.StatusBadRequest, e.Code, e.Message)
+	writeError(w, e.Code, e.Message)
 }
 
 // unavailable answers 503 when the daily data cannot be read, and logs
 // why.
 func (s *Server) unavailable(w http.ResponseWriter, what string, err error) {
 	s.log.Error(what, "err", err)
-	writeError(w, http.StatusServiceUnavailable, protocol.CodeUnavailable, "the leaderboards cannot be read just now: try again")
+	writeError(w, protocol.CodeUnavailable, "the leaderboards cannot be read just now: try again")
 }
 
 // readLimit reads ?limit=: 1 to maxLimit, maxLimit when absent.
@@ -212,7 +213,7 @@ func (s *Server) getPlayer(w http.ResponseWriter, r *http.Request) {
 	rec, err := s.dailies.PlayerRecord(r.Context(), r.PathValue("id"), s.rooms.Today())
 	switch {
 	case errors.Is(err, ErrUnknownPlayer):
-		writeError(w, http.StatusNotFound, protocol.CodePlayerNotFound, "no player has that id")
+		writeError(w, protocol.CodePlayerNotFound, "no player has that id")
 	case err != nil:
 		s.unavailable(w, "player record", err)
 	default:

@@ -132,7 +132,7 @@ func (s *Server) limitLab(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	w.Header().Set("Retry-After", retryLab)
-	writeError(w, http.StatusTooManyRequests, protocol.CodeRateLimited, "too many solver lab requests from this address: wait a minute")
+	writeError(w, protocol.CodeRateLimited, "too many solver lab requests from this address: wait a minute")
 	return false
 }
 
@@ -146,7 +146,7 @@ func labWork[T any](gate labGate, w http.ResponseWriter, r *http.Request, fn fun
 	select {
 	case gate.slots <- struct{}{}:
 	case <-ctx.Done():
-		writeError(w, http.StatusServiceUnavailable, protocol.CodeUnavailable, "the solver is busy: try again")
+		writeError(w, protocol.CodeUnavailable, "the solver is busy: try again")
 		return
 	}
 	type answer struct {
@@ -167,13 +167,13 @@ func labWork[T any](gate labGate, w http.ResponseWriter, r *http.Request, fn fun
 			writeRefusal(w, rerr)
 		case a.err != nil:
 			gate.log.Error("solver lab", "path", r.URL.Path, "err", a.err)
-			writeError(w, http.StatusServiceUnavailable, protocol.CodeUnavailable, "the solver could not do it: try again")
+			writeError(w, protocol.CodeUnavailable, "the solver could not do it: try again")
 		default:
 			writeJSON(w, http.StatusOK, a.v)
 		}
 	case <-ctx.Done():
 		gate.log.Warn("solver lab: out of time", "path", r.URL.Path, "limit", gate.limit)
-		writeError(w, http.StatusServiceUnavailable, protocol.CodeUnavailable,
+		writeError(w, protocol.CodeUnavailable,
 			fmt.Sprintf("the solver took longer than %v: try another puzzle", gate.limit))
 	}
 }
@@ -368,14 +368,14 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 	// The generator makes the rooms' levels only, not "beyond".
 	l, err := engine.ParseLevel(level)
 	if err != nil || !slices.Contains(room.Levels, level) {
-		writeError(w, http.StatusBadRequest, protocol.CodeBadField, `level must be "easy", "medium", "hard" or "expert"`)
+		writeError(w, protocol.CodeBadField, `level must be "easy", "medium", "hard" or "expert"`)
 		return
 	}
 	var seed uint64
 	if v := q.Get("seed"); v != "" {
 		seed, err = strconv.ParseUint(v, 10, 64)
 		if err != nil {
-			writeError(w, http.StatusBadRequest, protocol.CodeBadField, "seed must be a whole number from 0 to 18446744073709551615")
+			writeError(w, protocol.CodeBadField, "seed must be a whole number from 0 to 18446744073709551615")
 			return
 		}
 	} else {

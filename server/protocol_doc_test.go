@@ -191,6 +191,29 @@ func TestProtocolDoc(t *testing.T) {
 		}
 	})
 
+	t.Run("HTTPStatuses", func(t *testing.T) {
+		// The table's HTTP uses of a code give its status in parentheses;
+		// statusOf, the server's one table, must answer with it.
+		checked := 0
+		for _, row := range docTable(t, doc, "Error codes") {
+			code, ok := docBackticked(row[0])
+			if !ok {
+				continue
+			}
+			_, http, ok := strings.Cut(row[len(row)-1], "HTTP:")
+			if !ok {
+				continue
+			}
+			for _, m := range docHTTPStatusRE.FindAllStringSubmatch(http, -1) {
+				want, err := strconv.Atoi(m[1])
+				require.NoError(t, err)
+				assert.Equal(t, want, statusOf(code), "error code %q: the table says HTTP %d", code, want)
+				checked++
+			}
+		}
+		assert.GreaterOrEqual(t, checked, len(httpStatus), "fewer HTTP statuses in the table than codes in httpStatus")
+	})
+
 	t.Run("CloseCodes", func(t *testing.T) {
 		consts := docCloseCodeConsts(t)
 		require.NotEmpty(t, consts)
@@ -485,6 +508,10 @@ func docTable(t *testing.T, doc []byte, title string) [][]string {
 	require.NotEmpty(t, rows, "the %q section has no table", title)
 	return rows
 }
+
+// docHTTPStatusRE finds "(404" or "(429, Retry-After…" in the error
+// codes table's HTTP uses of a code.
+var docHTTPStatusRE = regexp.MustCompile(`\(([45][0-9][0-9])\b`)
 
 var docBacktickedRE = regexp.MustCompile("^`([^`]+)`$")
 

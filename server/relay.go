@@ -226,5 +226,5 @@ func (s *Server) proxyRoom(w http.ResponseWriter, r *http.Request, id string) bo
 // reached: a takeover or a restart will bring the room back in moments.
 func writeNodeUnavailable(w http.ResponseWriter) {
 	w.Header().Set("Retry-After", "1")
-	writeError(w, http.StatusServiceUnavailable, protocol.CodeUnavailable, "the room's server cannot be reached just now: try again")
+	writeError(w, protocol.CodeUnavailable, "the room's server cannot be reached just now: try again")
 }

@@ -83,26 +83,26 @@ const maxRoundsCounted = 100
 func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if len(id) > protocol.MaxRoomLen {
-		writeError(w, http.StatusNotFound, protocol.CodeRoomNotFound, "no room has that id")
+		writeError(w, protocol.CodeRoomNotFound, "no room has that id")
 		return
 	}
 	round := 1
 	if v := r.URL.Query().Get("round"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			writeError(w, http.StatusBadRequest, protocol.CodeBadField, "round must be a whole number from 1")
+			writeError(w, protocol.CodeBadField, "round must be a whole number from 1")
 			return
 		}
 		round = n
 	}
 	if s.replays == nil {
-		writeError(w, http.StatusServiceUnavailable, protocol.CodeUnavailable, "replays cannot be read just now: try again")
+		writeError(w, protocol.CodeUnavailable, "replays cannot be read just now: try again")
 		return
 	}
 	liveRound, livePhase, liveDay := s.liveRound(r.Context(), id)
 	switch {
 	case liveRound > 0 && round > liveRound:
-		writeError(w, http.StatusNotFound, protocol.CodeRoomNotFound, fmt.Sprintf("the room has had %d rounds so far", liveRound))
+		writeError(w, protocol.CodeRoomNotFound, fmt.Sprintf("the room has had %d rounds so far", liveRound))
 		return
 	case round == liveRound && !roundOver(livePhase):
 		writeReplayLive(w)
@@ -111,7 +111,7 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 	gameID := room.GameID(id, round)
 	saved, err := s.replays.ReplayRound(r.Context(), gameID)
 	if errors.Is(err, ErrNoRound) {
-		writeError(w, http.StatusNotFound, protocol.CodeRoomNotFound, "no room has that id and round")
+		writeError(w, protocol.CodeRoomNotFound, "no room has that id and round")
 		return
 	}
 	if err != nil {
@@ -132,7 +132,7 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 		day = liveDay
 	}
 	if !s.rooms.RevealsDaily(day) {
-		writeError(w, http.StatusConflict, protocol.CodeReplayLive,
+		writeError(w, protocol.CodeReplayLive,
 			"the round played the puzzle of the day, which others may still be playing for a rank: its replay opens a day after that day is over (midnight UTC)")
 		return
 	}
@@ -142,7 +142,7 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(records) == 0 {
-		writeError(w, http.StatusGone, protocol.CodeReplayExpired,
+		writeError(w, protocol.CodeReplayExpired,
 			"the round's events are no longer kept: replays last as long as the server keeps events (EVENT_RETENTION)")
 		return
 	}
@@ -196,13 +196,13 @@ func (s *Server) countRounds(ctx context.Context, id string, from int) int {
 }
 
 func writeReplayLive(w http.ResponseWriter) {
-	writeError(w, http.StatusConflict, protocol.CodeReplayLive,
+	writeError(w, protocol.CodeReplayLive,
 		"the round is still being played: its replay opens once it is over")
 }
 
 func (s *Server) replayUnavailable(w http.ResponseWriter, gameID string, err error) {
 	s.log.Error("replay", "game", gameID, "err", err)
-	writeError(w, http.StatusServiceUnavailable, protocol.CodeUnavailable, "replays cannot be read just now: try again")
+	writeError(w, protocol.CodeUnavailable, "replays cannot be read just now: try again")
 }
 
 // replayPlayers reads the round's players from its events, in the order

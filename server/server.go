@@ -188,12 +188,6 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-func writeError(w http.ResponseWriter, status int, code, message string) {
-	var e apiError
-	e.Error.Code, e.Error.Message = code, message
-	writeJSON(w, status, e)
-}
-
 // CreateRoomRequest is POST /api/rooms's body.
 type CreateRoomRequest struct {
 	Mode  string `json:"mode"`
@@ -231,7 +225,7 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 	addr := clientAddr(r)
 	if !s.creates.allow(addr, time.Now()) {
 		w.Header().Set("Retry-After", retryCreateRate)
-		writeError(w, http.StatusTooManyRequests, protocol.CodeRateLimited, "too many rooms made from this address: wait a minute")
+		writeError(w, protocol.CodeRateLimited, "too many rooms made from this address: wait a minute")
 		return
 	}
 	req, rerr := readCreateRoom(r.Body)
@@ -249,7 +243,7 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 	}
 	if !s.roomsByAddr.acquire(addr) {
 		w.Header().Set("Retry-After", retryRoomsByAddr)
-		writeError(w, http.StatusTooManyRequests, protocol.CodeTooManyRooms,
+		writeError(w, protocol.CodeTooManyRooms,
 			fmt.Sprintf("this address has %d live rooms, as many as it may: play in one, or wait for one to end", s.cfg.RoomsPerAddr))
 		return
 	}
@@ -268,11 +262,11 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 		if errors.Is(err, room.ErrFull) {
 			s.log.Warn("create room: the server is full", "rooms", s.rooms.Stats().Rooms)
 			w.Header().Set("Retry-After", retryServerFull)
-			writeError(w, http.StatusServiceUnavailable, protocol.CodeServerFull, "the server holds as many rooms as it may: try again later")
+			writeError(w, protocol.CodeServerFull, "the server holds as many rooms as it may: try again later")
 			return
 		}
 		s.log.Error("create room", "mode", req.Mode, "level", req.Level, "err", err)
-		writeError(w, http.StatusServiceUnavailable, protocol.CodeUnavailable, "no room could be made just now: try again")
+		writeError(w, protocol.CodeUnavailable, "no room could be made just now: try again")
 		return
 	}
 	if s.roomsByAddr != nil {
@@ -367,12 +361,12 @@ func (s *Server) getRoom(w http.ResponseWriter, r *http.Request) {
 		rm, err = s.rooms.Get(id)
 	}
 	if err != nil {
-		writeError(w, http.StatusNotFound, protocol.CodeRoomNotFound, "no live room has that id")
+		writeError(w, protocol.CodeRoomNotFound, "no live room has that id")
 		return
 	}
 	snap, err := rm.Snapshot(r.Context())
 	if err != nil {
-		writeError(w, http.StatusNotFound, protocol.CodeRoomNotFound, "the room has ended")
+		writeError(w, protocol.CodeRoomNotFound, "the room has ended")
 		return
 	}
 	writeJSON(w, http.StatusOK, snap)
@@ -404,7 +398,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	if closing {
 		w.Header().Set("Retry-After", strconv.Itoa(int(s.cfg.RetryAfter/time.Second)))
-		writeError(w, http.StatusServiceUnavailable, protocol.CodeUnavailable, "the server is restarting: try again shortly")
+		writeError(w, protocol.CodeUnavailable, "the server is restarting: try again shortly")
 		return
 	}
 	// The http.Server's read and write timeouts are deadlines on the
