@@ -57,7 +57,7 @@ func conflictText(err error) string {
 // CreateOwn makes a room of the mode (race or coop) on a puzzle a player
 // gave, as OwnPuzzle returned it; its finishes are never ranked (PlayOwn).
 func (reg *Registry) CreateOwn(ctx context.Context, mode string, pz Puzzle) (*Room, error) {
-	if mode != ModeRace && mode != ModeCoop {
+	if m, ok := ModeOf(mode); !ok || !m.Own {
 		return nil, fmt.Errorf("room: a %s room cannot play a player's puzzle", mode)
 	}
 	return reg.create(ctx, mode, pz.Level, "", &pz)

@@ -214,7 +214,7 @@ func (reg *Registry) CheckDay(day string) error {
 // puzzle of the day and level. A day before today is an archive day: its
 // finishes are unranked.
 func (reg *Registry) CreateDaily(ctx context.Context, mode, level, day string) (*Room, error) {
-	if mode != ModeDaily && mode != ModeRace {
+	if m, ok := ModeOf(mode); !ok || m.Date == DateNone {
 		return nil, fmt.Errorf("room: a %s room cannot play a daily puzzle", mode)
 	}
 	if err := reg.CheckDay(day); err != nil {
@@ -226,14 +226,15 @@ func (reg *Registry) CreateDaily(ctx context.Context, mode, level, day string) (
 // create makes a room; day, when set, is the daily puzzle it plays, and
 // own, when set, the puzzle a player gave (checked by OwnPuzzle).
 func (reg *Registry) create(ctx context.Context, mode, level, day string, own *Puzzle) (*Room, error) {
-	if day == "" && mode == ModeDaily {
-		return nil, fmt.Errorf("room: a daily room needs its date")
+	m, ok := ModeOf(mode)
+	if !ok {
+		return nil, fmt.Errorf("room: unknown mode %q", mode)
 	}
-	if own != nil && mode == ModeDaily {
-		return nil, fmt.Errorf("room: a daily room plays the day's puzzle, not a player's")
+	if day == "" && m.Date == DateRequired {
+		return nil, fmt.Errorf("room: a %s room needs its date", mode)
 	}
-	if _, err := rulesFor(mode); err != nil {
-		return nil, err
+	if own != nil && !m.Own {
+		return nil, fmt.Errorf("room: a %s room cannot play a player's puzzle", mode)
 	}
 	if own == nil && !slices.Contains(Levels, level) {
 		return nil, fmt.Errorf("room: unknown level %q", level)

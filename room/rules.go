@@ -1,14 +1,13 @@
 package room
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/protocol"
 )
 
-// Modes.
+// Modes (the rules table, modes.go, lists them with what each allows).
 const (
 	ModeRace = "race"
 	ModeCoop = "coop"
@@ -73,17 +72,4 @@ type rules interface {
 	// settle ends a game that has nobody left to play, after a finish is
 	// stored or a player left.
 	settle(g *Game, now time.Time)
-}
-
-// rulesFor is the rules of mode.
-func rulesFor(mode string) (rules, error) {
-	switch mode {
-	case ModeRace:
-		return race{}, nil
-	case ModeCoop:
-		return coop{}, nil
-	case ModeDaily:
-		return daily{}, nil
-	}
-	return nil, fmt.Errorf("room: unknown mode %q", mode)
 }

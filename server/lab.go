@@ -238,8 +238,9 @@ func parsePuzzle(text string) (engine.Grid, *protocol.Error) {
 // puzzle: a race or co-op room, no date, a puzzle that parses and has one
 // solution. It returns the puzzle graded (room.OwnPuzzle).
 func ownPuzzle(req CreateRoomRequest) (room.Puzzle, *protocol.Error) {
-	if req.Mode != room.ModeRace && req.Mode != room.ModeCoop {
-		return room.Puzzle{}, protocol.Errorf(protocol.CodeBadField, `your own puzzle is played in a "race" or "coop" room`)
+	if m, ok := room.ModeOf(req.Mode); !ok || !m.Own {
+		return room.Puzzle{}, protocol.Errorf(protocol.CodeBadField, "your own puzzle is played in a %s room",
+			room.ModeNames("or", func(m room.Mode) bool { return m.Own }))
 	}
 	if req.Date != "" {
 		return room.Puzzle{}, protocol.Errorf(protocol.CodeBadField, "a room on your own puzzle has no date")

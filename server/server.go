@@ -302,8 +302,8 @@ func readCreateRoom(body io.Reader) (CreateRoomRequest, *protocol.Error) {
 		}
 		return req, protocol.Errorf(protocol.CodeBadJSON, "%s, and no field but mode, level, date and puzzle", want)
 	}
-	if req.Mode != room.ModeRace && req.Mode != room.ModeCoop && req.Mode != room.ModeDaily {
-		return req, protocol.Errorf(protocol.CodeBadField, `mode must be "race", "coop" or "daily"`)
+	if _, ok := room.ModeOf(req.Mode); !ok {
+		return req, protocol.Errorf(protocol.CodeBadField, "mode must be %s", room.ModeNames("or", nil))
 	}
 	if req.Puzzle != "" {
 		// The level is the puzzle's grade (ownPuzzle).
@@ -322,14 +322,16 @@ func readCreateRoom(body io.Reader) (CreateRoomRequest, *protocol.Error) {
 }
 
 // checkRoomDate checks a new room's date against today (UTC, by the
-// rooms' clock): a daily plays today's unless told, a race may play a
-// day's daily, co-op none.
+// rooms' clock), as its mode's row of the rules table says: a daily plays
+// today's unless told, a race may play a day's daily, co-op none.
 func (s *Server) checkRoomDate(req *CreateRoomRequest) *protocol.Error {
+	mode, _ := room.ModeOf(req.Mode) // readCreateRoom checked it
 	switch {
-	case req.Mode == room.ModeDaily && req.Date == "":
+	case mode.Date == room.DateRequired && req.Date == "":
 		req.Date = s.rooms.Today()
-	case req.Mode == room.ModeCoop && req.Date != "":
-		return protocol.Errorf(protocol.CodeBadField, `a co-op room has no daily: date is for "daily" and "race"`)
+	case mode.Date == room.DateNone && req.Date != "":
+		return protocol.Errorf(protocol.CodeBadField, "a %s room has no daily: date is for %s", mode.Title,
+			room.ModeNames("and", func(m room.Mode) bool { return m.Date != room.DateNone }))
 	case req.Date == "":
 		return nil
 	}
