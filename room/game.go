@@ -12,6 +12,7 @@ import (
 //
 //	game.go     the Game, its phases and rounds, and Handle's dispatch
 //	events.go   sequence numbers, publishing, the replay buffer, Drain
+//	evolve.go   the change each logged event makes, live and on a replay
 //	view.go     what each member may see of an event or of the room
 //	members.go  membership, the host role, join, leave, disconnect
 //	board.go    boards, moves, conflicts, notes, undo, cursors
@@ -88,7 +89,7 @@ type Game struct {
 	trimmed int64
 	out     []Output
 	// records are the logged events in full, for the store (DrainRecords).
-	records []Event
+	records []Logged
 	effects []Effect
 }
 
@@ -196,11 +197,8 @@ func (g *Game) Deadline() time.Time {
 // Tick does what is due by now.
 func (g *Game) Tick(now time.Time) {
 	if g.phase == PhaseCountdown && !now.Before(g.startsAt) {
-		g.phase = PhaseRunning
-		g.startedAt = g.startsAt
-		g.archiveIfPast(now)
 		g.effects = append(g.effects, Effect{Save: true})
-		g.emitState(now)
+		g.changePhase(now, PhaseRunning, g.startsAt, g.startsAt, time.Time{})
 	}
 	var gone []*member
 	for _, m := range g.members {
@@ -215,8 +213,9 @@ func (g *Game) Tick(now time.Time) {
 }
 
 // Handle applies one message from member id. A refused message returns an
-// Error and changes nothing; the caller sends it to the client (a conflict
-// is broadcast by the game itself, and also returned).
+// Error and changes nothing anyone sees (an undo whose cell has changed
+// since drops its move: see undo); the caller sends it to the client (a
+// conflict is broadcast by the game itself, and also returned).
 func (g *Game) Handle(now time.Time, id string, msg *Msg) *Error {
 	m, ok := g.members[id]
 	if !ok {
@@ -230,7 +229,7 @@ func (g *Game) Handle(now time.Time, id string, msg *Msg) *Error {
 	}
 	switch msg.Type {
 	case TypePing:
-		g.publish(fact{kind: kindPong, actor: id, ev: &Pong{Header: Header{Type: TypePong}, ID: msg.ID, Now: now}})
+		g.publish(now, fact{kind: kindPong, actor: id, ev: &Pong{Header: Header{Type: TypePong}, ID: msg.ID, Now: now}})
 		return nil
 	case TypeLeave:
 		g.Leave(now, id)
@@ -247,7 +246,7 @@ func (g *Game) Handle(now time.Time, id string, msg *Msg) *Error {
 	case TypeRematch:
 		return g.rematch(now, m)
 	case TypeCursor:
-		return g.cursor(m, msg)
+		return g.cursor(now, m, msg)
 	}
 	if err := g.playing(m); err != nil {
 		return err
@@ -256,7 +255,7 @@ func (g *Game) Handle(now time.Time, id string, msg *Msg) *Error {
 	case TypeMove:
 		return g.move(now, m, msg)
 	case TypeNote:
-		return g.note(m, msg)
+		return g.note(now, m, msg)
 	case TypeHint:
 		return g.hint(now, m, msg)
 	case TypeUndo:
@@ -296,10 +295,8 @@ func (g *Game) start(now time.Time, m *member) *Error {
 	case PhasePreparing:
 		return Errorf(CodePreparing, "the rematch's puzzle is on its way")
 	}
-	g.phase = PhaseCountdown
-	g.startsAt = now.Add(g.cfg.Countdown)
-	g.publish(fact{kind: kindCountdown, ev: &CountdownEvent{Header: Header{Type: TypeCountdown},
-		Seconds: g.cfg.Countdown.Seconds(), StartsAt: g.startsAt, Now: now}})
+	g.publish(now, fact{kind: kindCountdown, ev: &CountdownEvent{Header: Header{Type: TypeCountdown},
+		Seconds: g.cfg.Countdown.Seconds(), StartsAt: now.Add(g.cfg.Countdown), Now: now}})
 	return nil
 }
 
@@ -317,30 +314,31 @@ func (g *Game) rematch(now time.Time, m *member) *Error {
 	default:
 		return Errorf(CodeNotFinished, "a rematch can start once the game is over (in a race, once someone has finished)")
 	}
+	finishedAt := g.finishedAt
 	if g.phase == PhaseRunning {
-		g.finishedAt = time.Time{}
+		finishedAt = time.Time{}
 	}
-	g.phase = PhasePreparing
 	// The old round is saved as finished first, so that only the new one
 	// is brought back after a restart.
 	g.effects = append(g.effects, Effect{Save: true}, Effect{NewRound: g.round + 1})
-	g.emitState(now)
+	g.changePhase(now, PhasePreparing, g.startsAt, g.startedAt, finishedAt)
 	return nil
 }
 
 // Rematch starts round NewRound with a fresh puzzle: same players, fresh
-// boards, back to waiting for the host's start.
+// boards, back to waiting for the host's start. A round starts afresh, as
+// a new game does, outside evolve: it is saved at once, and the store
+// keeps its records apart from the last round's.
 func (g *Game) Rematch(now time.Time, round int, pz Puzzle) {
 	if g.phase != PhasePreparing {
 		return
 	}
 	g.round = round
-	g.phase = PhaseWaiting
 	// The rematch's puzzle is a fresh one, not the daily.
 	g.day, g.archive = "", false
 	g.setPuzzle(pz)
 	g.effects = append(g.effects, Effect{Save: true})
-	g.emitState(now)
+	g.changePhase(now, PhaseWaiting, time.Time{}, time.Time{}, time.Time{})
 }
 
 // RematchFailed goes back to the finished game when no puzzle came.
@@ -348,12 +346,12 @@ func (g *Game) RematchFailed(now time.Time) {
 	if g.phase != PhasePreparing {
 		return
 	}
-	g.phase = PhaseFinished
-	if g.finishedAt.IsZero() {
-		g.finishedAt = now
+	finishedAt := g.finishedAt
+	if finishedAt.IsZero() {
+		finishedAt = now
 	}
 	g.effects = append(g.effects, Effect{Save: true})
-	g.emitState(now)
-	g.publish(fact{kind: kindNotice, actor: g.host, ev: &ErrorEvent{Header: Header{Type: TypeError},
+	g.changePhase(now, PhaseFinished, g.startsAt, g.startedAt, finishedAt)
+	g.publish(now, fact{kind: kindNotice, actor: g.host, ev: &ErrorEvent{Header: Header{Type: TypeError},
 		Code: CodeUnavailable, Message: "no puzzle for the rematch could be found: try again"}})
 }

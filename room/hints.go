@@ -23,8 +23,7 @@ func (g *Game) hint(now time.Time, m *member, msg *Msg) *Error {
 	if h.Solved {
 		return Errorf(CodeFinished, "the board is solved")
 	}
-	m.progress.Hints++
-	ev := &HintEvent{Header: Header{Type: TypeHint}, ID: msg.ID, Player: m.id, Hints: m.progress.Hints}
+	ev := &HintEvent{Header: Header{Type: TypeHint}, ID: msg.ID, Player: m.id, Hints: m.progress.Hints + 1}
 	if len(h.Wrong) > 0 {
 		ev.Technique, ev.TechniqueName = "wrong-digits", "Wrong digits"
 		ev.Wrong = h.Wrong
@@ -38,12 +37,12 @@ func (g *Game) hint(now time.Time, m *member, msg *Msg) *Error {
 	}
 	ev.Explanation = h.Explanation()
 	if penalty := g.rules.hintPenalty(g.cfg); penalty > 0 {
-		m.frozenUntil = now.Add(penalty)
-		until := m.frozenUntil
+		until := now.Add(penalty)
 		ev.FrozenUntil = &until
 	}
-	g.publish(fact{kind: kindHint, actor: m.id, ev: ev})
-	g.emitProgress(m)
+	// evolve counts the hint and freezes the board.
+	g.publish(now, fact{kind: kindHint, actor: m.id, ev: ev})
+	g.emitProgress(now, m)
 	return nil
 }
 

@@ -121,33 +121,29 @@ func (g *Game) Join(now time.Time, id, name string, spectator bool, lastSeq int6
 			break
 		}
 		m.connected, m.awayUntil, m.leaving = true, time.Time{}, false
-		g.presence(m, PresenceBack, nil)
+		g.presence(now, m, PresenceBack, g.host, nil)
 	case ok:
 		return nil, nil, Errorf(CodeAlreadyJoined, "this spectator is in the room already")
 	case spectator:
 		if err := g.Admits(true); err != nil {
 			return nil, nil, err
 		}
-		m = g.add(id, name, RoleSpectator)
-		g.presence(m, PresenceJoined, nil)
+		m = g.arrive(now, id, name, RoleSpectator)
 	default:
 		if err := g.Admits(false); err != nil {
 			return nil, nil, err
 		}
-		m = g.add(id, name, RolePlayer)
-		m.unranked = g.attempted[id]
-		if g.host == "" {
-			g.host = id
-		}
-		g.presence(m, PresenceJoined, nil)
-		if g.rules.playsOnJoin() && g.phase == PhaseWaiting {
+		m = g.arrive(now, id, name, RolePlayer)
+		switch {
+		case g.rules.playsOnJoin() && g.phase == PhaseWaiting:
 			// The clock starts now, as the board goes to the player in
 			// their welcome.
-			g.phase = PhaseRunning
-			g.startsAt, g.startedAt = now, now
-			g.archiveIfPast(now)
 			g.effects = append(g.effects, Effect{Save: true})
-			g.emitState(now)
+			g.changePhase(now, PhaseRunning, now, now, time.Time{})
+		case m.unranked:
+			// No event tells that the player's finish cannot be ranked
+			// until play starts: the saved state does (see evolve).
+			g.effects = append(g.effects, Effect{Save: true})
 		}
 	}
 	w := &Welcome{
@@ -182,9 +178,25 @@ func (g *Game) Admits(spectator bool) *Error {
 	return nil
 }
 
+// arrive tells the room of a newcomer, whom evolve adds, and connects
+// them. A player hosts when nobody does.
+func (g *Game) arrive(now time.Time, id, name, role string) *member {
+	host := g.host
+	if host == "" && role == RolePlayer {
+		host = id
+	}
+	g.publish(now, fact{kind: kindPresence, actor: id, ev: &PresenceEvent{Header: Header{Type: TypePresence},
+		Player: id, Name: name, Role: role, Status: PresenceJoined, Host: host}})
+	m := g.members[id]
+	m.connected = true
+	return m
+}
+
+// add makes a member, away, with a place in the order of arrivals and,
+// for a player, their progress and board (evolvePresence, Restore).
 func (g *Game) add(id, name, role string) *member {
 	g.order++
-	m := &member{id: id, name: name, role: role, order: g.order, connected: true}
+	m := &member{id: id, name: name, role: role, order: g.order}
 	if role == RolePlayer {
 		g.rules.seat(g, m)
 	}
@@ -194,9 +206,9 @@ func (g *Game) add(id, name, role string) *member {
 
 // presence tells the room about member m's arrival, absence, return or
 // departure, with the room's host after it.
-func (g *Game) presence(m *member, status string, until *time.Time) {
-	g.publish(fact{kind: kindPresence, actor: m.id, ev: &PresenceEvent{Header: Header{Type: TypePresence},
-		Player: m.id, Name: m.name, Role: m.role, Status: status, Host: g.host, Until: until}})
+func (g *Game) presence(now time.Time, m *member, status, host string, until *time.Time) {
+	g.publish(now, fact{kind: kindPresence, actor: m.id, ev: &PresenceEvent{Header: Header{Type: TypePresence},
+		Player: m.id, Name: m.name, Role: m.role, Status: status, Host: host, Until: until}})
 }
 
 func (g *Game) count(role string) (n int) {
@@ -216,13 +228,13 @@ func (g *Game) Disconnect(now time.Time, id string) {
 		return
 	}
 	if m.role == RoleSpectator {
-		g.remove(m)
+		g.remove(now, m)
 		return
 	}
 	m.connected = false
 	m.awayUntil = now.Add(g.cfg.ReconnectWindow)
 	until := m.awayUntil
-	g.presence(m, PresenceAway, &until)
+	g.presence(now, m, PresenceAway, g.host, &until)
 }
 
 // Leave is a member leaving for good (or their reconnect window running
@@ -240,25 +252,28 @@ func (g *Game) Leave(now time.Time, id string) {
 		m.leaving, m.connected, m.awayUntil = true, false, time.Time{}
 		return
 	}
-	g.remove(m)
+	g.remove(now, m)
 	g.rules.settle(g, now)
 }
 
-func (g *Game) remove(m *member) {
-	delete(g.members, m.id)
-	if g.host == m.id {
-		g.host = ""
+// remove tells the room that member m left, whom evolve drops. A host's
+// role passes to the player who joined first of those connected, or of
+// all when none is.
+func (g *Game) remove(now time.Time, m *member) {
+	host := g.host
+	if host == m.id {
+		host = ""
 		var next *member
 		for _, o := range g.members {
-			if o.role == RolePlayer && (next == nil || o.connected && !next.connected || o.connected == next.connected && o.order < next.order) {
+			if o != m && o.role == RolePlayer && (next == nil || o.connected && !next.connected || o.connected == next.connected && o.order < next.order) {
 				next = o
 			}
 		}
 		if next != nil {
-			g.host = next.id
+			host = next.id
 		}
 	}
-	g.presence(m, PresenceLeft, nil)
+	g.presence(now, m, PresenceLeft, host, nil)
 }
 
 // sortedMembers are the members in the order they joined.

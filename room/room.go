@@ -514,7 +514,7 @@ func (r *Room) roundID() string {
 // stored is each event in full, never a member's view of it: enough to
 // rebuild the room (Rebuild) after a crash. An event stored as it was sent
 // (its view is the event in full) is encoded once.
-func (r *Room) encode(out []Output, logged []Event) ([]Frame, []Record) {
+func (r *Room) encode(out []Output, logged []Logged) ([]Frame, []Record) {
 	buf := encodeBuffers.Get().(*[]byte)
 	b, spans := (*buf)[:0], r.spans[:0]
 	for i := range out {
@@ -522,10 +522,10 @@ func (r *Room) encode(out []Output, logged []Event) ([]Frame, []Record) {
 		b = appendEvent(b, out[i].Event)
 		spans = append(spans, span{start, len(b)})
 	}
-	for _, ev := range logged {
+	for _, l := range logged {
 		sent := -1
 		for i := range out {
-			if out[i].Logged && out[i].Event == ev {
+			if out[i].Logged && out[i].Event == l.Event {
 				sent = i
 				break
 			}
@@ -535,7 +535,7 @@ func (r *Room) encode(out []Output, logged []Event) ([]Frame, []Record) {
 			continue
 		}
 		start := len(b)
-		b = appendEvent(b, ev)
+		b = appendEvent(b, l.Event)
 		spans = append(spans, span{start, len(b)})
 	}
 	data := bytes.Clone(b)
@@ -552,10 +552,9 @@ func (r *Room) encode(out []Output, logged []Event) ([]Frame, []Record) {
 	var records []Record
 	if len(logged) > 0 {
 		records = make([]Record, len(logged))
-		for i, ev := range logged {
+		for i, l := range logged {
 			sp := spans[len(out)+i]
-			records[i] = Record{Seq: ev.header().Seq, Type: ev.header().Type, Player: playerOf(ev),
-				Data: data[sp.start:sp.end:sp.end], At: r.at}
+			records[i] = record(l, data[sp.start:sp.end:sp.end])
 		}
 	}
 	return frames, records
@@ -570,6 +569,13 @@ func (r *Room) send(id string, c Conn, f Frame) {
 	r.reg.stats.dropped.Add(1)
 	r.dropConn(id)
 	r.g.Disconnect(r.reg.clock.Now(), id)
+}
+
+// record is a logged event as the store keeps it, data its encoding: dated
+// as the game took it, so that a replay's evolve takes it at that time.
+func record(l Logged, data []byte) Record {
+	h := l.Event.header()
+	return Record{Seq: h.Seq, Type: h.Type, Player: playerOf(l.Event), Data: data, At: l.At}
 }
 
 func playerOf(ev Event) string {

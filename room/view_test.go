@@ -415,7 +415,7 @@ func TestPublishDeliversTheView(t *testing.T) {
 		for k := kind(0); k <= numKinds; k++ {
 			f := v.sample(k)
 			seq := v.seq
-			v.publish(f)
+			v.publish(v.now, f)
 			out, _ := v.Drain()
 			if k.logged() {
 				seq++
