@@ -7,7 +7,8 @@ import "time"
 // Live play decides (it checks the message, refuses it or works out what
 // it makes happen) and builds the event; publish hands the event here
 // before anyone is told of it. A restore hands the store's records here,
-// decoded (replay), so that what it brings back is what play did.
+// decoded (replay), so that what it brings back is what play did, and a
+// test replays every game the tests play to hold the two to each other.
 //
 // What no event records stays outside: connections (connected, awayUntil,
 // leaving), cursors, the outputs and the effects, the rounds (a new round

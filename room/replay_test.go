@@ -90,7 +90,7 @@ func TestRebuildReplaysWhatHappenedSinceTheSave(t *testing.T) {
 				assert.Len(t, eff, 1)
 			}
 			if mode == room.ModeCoop {
-				rg := &game{Game: r, tb: t, pz: g.pz, now: g.now}
+				rg := played(t, r, g.pz, g.now)
 				rg.refused("b", msg(room.TypeUndo), room.CodeUndoStale)
 			}
 			want, got := g.Save(g.now), r.Save(g.now)

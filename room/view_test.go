@@ -41,6 +41,7 @@ func newViewGame(tb testing.TB, mode string) *viewGame {
 	now := time.Date(2030, time.March, 4, 12, 0, 0, 0, time.UTC)
 	g, err := NewGame(Config{}, "r00m", mode, Puzzle{ID: 1, Level: "easy", Givens: gen.Givens, Solution: gen.Solution}, now)
 	require.NoError(tb, err)
+	check := CheckReplay(tb, g, now)
 	for _, id := range []string{"a", "b"} {
 		_, _, jerr := g.Join(now, id, "Name "+id, false, 0)
 		require.Nil(tb, jerr)
@@ -96,7 +97,8 @@ func newViewGame(tb testing.TB, mode string) *viewGame {
 		k := 3 + i
 		require.Nil(tb, g.Handle(now, id, &Msg{Type: TypeNote, Cell: &n, Digit: &k, Kind: NoteCorner}))
 	}
-	g.Drain()
+	_, eff := g.Drain()
+	check.Step(g, eff, now)
 	return v
 }
 
