@@ -1,3 +1,7 @@
+// Package room is the game: a room's state and rules as a plain state
+// machine (Game), which the goroutine of a Room runs, sending what it
+// queues to the members' connections and what it asks to the Store; and
+// the Registry of the live rooms.
 package room
 
 import (
@@ -21,6 +25,16 @@ import (
 //	rules.go    the mode's rules, with race.go, coop.go and daily.go
 //	saved.go    saving and restoring a room
 //	replay.go   replaying the recorded events after a saved state
+//
+// and the Room's, which runs a Game:
+//
+//	room.go     the room's goroutine, and the commands it takes
+//	flush.go    sending the game's outputs, and its records to the store
+//	effects.go  the Store, and the storage work done beside the room
+//	registry.go the live rooms, making and restoring them
+//	config.go   the rules' and the registry's settings
+//	own.go      rooms on a puzzle a player gave
+//	protocol.go the messages and events, with errors.go and encode.go
 
 // Puzzle is a game's puzzle and the solution the room keeps to itself.
 type Puzzle struct {
