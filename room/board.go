@@ -67,7 +67,10 @@ func (b *board) setPlacer(cell int, id string) {
 
 // compactPlacers keeps of placers only those who have a digit on the
 // board (81 at most), so that a room that saw hundreds of players come
-// and go still numbers its placers in a byte.
+// and go still numbers its placers in a byte. It is seldom needed, and
+// kept out of setPlacer's frame, which every move's stack holds.
+//
+//go:noinline
 func (b *board) compactPlacers() {
 	var kept []string
 	var index [math.MaxUint8 + 1]uint8
@@ -153,16 +156,12 @@ func (g *Game) move(now time.Time, m *member, msg *protocol.Msg) *protocol.Error
 	b := g.rules.boardOf(g, m)
 	if b.cells[cell] == digit {
 		// Nothing changes; the echo confirms the client's view.
-		g.publish(fact{kind: kindEcho, actor: m.id, ev: &protocol.MoveEvent{Header: protocol.Header{Type: protocol.TypeMove}, ID: msg.ID, Player: m.id, Cell: cell, Digit: int(digit)}})
+		g.publish(now, fact{kind: kindEcho, actor: m.id, ev: &protocol.MoveEvent{Header: protocol.Header{Type: protocol.TypeMove}, ID: msg.ID, Player: m.id, Cell: cell, Digit: int(digit)}})
 		return nil
 	}
-	if err := g.conflict(m, b, cell, digit, msg.ID); err != nil {
+	if err := g.conflict(now, m, b, cell, digit, msg.ID); err != nil {
 		return err
 	}
-	if digit != 0 && digit != g.pz.Solution[cell] {
-		m.mistakes++
-	}
-	m.moved(change{cell: uint8(cell), from: b.cells[cell], to: digit})
 	g.place(now, m, b, cell, digit, msg.ID, false, false)
 	return nil
 }
@@ -187,7 +186,7 @@ func (m *member) moved(c change) {
 // conflict refuses a digit a peer already holds, telling the whole room.
 // The mover's view carries the id of their message: the room does not send
 // them the returned error, so this is the answer they match it by.
-func (g *Game) conflict(m *member, b *board, cell int, digit uint8, id json.RawMessage) *protocol.Error {
+func (g *Game) conflict(now time.Time, m *member, b *board, cell int, digit uint8, id json.RawMessage) *protocol.Error {
 	if digit == 0 {
 		return nil
 	}
@@ -201,19 +200,19 @@ func (g *Game) conflict(m *member, b *board, cell int, digit uint8, id json.RawM
 	err.Cells = cells
 	ev := err.Event(0, id)
 	ev.Player = m.id
-	g.publish(fact{kind: kindConflict, actor: m.id, ev: ev})
+	g.publish(now, fact{kind: kindConflict, actor: m.id, ev: ev})
 	return err
 }
 
 // set puts digit (0 clears) in cell for player id, clearing the cell's
-// notes and the digit from its peers' notes. It returns what the cell held
-// and who had placed it, and the peers whose notes lost the digit.
-func (b *board) set(id string, cell int, digit uint8) (from uint8, owner string, cleared []int) {
-	from, owner = b.cells[cell], b.placer(cell)
+// notes and the digit from its peers' notes (the peers cleared lists). It
+// returns who had placed what the cell held.
+func (b *board) set(id string, cell int, digit uint8) (owner string) {
+	owner = b.placer(cell)
 	b.cells[cell] = digit
 	if digit == 0 {
 		b.setPlacer(cell, "")
-		return from, owner, nil
+		return owner
 	}
 	b.setPlacer(cell, id)
 	bit := uint16(1) << digit
@@ -222,38 +221,64 @@ func (b *board) set(id string, cell int, digit uint8) (from uint8, owner string,
 		if n := &b.notes[p]; (n.corner|n.centre)&bit != 0 {
 			n.corner &^= bit
 			n.centre &^= bit
-			cleared = append(cleared, int(p))
 		}
 	}
-	sort.Ints(cleared)
-	return from, owner, cleared
+	return owner
 }
 
-// place puts digit (0 clears) in cell of b for m and tells the room.
+// cleared is the peers of cell, in order, whose notes lose digit when it
+// is placed there (set).
+func (b *board) cleared(cell int, digit uint8) []int {
+	if digit == 0 {
+		return nil
+	}
+	bit := uint16(1) << digit
+	var cells []int
+	for _, p := range engine.Peers[cell] {
+		if n := b.notes[p]; (n.corner|n.centre)&bit != 0 {
+			cells = append(cells, int(p))
+		}
+	}
+	sort.Ints(cells)
+	return cells
+}
+
+// place has m put digit (0 clears) in cell of b, by a move, an undo or a
+// redo: the move event says so, evolve makes it, and the room is told. A
+// board it solves makes finishes, stored before anyone hears of them.
 func (g *Game) place(now time.Time, m *member, b *board, cell int, digit uint8, id json.RawMessage, undo, redo bool) {
-	from, owner, cleared := b.set(m.id, cell, digit)
-	m.progress.Moves++
-	g.rules.filled(g, m, owner, from, digit)
+	owner := b.placer(cell)
 	// The event is kept for replay: it keeps a copy of the message's id,
 	// not the message, which its decoder made as one with its id.
-	g.publish(fact{kind: kindMove, actor: m.id, ev: &protocol.MoveEvent{Header: protocol.Header{Type: protocol.TypeMove},
-		ID: bytes.Clone(id), Player: m.id, Cell: cell, Digit: int(digit), Undo: undo, Redo: redo, Cleared: cleared}})
-	g.emitProgress(m)
+	g.publish(now, fact{kind: kindMove, actor: m.id, ev: &protocol.MoveEvent{Header: protocol.Header{Type: protocol.TypeMove},
+		ID: bytes.Clone(id), Player: m.id, Cell: cell, Digit: int(digit), Undo: undo, Redo: redo, Cleared: b.cleared(cell, digit)}})
+	g.emitProgress(now, m)
 	if owner != "" && owner != m.id {
 		if o, ok := g.members[owner]; ok {
-			g.emitProgress(o)
+			g.emitProgress(now, o)
 		}
 	}
 	switch {
 	case b.cells == g.pz.Solution:
-		g.rules.solved(g, now, m)
+		g.storeResults(now, m)
 	case !g.rules.liveMistakes() && b.cells.Filled() == engine.NumCells:
 		// The player cannot see their mistakes: tell them, and them
 		// alone, that the board is not the solution, once for each move
 		// that leaves it full.
-		g.publish(fact{kind: kindBoardFull, actor: m.id, ev: &protocol.BoardFullEvent{Header: protocol.Header{Type: protocol.TypeBoardFull},
+		g.publish(now, fact{kind: kindBoardFull, actor: m.id, ev: &protocol.BoardFullEvent{Header: protocol.Header{Type: protocol.TypeBoardFull},
 			Message: "your board is full but is not the solution: some digits are wrong (a hint names them)"}})
 	}
+}
+
+// storeResults queues the results of the finishes player m's solving move
+// made, to be stored before anyone hears of them. It is a function of its
+// own to keep place's frame, on every move's way, small.
+//
+//go:noinline
+func (g *Game) storeResults(now time.Time, m *member) {
+	rs := g.rules.results(g, now, m)
+	g.pending += len(rs)
+	g.effects = append(g.effects, Effect{Results: rs})
 }
 
 // cellError is an error about cell. The cell is copied into the error, made
@@ -270,16 +295,16 @@ func cellError(code string, cell int, message string) *protocol.Error {
 
 // emitProgress tells the room player m's progress. The event and the
 // mistakes count it points to are made as one.
-func (g *Game) emitProgress(m *member) {
+func (g *Game) emitProgress(now time.Time, m *member) {
 	p := &struct {
 		protocol.ProgressEvent
 		mistakes int
 	}{ProgressEvent: protocol.ProgressEvent{Header: protocol.Header{Type: protocol.TypeProgress}, Player: m.id, Progress: m.progress}, mistakes: m.mistakes}
 	p.Mistakes = &p.mistakes
-	g.publish(fact{kind: kindProgress, actor: m.id, ev: &p.ProgressEvent})
+	g.publish(now, fact{kind: kindProgress, actor: m.id, ev: &p.ProgressEvent})
 }
 
-func (g *Game) note(m *member, msg *protocol.Msg) *protocol.Error {
+func (g *Game) note(now time.Time, m *member, msg *protocol.Msg) *protocol.Error {
 	cell, digit := *msg.Cell, *msg.Digit
 	b := g.rules.boardOf(g, m)
 	if g.pz.Givens[cell] != 0 {
@@ -288,7 +313,7 @@ func (g *Game) note(m *member, msg *protocol.Msg) *protocol.Error {
 	if b.cells[cell] != 0 {
 		return cellError(protocol.CodeCellFilled, cell, engine.CellName(cell)+" holds a digit: clear it to take notes")
 	}
-	n := &b.notes[cell]
+	n := b.notes[cell]
 	mark := &n.corner
 	if msg.Kind == protocol.NoteCentre {
 		mark = &n.centre
@@ -298,15 +323,18 @@ func (g *Game) note(m *member, msg *protocol.Msg) *protocol.Error {
 	} else {
 		*mark ^= 1 << digit
 	}
-	g.publish(fact{kind: kindNote, actor: m.id, ev: &protocol.NoteEvent{Header: protocol.Header{Type: protocol.TypeNote}, ID: bytes.Clone(msg.ID), Player: m.id, CellNotes: cellNotes(cell, *n)}})
+	g.publish(now, fact{kind: kindNote, actor: m.id, ev: &protocol.NoteEvent{Header: protocol.Header{Type: protocol.TypeNote}, ID: bytes.Clone(msg.ID), Player: m.id, CellNotes: cellNotes(cell, n)}})
 	return nil
 }
 
-// undo takes back (or, with back false, redoes) the member's last move.
+// undo takes back (or, with back false, redoes) the member's last move. A
+// move whose cell has changed since (a co-op partner's digit) cannot be
+// taken back: it is dropped from the history, and the next undo takes
+// back the move before it.
 func (g *Game) undo(now time.Time, m *member, msg *protocol.Msg, back bool) *protocol.Error {
-	stack, other := &m.undo, &m.redo
+	stack := &m.undo
 	if !back {
-		stack, other = &m.redo, &m.undo
+		stack = &m.redo
 	}
 	if len(*stack) == 0 {
 		if back {
@@ -322,25 +350,27 @@ func (g *Game) undo(now time.Time, m *member, msg *protocol.Msg, back bool) *pro
 	b := g.rules.boardOf(g, m)
 	cell := int(c.cell)
 	if b.cells[cell] != from {
+		// The entry is dropped, and no event tells of it: the saved state
+		// does (see evolve).
 		*stack = (*stack)[:len(*stack)-1]
+		g.effects = append(g.effects, Effect{Save: true})
 		return cellError(protocol.CodeUndoStale, cell, engine.CellName(cell)+" has changed since: that move cannot be taken back")
 	}
 	if err := m.frozen(now); to != 0 && err != nil {
 		return err
 	}
-	if err := g.conflict(m, b, cell, to, msg.ID); err != nil {
+	if err := g.conflict(now, m, b, cell, to, msg.ID); err != nil {
 		return err
 	}
-	*stack = (*stack)[:len(*stack)-1]
-	*other = append(*other, c)
+	// evolve moves the change from one history to the other (undone).
 	g.place(now, m, b, cell, to, msg.ID, back, !back)
 	return nil
 }
 
-func (g *Game) cursor(m *member, msg *protocol.Msg) *protocol.Error {
+func (g *Game) cursor(now time.Time, m *member, msg *protocol.Msg) *protocol.Error {
 	if !g.rules.cursors() {
 		return protocol.Errorf(protocol.CodeCoopOnly, "cursors are shared in co-op rooms only")
 	}
-	g.publish(fact{kind: kindCursor, actor: m.id, ev: &protocol.CursorEvent{Header: protocol.Header{Type: protocol.TypeCursor}, Player: m.id, Cell: *msg.Cell}})
+	g.publish(now, fact{kind: kindCursor, actor: m.id, ev: &protocol.CursorEvent{Header: protocol.Header{Type: protocol.TypeCursor}, Player: m.id, Cell: *msg.Cell}})
 	return nil
 }

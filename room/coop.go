@@ -53,17 +53,25 @@ func (coop) filled(g *Game, m *member, owner string, from, to uint8) {
 // results are stored.
 func (coop) solved(g *Game, now time.Time, _ *member) {
 	elapsed := now.Sub(g.startedAt)
+	for _, p := range g.members {
+		if p.role == protocol.RolePlayer {
+			p.rank, p.elapsed, p.saving = 1, elapsed, true
+		}
+	}
+	g.phase = protocol.PhaseFinished
+	g.finishedAt = now
+}
+
+// results is the result of each of the team's players, in the order they
+// joined.
+func (coop) results(g *Game, now time.Time, _ *member) []Result {
 	var rs []Result
 	for _, p := range g.sortedMembers() {
 		if p.role == protocol.RolePlayer {
-			p.rank, p.elapsed, p.saving = 1, elapsed, true
 			rs = append(rs, g.result(p, now))
 		}
 	}
-	g.pending += len(rs)
-	g.phase = protocol.PhaseFinished
-	g.finishedAt = now
-	g.effects = append(g.effects, Effect{Results: rs})
+	return rs
 }
 
 // announce tells the team's finish, with the mistakes and hints of all its
@@ -77,7 +85,7 @@ func (coop) announce(g *Game, now time.Time, rs []Result) {
 		mistakes += r.Mistakes
 		hints += r.Hints
 	}
-	g.publish(fact{kind: kindFinish, ev: &protocol.FinishEvent{Header: protocol.Header{Type: protocol.TypeFinish}, ElapsedMS: rs[0].Elapsed.Milliseconds(),
+	g.publish(now, fact{kind: kindFinish, ev: &protocol.FinishEvent{Header: protocol.Header{Type: protocol.TypeFinish}, ElapsedMS: rs[0].Elapsed.Milliseconds(),
 		Mistakes: mistakes, Hints: hints, Score: Score(g.pz.Level, rs[0].Elapsed, mistakes, hints)}})
 	if g.pending == 0 {
 		g.effects = append(g.effects, Effect{Save: true})

@@ -2,15 +2,62 @@ package room
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
 	"github.com/sudoku-arena/arena/internal/backoff"
+	"github.com/sudoku-arena/arena/protocol"
 )
 
-// A room's storage work runs beside it, never on its goroutine: the game
-// asks for it (Effect), effect starts it, and what comes of it returns to
-// the room as a command (back).
+// Store is what rooms need kept. cmd wires it to the store package; tests
+// use an in-memory one.
+type Store interface {
+	// NewGame takes a fresh puzzle of the level and records a game with it
+	// (gameID is the room's id, or "ROOM.N" for round N).
+	NewGame(ctx context.Context, roomID, gameID, mode, level string) (Puzzle, error)
+	// DailyGame records a game with the daily puzzle of the day
+	// (YYYY-MM-DD, UTC) and level, the same for every caller.
+	DailyGame(ctx context.Context, roomID, gameID, mode, level, day string) (Puzzle, error)
+	// OwnGame stores a puzzle a player gave (its Level the grade's; ID
+	// unset) and records a game with it, returning it with its stored ID.
+	OwnGame(ctx context.Context, roomID, gameID, mode string, pz Puzzle) (Puzzle, error)
+	// DailyPlayed reports whether the player has a ranked finish of the
+	// day's daily of the level, so that another attempt is unranked.
+	DailyPlayed(ctx context.Context, day, level, playerID string) (bool, error)
+	// SaveResults stores one finish (a racer's result, or all of a team's)
+	// in one transaction: all of it or none. Saving a finish again once it
+	// is stored must change nothing, for it is retried after any error.
+	// An error that retrying cannot cure (the database refuses the values)
+	// wraps ErrRefused.
+	SaveResults(ctx context.Context, rs []Result) error
+	// SaveRoom stores the room's state, from which Restore rebuilds it.
+	SaveRoom(ctx context.Context, s *Saved) error
+	// LoadRooms lists the saved rooms that had not finished.
+	LoadRooms(ctx context.Context) ([]*Saved, error)
+	// RecordEvents queues logged events for storage; it must not block.
+	RecordEvents(gameID string, events []Record)
+	// LoadEvents reads back the recorded events of a game with a seq
+	// after the one given, in order, for Restore to replay onto the
+	// game's saved state.
+	LoadEvents(ctx context.Context, gameID string, afterSeq int64) ([]Record, error)
+}
+
+// Record is a logged event for the store: the event in full, as the room
+// knows it rather than as any member sees it (a racer's mistakes are in
+// it), so that replaying the records after a saved state rebuilds the
+// room. Records are the server's own and never go to a client.
+type Record struct {
+	Seq    int64
+	Type   string
+	Player string
+	Data   json.RawMessage
+	At     time.Time
+}
+
+// ErrRefused is what a Store wraps when it refuses a write for good (not
+// because the database is away), so that the room stops retrying it.
+var ErrRefused = errors.New("room: refused by the store")
 
 // Retry bounds of a finish whose write failed: the wait doubles from the
 // first to the last, each drawn from its upper half.
@@ -150,4 +197,33 @@ func (r *Room) back(f func(now time.Time)) {
 		r.pending--
 		f(now)
 	}
+}
+
+// end saves the room, closes its connections and leaves the registry. It
+// first lets its storage goroutines report back, so no result is lost.
+func (r *Room) end(ctx context.Context, now time.Time, why CloseReason) {
+	for r.pending > 0 {
+		f := <-r.cmds
+		r.at = r.reg.clock.Now()
+		f(r.at)
+		r.flush(ctx)
+	}
+	if why != CloseMoved { // a moved room's state is its new owner's to save
+		s := r.g.Save(now)
+		s.Final = true
+		if why == CloseRoomEnded {
+			s.Ended = true
+			s.Abandoned = s.Phase != protocol.PhaseFinished
+		}
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.reg.cfg.StoreTimeout)
+		if err := r.reg.store.SaveRoom(sctx, s); err != nil {
+			r.log().Error("room: save at end", "room", r.id, "err", err)
+		}
+		cancel()
+	}
+	for id, c := range r.conns {
+		c.Close(why)
+		r.dropConn(id)
+	}
+	r.reg.remove(r)
 }

@@ -90,6 +90,13 @@ type fact struct {
 	trimmed protocol.Event
 }
 
+// Logged is a logged event as the game made it: the event in full, and the
+// time it happened at, which evolve took it at and a replay gives it again.
+type Logged struct {
+	Event protocol.Event
+	At    time.Time
+}
+
 // Drain hands over the outputs and effects queued since the last call.
 func (g *Game) Drain() ([]Output, []Effect) {
 	out, eff := g.out, g.effects
@@ -100,7 +107,7 @@ func (g *Game) Drain() ([]Output, []Effect) {
 // reuse gives back the slices Drain and DrainRecords handed over, once the
 // caller is done with them, so that the next events are queued without
 // growing new ones. Slices queued to meanwhile are kept as they are.
-func (g *Game) reuse(out []Output, records []protocol.Event) {
+func (g *Game) reuse(out []Output, records []Logged) {
 	if g.out == nil {
 		clear(out)
 		g.out = out[:0]
@@ -113,25 +120,31 @@ func (g *Game) reuse(out []Output, records []protocol.Event) {
 
 // DrainRecords hands over the logged events since the last call, one per
 // sequence number, each as it happened in full rather than as any member
-// sees it (a racer's mistakes, every player's board in a state): what the
-// store keeps, for Rebuild to replay onto a saved state. They never go to
-// a client.
-func (g *Game) DrainRecords() []protocol.Event {
+// sees it (a racer's mistakes, every player's board in a state), with its
+// time: what the store keeps, for Rebuild to replay onto a saved state.
+// They never go to a client.
+func (g *Game) DrainRecords() []Logged {
 	recs := g.records
 	g.records = nil
 	return recs
 }
 
 // publish queues what every member gets of f (see view), under the next
-// sequence number when f's kind is logged. Members who see the same are
-// sent one output: the actor's view first, then one for everyone else when
-// the others all see alike, or one per member when they do not.
-func (g *Game) publish(f fact) {
+// sequence number when f's kind is logged. A logged event first makes its
+// change to the game, through evolve, as its record will on a replay; a
+// state event is then filled with the room after it. Members who see the
+// same are sent one output: the actor's view first, then one for everyone
+// else when the others all see alike, or one per member when they do not.
+func (g *Game) publish(now time.Time, f fact) {
 	logged := f.kind.logged()
 	if logged {
 		g.seq++
 		f.ev.Head().Seq = g.seq
-		g.records = append(g.records, f.ev)
+		g.evolve(f.ev, now)
+		if f.kind == kindState {
+			g.fillState(now, &f)
+		}
+		g.records = append(g.records, Logged{Event: f.ev, At: now})
 	}
 	if f.kind.personal() {
 		for _, m := range g.sortedMembers() {
@@ -235,7 +248,18 @@ func (g *Game) missed(id string, after int64) ([]Output, bool) {
 	return out, true
 }
 
-// emitState sends every member their snapshot under one sequence number.
+// changePhase moves the room to phase, with the round's times as given:
+// the state event says so, evolve makes the change (see publish), and
+// every member is sent their snapshot of the room after it, under one
+// sequence number.
+func (g *Game) changePhase(now time.Time, phase string, startsAt, startedAt, finishedAt time.Time) {
+	g.publish(now, fact{kind: kindState, ev: &protocol.State{Header: protocol.Header{Type: protocol.TypeState}, Room: protocol.Snapshot{
+		Phase: phase, Host: g.host, Now: now,
+		StartsAt: timePtr(startsAt), StartedAt: timePtr(startedAt), FinishedAt: timePtr(finishedAt),
+	}}})
+}
+
+// emitState sends every member their snapshot of the room as it is.
 func (g *Game) emitState(now time.Time) {
-	g.publish(g.stateFact(now))
+	g.changePhase(now, g.phase, g.startsAt, g.startedAt, g.finishedAt)
 }

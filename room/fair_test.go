@@ -208,7 +208,7 @@ func TestBoardFullButNotTheSolution(t *testing.T) {
 			g0, err := room.NewGame(room.Config{}, "r00m", mode, pz, t0)
 			require.NoError(t, err)
 			g0.Drain()
-			g := &game{Game: g0, tb: t, pz: pz, now: t0}
+			g := played(t, g0, pz, t0)
 			g.join("a")
 			g.join("b")
 			g.watch("s")

@@ -1,3 +1,7 @@
+// Package room is the game: a room's state and rules as a plain state
+// machine (Game), which the goroutine of a Room runs, sending what it
+// queues to the members' connections and what it asks to the Store; and
+// the Registry of the live rooms.
 package room
 
 import (
@@ -13,6 +17,7 @@ import (
 //
 //	game.go     the Game, its phases and rounds, and Handle's dispatch
 //	events.go   sequence numbers, publishing, the replay buffer, Drain
+//	evolve.go   the change each logged event makes, live and on a replay
 //	view.go     what each member may see of an event or of the room
 //	members.go  membership, the host role, join, leave, disconnect
 //	board.go    boards, moves, conflicts, notes, undo, cursors
@@ -21,6 +26,16 @@ import (
 //	rules.go    the mode's rules, with race.go, coop.go and daily.go
 //	saved.go    saving and restoring a room
 //	replay.go   replaying the recorded events after a saved state
+//
+// and the Room's, which runs a Game:
+//
+//	room.go     the room's goroutine, and the commands it takes
+//	flush.go    sending the game's outputs, and its records to the store
+//	effects.go  the Store, and the storage work done beside the room
+//	registry.go the live rooms, making and restoring them
+//	config.go   the rules' and the registry's settings
+//	own.go      rooms on a puzzle a player gave
+//	protocol.go the messages and events, with errors.go and encode.go
 
 // Puzzle is a game's puzzle and the solution the room keeps to itself.
 type Puzzle struct {
@@ -89,7 +104,7 @@ type Game struct {
 	trimmed int64
 	out     []Output
 	// records are the logged events in full, for the store (DrainRecords).
-	records []protocol.Event
+	records []Logged
 	effects []Effect
 }
 
@@ -197,11 +212,8 @@ func (g *Game) Deadline() time.Time {
 // Tick does what is due by now.
 func (g *Game) Tick(now time.Time) {
 	if g.phase == protocol.PhaseCountdown && !now.Before(g.startsAt) {
-		g.phase = protocol.PhaseRunning
-		g.startedAt = g.startsAt
-		g.archiveIfPast(now)
 		g.effects = append(g.effects, Effect{Save: true})
-		g.emitState(now)
+		g.changePhase(now, protocol.PhaseRunning, g.startsAt, g.startsAt, time.Time{})
 	}
 	var gone []*member
 	for _, m := range g.members {
@@ -218,9 +230,10 @@ func (g *Game) Tick(now time.Time) {
 // Handle applies one message from member id. The message is one
 // protocol.Decode accepted, so its shape is checked (a known type, each
 // field the type needs present and in range) and is not checked again
-// here. A refused message returns an Error and changes nothing; the caller
-// sends it to the client (a conflict is broadcast by the game itself, and
-// also returned).
+// here. A refused message returns an Error and changes nothing anyone sees
+// (an undo whose cell has changed since drops its move: see undo); the
+// caller sends it to the client (a conflict is broadcast by the game
+// itself, and also returned).
 func (g *Game) Handle(now time.Time, id string, msg *protocol.Msg) *protocol.Error {
 	m, ok := g.members[id]
 	if !ok {
@@ -231,7 +244,7 @@ func (g *Game) Handle(now time.Time, id string, msg *protocol.Msg) *protocol.Err
 	}
 	switch msg.Type {
 	case protocol.TypePing:
-		g.publish(fact{kind: kindPong, actor: id, ev: &protocol.Pong{Header: protocol.Header{Type: protocol.TypePong}, ID: msg.ID, Now: now}})
+		g.publish(now, fact{kind: kindPong, actor: id, ev: &protocol.Pong{Header: protocol.Header{Type: protocol.TypePong}, ID: msg.ID, Now: now}})
 		return nil
 	case protocol.TypeLeave:
 		g.Leave(now, id)
@@ -248,7 +261,7 @@ func (g *Game) Handle(now time.Time, id string, msg *protocol.Msg) *protocol.Err
 	case protocol.TypeRematch:
 		return g.rematch(now, m)
 	case protocol.TypeCursor:
-		return g.cursor(m, msg)
+		return g.cursor(now, m, msg)
 	}
 	if err := g.playing(m); err != nil {
 		return err
@@ -257,7 +270,7 @@ func (g *Game) Handle(now time.Time, id string, msg *protocol.Msg) *protocol.Err
 	case protocol.TypeMove:
 		return g.move(now, m, msg)
 	case protocol.TypeNote:
-		return g.note(m, msg)
+		return g.note(now, m, msg)
 	case protocol.TypeHint:
 		return g.hint(now, m, msg)
 	case protocol.TypeUndo:
@@ -297,10 +310,8 @@ func (g *Game) start(now time.Time, m *member) *protocol.Error {
 	case protocol.PhasePreparing:
 		return protocol.Errorf(protocol.CodePreparing, "the rematch's puzzle is on its way")
 	}
-	g.phase = protocol.PhaseCountdown
-	g.startsAt = now.Add(g.cfg.Countdown)
-	g.publish(fact{kind: kindCountdown, ev: &protocol.CountdownEvent{Header: protocol.Header{Type: protocol.TypeCountdown},
-		Seconds: g.cfg.Countdown.Seconds(), StartsAt: g.startsAt, Now: now}})
+	g.publish(now, fact{kind: kindCountdown, ev: &protocol.CountdownEvent{Header: protocol.Header{Type: protocol.TypeCountdown},
+		Seconds: g.cfg.Countdown.Seconds(), StartsAt: now.Add(g.cfg.Countdown), Now: now}})
 	return nil
 }
 
@@ -318,30 +329,31 @@ func (g *Game) rematch(now time.Time, m *member) *protocol.Error {
 	default:
 		return protocol.Errorf(protocol.CodeNotFinished, "a rematch can start once the game is over (in a race, once someone has finished)")
 	}
+	finishedAt := g.finishedAt
 	if g.phase == protocol.PhaseRunning {
-		g.finishedAt = time.Time{}
+		finishedAt = time.Time{}
 	}
-	g.phase = protocol.PhasePreparing
 	// The old round is saved as finished first, so that only the new one
 	// is brought back after a restart.
 	g.effects = append(g.effects, Effect{Save: true}, Effect{NewRound: g.round + 1})
-	g.emitState(now)
+	g.changePhase(now, protocol.PhasePreparing, g.startsAt, g.startedAt, finishedAt)
 	return nil
 }
 
 // Rematch starts round NewRound with a fresh puzzle: same players, fresh
-// boards, back to waiting for the host's start.
+// boards, back to waiting for the host's start. A round starts afresh, as
+// a new game does, outside evolve: it is saved at once, and the store
+// keeps its records apart from the last round's.
 func (g *Game) Rematch(now time.Time, round int, pz Puzzle) {
 	if g.phase != protocol.PhasePreparing {
 		return
 	}
 	g.round = round
-	g.phase = protocol.PhaseWaiting
 	// The rematch's puzzle is a fresh one, not the daily.
 	g.day, g.archive = "", false
 	g.setPuzzle(pz)
 	g.effects = append(g.effects, Effect{Save: true})
-	g.emitState(now)
+	g.changePhase(now, protocol.PhaseWaiting, time.Time{}, time.Time{}, time.Time{})
 }
 
 // RematchFailed goes back to the finished game when no puzzle came.
@@ -349,12 +361,12 @@ func (g *Game) RematchFailed(now time.Time) {
 	if g.phase != protocol.PhasePreparing {
 		return
 	}
-	g.phase = protocol.PhaseFinished
-	if g.finishedAt.IsZero() {
-		g.finishedAt = now
+	finishedAt := g.finishedAt
+	if finishedAt.IsZero() {
+		finishedAt = now
 	}
 	g.effects = append(g.effects, Effect{Save: true})
-	g.emitState(now)
-	g.publish(fact{kind: kindNotice, actor: g.host, ev: &protocol.ErrorEvent{Header: protocol.Header{Type: protocol.TypeError},
+	g.changePhase(now, protocol.PhaseFinished, g.startsAt, g.startedAt, finishedAt)
+	g.publish(now, fact{kind: kindNotice, actor: g.host, ev: &protocol.ErrorEvent{Header: protocol.Header{Type: protocol.TypeError},
 		Code: protocol.CodeUnavailable, Message: "no puzzle for the rematch could be found: try again"}})
 }

@@ -33,13 +33,17 @@ func puzzle(tb testing.TB, seed uint64) room.Puzzle {
 	return room.Puzzle{ID: int64(seed), Level: engine.LevelEasy.String(), Givens: p.Givens, Solution: p.Solution}
 }
 
-// game is a Game driven by a fake clock: every call passes now.
+// game is a Game driven by a fake clock: every call passes now. Each time
+// its outputs are drained, a restore of it is checked to equal it
+// (room.ReplayCheck): one from the state it last asked to have saved and
+// the records it logged since.
 type game struct {
 	*room.Game
-	tb  testing.TB
-	pz  room.Puzzle
-	now time.Time
-	ids []string // every member that joined, in order
+	tb    testing.TB
+	pz    room.Puzzle
+	now   time.Time
+	ids   []string // every member that joined, in order
+	check *room.ReplayCheck
 }
 
 func newGame(tb testing.TB, mode string, cfg room.Config) *game {
@@ -49,7 +53,46 @@ func newGame(tb testing.TB, mode string, cfg room.Config) *game {
 	require.NoError(tb, err)
 	_, eff := g.Drain()
 	assert.Equal(tb, []room.Effect{{Save: true}}, eff, "a new room is saved at once")
-	return &game{Game: g, tb: tb, pz: pz, now: t0}
+	return played(tb, g, pz, t0)
+}
+
+// played is g, whose state at now was just saved (as a new or restored
+// game's is), driven by a fake clock from now and checked against its
+// restores; the last check runs as the test ends.
+func played(tb testing.TB, g *room.Game, pz room.Puzzle, now time.Time) *game {
+	w := &game{Game: g, tb: tb, pz: pz, now: now, check: room.CheckReplay(tb, g, now)}
+	tb.Cleanup(func() {
+		w.Drain()
+		w.check.Done(w.Game, w.now)
+	})
+	return w
+}
+
+// Drain is the game's Drain, and a check of its restore.
+func (g *game) Drain() ([]room.Output, []room.Effect) {
+	g.tb.Helper()
+	out, eff := g.Game.Drain()
+	g.check.Step(g.Game, eff, g.now)
+	return out, eff
+}
+
+// PlayOwn is the game's PlayOwn, before anyone joins: the room's first
+// save, once it is set up, is the state a restore starts from.
+func (g *game) PlayOwn() {
+	g.Game.PlayOwn()
+	g.check = room.CheckReplay(g.tb, g.Game, g.now)
+}
+
+// PlayDaily is the game's PlayDaily, likewise.
+func (g *game) PlayDaily(day string, archive bool) {
+	g.Game.PlayDaily(day, archive)
+	g.check = room.CheckReplay(g.tb, g.Game, g.now)
+}
+
+// DrainRecords is the game's DrainRecords, once the check has them.
+func (g *game) DrainRecords() []room.Logged {
+	g.check.Take(g.Game)
+	return g.Game.DrainRecords()
 }
 
 // running is a game whose players (the first hosts) have started and whose
@@ -103,7 +146,13 @@ func (g *game) refused(id string, msg *protocol.Msg, code string) step {
 	assert.Equal(g.tb, code, s.Err.Code, s.Err.Message)
 	assert.NotEmpty(g.tb, s.Err.Message)
 	assert.Equal(g.tb, before, g.views(), "a refused %s changes nothing", msg.Type)
-	assert.Empty(g.tb, s.Eff)
+	if code == protocol.CodeUndoStale {
+		// The stale entry it drops from the history is told by no event:
+		// the saved state keeps it.
+		assert.Equal(g.tb, []room.Effect{{Save: true}}, s.Eff)
+	} else {
+		assert.Empty(g.tb, s.Eff)
+	}
 	if code != protocol.CodeConflict {
 		assert.Empty(g.tb, s.Out, "a refusal is the caller's to send")
 		assert.Equal(g.tb, seq, g.Seq())

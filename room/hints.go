@@ -24,8 +24,7 @@ func (g *Game) hint(now time.Time, m *member, msg *protocol.Msg) *protocol.Error
 	if h.Solved {
 		return protocol.Errorf(protocol.CodeFinished, "the board is solved")
 	}
-	m.progress.Hints++
-	ev := &protocol.HintEvent{Header: protocol.Header{Type: protocol.TypeHint}, ID: msg.ID, Player: m.id, Hints: m.progress.Hints}
+	ev := &protocol.HintEvent{Header: protocol.Header{Type: protocol.TypeHint}, ID: msg.ID, Player: m.id, Hints: m.progress.Hints + 1}
 	if len(h.Wrong) > 0 {
 		ev.Technique, ev.TechniqueName = "wrong-digits", "Wrong digits"
 		ev.Wrong = h.Wrong
@@ -34,17 +33,17 @@ func (g *Game) hint(now time.Time, m *member, msg *protocol.Msg) *protocol.Error
 		st := h.Step
 		ev.Technique, ev.TechniqueName = st.Technique.String(), st.Technique.Name()
 		ev.Cells = stepCells(st)
-		ev.Place = protocol.Marks(st.Place)
-		ev.Eliminate = protocol.Marks(st.Eliminate)
+		ev.Place = marks(st.Place)
+		ev.Eliminate = marks(st.Eliminate)
 	}
 	ev.Explanation = h.Explanation()
 	if penalty := g.rules.hintPenalty(g.cfg); penalty > 0 {
-		m.frozenUntil = now.Add(penalty)
-		until := m.frozenUntil
+		until := now.Add(penalty)
 		ev.FrozenUntil = &until
 	}
-	g.publish(fact{kind: kindHint, actor: m.id, ev: ev})
-	g.emitProgress(m)
+	// evolve counts the hint and freezes the board.
+	g.publish(now, fact{kind: kindHint, actor: m.id, ev: ev})
+	g.emitProgress(now, m)
 	return nil
 }
 
@@ -63,4 +62,15 @@ func stepCells(st *engine.Step) []int {
 		}
 	}
 	return set.Cells(nil)
+}
+
+func marks(cs []engine.Candidate) []protocol.Mark {
+	if len(cs) == 0 {
+		return nil
+	}
+	out := make([]protocol.Mark, len(cs))
+	for i, c := range cs {
+		out[i] = protocol.Mark{Cell: c.Cell, Digit: int(c.Digit)}
+	}
+	return out
 }

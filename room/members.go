@@ -123,33 +123,29 @@ func (g *Game) Join(now time.Time, id, name string, spectator bool, lastSeq int6
 			break
 		}
 		m.connected, m.awayUntil, m.leaving = true, time.Time{}, false
-		g.presence(m, protocol.PresenceBack, nil)
+		g.presence(now, m, protocol.PresenceBack, g.host, nil)
 	case ok:
 		return nil, nil, protocol.Errorf(protocol.CodeAlreadyJoined, "this spectator is in the room already")
 	case spectator:
 		if err := g.Admits(true); err != nil {
 			return nil, nil, err
 		}
-		m = g.add(id, name, protocol.RoleSpectator)
-		g.presence(m, protocol.PresenceJoined, nil)
+		m = g.arrive(now, id, name, protocol.RoleSpectator)
 	default:
 		if err := g.Admits(false); err != nil {
 			return nil, nil, err
 		}
-		m = g.add(id, name, protocol.RolePlayer)
-		m.unranked = g.attempted[id]
-		if g.host == "" {
-			g.host = id
-		}
-		g.presence(m, protocol.PresenceJoined, nil)
-		if g.rules.playsOnJoin() && g.phase == protocol.PhaseWaiting {
+		m = g.arrive(now, id, name, protocol.RolePlayer)
+		switch {
+		case g.rules.playsOnJoin() && g.phase == protocol.PhaseWaiting:
 			// The clock starts now, as the board goes to the player in
 			// their welcome.
-			g.phase = protocol.PhaseRunning
-			g.startsAt, g.startedAt = now, now
-			g.archiveIfPast(now)
 			g.effects = append(g.effects, Effect{Save: true})
-			g.emitState(now)
+			g.changePhase(now, protocol.PhaseRunning, now, now, time.Time{})
+		case m.unranked:
+			// No event tells that the player's finish cannot be ranked
+			// until play starts: the saved state does (see evolve).
+			g.effects = append(g.effects, Effect{Save: true})
 		}
 	}
 	w := &protocol.Welcome{
@@ -184,9 +180,25 @@ func (g *Game) Admits(spectator bool) *protocol.Error {
 	return nil
 }
 
+// arrive tells the room of a newcomer, whom evolve adds, and connects
+// them. A player hosts when nobody does.
+func (g *Game) arrive(now time.Time, id, name, role string) *member {
+	host := g.host
+	if host == "" && role == protocol.RolePlayer {
+		host = id
+	}
+	g.publish(now, fact{kind: kindPresence, actor: id, ev: &protocol.PresenceEvent{Header: protocol.Header{Type: protocol.TypePresence},
+		Player: id, Name: name, Role: role, Status: protocol.PresenceJoined, Host: host}})
+	m := g.members[id]
+	m.connected = true
+	return m
+}
+
+// add makes a member, away, with a place in the order of arrivals and,
+// for a player, their progress and board (evolvePresence, Restore).
 func (g *Game) add(id, name, role string) *member {
 	g.order++
-	m := &member{id: id, name: name, role: role, order: g.order, connected: true}
+	m := &member{id: id, name: name, role: role, order: g.order}
 	if role == protocol.RolePlayer {
 		g.rules.seat(g, m)
 	}
@@ -196,9 +208,9 @@ func (g *Game) add(id, name, role string) *member {
 
 // presence tells the room about member m's arrival, absence, return or
 // departure, with the room's host after it.
-func (g *Game) presence(m *member, status string, until *time.Time) {
-	g.publish(fact{kind: kindPresence, actor: m.id, ev: &protocol.PresenceEvent{Header: protocol.Header{Type: protocol.TypePresence},
-		Player: m.id, Name: m.name, Role: m.role, Status: status, Host: g.host, Until: until}})
+func (g *Game) presence(now time.Time, m *member, status, host string, until *time.Time) {
+	g.publish(now, fact{kind: kindPresence, actor: m.id, ev: &protocol.PresenceEvent{Header: protocol.Header{Type: protocol.TypePresence},
+		Player: m.id, Name: m.name, Role: m.role, Status: status, Host: host, Until: until}})
 }
 
 func (g *Game) count(role string) (n int) {
@@ -218,13 +230,13 @@ func (g *Game) Disconnect(now time.Time, id string) {
 		return
 	}
 	if m.role == protocol.RoleSpectator {
-		g.remove(m)
+		g.remove(now, m)
 		return
 	}
 	m.connected = false
 	m.awayUntil = now.Add(g.cfg.ReconnectWindow)
 	until := m.awayUntil
-	g.presence(m, protocol.PresenceAway, &until)
+	g.presence(now, m, protocol.PresenceAway, g.host, &until)
 }
 
 // Leave is a member leaving for good (or their reconnect window running
@@ -242,25 +254,28 @@ func (g *Game) Leave(now time.Time, id string) {
 		m.leaving, m.connected, m.awayUntil = true, false, time.Time{}
 		return
 	}
-	g.remove(m)
+	g.remove(now, m)
 	g.rules.settle(g, now)
 }
 
-func (g *Game) remove(m *member) {
-	delete(g.members, m.id)
-	if g.host == m.id {
-		g.host = ""
+// remove tells the room that member m left, whom evolve drops. A host's
+// role passes to the player who joined first of those connected, or of
+// all when none is.
+func (g *Game) remove(now time.Time, m *member) {
+	host := g.host
+	if host == m.id {
+		host = ""
 		var next *member
 		for _, o := range g.members {
-			if o.role == protocol.RolePlayer && (next == nil || o.connected && !next.connected || o.connected == next.connected && o.order < next.order) {
+			if o != m && o.role == protocol.RolePlayer && (next == nil || o.connected && !next.connected || o.connected == next.connected && o.order < next.order) {
 				next = o
 			}
 		}
 		if next != nil {
-			g.host = next.id
+			host = next.id
 		}
 	}
-	g.presence(m, protocol.PresenceLeft, nil)
+	g.presence(now, m, protocol.PresenceLeft, host, nil)
 }
 
 // sortedMembers are the members in the order they joined.

@@ -52,19 +52,23 @@ func (race) filled(_ *Game, m *member, _ string, from, to uint8) {
 	}
 }
 
-// solved ranks the racer by finishing order and stores their result.
+// solved ranks the racer by finishing order; their finish waits to be
+// stored.
 func (race) solved(g *Game, now time.Time, m *member) {
 	g.ranked++
 	m.rank, m.elapsed, m.saving = g.ranked, now.Sub(g.startedAt), true
-	g.pending++
-	g.effects = append(g.effects, Effect{Results: []Result{g.result(m, now)}})
+}
+
+// results is the racer's result.
+func (race) results(g *Game, now time.Time, m *member) []Result {
+	return []Result{g.result(m, now)}
 }
 
 // announce tells each racer's finish, then ends the race if nobody is left
 // racing.
 func (r race) announce(g *Game, now time.Time, rs []Result) {
 	for _, res := range rs {
-		g.publish(fact{kind: kindFinish, actor: res.PlayerID, ev: &protocol.FinishEvent{Header: protocol.Header{Type: protocol.TypeFinish},
+		g.publish(now, fact{kind: kindFinish, actor: res.PlayerID, ev: &protocol.FinishEvent{Header: protocol.Header{Type: protocol.TypeFinish},
 			Player: res.PlayerID, Rank: res.Rank, ElapsedMS: res.Elapsed.Milliseconds(),
 			Mistakes: res.Mistakes, Hints: res.Hints, Score: res.Score}})
 	}
@@ -82,8 +86,6 @@ func (race) settle(g *Game, now time.Time) {
 			return
 		}
 	}
-	g.phase = protocol.PhaseFinished
-	g.finishedAt = now
 	g.effects = append(g.effects, Effect{Save: true})
-	g.emitState(now)
+	g.changePhase(now, protocol.PhaseFinished, g.startsAt, g.startedAt, now)
 }

@@ -13,13 +13,11 @@ import (
 )
 
 // recorded drains the game's records as the room stores them: each event
-// in full, through JSON, dated now.
+// in full, as JSON, dated as the game took it.
 func (g *game) recorded(into *[]room.Record) {
 	g.tb.Helper()
-	for _, ev := range g.DrainRecords() {
-		data, err := json.Marshal(ev)
-		require.NoError(g.tb, err)
-		*into = append(*into, room.Record{Seq: seqOf(ev), Type: typeOf(ev), Data: data, At: g.now})
+	for _, l := range g.DrainRecords() {
+		*into = append(*into, room.RecordOf(l))
 	}
 }
 
@@ -93,7 +91,7 @@ func TestRebuildReplaysWhatHappenedSinceTheSave(t *testing.T) {
 				assert.Len(t, eff, 1)
 			}
 			if mode == room.ModeCoop {
-				rg := &game{Game: r, tb: t, pz: g.pz, now: g.now}
+				rg := played(t, r, g.pz, g.now)
 				rg.refused("b", msg(protocol.TypeUndo), protocol.CodeUndoStale)
 			}
 			want, got := g.Save(g.now), r.Save(g.now)
@@ -115,4 +113,84 @@ func TestRebuildReplaysWhatHappenedSinceTheSave(t *testing.T) {
 			assert.Len(t, cut.Save(g.now).Players, 1, "only the records before the gap")
 		})
 	}
+}
+
+// rebuilt is the game rebuilt from a state it saved and the records after
+// it, the state through JSON as the store keeps it.
+func rebuilt(t *testing.T, saved *room.Saved, recs []room.Record, now time.Time) *room.Game {
+	t.Helper()
+	data, err := json.Marshal(saved)
+	require.NoError(t, err)
+	var s room.Saved
+	require.NoError(t, json.Unmarshal(data, &s))
+	r, err := room.Rebuild(room.Config{}, &s, recs, now)
+	require.NoError(t, err)
+	return r
+}
+
+// ranked is whether player id's finish in g would be ranked, as every
+// member is told.
+func ranked(t *testing.T, g *room.Game, now time.Time, id string) bool {
+	t.Helper()
+	for _, p := range g.Snapshot("", now).Players {
+		if p.ID == id {
+			require.NotNil(t, p.Ranked, "a round on a daily tells whether %s is ranked", id)
+			return *p.Ranked
+		}
+	}
+	require.Failf(t, "no such player", "%s is not a player", id)
+	return false
+}
+
+// TestRebuildKeepsADailysRanks: whether a finish on the puzzle of the day
+// can be ranked comes back from the records. A player with a ranked
+// finish of the day already (Attempted) is unranked, which the state
+// event after their join tells (a daily's, whose join starts play) or the
+// one that starts play (a race's), and until then the saved state, which
+// their join asks for; a race that starts after its day is an archive
+// round, where nobody is ranked.
+func TestRebuildKeepsADailysRanks(t *testing.T) {
+	day := t0.Format(room.DayLayout)
+	t.Run("daily", func(t *testing.T) {
+		g := newGame(t, room.ModeDaily, room.Config{})
+		g.PlayDaily(day, false)
+		first := g.Save(g.now)
+		g.Attempted("a")
+		_, s := g.enter("a", false)
+		assert.Equal(t, []room.Effect{{Save: true}}, s.Eff)
+		require.False(t, ranked(t, g.Game, g.now, "a"))
+		var recs []room.Record
+		g.recorded(&recs)
+		assert.False(t, ranked(t, rebuilt(t, first, recs, g.now), g.now, "a"), "unranked, as the state said")
+	})
+	t.Run("race", func(t *testing.T) {
+		g := newGame(t, room.ModeRace, room.Config{})
+		g.PlayDaily(day, false)
+		first := g.Save(g.now)
+		g.join("a")
+		g.Attempted("b")
+		_, s := g.enter("b", false)
+		assert.Equal(t, []room.Effect{{Save: true}}, s.Eff, "no event tells that b is unranked before play starts: the saved state does")
+		var recs []room.Record
+		g.recorded(&recs)
+		before := rebuilt(t, g.Save(g.now), nil, g.now)
+		assert.False(t, ranked(t, before, g.now, "b"))
+		g.begin()
+		g.recorded(&recs)
+		r := rebuilt(t, first, recs, g.now)
+		assert.True(t, ranked(t, r, g.now, "a"))
+		assert.False(t, ranked(t, r, g.now, "b"), "unranked, as the state that started play said")
+	})
+	t.Run("archive", func(t *testing.T) {
+		g := newGame(t, room.ModeRace, room.Config{})
+		g.PlayDaily(day, false)
+		first := g.Save(g.now)
+		g.join("a")
+		g.after(12 * time.Hour) // play starts the next day
+		g.begin()
+		require.False(t, ranked(t, g.Game, g.now, "a"))
+		var recs []room.Record
+		g.recorded(&recs)
+		assert.False(t, ranked(t, rebuilt(t, first, recs, g.now), g.now, "a"), "an archive round, as play started after its day")
+	})
 }

@@ -1,9 +1,7 @@
 package room
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -16,10 +14,6 @@ import (
 
 // ErrClosed is what a room that has ended answers.
 var ErrClosed = errors.New("room: closed")
-
-// ErrRefused is what a Store wraps when it refuses a write for good (not
-// because the database is away), so that the room stops retrying it.
-var ErrRefused = errors.New("room: refused by the store")
 
 // Frame is one event, encoded once, on its way to a connection. At is when
 // the message that caused it reached the room (or when the room acted on its
@@ -64,51 +58,6 @@ type Conn interface {
 type Holder interface {
 	Hold()
 	Release()
-}
-
-// Store is what rooms need kept. cmd wires it to the store package; tests
-// use an in-memory one.
-type Store interface {
-	// NewGame takes a fresh puzzle of the level and records a game with it
-	// (gameID is the room's id, or "ROOM.N" for round N).
-	NewGame(ctx context.Context, roomID, gameID, mode, level string) (Puzzle, error)
-	// DailyGame records a game with the daily puzzle of the day
-	// (YYYY-MM-DD, UTC) and level, the same for every caller.
-	DailyGame(ctx context.Context, roomID, gameID, mode, level, day string) (Puzzle, error)
-	// OwnGame stores a puzzle a player gave (its Level the grade's; ID
-	// unset) and records a game with it, returning it with its stored ID.
-	OwnGame(ctx context.Context, roomID, gameID, mode string, pz Puzzle) (Puzzle, error)
-	// DailyPlayed reports whether the player has a ranked finish of the
-	// day's daily of the level, so that another attempt is unranked.
-	DailyPlayed(ctx context.Context, day, level, playerID string) (bool, error)
-	// SaveResults stores one finish (a racer's result, or all of a team's)
-	// in one transaction: all of it or none. Saving a finish again once it
-	// is stored must change nothing, for it is retried after any error.
-	// An error that retrying cannot cure (the database refuses the values)
-	// wraps ErrRefused.
-	SaveResults(ctx context.Context, rs []Result) error
-	// SaveRoom stores the room's state, from which Restore rebuilds it.
-	SaveRoom(ctx context.Context, s *Saved) error
-	// LoadRooms lists the saved rooms that had not finished.
-	LoadRooms(ctx context.Context) ([]*Saved, error)
-	// RecordEvents queues logged events for storage; it must not block.
-	RecordEvents(gameID string, events []Record)
-	// LoadEvents reads back the recorded events of a game with a seq
-	// after the one given, in order, for Restore to replay onto the
-	// game's saved state.
-	LoadEvents(ctx context.Context, gameID string, afterSeq int64) ([]Record, error)
-}
-
-// Record is a logged event for the store: the event in full, as the room
-// knows it rather than as any member sees it (a racer's mistakes are in
-// it), so that replaying the records after a saved state rebuilds the
-// room. Records are the server's own and never go to a client.
-type Record struct {
-	Seq    int64
-	Type   string
-	Player string
-	Data   json.RawMessage
-	At     time.Time
 }
 
 // Room is the goroutine that owns a Game: every command reaches it on a
@@ -361,23 +310,6 @@ func (r *Room) Snapshot(ctx context.Context) (protocol.Snapshot, error) {
 	return s, err
 }
 
-// frame is ev encoded as a frame of its own (a welcome, a replayed event,
-// an error answering one member).
-func (r *Room) frame(ev protocol.Event) Frame {
-	buf := encodeBuffers.Get().(*[]byte)
-	*buf = protocol.AppendEvent((*buf)[:0], ev)
-	data := bytes.Clone(*buf)
-	encodeBuffers.Put(buf)
-	return Frame{Data: data, At: r.at, Type: ev.Head().Type}
-}
-
-// encodeBuffers are the buffers events are encoded in before their bytes
-// are copied out, shared by the rooms rather than one kept by each.
-var encodeBuffers = sync.Pool{New: func() any { return new([]byte) }}
-
-// span is where one encoded event lies in a flush's bytes.
-type span struct{ start, end int }
-
 // run is the room's goroutine. Its timers run on the registry's clock: one
 // for the game's next deadline or the idle end, one for the periodic save.
 func (r *Room) run(ctx context.Context) {
@@ -431,185 +363,4 @@ func (r *Room) run(ctx context.Context) {
 		}
 		r.flush(ctx)
 	}
-}
-
-// flush sends the game's queued outputs and starts its effects.
-func (r *Room) flush(ctx context.Context) {
-	// Sending can drop a slow member, which queues their presence event:
-	// go round until nothing is left.
-	for r.flushOnce(ctx) {
-	}
-}
-
-// flushOnce sends what the game has queued and reports whether there was
-// anything.
-func (r *Room) flushOnce(ctx context.Context) bool {
-	out, effects := r.g.Drain()
-	logged := r.g.DrainRecords()
-	if len(out) == 0 && len(effects) == 0 && len(logged) == 0 {
-		r.g.reuse(out, logged)
-		return false
-	}
-	frames, records := r.encode(out, logged)
-	// Several outputs are held at the connections that can hold them and
-	// go out together: each member's in one write.
-	hold := len(out) > 1
-	if hold {
-		r.holdConns(Holder.Hold)
-	}
-	for i := range out {
-		o, f := &out[i], frames[i]
-		if o.To != "" {
-			if c, ok := r.conns[o.To]; ok {
-				r.send(o.To, c, f)
-			}
-			continue
-		}
-		for id, c := range r.conns {
-			if id != o.Skip {
-				r.send(id, c, f)
-			}
-		}
-	}
-	if hold {
-		r.holdConns(Holder.Release)
-	}
-	clear(frames)
-	if len(records) > 0 {
-		r.reg.store.RecordEvents(r.roundID(), records)
-	}
-	r.g.reuse(out, logged)
-	for _, e := range effects {
-		r.effect(ctx, e)
-	}
-	return true
-}
-
-// holdConns calls Hold or Release on every connection that is a Holder.
-func (r *Room) holdConns(f func(Holder)) {
-	for _, c := range r.conns {
-		if h, ok := c.(Holder); ok {
-			f(h)
-		}
-	}
-}
-
-// roundID is the game's GameID, formatted once a round.
-func (r *Room) roundID() string {
-	if round := r.g.Round(); round != r.gameRound || r.gameID == "" {
-		r.gameID, r.gameRound = r.g.GameID(), round
-	}
-	return r.gameID
-}
-
-// encode is the frames of the outputs, in order, and the records of the
-// logged events, whose bytes are all copied out in one piece. What is
-// stored is each event in full, never a member's view of it: enough to
-// rebuild the room (Rebuild) after a crash. An event stored as it was sent
-// (its view is the event in full) is encoded once.
-func (r *Room) encode(out []Output, logged []protocol.Event) ([]Frame, []Record) {
-	buf := encodeBuffers.Get().(*[]byte)
-	b, spans := (*buf)[:0], r.spans[:0]
-	for i := range out {
-		start := len(b)
-		b = protocol.AppendEvent(b, out[i].Event)
-		spans = append(spans, span{start, len(b)})
-	}
-	for _, ev := range logged {
-		sent := -1
-		for i := range out {
-			if out[i].Logged && out[i].Event == ev {
-				sent = i
-				break
-			}
-		}
-		if sent >= 0 {
-			spans = append(spans, spans[sent])
-			continue
-		}
-		start := len(b)
-		b = protocol.AppendEvent(b, ev)
-		spans = append(spans, span{start, len(b)})
-	}
-	data := bytes.Clone(b)
-	*buf = b
-	encodeBuffers.Put(buf)
-	r.spans = spans
-
-	frames := r.frames[:0]
-	for i := range out {
-		sp := spans[i]
-		frames = append(frames, Frame{Data: data[sp.start:sp.end:sp.end], At: r.at, Type: out[i].Event.Head().Type})
-	}
-	r.frames = frames
-	var records []Record
-	if len(logged) > 0 {
-		records = make([]Record, len(logged))
-		for i, ev := range logged {
-			sp := spans[len(out)+i]
-			records[i] = Record{Seq: ev.Head().Seq, Type: ev.Head().Type, Player: playerOf(ev),
-				Data: data[sp.start:sp.end:sp.end], At: r.at}
-		}
-	}
-	return frames, records
-}
-
-func (r *Room) send(id string, c Conn, f Frame) {
-	if c.Send(f) {
-		return
-	}
-	// The connection closed itself as too slow; the player keeps their
-	// place for the reconnect window like any dropped player.
-	r.reg.stats.dropped.Add(1)
-	r.dropConn(id)
-	r.g.Disconnect(r.reg.clock.Now(), id)
-}
-
-func playerOf(ev protocol.Event) string {
-	switch e := ev.(type) {
-	case *protocol.MoveEvent:
-		return e.Player
-	case *protocol.NoteEvent:
-		return e.Player
-	case *protocol.HintEvent:
-		return e.Player
-	case *protocol.ProgressEvent:
-		return e.Player
-	case *protocol.PresenceEvent:
-		return e.Player
-	case *protocol.FinishEvent:
-		return e.Player
-	case *protocol.ErrorEvent:
-		return e.Player
-	}
-	return ""
-}
-
-// end saves the room, closes its connections and leaves the registry. It
-// first lets its storage goroutines report back, so no result is lost.
-func (r *Room) end(ctx context.Context, now time.Time, why CloseReason) {
-	for r.pending > 0 {
-		f := <-r.cmds
-		r.at = r.reg.clock.Now()
-		f(r.at)
-		r.flush(ctx)
-	}
-	if why != CloseMoved { // a moved room's state is its new owner's to save
-		s := r.g.Save(now)
-		s.Final = true
-		if why == CloseRoomEnded {
-			s.Ended = true
-			s.Abandoned = s.Phase != protocol.PhaseFinished
-		}
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.reg.cfg.StoreTimeout)
-		if err := r.reg.store.SaveRoom(sctx, s); err != nil {
-			r.log().Error("room: save at end", "room", r.id, "err", err)
-		}
-		cancel()
-	}
-	for id, c := range r.conns {
-		c.Close(why)
-		r.dropConn(id)
-	}
-	r.reg.remove(r)
 }

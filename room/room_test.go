@@ -28,12 +28,64 @@ func registry(t *testing.T, cfg room.RegistryConfig) (*room.Registry, *roomtest.
 	clock := roomtest.NewClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	cfg.Clock = clock
 	reg := room.NewRegistry(cfg, st)
+	// Once the rooms have ended (the cleanups run last first), every game
+	// is rebuilt from the states it saved.
+	t.Cleanup(func() { checkRestores(t, st, reg.Config(), clock.Now()) })
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		assert.NoError(t, reg.Shutdown(ctx))
 	})
 	return reg, st, clock
+}
+
+// checkRestores checks that each game the rooms played, rebuilt from any
+// state it saved and the records stored after it, is the game its last
+// state saved: what a crash right after that state was saved would have
+// brought back, had the room gone on as it did. The last state must be
+// the room's (or a round's) end, after which nothing happened; a game
+// whose records after a state were not all stored (the store failed, or
+// another process took the game on past a gap) is not checked from it.
+func checkRestores(t *testing.T, st *roomtest.Store, cfg room.Config, now time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	for _, id := range st.Games() {
+		states := st.History(id)
+		end := states[len(states)-1]
+		if !end.Final && !end.Ended {
+			continue
+		}
+		want, err := room.Restore(cfg, end, now)
+		require.NoError(t, err)
+		for _, s := range states[:len(states)-1] {
+			if s.Seq > end.Seq {
+				continue
+			}
+			recs, err := st.LoadEvents(ctx, id, s.Seq)
+			require.NoError(t, err)
+			n := 0
+			for n < len(recs) && recs[n].Seq == s.Seq+int64(n)+1 && recs[n].Seq <= end.Seq {
+				n++
+			}
+			if s.Seq+int64(n) != end.Seq {
+				continue
+			}
+			got, err := room.Rebuild(cfg, s, recs[:n], now)
+			require.NoError(t, err)
+			gap := int64(0)
+			if !s.Final || n > 0 {
+				gap = room.SeqGapAfterCrash
+			}
+			wantGap := int64(0)
+			if !end.Final {
+				wantGap = room.SeqGapAfterCrash
+			}
+			if diff := room.Diff(room.Restorable(want, wantGap), room.Restorable(got, gap)); diff != "" {
+				t.Errorf("replay check: %s rebuilt from its state at seq %d and the %d records after it differs from its last state, at seq %d (last state, then rebuilt):\n%s",
+					id, s.Seq, n, end.Seq, diff)
+			}
+		}
+	}
 }
 
 // settle returns once the room has handled the commands sent to it before
@@ -443,6 +495,7 @@ func TestRestoreStoresAFinishThatWasNotStored(t *testing.T) {
 			require.NoError(t, err)
 			g, err := room.NewGame(room.Config{}, id, mode, pz, now)
 			require.NoError(t, err)
+			check := room.CheckReplay(t, g, now)
 			for _, p := range []string{"p_a", "p_b"} {
 				_, _, jerr := g.Join(now, p, "Name "+p, false, 0)
 				require.Nil(t, jerr)
@@ -458,6 +511,7 @@ func TestRestoreStoresAFinishThatWasNotStored(t *testing.T) {
 				}
 			}
 			_, effects := g.Drain()
+			check.Step(g, effects, solvedAt)
 			var finish []room.Result
 			for _, e := range effects {
 				finish = append(finish, e.Results...)
@@ -592,6 +646,7 @@ func TestRestoreBringsBackAFinishedRoomThatLives(t *testing.T) {
 		require.NoError(t, err)
 		g, err := room.NewGame(room.Config{}, id, room.ModeCoop, pz, now)
 		require.NoError(t, err)
+		check := room.CheckReplay(t, g, now)
 		_, _, jerr := g.Join(now, "p_a", "Ann", false, 0)
 		require.Nil(t, jerr)
 		require.Nil(t, g.Handle(now, "p_a", &protocol.Msg{Type: protocol.TypeStart}))
@@ -603,11 +658,14 @@ func TestRestoreBringsBackAFinishedRoomThatLives(t *testing.T) {
 			}
 		}
 		_, effects := g.Drain()
+		check.Step(g, effects, now.Add(time.Hour))
 		g.ResultsSaved(now.Add(time.Hour), effects[len(effects)-1].Results)
 		require.Equal(t, protocol.PhaseFinished, g.Phase())
 		if id == "r3match" {
 			require.Nil(t, g.Handle(now.Add(time.Hour), "p_a", &protocol.Msg{Type: protocol.TypeRematch}))
 		}
+		_, effects = g.Drain()
+		check.Step(g, effects, now.Add(time.Hour))
 		s := g.Save(now)
 		s.Final = true
 		s.Ended = s.Ended || id == "end3d"

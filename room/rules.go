@@ -64,9 +64,12 @@ type rules interface {
 	// filled keeps Filled when player m changes a cell from one digit to
 	// another (0 for none); owner is who had placed from.
 	filled(g *Game, m *member, owner string, from, to uint8)
-	// solved is player m's board matching the solution: the finishes it
-	// makes, queued to be stored before anyone hears of them.
+	// solved is player m's board matching the solution at now: the
+	// finishes it makes, waiting to be stored (evolve's part).
 	solved(g *Game, now time.Time, m *member)
+	// results are the results of the finishes solved made, to be stored
+	// before anyone hears of them.
+	results(g *Game, now time.Time, m *member) []Result
 	// announce tells the room the finishes of rs, now stored.
 	announce(g *Game, now time.Time, rs []Result)
 	// settle ends a game that has nobody left to play, after a finish is

@@ -172,6 +172,48 @@ func Restore(cfg Config, s *Saved, now time.Time) (*Game, error) {
 // the last record written. records may hold events at or before the
 // state's seq (skipped); replay stops at the first one missing.
 func Rebuild(cfg Config, s *Saved, records []Record, now time.Time) (*Game, error) {
+	g, err := load(cfg, s)
+	if err != nil {
+		return nil, err
+	}
+	replayed, err := g.replay(records)
+	if err != nil {
+		return nil, err
+	}
+	// Replay tells nobody anything and asks nothing of the store: the
+	// finishes it leaves waiting are asked for below (storeUnstored).
+	g.out, g.effects, g.records = nil, nil, nil
+	// A round preparing its rematch comes back as the finished round it
+	// was, as Save saves it; spectators are not kept.
+	if g.phase == protocol.PhasePreparing {
+		g.phase = protocol.PhaseFinished
+	}
+	for id, m := range g.members {
+		if m.role != protocol.RolePlayer {
+			delete(g.members, id)
+		}
+	}
+	if !s.Final || replayed > 0 {
+		// The server stopped without saving last: events may have gone
+		// out after this state and its last record. Numbering goes on
+		// past any of them, and nothing before the restart can be resumed.
+		g.seq += seqGapAfterCrash
+		g.trimmed = g.seq
+		// Saved at once: the events from now on follow the gap, and a
+		// replay from the older state would stop at it.
+		g.effects = append(g.effects, Effect{Save: true})
+	}
+	for _, m := range g.members {
+		m.connected, m.awayUntil = false, now.Add(g.cfg.ReconnectWindow)
+	}
+	// Finishes are asked for again below, once each.
+	g.pending = 0
+	g.storeUnstored()
+	return g, nil
+}
+
+// load is the game a saved state tells of, as it was saved.
+func load(cfg Config, s *Saved) (*Game, error) {
 	givens, err := engine.Parse(s.Puzzle.Givens)
 	if err != nil {
 		return nil, fmt.Errorf("room: restore %s: givens: %w", s.ID, err)
@@ -215,26 +257,6 @@ func Rebuild(cfg Config, s *Saved, records []Record, now time.Time) (*Game, erro
 		}
 		g.members[p.ID] = m
 	}
-	replayed, err := g.replay(records)
-	if err != nil {
-		return nil, err
-	}
-	if !s.Final || replayed > 0 {
-		// The server stopped without saving last: events may have gone
-		// out after this state and its last record. Numbering goes on
-		// past any of them, and nothing before the restart can be resumed.
-		g.seq += seqGapAfterCrash
-		g.trimmed = g.seq
-		// Saved at once: the events from now on follow the gap, and a
-		// replay from the older state would stop at it.
-		g.effects = append(g.effects, Effect{Save: true})
-	}
-	for _, m := range g.members {
-		m.connected, m.awayUntil = false, now.Add(g.cfg.ReconnectWindow)
-	}
-	// Finishes are asked for again below, once each.
-	g.pending = 0
-	g.storeUnstored()
 	return g, nil
 }
 

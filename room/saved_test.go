@@ -32,7 +32,9 @@ func (g *game) restoredFrom(cfg room.Config, saved *room.Saved) (*game, *room.Sa
 	r, err := room.Restore(cfg, &s, g.now)
 	require.NoError(g.tb, err)
 	r.Drain()
-	return &game{Game: r, tb: g.tb, pz: g.pz, now: g.now, ids: g.ids}, &s
+	back := played(g.tb, r, g.pz, g.now)
+	back.ids = g.ids
+	return back, &s
 }
 
 func TestSaveRestore(t *testing.T) {

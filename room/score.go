@@ -85,17 +85,15 @@ func (g *Game) ResultsSaved(now time.Time, rs []Result) {
 	var leaving []*member
 	for _, r := range rs {
 		g.pending--
-		if m, ok := g.members[r.PlayerID]; ok {
-			m.saving, m.finished = false, true
-			if m.leaving {
-				leaving = append(leaving, m)
-			}
+		if m, ok := g.members[r.PlayerID]; ok && m.leaving {
+			leaving = append(leaving, m)
 		}
 	}
+	// The finish events mark the finishes stored (evolveFinish).
 	g.rules.announce(g, now, rs)
 	// Those who left while their finish was stored go now that it is.
 	for _, m := range leaving {
-		g.remove(m)
+		g.remove(now, m)
 	}
 	if len(leaving) > 0 {
 		g.rules.settle(g, now)

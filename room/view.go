@@ -193,7 +193,16 @@ func (g *Game) snapshotFor(full protocol.Snapshot, f *fact, v viewer) protocol.S
 // stateFact is the room's state in full: the snapshot with the puzzle, the
 // solution and every player's board, and the boards behind it.
 func (g *Game) stateFact(now time.Time) fact {
-	s := protocol.Snapshot{
+	f := fact{kind: kindState, ev: &protocol.State{Header: protocol.Header{Type: protocol.TypeState}}}
+	g.fillState(now, &f)
+	return f
+}
+
+// fillState makes state fact f the room's state in full, as it is now.
+func (g *Game) fillState(now time.Time, f *fact) {
+	st := f.ev.(*protocol.State)
+	s := &st.Room
+	*s = protocol.Snapshot{
 		ID: g.id, Mode: g.rules.mode(), Level: g.pz.Level, Date: g.day, Phase: g.phase, Round: g.round, Host: g.host,
 		Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String(),
 		Now: now, Players: []protocol.PlayerView{}, Spectators: g.count(protocol.RoleSpectator),
@@ -222,8 +231,7 @@ func (g *Game) stateFact(now time.Time) fact {
 		}
 		s.Players = append(s.Players, p)
 	}
-	return fact{kind: kindState, ev: &protocol.State{Header: protocol.Header{Type: protocol.TypeState}, Room: s}, team: g.team, boards: boards,
-		reveal: revealsDaily(g.day, now)}
+	f.team, f.boards, f.reveal = g.team, boards, revealsDaily(g.day, now)
 }
 
 // Snapshot is the room as member id sees it ("" for an outsider).

@@ -43,6 +43,7 @@ func newViewGame(tb testing.TB, mode string) *viewGame {
 	now := time.Date(2030, time.March, 4, 12, 0, 0, 0, time.UTC)
 	g, err := NewGame(Config{}, "r00m", mode, Puzzle{ID: 1, Level: "easy", Givens: gen.Givens, Solution: gen.Solution}, now)
 	require.NoError(tb, err)
+	check := CheckReplay(tb, g, now)
 	for _, id := range []string{"a", "b"} {
 		_, _, jerr := g.Join(now, id, "Name "+id, false, 0)
 		require.Nil(tb, jerr)
@@ -98,7 +99,8 @@ func newViewGame(tb testing.TB, mode string) *viewGame {
 		k := 3 + i
 		require.Nil(tb, g.Handle(now, id, &protocol.Msg{Type: protocol.TypeNote, Cell: &n, Digit: &k, Kind: protocol.NoteCorner}))
 	}
-	g.Drain()
+	_, eff := g.Drain()
+	check.Step(g, eff, now)
 	return v
 }
 
@@ -422,7 +424,7 @@ func TestPublishDeliversTheView(t *testing.T) {
 		for k := kind(0); k <= numKinds; k++ {
 			f := v.sample(k)
 			seq := v.seq
-			v.publish(f)
+			v.publish(v.now, f)
 			out, _ := v.Drain()
 			if k.logged() {
 				seq++

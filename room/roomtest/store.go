@@ -27,6 +27,7 @@ type Store struct {
 	seed    uint64
 	puzzles map[string]room.Puzzle // by game id
 	saved   map[string][]byte      // the JSON of each game's last saved state
+	history map[string][][]byte    // the JSON of every state saved of each game, in order
 	results []room.Result
 	events  map[string][]room.Record
 }
@@ -35,7 +36,8 @@ var _ room.Store = (*Store)(nil)
 
 // NewStore is an empty store.
 func NewStore() *Store {
-	return &Store{puzzles: map[string]room.Puzzle{}, saved: map[string][]byte{}, events: map[string][]room.Record{}}
+	return &Store{puzzles: map[string]room.Puzzle{}, saved: map[string][]byte{}, history: map[string][][]byte{},
+		events: map[string][]room.Record{}}
 }
 
 // Fail makes every call that can fail return err from now on (nil: none).
@@ -160,6 +162,7 @@ func (s *Store) SaveRoom(ctx context.Context, st *room.Saved) error {
 		return s.err
 	}
 	s.saved[st.GameID()] = data
+	s.history[st.GameID()] = append(s.history[st.GameID()], data)
 	return nil
 }
 
@@ -227,10 +230,37 @@ func (s *Store) Saved(gameID string) *room.Saved {
 	return s.decode(gameID)
 }
 
+// History is every state saved of the game, in the order they were saved.
+func (s *Store) History(gameID string) []*room.Saved {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*room.Saved
+	for _, data := range s.history[gameID] {
+		out = append(out, decodeSaved(gameID, data))
+	}
+	return out
+}
+
+// Games is the ids of the games with a saved state, in order.
+func (s *Store) Games() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var ids []string
+	for id := range s.saved {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
 // decode reads back a saved state; s.mu is held.
 func (s *Store) decode(gameID string) *room.Saved {
+	return decodeSaved(gameID, s.saved[gameID])
+}
+
+func decodeSaved(gameID string, data []byte) *room.Saved {
 	var st room.Saved
-	if err := json.Unmarshal(s.saved[gameID], &st); err != nil {
+	if err := json.Unmarshal(data, &st); err != nil {
 		// SaveRoom encoded it: this cannot happen.
 		panic(fmt.Sprintf("roomtest: decode room %s: %v", gameID, err))
 	}
