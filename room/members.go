@@ -1,9 +1,14 @@
 package room
 
 import (
+	"errors"
 	"sort"
 	"time"
 )
+
+// ErrUnknownPlayer is what a store of players answers for a token or an id
+// that is no player's (server.Players.PlayerByToken, the player record).
+var ErrUnknownPlayer = errors.New("room: unknown player")
 
 type member struct {
 	id, name, role string

@@ -652,7 +652,7 @@ func (c *conn) join(ctx context.Context, msg *room.Msg) *room.Error {
 		}
 	case msg.Token != "":
 		id, name, err := c.s.playerByToken(sctx, HashToken(msg.Token))
-		if errors.Is(err, ErrUnknownPlayer) {
+		if errors.Is(err, room.ErrUnknownPlayer) {
 			return room.Errorf(room.CodeBadToken, "the token is not a player's: join without it to play as someone new")
 		}
 		if err != nil {

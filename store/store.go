@@ -5,8 +5,14 @@
 // Store is the one interface; store/postgres (pgx) and store/sqlite (the
 // embedded default) implement it and pass the same contract suite
 // (store/storetest). Callers depend on the interface, or on smaller ones they
-// declare themselves, never on a driver. The package knows nothing of rooms'
-// rules or of HTTP.
+// declare themselves, never on a driver.
+//
+// Beside it: the event log, which writes rooms' events in batches off their
+// path (EventLog); the pool of ready puzzles and the generator that fills it
+// (PuzzlePool, MakePuzzle); the event retention; the coordination of several
+// nodes (Cluster); and Adapter, the store as the rooms (room.Store, with
+// package daily) and the server's players and replays need it. The package
+// knows nothing of the rooms' rules, the daily's, or of HTTP.
 package store
 
 import (

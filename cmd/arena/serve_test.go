@@ -22,6 +22,7 @@ import (
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
+	"github.com/sudoku-arena/arena/store/backend"
 	"github.com/sudoku-arena/arena/store/sqlite"
 )
 
@@ -47,7 +48,7 @@ func startServe(t *testing.T, dbPath string) (string, func()) {
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, cfg, slog.New(slog.DiscardHandler), func(a string) { addr <- a })
+		done <- serve(ctx, cfg, slog.New(slog.DiscardHandler), backend.Open, func(a string) { addr <- a })
 	}()
 	select {
 	case a := <-addr:

@@ -1,4 +1,4 @@
-package main
+package store_test
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/room"
-	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
 )
 
@@ -25,11 +24,11 @@ func TestReplayFromEveryStore(t *testing.T) {
 			// reads, it had to flush.
 			events := store.NewEventLog(st, store.EventLogOptions{Interval: time.Hour})
 			t.Cleanup(func() { _ = events.Close(context.Background()) })
-			pool := &store.PuzzlePool{Store: st, Make: makePuzzle, Levels: room.Levels, Stock: 1}
-			sg := &storage{store: st, pool: pool, events: events}
+			pool := &store.PuzzlePool{Store: st, Make: store.MakePuzzle, Levels: room.Levels, Stock: 1}
+			sg := &store.Adapter{Store: st, Pool: pool, Events: events}
 
 			_, err := sg.ReplayRound(ctx, "n0pe")
-			assert.ErrorIs(t, err, server.ErrNoRound)
+			assert.ErrorIs(t, err, room.ErrNoRound)
 
 			pz, err := sg.NewGame(ctx, "r3p1", "r3p1.2", room.ModeRace, "easy")
 			require.NoError(t, err)
