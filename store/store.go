@@ -218,15 +218,12 @@ type Store interface {
 	// finished room's events for a while, not for ever.
 	DeleteFinishedEvents(ctx context.Context, before time.Time, maxRooms int) (int64, error)
 
-	// SaveResult stores a result and returns it with its ID. A second result
-	// for the same room and player, or a second daily result for the same
-	// day, level and player, is ErrConflict.
-	SaveResult(ctx context.Context, r Result) (Result, error)
 	// SaveResults stores one finish (a racer's result, or all of a co-op
-	// team's) in one transaction: all of them or none. A result whose room
-	// and player are stored already is skipped, so a finish retried after a
-	// write that landed (but whose answer was lost) stores nothing twice;
-	// any other conflict (a second daily result for the day and level) is
+	// team's) in one transaction: all of them or none. There is one result
+	// per room and player: a result whose room and player are stored
+	// already is skipped, so a finish retried after a write that landed
+	// (but whose answer was lost) stores nothing twice; any other conflict
+	// (a second daily result for the same day, level and player) is
 	// ErrConflict and stores none of them. The results are of one room,
 	// fenced by the first one's Epoch.
 	SaveResults(ctx context.Context, rs []Result) error

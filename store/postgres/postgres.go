@@ -434,24 +434,6 @@ func nullDay(day string) *string {
 	return &day
 }
 
-// SaveResult stores a result.
-func (s *Store) SaveResult(ctx context.Context, r store.Result) (store.Result, error) {
-	if err := store.ValidDay(r.Day, true); err != nil {
-		return store.Result{}, fmt.Errorf("postgres: save result: %w", err)
-	}
-	err := s.pool.QueryRow(ctx,
-		`INSERT INTO results (room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, day, flagged)
-		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::date, $12) RETURNING id`,
-		r.RoomID, r.PlayerID, r.PuzzleID, r.Mode, r.Level, r.Elapsed.Milliseconds(), r.Mistakes, r.Hints, r.Score,
-		r.FinishedAt, nullDay(r.Day), r.Flagged).Scan(&r.ID)
-	if err != nil {
-		return store.Result{}, mapErr(err, "save result of "+r.PlayerID+" in room "+r.RoomID)
-	}
-	r.Elapsed = r.Elapsed.Truncate(time.Millisecond)
-	r.FinishedAt = r.FinishedAt.Truncate(time.Microsecond).UTC()
-	return r, nil
-}
-
 // SaveResults stores one finish in one transaction; results already stored
 // for their room and player are skipped.
 func (s *Store) SaveResults(ctx context.Context, rs []store.Result) error {

@@ -605,24 +605,6 @@ func nullDay(day string) any {
 	return day
 }
 
-// SaveResult stores a result.
-func (s *Store) SaveResult(ctx context.Context, r store.Result) (store.Result, error) {
-	if err := store.ValidDay(r.Day, true); err != nil {
-		return store.Result{}, fmt.Errorf("sqlite: save result: %w", err)
-	}
-	err := s.w.QueryRowContext(ctx,
-		`INSERT INTO results (room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, day, flagged)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		r.RoomID, r.PlayerID, r.PuzzleID, r.Mode, r.Level, r.Elapsed.Milliseconds(), r.Mistakes, r.Hints, r.Score,
-		micros(r.FinishedAt), nullDay(r.Day), r.Flagged).Scan(&r.ID)
-	if err != nil {
-		return store.Result{}, mapErr(err, "save result of "+r.PlayerID+" in room "+r.RoomID)
-	}
-	r.Elapsed = r.Elapsed.Truncate(time.Millisecond)
-	r.FinishedAt = r.FinishedAt.Truncate(time.Microsecond).UTC()
-	return r, nil
-}
-
 // SaveResults stores one finish in one transaction; results already stored
 // for their room and player are skipped.
 func (s *Store) SaveResults(ctx context.Context, rs []store.Result) error {

@@ -506,18 +506,16 @@ func testEventRetention(t *testing.T, s store.Store) {
 	assert.Equal(t, 5, left("running"))
 }
 
-func mkResult(t *testing.T, s store.Store, room, player string, pz store.Puzzle, day string, score int, fin time.Time, elapsed time.Duration) store.Result {
+func mkResult(t *testing.T, s store.Store, room, player string, pz store.Puzzle, day string, score int, fin time.Time, elapsed time.Duration) {
 	t.Helper()
 	mode := store.ModeRace
 	if day != "" {
 		mode = store.ModeDaily
 	}
-	r, err := s.SaveResult(context.Background(), store.Result{
+	require.NoError(t, s.SaveResults(context.Background(), []store.Result{{
 		RoomID: room, PlayerID: player, PuzzleID: pz.ID, Mode: mode, Level: pz.Level,
 		Elapsed: elapsed, Mistakes: 1, Hints: 2, Score: score, FinishedAt: fin, Day: day,
-	})
-	require.NoError(t, err)
-	return r
+	}}))
 }
 
 func testResults(t *testing.T, s store.Store) {
@@ -528,18 +526,19 @@ func testResults(t *testing.T, s store.Store) {
 	mkRoom(t, s, "r1", store.ModeRace, pz.ID, "a")
 	mkRoom(t, s, "r2", store.ModeDaily, pz.ID, "a")
 	mkRoom(t, s, "r3", store.ModeDaily, pz.ID, "a")
-	res := mkResult(t, s, "r1", "a", pz, "", 500, t0, 90*time.Second)
-	assert.NotZero(t, res.ID)
-	_, err := s.SaveResult(ctx, res)
-	assert.ErrorIs(t, err, store.ErrConflict, "one result per room and player")
+	mkResult(t, s, "r1", "a", pz, "", 500, t0, 90*time.Second)
+	again := store.Result{RoomID: "r1", PlayerID: "a", PuzzleID: pz.ID, Mode: store.ModeRace, Level: "hard", Score: 900, FinishedAt: t0.Add(time.Hour)}
+	require.NoError(t, s.SaveResults(ctx, []store.Result{again}), "a second result of the room and player is skipped")
 	mkResult(t, s, "r2", "a", pz, "2026-11-21", 500, t0, 90*time.Second)
-	_, err = s.SaveResult(ctx, store.Result{RoomID: "r3", PlayerID: "a", PuzzleID: pz.ID, Mode: store.ModeDaily, Level: "hard", FinishedAt: t0, Day: "2026-11-21"})
+	err := s.SaveResults(ctx, []store.Result{{RoomID: "r3", PlayerID: "a", PuzzleID: pz.ID, Mode: store.ModeDaily, Level: "hard", FinishedAt: t0, Day: "2026-11-21"}})
 	assert.ErrorIs(t, err, store.ErrConflict, "one daily result per day, level and player")
 	mkResult(t, s, "r3", "b", pz, "2026-11-21", 400, t0, 80*time.Second)
 
 	hist, err := s.PlayerHistory(ctx, "a", 10)
 	require.NoError(t, err)
-	require.Len(t, hist, 2)
+	require.Len(t, hist, 2, "one result per room and player")
+	assert.NotZero(t, hist[1].ID)
+	assert.Equal(t, 500, hist[1].Score, "the first result of the room and player is kept")
 	assert.Equal(t, "r2", hist[0].RoomID, "newest first (ties: later id first)")
 	assert.Equal(t, "2026-11-21", hist[0].Day)
 	assert.Equal(t, "", hist[1].Day)
@@ -764,9 +763,8 @@ func testBestTimes(t *testing.T, s store.Store) {
 	}
 	add := func(room, player string, mode string, secs int, fin time.Duration) {
 		mkRoom(t, s, room, mode, pz.ID, player)
-		_, err := s.SaveResult(ctx, store.Result{RoomID: room, PlayerID: player, PuzzleID: pz.ID, Mode: mode, Level: "expert",
-			Elapsed: time.Duration(secs) * time.Second, FinishedAt: t0.Add(fin)})
-		require.NoError(t, err)
+		require.NoError(t, s.SaveResults(ctx, []store.Result{{RoomID: room, PlayerID: player, PuzzleID: pz.ID, Mode: mode, Level: "expert",
+			Elapsed: time.Duration(secs) * time.Second, FinishedAt: t0.Add(fin)}}))
 	}
 	add("1", "a", store.ModeRace, 300, 0)
 	add("2", "a", store.ModeRace, 200, time.Hour) // a's best
@@ -776,9 +774,8 @@ func testBestTimes(t *testing.T, s store.Store) {
 	// A finish under the level's floor is kept, flagged, and counts on no
 	// board.
 	mkRoom(t, s, "6", store.ModeDaily, pz.ID, "c")
-	_, err := s.SaveResult(ctx, store.Result{RoomID: "6", PlayerID: "c", PuzzleID: pz.ID, Mode: store.ModeDaily, Level: "expert",
-		Elapsed: time.Second, FinishedAt: t0.Add(2 * time.Hour), Flagged: true})
-	require.NoError(t, err)
+	require.NoError(t, s.SaveResults(ctx, []store.Result{{RoomID: "6", PlayerID: "c", PuzzleID: pz.ID, Mode: store.ModeDaily, Level: "expert",
+		Elapsed: time.Second, FinishedAt: t0.Add(2 * time.Hour), Flagged: true}}))
 	hist, err := s.PlayerHistory(ctx, "c", 1)
 	require.NoError(t, err)
 	require.Len(t, hist, 1)
@@ -814,9 +811,9 @@ func testBadInput(t *testing.T, s store.Store) {
 	_, err := s.Room(ctx, "x")
 	assert.ErrorIs(t, err, store.ErrNotFound, "a refused room is not stored")
 	mkRoom(t, s, "r", store.ModeRace, pz.ID, "a")
-	_, err = s.SaveResult(ctx, store.Result{RoomID: "r", PlayerID: "a", PuzzleID: pz.ID, Mode: store.ModeDaily, Level: "easy", FinishedAt: t0, Day: "2026-13-01"})
+	err = s.SaveResults(ctx, []store.Result{{RoomID: "r", PlayerID: "a", PuzzleID: pz.ID, Mode: store.ModeDaily, Level: "easy", FinishedAt: t0, Day: "2026-13-01"}})
 	assert.ErrorIs(t, err, store.ErrInvalid)
-	_, err = s.SaveResult(ctx, store.Result{RoomID: "r", PlayerID: "ghost", PuzzleID: pz.ID, Mode: store.ModeRace, Level: "easy", FinishedAt: t0})
+	err = s.SaveResults(ctx, []store.Result{{RoomID: "r", PlayerID: "ghost", PuzzleID: pz.ID, Mode: store.ModeRace, Level: "easy", FinishedAt: t0}})
 	assert.ErrorIs(t, err, store.ErrInvalid)
 	hist, err := s.PlayerHistory(ctx, "a", 0)
 	require.NoError(t, err)
