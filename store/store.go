@@ -4,8 +4,8 @@
 //
 // Store is the one interface; store/postgres (pgx) and store/sqlite (the
 // embedded default) implement it and pass the same contract suite
-// (store/storetest). Callers depend on the interface, or on smaller ones they
-// declare themselves, never on a driver.
+// (store/storetest), each in one file per entity. Callers depend on the
+// interface, or on smaller ones they declare themselves, never on a driver.
 //
 // Beside it: the event log, which writes rooms' events in batches off their
 // path (EventLog); the pool of ready puzzles and the generator that fills it
