@@ -17,6 +17,7 @@ import (
 // made, before any save), every event, those the event log still holds
 // included, and nothing once the retention has deleted them.
 func TestReplayFromEveryStore(t *testing.T) {
+	t.Parallel()
 	for name, st := range stores(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()

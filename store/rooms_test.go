@@ -47,6 +47,7 @@ func newAdapter(t *testing.T, st store.Store) (*store.Adapter, *store.EventLog) 
 // its puzzle, its state saved and loaded back, results stored once, events
 // logged, players found by token.
 func TestStorageOnEveryStore(t *testing.T) {
+	t.Parallel()
 	for name, st := range stores(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
@@ -177,6 +178,7 @@ func TestStorageOnEveryStore(t *testing.T) {
 // finish on it (flagged, as the room makes it) counts on no leaderboard,
 // while a finish on a dealt puzzle does.
 func TestOwnGameOnEveryStore(t *testing.T) {
+	t.Parallel()
 	gen, err := engine.Generate(engine.GenerateOptions{Level: engine.LevelMedium, Seed: 42})
 	require.NoError(t, err)
 	own, err := room.OwnPuzzle(gen.Givens)
