@@ -1,11 +1,16 @@
 package room
 
 import (
+	"errors"
 	"sort"
 	"time"
 
 	"github.com/sudoku-arena/arena/protocol"
 )
+
+// ErrUnknownPlayer is what a store of players answers for a token or an id
+// that is no player's (server.Players.PlayerByToken, the player record).
+var ErrUnknownPlayer = errors.New("room: unknown player")
 
 type member struct {
 	id, name, role string

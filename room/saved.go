@@ -1,12 +1,17 @@
 package room
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/protocol"
 )
+
+// ErrNoRound is what a store answers for the saved state of a round
+// nobody played (server.Replays.ReplayRound).
+var ErrNoRound = errors.New("room: no such round")
 
 // Saved is a room's state as stored, enough to bring it back after a
 // restart: the puzzle and solution, every player's board, notes, undo

@@ -623,7 +623,7 @@ func (c *conn) join(ctx context.Context, msg *protocol.Msg) *protocol.Error {
 		}
 	case msg.Token != "":
 		id, name, err := c.s.playerByToken(sctx, HashToken(msg.Token))
-		if errors.Is(err, ErrUnknownPlayer) {
+		if errors.Is(err, room.ErrUnknownPlayer) {
 			return protocol.Errorf(protocol.CodeBadToken, "the token is not a player's: join without it to play as someone new")
 		}
 		if err != nil {

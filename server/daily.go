@@ -29,7 +29,7 @@ type Dailies interface {
 	DailyAround(ctx context.Context, day, level, playerID string, n int) ([]LeaderRow, error)
 	BestTimes(ctx context.Context, level string, limit int) ([]LeaderRow, error)
 	// PlayerRecord is a player's public record as of today, or
-	// ErrUnknownPlayer.
+	// room.ErrUnknownPlayer.
 	PlayerRecord(ctx context.Context, id, today string) (PlayerResponse, error)
 }
 
@@ -90,7 +90,7 @@ func (s *Server) bearer(r *http.Request) (string, error) {
 		return "", nil
 	}
 	id, _, err := s.playerByToken(r.Context(), HashToken(token))
-	if errors.Is(err, ErrUnknownPlayer) {
+	if errors.Is(err, room.ErrUnknownPlayer) {
 		return "", nil
 	}
 	return id, err
@@ -212,7 +212,7 @@ func (s *Server) getPlayer(w http.ResponseWriter, r *http.Request) {
 	}
 	rec, err := s.dailies.PlayerRecord(r.Context(), r.PathValue("id"), s.rooms.Today())
 	switch {
-	case errors.Is(err, ErrUnknownPlayer):
+	case errors.Is(err, room.ErrUnknownPlayer):
 		writeError(w, protocol.CodePlayerNotFound, "no player has that id")
 	case err != nil:
 		s.unavailable(w, "player record", err)

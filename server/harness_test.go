@@ -43,7 +43,7 @@ type envOption func(*server.Config)
 // kept is what a server keeps between runs, in memory: the rooms' store
 // and the players. A test that restarts the server starts the second one
 // on the first one's kept. The real store is tested with the real wiring
-// in cmd/arena.
+// in cmd/arena, and its adapter in store and daily.
 type kept struct {
 	rooms   *roomtest.Store
 	players *players
@@ -80,7 +80,7 @@ func (p *players) PlayerByToken(ctx context.Context, tokenHash []byte) (string, 
 	}
 	pl, ok := p.byToken[string(tokenHash)]
 	if !ok {
-		return "", "", server.ErrUnknownPlayer
+		return "", "", room.ErrUnknownPlayer
 	}
 	return pl[0], pl[1], nil
 }

@@ -28,7 +28,7 @@ func (noPlayers) CreatePlayer(context.Context, string, string, []byte) error {
 }
 
 func (noPlayers) PlayerByToken(context.Context, []byte) (string, string, error) {
-	return "", "", ErrUnknownPlayer
+	return "", "", room.ErrUnknownPlayer
 }
 
 func (noPlayers) Ping(context.Context) error { return errors.New("no database here") }

@@ -18,7 +18,7 @@ import (
 const nodeSecret = "secret-shared-by-the-nodes"
 
 // nodes places every room that is not here on the node at owner ("" when
-// the rooms are all here), as cmd's does from the database.
+// the rooms are all here), as package cluster's does from the database.
 type nodes struct {
 	here  *room.Registry
 	owner string

@@ -13,15 +13,12 @@ import (
 	"github.com/sudoku-arena/arena/room"
 )
 
-// ErrNoRound is what Replays.ReplayRound returns for a round nobody played.
-var ErrNoRound = errors.New("server: no such round")
-
 // Replays is what GET /api/rooms/{id}/replay reads of a round: its stored
 // state and its events. Rounds are named by their store id
 // (room.GameID).
 type Replays interface {
 	// ReplayRound is the round's stored state (its puzzle and solution,
-	// its phase), or ErrNoRound.
+	// its phase), or room.ErrNoRound.
 	ReplayRound(ctx context.Context, gameID string) (*room.Saved, error)
 	// ReplayEvents is every event the store keeps of the round, in
 	// order, those on their way to it included: the events are written
@@ -110,7 +107,7 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 	}
 	gameID := room.GameID(id, round)
 	saved, err := s.replays.ReplayRound(r.Context(), gameID)
-	if errors.Is(err, ErrNoRound) {
+	if errors.Is(err, room.ErrNoRound) {
 		writeError(w, protocol.CodeRoomNotFound, "no room has that id and round")
 		return
 	}

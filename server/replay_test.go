@@ -22,7 +22,7 @@ import (
 )
 
 // memReplays is server.Replays over the rooms' store kept in memory, as
-// cmd/arena's storage is over the real one.
+// store.Adapter is over the real one.
 type memReplays struct {
 	rooms     *roomtest.Store
 	forgotten *sync.Map
@@ -37,13 +37,13 @@ func (m memReplays) ReplayRound(ctx context.Context, gameID string) (*room.Saved
 	// A round made but never saved: its puzzle, as NewGame recorded it.
 	pz, ok := m.rooms.Puzzle(gameID)
 	if !ok {
-		return nil, server.ErrNoRound
+		return nil, room.ErrNoRound
 	}
 	id, round := gameID, 1
 	if i := strings.LastIndexByte(gameID, '.'); i > 0 {
 		n, err := strconv.Atoi(gameID[i+1:])
 		if err != nil {
-			return nil, server.ErrNoRound
+			return nil, room.ErrNoRound
 		}
 		id, round = gameID[:i], n
 	}

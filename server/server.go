@@ -33,16 +33,12 @@ import (
 	"github.com/sudoku-arena/arena/room"
 )
 
-// ErrUnknownPlayer is what Players.PlayerByToken returns for a token that
-// is no player's.
-var ErrUnknownPlayer = errors.New("server: unknown player")
-
 // Players is the player identity the server keeps, and the database's
 // health. Tokens are secrets: only their SHA-256 is stored.
 type Players interface {
 	CreatePlayer(ctx context.Context, id, name string, tokenHash []byte) error
 	// PlayerByToken is the player whose token has the hash, or
-	// ErrUnknownPlayer.
+	// room.ErrUnknownPlayer.
 	PlayerByToken(ctx context.Context, tokenHash []byte) (id, name string, err error)
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error

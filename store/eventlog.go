@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sudoku-arena/arena/internal/backoff"
+	"github.com/sudoku-arena/arena/room"
 )
 
 // EventAppender is the part of a Store the event log writes to.
@@ -37,8 +38,10 @@ type EventLogOptions struct {
 	// (defaults 10ms and 2s); each wait is drawn from the upper half of
 	// the doubled one.
 	RetryMin, RetryMax time.Duration
-	// Now is the clock that dates what is queued (default time.Now).
-	Now    func() time.Time
+	// Clock dates what is queued and times the batches and the back-off
+	// (default room.WallClock): a test's clock is moved on instead of
+	// waited for.
+	Clock  room.Clock
 	Logger *slog.Logger
 	// OnFenced, when set, is told the rooms whose events a batch dropped
 	// because another node has claimed them (a *FencedError): their events
@@ -122,8 +125,8 @@ func NewEventLog(dst EventAppender, opts EventLogOptions) *EventLog {
 	if opts.MaxPendingBytes <= 0 {
 		opts.MaxPendingBytes = DefaultEventLogBytes
 	}
-	if opts.Now == nil {
-		opts.Now = time.Now
+	if opts.Clock == nil {
+		opts.Clock = room.WallClock{}
 	}
 	if opts.RetryMin <= 0 {
 		opts.RetryMin = 10 * time.Millisecond
@@ -151,7 +154,7 @@ func (l *EventLog) Append(events ...Event) {
 // into e, in the queue itself: a caller whose events are another type
 // builds none of its own to hand over.
 func (l *EventLog) AppendEach(count int, fill func(i int, e *Event)) {
-	now := l.opts.Now()
+	now := l.opts.Clock.Now()
 	l.mu.Lock()
 	n := 0
 	if !l.closed {
@@ -255,13 +258,22 @@ func (l *EventLog) Stats() EventLogStats {
 
 func (l *EventLog) run(ctx context.Context) {
 	defer close(l.done)
-	tick := time.NewTicker(l.opts.Interval)
+	clock := l.opts.Clock
+	next := clock.Now().Add(l.opts.Interval)
+	tick := clock.NewTimer(next)
 	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick.C:
+		case <-tick.C():
+			// The next tick is an interval on, as a ticker's; at once if
+			// that has passed already (writing took longer).
+			next = next.Add(l.opts.Interval)
+			if now := clock.Now(); next.Before(now) {
+				next = now
+			}
+			tick.Reset(next)
 		case <-l.wake:
 		}
 		for l.writeOne(ctx) {
@@ -300,10 +312,12 @@ func (l *EventLog) writeOne(ctx context.Context) bool {
 		l.statsMu.Unlock()
 		d := wait.Next()
 		l.opts.Logger.Warn("event log: batch write failed, retrying", "events", n, "failures", wait.Fails(), "backoff", d, "err", err)
+		retry := l.opts.Clock.NewTimer(l.opts.Clock.Now().Add(d))
 		select {
 		case <-ctx.Done():
+			retry.Stop()
 			return false
-		case <-time.After(d):
+		case <-retry.C():
 		}
 	}
 	if wait.Fails() > 0 {

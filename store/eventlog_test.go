@@ -58,26 +58,59 @@ func event(seq int64, data string) store.Event {
 	return store.Event{RoomID: "r00m", Seq: seq, Type: "move", PlayerID: "p_a", Data: []byte(data)}
 }
 
+// t0 is when the event log tests' clocks start.
+var t0 = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+// moveUntil moves the clock on by step until done holds (a write that
+// waits out its back-off runs once the clock has passed it), for at most
+// 5 seconds of the test's own time.
+func moveUntil(t *testing.T, clock *clock, step time.Duration, done func() bool) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		if done() {
+			return true
+		}
+		clock.Advance(step)
+		return done()
+	}, 5*time.Second, time.Millisecond)
+}
+
+// flush is the log's Flush while the clock moves on by step, so that a
+// write waiting out its back-off is tried again.
+func flush(t *testing.T, l *store.EventLog, clock *clock, step time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	flushed := make(chan error, 1)
+	go func() { flushed <- l.Flush(ctx) }()
+	var err error
+	moveUntil(t, clock, step, func() bool {
+		select {
+		case err = <-flushed:
+			return true
+		default:
+			return false
+		}
+	})
+	require.NoError(t, err)
+}
+
 // While the database is away the log holds its events, says how many and
 // since when, and retries; when the database is back it catches up, and
 // every event is stored exactly once.
 func TestEventLogHoldsThroughAnOutageAndCatchesUp(t *testing.T) {
+	t.Parallel()
 	db := &outage{down: true, kept: map[int64]int{}}
-	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	now := t0
-	var clockMu sync.Mutex
+	clock := newClock(t0)
 	l := store.NewEventLog(db, store.EventLogOptions{
-		Interval: time.Millisecond, MaxBatch: 10, RetryMin: time.Millisecond, RetryMax: 5 * time.Millisecond,
-		Now: func() time.Time { clockMu.Lock(); defer clockMu.Unlock(); return now },
+		Interval: time.Millisecond, MaxBatch: 10, RetryMin: time.Millisecond, RetryMax: 5 * time.Millisecond, Clock: clock,
 	})
 	defer l.Close(context.Background())
 	for i := int64(1); i <= 25; i++ {
 		l.Append(event(i, `{"d":1}`))
-		clockMu.Lock()
-		now = now.Add(time.Second)
-		clockMu.Unlock()
+		clock.Advance(time.Second)
 	}
-	require.Eventually(t, func() bool { return l.Stats().Retries >= 3 }, 5*time.Second, time.Millisecond)
+	moveUntil(t, clock, 5*time.Millisecond, func() bool { return l.Stats().Retries >= 3 })
 	st := l.Stats()
 	assert.Equal(t, 25, st.Pending)
 	assert.Equal(t, t0, st.OldestAt, "the oldest unwritten event's queueing time")
@@ -86,9 +119,7 @@ func TestEventLogHoldsThroughAnOutageAndCatchesUp(t *testing.T) {
 	assert.Zero(t, st.Written)
 
 	db.up()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	require.NoError(t, l.Flush(ctx))
+	flush(t, l, clock, 5*time.Millisecond)
 	st = l.Stats()
 	assert.Equal(t, int64(25), st.Written)
 	assert.Zero(t, st.Pending)
@@ -105,16 +136,21 @@ func TestEventLogHoldsThroughAnOutageAndCatchesUp(t *testing.T) {
 // events are dropped and counted, the log reports itself full, and it
 // takes events again once it has written what it held.
 func TestEventLogIsBoundedInBytes(t *testing.T) {
+	t.Parallel()
 	db := &outage{down: true, kept: map[int64]int{}}
 	big := `"` + strings.Repeat("x", 1000) + `"`
 	size := int64(len(big) + len("r00m") + len("move") + len("p_a") + 64)
+	clock := newClock(t0)
 	l := store.NewEventLog(db, store.EventLogOptions{
 		Interval: time.Millisecond, MaxBatch: 100, MaxPendingBytes: 10 * size, RetryMin: time.Millisecond, RetryMax: 2 * time.Millisecond,
+		Clock: clock,
 	})
 	defer l.Close(context.Background())
 	for i := int64(1); i <= 15; i++ {
 		l.Append(event(i, big))
 	}
+	// The database is away: the writes fail and wait out their back-off.
+	moveUntil(t, clock, 2*time.Millisecond, func() bool { return l.Stats().Retries >= 2 })
 	st := l.Stats()
 	assert.Equal(t, 10, st.Pending, "ten fit in the bytes allowed")
 	assert.Equal(t, 10*size, st.PendingBytes)
@@ -123,12 +159,10 @@ func TestEventLogIsBoundedInBytes(t *testing.T) {
 	assert.Equal(t, 10*size, st.MaxPendingBytes)
 
 	db.up()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	require.NoError(t, l.Flush(ctx))
+	flush(t, l, clock, 2*time.Millisecond)
 	assert.False(t, l.Stats().Full, "written out, it is no longer full")
 	l.Append(event(16, big))
-	require.NoError(t, l.Flush(ctx))
+	flush(t, l, clock, 2*time.Millisecond)
 	assert.Len(t, db.stored(), 11)
 	assert.Equal(t, int64(5), l.Stats().Dropped)
 }
@@ -136,11 +170,14 @@ func TestEventLogIsBoundedInBytes(t *testing.T) {
 // AppendEach fills its events in the queue itself, and past the bytes
 // bound drops the rest of them as Append does, leaving no half-made one.
 func TestEventLogAppendEachFillsInPlace(t *testing.T) {
+	t.Parallel()
 	db := &outage{down: true, kept: map[int64]int{}}
 	big := `"` + strings.Repeat("y", 500) + `"`
 	size := int64(len(big) + len("r00m") + len("move") + len("p_a") + 64)
+	clock := newClock(t0)
 	l := store.NewEventLog(db, store.EventLogOptions{
 		Interval: time.Millisecond, MaxBatch: 100, MaxPendingBytes: 3 * size, RetryMin: time.Millisecond, RetryMax: 2 * time.Millisecond,
+		Clock: clock,
 	})
 	defer l.Close(context.Background())
 	var asked []int
@@ -155,8 +192,6 @@ func TestEventLogAppendEachFillsInPlace(t *testing.T) {
 	assert.Equal(t, []int{0, 1, 2, 3}, asked, "filled in order, up to the one that did not fit")
 
 	db.up()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	require.NoError(t, l.Flush(ctx))
+	flush(t, l, clock, 2*time.Millisecond)
 	assert.Equal(t, map[int64]int{1: 1, 2: 1, 3: 1}, db.stored())
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"sync/atomic"
 
 	"github.com/golang-migrate/migrate/v4"
 	"github.com/golang-migrate/migrate/v4/database"
@@ -18,21 +17,12 @@ const (
 	MigrateVersion = "version"
 )
 
-// migrateRuns counts the calls of Migrate in this process.
-var migrateRuns atomic.Int64
-
-// MigrateRuns is how many times this process has run Migrate, with any
-// action, on any database. Every migration of either store goes through
-// Migrate, so the count tells a test how often a start migrated: once.
-func MigrateRuns() int64 { return migrateRuns.Load() }
-
 // Migrate runs a migration action against a database through golang-migrate
 // and returns the schema version after it (0 when no migration is applied)
 // and whether a failed migration left it dirty. Up applies every pending
 // migration, Down reverts them all, Version only reports. It closes drv, and
 // with it the database handle drv was made from: give it a handle of its own.
 func Migrate(src fs.FS, dbName string, drv database.Driver, action string) (version uint, dirty bool, err error) {
-	migrateRuns.Add(1)
 	s, err := iofs.New(src, ".")
 	if err != nil {
 		return 0, false, fmt.Errorf("migrations source: %w", err)

@@ -35,6 +35,7 @@ func openPoolStore(t *testing.T) store.Store {
 }
 
 func TestPuzzlePool(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openPoolStore(t)
 	var c counter
@@ -74,6 +75,7 @@ func TestPuzzlePool(t *testing.T) {
 // A fresh pool's first takes may come at once, with its keeper starting:
 // under the race detector this checks that the defaults are set once.
 func TestPuzzlePoolFirstTakesAtOnce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openPoolStore(t)
 	var c counter
@@ -127,6 +129,7 @@ func (r *records) WithGroup(string) slog.Handler      { return r }
 // batches of one write each, and the target falls back to Stock once the
 // burst is over. A stock that ran dry is said once, not once a take.
 func TestPuzzlePoolFollowsDemand(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openPoolStore(t)
 	var c counter

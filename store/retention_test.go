@@ -45,6 +45,7 @@ func (p *pruner) calls() int {
 }
 
 func TestRetentionPrunesBatchAfterBatch(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	p := &pruner{rooms: []int64{3, 4, 5, 6, 7}}
 	r := &store.Retention{Store: p, Keep: 30 * 24 * time.Hour, BatchRooms: 2, Now: func() time.Time { return now }}
@@ -63,6 +64,7 @@ func TestRetentionPrunesBatchAfterBatch(t *testing.T) {
 }
 
 func TestRetentionZeroKeepsForever(t *testing.T) {
+	t.Parallel()
 	p := &pruner{rooms: []int64{3}}
 	r := &store.Retention{Store: p}
 	n, err := r.Prune(context.Background())
@@ -73,6 +75,7 @@ func TestRetentionZeroKeepsForever(t *testing.T) {
 }
 
 func TestRetentionRunsAtOnceAndThenEvery(t *testing.T) {
+	t.Parallel()
 	p := &pruner{fail: errors.New("database away")}
 	r := &store.Retention{Store: p, Keep: time.Hour, Every: 5 * time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -4,9 +4,15 @@
 //
 // Store is the one interface; store/postgres (pgx) and store/sqlite (the
 // embedded default) implement it and pass the same contract suite
-// (store/storetest). Callers depend on the interface, or on smaller ones they
-// declare themselves, never on a driver. The package knows nothing of rooms'
-// rules or of HTTP.
+// (store/storetest), each in one file per entity. Callers depend on the
+// interface, or on smaller ones they declare themselves, never on a driver.
+//
+// Beside it: the event log, which writes rooms' events in batches off their
+// path (EventLog); the pool of ready puzzles and the generator that fills it
+// (PuzzlePool, MakePuzzle); the event retention; the coordination of several
+// nodes (Cluster); and Adapter, the store as the rooms (room.Store, with
+// package daily) and the server's players and replays need it. The package
+// knows nothing of the rooms' rules, the daily's, or of HTTP.
 package store
 
 import (
@@ -212,15 +218,12 @@ type Store interface {
 	// finished room's events for a while, not for ever.
 	DeleteFinishedEvents(ctx context.Context, before time.Time, maxRooms int) (int64, error)
 
-	// SaveResult stores a result and returns it with its ID. A second result
-	// for the same room and player, or a second daily result for the same
-	// day, level and player, is ErrConflict.
-	SaveResult(ctx context.Context, r Result) (Result, error)
 	// SaveResults stores one finish (a racer's result, or all of a co-op
-	// team's) in one transaction: all of them or none. A result whose room
-	// and player are stored already is skipped, so a finish retried after a
-	// write that landed (but whose answer was lost) stores nothing twice;
-	// any other conflict (a second daily result for the day and level) is
+	// team's) in one transaction: all of them or none. There is one result
+	// per room and player: a result whose room and player are stored
+	// already is skipped, so a finish retried after a write that landed
+	// (but whose answer was lost) stores nothing twice; any other conflict
+	// (a second daily result for the same day, level and player) is
 	// ErrConflict and stores none of them. The results are of one room,
 	// fenced by the first one's Epoch.
 	SaveResults(ctx context.Context, rs []Result) error

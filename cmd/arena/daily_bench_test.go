@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/sudoku-arena/arena/daily"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
@@ -49,11 +50,13 @@ func BenchmarkDailyLeaderboardHTTP(b *testing.B) {
 	}
 	b.Logf("loaded %d results in %v", rows, time.Since(start).Round(time.Millisecond))
 
-	data := &storage{store: st, daily: &dailies{store: st}}
+	puzzles := &daily.Puzzles{Store: st}
+	data := &daily.Rooms{Adapter: &store.Adapter{Store: st}, Puzzles: puzzles}
+	dailies := &daily.Service{Store: st, Puzzles: puzzles}
 	rooms := room.NewRegistry(room.RegistryConfig{}, data)
 	defer func() { _ = rooms.Shutdown(ctx) }()
 	srv := server.New(server.Config{}, rooms, data, nil, nil)
-	srv.SetDailies(data)
+	srv.SetDailies(dailies)
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()
 	client := hs.Client()
@@ -93,10 +96,10 @@ func BenchmarkDailyLeaderboardHTTP(b *testing.B) {
 	for range 500 {
 		i := rng.IntN(rows)
 		timed("token", func() error { _, _, err := data.PlayerByToken(ctx, server.HashToken(benchToken(i))); return err })
-		timed("count", func() error { _, err := data.DailyCount(ctx, dailyDay, "medium"); return err })
-		timed("top", func() error { _, err := data.DailyTop(ctx, dailyDay, "medium", 100); return err })
+		timed("count", func() error { _, err := dailies.DailyCount(ctx, dailyDay, "medium"); return err })
+		timed("top", func() error { _, err := dailies.DailyTop(ctx, dailyDay, "medium", 100); return err })
 		timed("around", func() error {
-			_, err := data.DailyAround(ctx, dailyDay, "medium", fmt.Sprintf("p%07d", i), 5)
+			_, err := dailies.DailyAround(ctx, dailyDay, "medium", fmt.Sprintf("p%07d", i), 5)
 			return err
 		})
 	}
@@ -125,7 +128,7 @@ func loadDailyResults(ctx context.Context, st *postgres.Store, url, day string, 
 	if err != nil {
 		return err
 	}
-	pz, err := (&dailies{store: st}).puzzle(ctx, day, "medium")
+	pz, err := (&daily.Puzzles{Store: st}).Puzzle(ctx, day, "medium")
 	if err != nil {
 		return err
 	}
@@ -156,7 +159,7 @@ func loadDailyResults(ctx context.Context, st *postgres.Store, url, day string, 
 			elapsed := time.Duration(120_000+rng.IntN(3_600_000)) * time.Millisecond
 			mistakes, hints := rng.IntN(4), rng.IntN(2)
 			fin := t0.Add(time.Duration(rng.IntN(86_400_000)) * time.Millisecond)
-			score := dailyScore(room.DailyTime(elapsed, mistakes, hints))
+			score := daily.Score(room.DailyTime(elapsed, mistakes, hints))
 			return []any{gameID, fmt.Sprintf("p%07d", i), pz.ID, "daily", "medium", elapsed.Milliseconds(), mistakes, hints, score, fin, t0}, nil
 		}))
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/daily"
 	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
@@ -30,7 +30,7 @@ const dailyDay = "2026-11-22"
 // storage, registry and HTTP server, on a clock the test moves.
 type node struct {
 	srv   *httptest.Server
-	data  *storage
+	data  *daily.Rooms
 	rooms *room.Registry
 	clock *roomtest.Clock
 }
@@ -41,12 +41,12 @@ func (n *node) WS() string  { return "ws" + strings.TrimPrefix(n.srv.URL, "http"
 // newNode starts a node over st whose clock reads at.
 func newNode(t *testing.T, st store.Store, at time.Time) *node {
 	t.Helper()
-	data, _ := newStorage(t, st)
+	data := newRooms(t, st)
 	clock := roomtest.NewClock(at)
 	rooms := room.NewRegistry(room.RegistryConfig{Clock: clock}, data)
 	// Test players move as fast as they can.
 	srv := server.New(server.Config{RateLimit: 10000, RateBurst: 10000}, rooms, data, nil, nil)
-	srv.SetDailies(data)
+	srv.SetDailies(&daily.Service{Store: st, Puzzles: data.Puzzles})
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() {
 		hs.Close()
@@ -246,16 +246,16 @@ func TestDailyPlayedRankedOnceOnEveryStore(t *testing.T) {
 func seedDaily(t *testing.T, n *node, day string, times []time.Duration, mistakes, hints []int, fin []time.Duration) []string {
 	t.Helper()
 	ctx := context.Background()
-	pz, err := n.data.daily.puzzle(ctx, day, "medium")
+	pz, err := n.data.Puzzles.Puzzle(ctx, day, "medium")
 	require.NoError(t, err)
 	var ids []string
 	for i := range times {
 		id := fmt.Sprintf("p%03d", i)
-		if _, err := n.data.store.Player(ctx, id); err != nil {
+		if _, err := n.data.Store.Player(ctx, id); err != nil {
 			require.NoError(t, n.data.CreatePlayer(ctx, id, "Player "+id, server.HashToken("tok-"+id)))
 		}
 		gameID := fmt.Sprintf("%s-%s", day, id)
-		require.NoError(t, n.data.store.CreateRoom(ctx, store.Room{ID: gameID, Mode: store.ModeDaily, PuzzleID: pz.ID, State: store.StateFinished, CreatedAt: morning}))
+		require.NoError(t, n.data.Store.CreateRoom(ctx, store.Room{ID: gameID, Mode: store.ModeDaily, PuzzleID: pz.ID, State: store.StateFinished, CreatedAt: morning}))
 		require.NoError(t, n.data.SaveResults(ctx, []room.Result{{
 			GameID: gameID, PlayerID: id, PuzzleID: pz.ID, Mode: room.ModeDaily, Level: "medium", Rank: 1,
 			Elapsed: times[i], Mistakes: mistakes[i], Hints: hints[i], FinishedAt: morning.Add(fin[i]),
@@ -402,29 +402,4 @@ func TestDailyRoutesRefuseBadInput(t *testing.T) {
 	assert.Equal(t, dailyDay, snap.Date)
 	assert.Equal(t, room.ModeRace, snap.Mode)
 	assert.Equal(t, "hard", snap.Level)
-}
-
-// The keeper stores today's dailies at once and, within its lead of
-// midnight UTC, tomorrow's, so the first request of a day makes none.
-func TestDailyKeeperStoresTomorrowsBeforeMidnight(t *testing.T) {
-	st := stores(t)["sqlite"]
-	ctx, cancel := context.WithCancel(context.Background())
-	d := &dailies{store: st}
-	done := make(chan struct{})
-	late := time.Date(2026, 11, 22, 23, 30, 0, 0, time.UTC)
-	go func() {
-		defer close(done)
-		d.keep(ctx, func() time.Time { return late }, slog.New(slog.DiscardHandler))
-	}()
-	defer func() { cancel(); <-done }()
-	for _, day := range []string{"2026-11-22", "2026-11-23"} {
-		for _, level := range room.Levels {
-			require.Eventually(t, func() bool {
-				_, err := st.Daily(context.Background(), day, level)
-				return err == nil
-			}, 60*time.Second, 10*time.Millisecond, "the daily %s %s", day, level)
-		}
-	}
-	_, err := st.Daily(context.Background(), "2026-11-24", "easy")
-	assert.ErrorIs(t, err, store.ErrNotFound, "not the day after")
 }

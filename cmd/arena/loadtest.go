@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -9,12 +8,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/exec"
 	"os/signal"
 	"runtime/pprof"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -130,9 +127,12 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var res loadtest.Result
 	if *procs > 1 && *worker < 0 {
-		res, err = runWorkers(ctx, args, *procs, *rooms, stderr)
+		res, err = loadtest.RunWorkers(ctx, *procs, *rooms, func(i, share int) []string {
+			// Later flags win: the share, the worker's index and JSON.
+			return append(append([]string{"loadtest"}, args...), "-rooms", strconv.Itoa(share), "-procs", "1", "-worker", strconv.Itoa(i), "-json")
+		}, stderr)
 	} else {
-		res, err = runLocal(ctx, o)
+		res, err = loadtest.RunLocal(ctx, o)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "arena loadtest: %v\n", err)
@@ -167,95 +167,6 @@ func parsePIDs(raw string) ([]int, error) {
 		pids = append(pids, pid)
 	}
 	return pids, nil
-}
-
-// connsPerSource is how many sockets one source address carries by
-// default: well inside the ephemeral port range.
-const connsPerSource = 10_000
-
-// runLocal runs the load in this process, within its open-file limit.
-func runLocal(ctx context.Context, o loadtest.Options) (loadtest.Result, error) {
-	conns := o.Rooms * o.Players
-	if o.Sources == 0 {
-		o.Sources = (conns + connsPerSource - 1) / connsPerSource
-	}
-	limit, err := raiseFileLimit()
-	if err != nil {
-		return loadtest.Result{}, err
-	}
-	// Each socket is a file; keep a margin for the rest.
-	if need := uint64(conns) + 256; need > limit {
-		return loadtest.Result{}, fmt.Errorf("%d connections need %d open files, over this process's limit of %d: spread them with -procs", conns, need, limit)
-	}
-	return loadtest.Run(ctx, o)
-}
-
-// raiseFileLimit lifts the open-file soft limit to the hard one and
-// returns it.
-func raiseFileLimit() (uint64, error) {
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-		return 0, fmt.Errorf("open-file limit: %w", err)
-	}
-	if lim.Cur < lim.Max {
-		lim.Cur = lim.Max
-		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-			return 0, fmt.Errorf("open-file limit: raise to %d: %w", lim.Max, err)
-		}
-	}
-	return lim.Cur, nil
-}
-
-// runWorkers runs the load as n copies of this command, each with its
-// share of the rooms, its own block of source addresses and -json, and
-// merges what they print.
-func runWorkers(ctx context.Context, args []string, n, rooms int, stderr io.Writer) (loadtest.Result, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return loadtest.Result{}, fmt.Errorf("workers: %w", err)
-	}
-	parts := make([]loadtest.Result, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		share := rooms / n
-		if i < rooms%n {
-			share++
-		}
-		wargs := append([]string{"loadtest"}, args...)
-		// Later flags win: the share, the worker's index and JSON.
-		wargs = append(wargs, "-rooms", strconv.Itoa(share), "-procs", "1", "-worker", strconv.Itoa(i), "-json")
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			parts[i], errs[i] = runWorker(ctx, exe, wargs, stderr)
-		}()
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			return loadtest.Result{}, fmt.Errorf("worker %d: %w", i, err)
-		}
-	}
-	return loadtest.Merge(parts), nil
-}
-
-// runWorker runs one worker and reads its JSON result. A worker that
-// exits 1 with a result (a connection failed) still counts: the merge
-// carries the failure.
-func runWorker(ctx context.Context, exe string, args []string, stderr io.Writer) (loadtest.Result, error) {
-	cmd := exec.CommandContext(ctx, exe, args...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, stderr
-	runErr := cmd.Run()
-	var res loadtest.Result
-	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
-		if runErr != nil {
-			return res, fmt.Errorf("%s: %w", exe, runErr)
-		}
-		return res, fmt.Errorf("result %q: %w", out.Bytes(), err)
-	}
-	return res, nil
 }
 
 // startCPUProfile profiles this process into path until the returned

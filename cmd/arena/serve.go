@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sudoku-arena/arena/cluster"
+	"github.com/sudoku-arena/arena/daily"
 	"github.com/sudoku-arena/arena/internal/config"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
@@ -60,7 +62,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	logger := newLogger(cfg.Server.LogFormat, stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, cfg, logger, nil); err != nil {
+	if err := serve(ctx, cfg, logger, backend.Open, nil); err != nil {
 		logger.Error("serve", "err", err)
 		return exitFail
 	}
@@ -75,10 +77,11 @@ func newLogger(format string, w io.Writer) *slog.Logger {
 }
 
 // serve runs the server until ctx ends, then shuts it down in order. It
-// calls listening, when set, with the address it listens on.
-func serve(ctx context.Context, all config.Config, logger *slog.Logger, listening func(addr string)) error {
+// opens the store with open (backend.Open, which migrates it), and calls
+// listening, when set, with the address it listens on.
+func serve(ctx context.Context, all config.Config, logger *slog.Logger, open func(context.Context, backend.Kind) (store.Store, error), listening func(addr string)) error {
 	cfg, db := all.Server, all.Store
-	st, err := backend.Open(ctx, db) // and migrates, once
+	st, err := open(ctx, db)
 	if err != nil {
 		return err
 	}
@@ -86,119 +89,72 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, listenin
 	logger.Info("store open", "driver", db.Driver)
 
 	// As one of several nodes, the rooms' writes carry the epoch this
-	// node holds, and a refused one stops the room here (node.go).
-	var nd *clusterNode
-	var fs *fences
-	onFenced := func([]string) {}
+	// node holds, and a refused one stops the room here (package cluster).
+	var nd *cluster.Node
+	var onFenced func([]string)
 	if all.Node.On() {
-		cluster, ok := st.(store.Cluster)
+		cs, ok := st.(store.Cluster)
 		if !ok {
 			return fmt.Errorf("NODE_ADDR: several nodes need PostgreSQL, not %s", db.Driver)
 		}
-		fs = newFences()
-		nd = newClusterNode(all.Node, cfg.PublicURL, cluster, fs, logger)
-		onFenced = func(rooms []string) {
-			for _, r := range rooms {
-				nd.onFenced(r)
-			}
-		}
+		nd = cluster.New(all.Node, cfg.PublicURL, cs, logger)
+		onFenced = nd.Fenced
 	}
 
 	events := store.NewEventLog(st, store.EventLogOptions{MaxPendingBytes: int64(cfg.EventQueueMB) << 20, Logger: logger, OnFenced: onFenced})
-	poolCtx, stopPool := context.WithCancel(context.Background())
-	pool := &store.PuzzlePool{Store: st, Make: makePuzzle, Levels: room.Levels, Stock: cfg.PoolStock, Logger: logger}
-	poolDone := make(chan struct{})
-	go func() {
-		defer close(poolDone)
-		pool.Run(poolCtx)
-	}()
-	defer func() { stopPool(); <-poolDone }()
-
+	pool := &store.PuzzlePool{Store: st, Make: store.MakePuzzle, Levels: room.Levels, Stock: cfg.PoolStock, Logger: logger}
+	stopPool := background(pool.Run)
+	defer stopPool()
 	// The event retention deletes finished rooms' old events, beside the
 	// rest, until shutdown.
-	retention := &store.Retention{Store: st, Keep: cfg.EventRetention, Logger: logger}
-	retentionCtx, stopRetention := context.WithCancel(context.Background())
-	retentionDone := make(chan struct{})
-	go func() {
-		defer close(retentionDone)
-		retention.Run(retentionCtx)
-	}()
-	defer func() { stopRetention(); <-retentionDone }()
-
+	defer background((&store.Retention{Store: st, Keep: cfg.EventRetention, Logger: logger}).Run)()
 	// The keeper stores each day's dailies ahead of its first request.
-	daily := &dailies{store: st}
-	keeperCtx, stopKeeper := context.WithCancel(context.Background())
-	keeperDone := make(chan struct{})
-	go func() {
-		defer close(keeperDone)
-		daily.keep(keeperCtx, time.Now, logger)
-	}()
-	defer func() { stopKeeper(); <-keeperDone }()
+	puzzles := &daily.Puzzles{Store: st}
+	defer background(func(ctx context.Context) { puzzles.Keep(ctx, room.WallClock{}, logger) })()
 
-	data := &storage{store: st, daily: daily, pool: pool, events: events, logger: logger, fences: fs}
+	data := &store.Adapter{Store: st, Pool: pool, Events: events, Logger: logger}
 	if nd != nil {
-		data.node = nd.cfg.ID
+		data.Node, data.Fences = nd.ID(), nd.Fences()
 	}
 	rcfg := cfg.Rooms
 	rcfg.Logger = logger
-	// Each stage has its own deadline, so a slow one cannot leave the next
-	// with none.
-	stage := func(name string, d time.Duration, f func(context.Context) error) {
-		sctx, cancel := context.WithTimeout(context.Background(), d)
-		defer cancel()
-		if err := f(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			logger.Error("shutdown: "+name, "err", err)
-		}
-	}
-	rooms := room.NewRegistry(rcfg, data)
+	rooms := room.NewRegistry(rcfg, &daily.Rooms{Adapter: data, Puzzles: puzzles})
 	// The node's heartbeat and takeover loop: a draining node claims
 	// nothing, and heartbeats until it leaves.
-	nodeCtx, stopNode := context.WithCancel(context.Background())
-	nodeDone := make(chan struct{})
-	close(nodeDone)
-	stopNodeLoop := func() { stopNode(); <-nodeDone }
-	defer stopNodeLoop()
+	stopNode := func() {}
+	defer func() { stopNode() }()
 	// A start that fails after this point, or a server that stops serving,
 	// still has the rooms save and the event log flushed before the store
 	// closes, as an orderly shutdown does.
 	stopped := false
 	defer func() {
 		if !stopped {
-			stopNodeLoop()
-			stage("rooms", 10*time.Second, rooms.Shutdown)
-			stage("event log", 10*time.Second, events.Close)
+			stopNode()
+			stage(logger, "rooms", 10*time.Second, rooms.Shutdown)
+			stage(logger, "event log", 10*time.Second, events.Close)
 			if nd != nil {
-				stage("leave", 5*time.Second, nd.leave)
+				stage(logger, "leave", 5*time.Second, nd.Leave)
 			}
 		}
 	}()
 	if nd != nil {
 		// The takeover pass brings rooms back: the dead nodes', and the
 		// ones an earlier run of this node left.
-		nd.rooms, nd.data = rooms, data
-		if err := nd.join(ctx); err != nil {
+		if err := nd.Join(ctx, rooms, data); err != nil {
 			return err
 		}
-		nodeDone = make(chan struct{})
-		go func() {
-			defer close(nodeDone)
-			nd.run(nodeCtx)
-		}()
-	} else {
-		n, err := rooms.Restore(ctx)
-		if err != nil {
-			return err
-		}
-		if n > 0 {
-			logger.Info("rooms restored", "rooms", n)
-		}
+		stopNode = background(nd.Run)
+	} else if n, err := rooms.Restore(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		logger.Info("rooms restored", "rooms", n)
 	}
 	srv := server.New(cfg, rooms, data, web.FS(), logger)
 	if nd != nil {
 		srv.SetNodes(nd)
-		nd.register(srv.Metrics())
+		nd.Register(srv.Metrics())
 	}
-	srv.SetDailies(data)
+	srv.SetDailies(&daily.Service{Store: st, Puzzles: puzzles})
 	srv.SetReplays(data)
 	srv.AddQueue("events", func() server.QueueStats {
 		s := events.Stats()
@@ -230,21 +186,42 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, listenin
 	}
 	logger.Info("shutting down")
 	if nd != nil {
-		stage("drain", 5*time.Second, nd.drain)
+		stage(logger, "drain", 5*time.Second, nd.Drain)
 	}
 	srv.CloseConns(false)
-	stage("rooms", 10*time.Second, rooms.Shutdown)
+	stage(logger, "rooms", 10*time.Second, rooms.Shutdown)
 	srv.CloseConns(true)
-	stage("http", 5*time.Second, hs.Shutdown)
+	stage(logger, "http", 5*time.Second, hs.Shutdown)
 	stopPool()
-	<-poolDone
-	stage("event log", 10*time.Second, events.Close)
+	stage(logger, "event log", 10*time.Second, events.Close)
 	if nd != nil {
 		// Saved and flushed: the rooms are free for the other nodes.
-		stopNodeLoop()
-		stage("leave", 5*time.Second, nd.leave)
+		stopNode()
+		stage(logger, "leave", 5*time.Second, nd.Leave)
 	}
 	stopped = true
 	logger.Info("stopped")
 	return nil
+}
+
+// background runs f in a goroutine until the returned stop is called,
+// which waits for it to return (and may be called again).
+func background(f func(context.Context)) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f(ctx)
+	}()
+	return func() { cancel(); <-done }
+}
+
+// stage is one stage of a shutdown, with a deadline of its own, so that a
+// slow one cannot leave the next with none.
+func stage(logger *slog.Logger, name string, d time.Duration, f func(context.Context) error) {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	if err := f(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		logger.Error("shutdown: "+name, "err", err)
+	}
 }

@@ -34,6 +34,3 @@ func (b *Backoff) Next() time.Duration {
 
 // Fails is how many failures Next has counted.
 func (b *Backoff) Fails() int { return b.fails }
-
-// Reset starts the count again, after a success.
-func (b *Backoff) Reset() { b.fails = 0 }

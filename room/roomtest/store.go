@@ -1,7 +1,7 @@
 // Package roomtest has in-memory fakes of what the room package declares it
 // needs, for the tests of room and of the packages above it: a Store that
 // keeps everything in maps, and a Clock that moves only when told. The real
-// store is tested with the real adapter in cmd/arena.
+// store is tested with the real adapter in store and daily.
 package roomtest
 
 import (

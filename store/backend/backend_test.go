@@ -12,6 +12,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in     string
 		driver string
@@ -47,6 +48,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestOpenMigratesSQLite(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	k := Kind{Driver: "sqlite", Target: filepath.Join(t.TempDir(), "a.db")}
 	v, _, err := Migrate(ctx, k, store.MigrateVersion)
@@ -64,6 +66,7 @@ func TestOpenMigratesSQLite(t *testing.T) {
 }
 
 func TestOpenErrors(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	_, err := Open(ctx, Kind{Driver: "postgres", Target: "postgres://nobody@127.0.0.1:1/none?sslmode=disable&connect_timeout=2"})
 	require.Error(t, err)

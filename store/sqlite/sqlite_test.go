@@ -31,10 +31,12 @@ func open(t *testing.T) store.Store {
 }
 
 func TestContract(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, open)
 }
 
 func TestMigrationsUpDownUp(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "sub", "dir", "arena.db")
 	s, err := Open(ctx, path)
@@ -62,6 +64,7 @@ func TestMigrationsUpDownUp(t *testing.T) {
 // its beginning now and then, so its file stays near walRestartPages
 // instead of growing with everything ever written.
 func TestWALStartsOver(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes 30,000 events")
 	}
@@ -82,6 +85,7 @@ func TestWALStartsOver(t *testing.T) {
 // needs: the writer a page cache for every live room's index page and its
 // statement journals in memory, the readers no way to write.
 func TestPoolPragmas(t *testing.T) {
+	t.Parallel()
 	s := open(t).(*Store)
 	ctx := context.Background()
 	pragma := func(db *sql.DB, name string) int64 {
@@ -101,6 +105,7 @@ func TestPoolPragmas(t *testing.T) {
 // migration that makes it a rowid table, and appending one of them again
 // still stores nothing.
 func TestEventsSurviveTheMoveToARowidTable(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "arena.db")
 	db, err := sql.Open("sqlite", dsn(path, writer))

@@ -1,4 +1,4 @@
-package main
+package store_test
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
-	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
 )
 
@@ -19,6 +18,7 @@ import (
 // made, before any save), every event, those the event log still holds
 // included, and nothing once the retention has deleted them.
 func TestReplayFromEveryStore(t *testing.T) {
+	t.Parallel()
 	for name, st := range stores(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
@@ -26,11 +26,11 @@ func TestReplayFromEveryStore(t *testing.T) {
 			// reads, it had to flush.
 			events := store.NewEventLog(st, store.EventLogOptions{Interval: time.Hour})
 			t.Cleanup(func() { _ = events.Close(context.Background()) })
-			pool := &store.PuzzlePool{Store: st, Make: makePuzzle, Levels: room.Levels, Stock: 1}
-			sg := &storage{store: st, pool: pool, events: events}
+			pool := &store.PuzzlePool{Store: st, Make: store.MakePuzzle, Levels: room.Levels, Stock: 1}
+			sg := &store.Adapter{Store: st, Pool: pool, Events: events}
 
 			_, err := sg.ReplayRound(ctx, "n0pe")
-			assert.ErrorIs(t, err, server.ErrNoRound)
+			assert.ErrorIs(t, err, room.ErrNoRound)
 
 			pz, err := sg.NewGame(ctx, "r3p1", "r3p1.2", room.ModeRace, "easy")
 			require.NoError(t, err)

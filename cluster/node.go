@@ -1,14 +1,16 @@
-package main
-
-// Several nodes behind one URL, coordinated through PostgreSQL: each node
-// registers in the nodes table and heartbeats; each live room has one
-// owner with an epoch that every write for it carries (store.Cluster). A
+// Package cluster is several nodes behind one URL, coordinated through
+// PostgreSQL: each node registers in the nodes table and heartbeats; each
+// live room has one owner with an epoch that every write for it carries
+// (store.Cluster, and the Fences a node's store.Adapter writes with). A
 // join for a room another live node owns is relayed there (server's
-// relay.go); a room without a live owner is claimed and brought back from
-// its saved state and events, on a join or by the takeover pass every
-// heartbeat, so that a dead node's rooms come back within NODE_TIMEOUT and
-// a pass or two. A node whose write is refused as fenced has lost the room
-// to another: it stops the room and closes its sockets with 4009.
+// relay.go, which asks Node.Locate); a room without a live owner is
+// claimed and brought back from its saved state and events, on a join or
+// by the takeover pass every heartbeat, so that a dead node's rooms come
+// back within NODE_TIMEOUT and a pass or two. A node whose write is
+// refused as fenced has lost the room to another: it stops the room and
+// closes its sockets with 4009. A node that shuts down drains (claims no
+// more rooms), saves its rooms, and leaves, releasing them.
+package cluster
 
 import (
 	"context"
@@ -37,51 +39,14 @@ const takeoverBatch = 50
 // them in a moment, and the client tries again.
 var errDraining = errors.New("the room's node is draining")
 
-// fences is the epoch this node holds for each room it owns: what its
-// writes for the room carry.
-type fences struct {
-	mu     sync.Mutex
-	epochs map[string]int64
-	// fenced is told a room whose write was refused as fenced.
-	fenced func(roomID string)
-}
-
-func newFences() *fences { return &fences{epochs: map[string]int64{}} }
-
-// epoch is the epoch held for the game's room; 0 (an unfenced write) on a
-// single node, where f is nil.
-func (f *fences) epoch(gameID string) int64 {
-	if f == nil {
-		return 0
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.epochs[store.RoomOf(gameID)]
-}
-
-func (f *fences) hold(roomID string, epoch int64) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.epochs[roomID] = epoch
-}
-
-// check passes err on, and tells fenced when it is a fencing refusal of a
-// write for the game's room.
-func (f *fences) check(gameID string, err error) error {
-	if f != nil && f.fenced != nil && errors.Is(err, store.ErrFenced) {
-		f.fenced(store.RoomOf(gameID))
-	}
-	return err
-}
-
-// clusterNode is this server as one of several.
-type clusterNode struct {
+// Node is this server as one of several (server.Nodes).
+type Node struct {
 	cfg    config.Node
 	public string
 	st     store.Cluster
 	rooms  *room.Registry
-	data   *storage
-	fences *fences
+	data   *store.Adapter
+	fences *Fences
 	logger *slog.Logger
 
 	// claimMu makes this node's claims one at a time, so that two joins
@@ -95,13 +60,16 @@ type clusterNode struct {
 	takeovers, fenced, heartbeatFailures prometheus.Counter
 }
 
-func newClusterNode(cfg config.Node, public string, st store.Cluster, fs *fences, logger *slog.Logger) *clusterNode {
+// New is the node cfg describes (a random id when it names none), whose
+// clients reach it at public, coordinated through st.
+func New(cfg config.Node, public string, st store.Cluster, logger *slog.Logger) *Node {
 	if cfg.ID == "" {
 		var b [6]byte
 		_, _ = rand.Read(b[:])
 		cfg.ID = "node-" + hex.EncodeToString(b[:])
 	}
-	n := &clusterNode{cfg: cfg, public: public, st: st, fences: fs, logger: logger.With("node", cfg.ID)}
+	n := &Node{cfg: cfg, public: public, st: st, logger: logger.With("node", cfg.ID)}
+	n.fences = NewFences(n.onFenced)
 	n.takeovers = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "arena_node_takeovers_total", Help: "Rooms this node claimed and brought back because their owner was dead, gone or had released them.",
 	})
@@ -111,12 +79,17 @@ func newClusterNode(cfg config.Node, public string, st store.Cluster, fs *fences
 	n.heartbeatFailures = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "arena_node_heartbeat_failures_total", Help: "Heartbeats of this node the database did not take.",
 	})
-	fs.fenced = n.onFenced
 	return n
 }
 
-// register adds the node's metrics to reg, beside the server's.
-func (n *clusterNode) register(reg *prometheus.Registry) {
+// ID is the node's id: the owner its rooms are recorded with.
+func (n *Node) ID() string { return n.cfg.ID }
+
+// Fences are the epochs the node's writes carry.
+func (n *Node) Fences() *Fences { return n.fences }
+
+// Register adds the node's metrics to reg, beside the server's.
+func (n *Node) Register(reg *prometheus.Registry) {
 	rooms := n.rooms
 	reg.MustRegister(n.takeovers, n.fenced, n.heartbeatFailures,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
@@ -125,12 +98,14 @@ func (n *clusterNode) register(reg *prometheus.Registry) {
 }
 
 // Secret is the secret the nodes share for relays.
-func (n *clusterNode) Secret() string { return n.cfg.Secret }
+func (n *Node) Secret() string { return n.cfg.Secret }
 
-// join registers the node. Rooms recorded as this node's from an earlier
-// run under the same NODE_ID are released first: they are not in this
+// Join registers the node, which runs rooms in the registry and loads
+// them through data. Rooms recorded as this node's from an earlier run
+// under the same NODE_ID are released first: they are not in this
 // process, and the takeover pass claims them again like any other.
-func (n *clusterNode) join(ctx context.Context) error {
+func (n *Node) Join(ctx context.Context, rooms *room.Registry, data *store.Adapter) error {
+	n.rooms, n.data = rooms, data
 	if released, err := n.st.LeaveNode(ctx, n.cfg.ID); err != nil {
 		return fmt.Errorf("node %s: release the rooms of an earlier run: %w", n.cfg.ID, err)
 	} else if released > 0 {
@@ -143,9 +118,9 @@ func (n *clusterNode) join(ctx context.Context) error {
 	return nil
 }
 
-// run heartbeats and takes over the rooms of dead nodes, every
+// Run heartbeats and takes over the rooms of dead nodes, every
 // NODE_HEARTBEAT, until ctx ends.
-func (n *clusterNode) run(ctx context.Context) {
+func (n *Node) Run(ctx context.Context) {
 	t := time.NewTicker(n.cfg.Heartbeat)
 	defer t.Stop()
 	for {
@@ -162,7 +137,7 @@ func (n *clusterNode) run(ctx context.Context) {
 // heartbeat stamps the node's row. It may take up to half NODE_TIMEOUT,
 // not just the interval: a database slow for a moment must not make the
 // node look dead, and the next tick waits meanwhile.
-func (n *clusterNode) heartbeat(ctx context.Context) {
+func (n *Node) heartbeat(ctx context.Context) {
 	hctx, cancel := context.WithTimeout(ctx, n.cfg.Timeout/2)
 	defer cancel()
 	err := n.st.Heartbeat(hctx, n.cfg.ID)
@@ -177,7 +152,7 @@ func (n *clusterNode) heartbeat(ctx context.Context) {
 
 // takeover claims a batch of rooms without a live owner and brings them
 // back here, unless the node is draining.
-func (n *clusterNode) takeover(ctx context.Context) {
+func (n *Node) takeover(ctx context.Context) {
 	if n.draining.Load() {
 		return
 	}
@@ -201,7 +176,7 @@ func (n *clusterNode) takeover(ctx context.Context) {
 
 // Locate is where the room lives: "" when here (claimed and brought back
 // here when it had no live owner), or its live owner's internal URL.
-func (n *clusterNode) Locate(ctx context.Context, id string) (string, error) {
+func (n *Node) Locate(ctx context.Context, id string) (string, error) {
 	for range 2 {
 		if _, err := n.rooms.Get(id); err == nil {
 			return "", nil
@@ -229,7 +204,7 @@ func (n *clusterNode) Locate(ctx context.Context, id string) (string, error) {
 }
 
 // claim makes this node the room's owner and brings the room back here.
-func (n *clusterNode) claim(ctx context.Context, id string) error {
+func (n *Node) claim(ctx context.Context, id string) error {
 	n.claimMu.Lock()
 	defer n.claimMu.Unlock()
 	if _, err := n.rooms.Get(id); err == nil {
@@ -259,9 +234,9 @@ func (n *clusterNode) claim(ctx context.Context, id string) error {
 
 // adopt brings back a room this node has claimed, at the epoch it holds,
 // and returns how many rooms came back (0: the room is over).
-func (n *clusterNode) adopt(ctx context.Context, id string, epoch int64) (int, error) {
-	n.fences.hold(id, epoch)
-	saved, err := n.data.loadRoom(ctx, id)
+func (n *Node) adopt(ctx context.Context, id string, epoch int64) (int, error) {
+	n.fences.Hold(id, epoch)
+	saved, err := n.data.LoadRoom(ctx, id)
 	if err != nil {
 		return 0, err
 	}
@@ -276,22 +251,30 @@ func (n *clusterNode) adopt(ctx context.Context, id string, epoch int64) (int, e
 	return k, nil
 }
 
+// Fenced stops the rooms whose writes were refused as fenced (the event
+// log's OnFenced).
+func (n *Node) Fenced(rooms []string) {
+	for _, r := range rooms {
+		n.onFenced(r)
+	}
+}
+
 // onFenced stops a room another node has claimed: its write here was
 // refused, and its sockets are closed with 4009 so that its clients
 // reconnect to the new owner.
 //
 // The room's epoch stays held: any write for it still under way carries
 // the old epoch and is refused too, where none would fence a write.
-func (n *clusterNode) onFenced(roomID string) {
+func (n *Node) onFenced(roomID string) {
 	if n.rooms.Evict(roomID) {
 		n.fenced.Inc()
 		n.logger.Warn("node: write refused as fenced: another node owns the room now; room stopped", "room", roomID)
 	}
 }
 
-// drain marks the node draining: it claims no more rooms, and other nodes
+// Drain marks the node draining: it claims no more rooms, and other nodes
 // hold joins for its rooms until it leaves.
-func (n *clusterNode) drain(ctx context.Context) error {
+func (n *Node) Drain(ctx context.Context) error {
 	n.draining.Store(true)
 	// A claim under way finishes first, so that the room it brings back
 	// is among those the shutdown saves.
@@ -301,9 +284,9 @@ func (n *clusterNode) drain(ctx context.Context) error {
 	return n.st.DrainNode(ctx, n.cfg.ID)
 }
 
-// leave releases the node's rooms, once saved, and removes its row: any
+// Leave releases the node's rooms, once saved, and removes its row: any
 // node claims them at once on their next join or takeover pass.
-func (n *clusterNode) leave(ctx context.Context) error {
+func (n *Node) Leave(ctx context.Context) error {
 	released, err := n.st.LeaveNode(ctx, n.cfg.ID)
 	if err == nil {
 		n.logger.Info("node: left; rooms released", "rooms", released)

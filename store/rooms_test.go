@@ -1,4 +1,4 @@
-package main
+package store_test
 
 import (
 	"context"
@@ -35,23 +35,24 @@ func stores(t *testing.T) map[string]store.Store {
 	return map[string]store.Store{"sqlite": lite, "postgres": pgs}
 }
 
-// newStorage is the rooms' storage over st, with its event log.
-func newStorage(t *testing.T, st store.Store) (*storage, *store.EventLog) {
+// newAdapter is the rooms' store over st, with its event log.
+func newAdapter(t *testing.T, st store.Store) (*store.Adapter, *store.EventLog) {
 	t.Helper()
 	events := store.NewEventLog(st, store.EventLogOptions{Interval: time.Millisecond})
 	t.Cleanup(func() { _ = events.Close(context.Background()) })
-	pool := &store.PuzzlePool{Store: st, Make: makePuzzle, Levels: room.Levels, Stock: 1}
-	return &storage{store: st, daily: &dailies{store: st}, pool: pool, events: events}, events
+	pool := &store.PuzzlePool{Store: st, Make: store.MakePuzzle, Levels: room.Levels, Stock: 1}
+	return &store.Adapter{Store: st, Pool: pool, Events: events}, events
 }
 
 // The rooms' storage works the same on both stores: a game recorded with
 // its puzzle, its state saved and loaded back, results stored once, events
 // logged, players found by token.
 func TestStorageOnEveryStore(t *testing.T) {
+	t.Parallel()
 	for name, st := range stores(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			sg, events := newStorage(t, st)
+			sg, events := newAdapter(t, st)
 
 			pz, err := sg.NewGame(ctx, "r00m", "r00m", room.ModeRace, "medium")
 			require.NoError(t, err)
@@ -69,7 +70,7 @@ func TestStorageOnEveryStore(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, []string{"p_a", "Ann"}, []string{id, pname})
 			_, _, err = sg.PlayerByToken(ctx, server.HashToken("other"))
-			assert.ErrorIs(t, err, server.ErrUnknownPlayer)
+			assert.ErrorIs(t, err, room.ErrUnknownPlayer)
 
 			// A running game's state comes back as it was saved.
 			now := time.Now().UTC().Truncate(time.Millisecond)
@@ -117,10 +118,10 @@ func TestStorageOnEveryStore(t *testing.T) {
 			assert.Equal(t, "p_a", rec.HostID)
 
 			// Results are stored once; a retried save is no error.
-			res := []room.Result{{GameID: "r00m", PlayerID: "p_a", PuzzleID: pz.ID, Mode: room.ModeRace, Level: "medium",
-				Rank: 1, Elapsed: 90 * time.Second, Mistakes: 2, Hints: 1, Score: 1710, FinishedAt: now}}
-			require.NoError(t, sg.SaveResults(ctx, res))
-			require.NoError(t, sg.SaveResults(ctx, res))
+			res := []store.Result{{RoomID: "r00m", PlayerID: "p_a", PuzzleID: pz.ID, Mode: room.ModeRace, Level: "medium",
+				Elapsed: 90 * time.Second, Mistakes: 2, Hints: 1, Score: 1710, FinishedAt: now}}
+			require.NoError(t, sg.SaveFinish(ctx, res))
+			require.NoError(t, sg.SaveFinish(ctx, res))
 			hist, err := st.PlayerHistory(ctx, "p_a", 10)
 			require.NoError(t, err)
 			require.Len(t, hist, 1)
@@ -129,8 +130,8 @@ func TestStorageOnEveryStore(t *testing.T) {
 			// A finish the database refuses (a player it does not know) is
 			// refused for good, and none of it is stored.
 			bad := append(res[:1:1], res[0])
-			bad[0].GameID, bad[1].GameID, bad[1].PlayerID = "n3w", "n3w", "p_ghost"
-			err = sg.SaveResults(ctx, bad)
+			bad[0].RoomID, bad[1].RoomID, bad[1].PlayerID = "n3w", "n3w", "p_ghost"
+			err = sg.SaveFinish(ctx, bad)
 			require.ErrorIs(t, err, room.ErrRefused)
 			hist, err = st.PlayerHistory(ctx, "p_a", 10)
 			require.NoError(t, err)
@@ -170,6 +171,58 @@ func TestStorageOnEveryStore(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, evs, 1)
 			assert.Equal(t, "p_a", evs[0].PlayerID)
+		})
+	}
+}
+
+// A player's own puzzle is stored once, with its grade's level, and a
+// finish on it (flagged, as the room makes it) counts on no leaderboard,
+// while a finish on a dealt puzzle does.
+func TestOwnGameOnEveryStore(t *testing.T) {
+	t.Parallel()
+	gen, err := engine.Generate(engine.GenerateOptions{Level: engine.LevelMedium, Seed: 42})
+	require.NoError(t, err)
+	own, err := room.OwnPuzzle(gen.Givens)
+	require.NoError(t, err)
+	for name, st := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			sg, _ := newAdapter(t, st)
+			require.NoError(t, sg.CreatePlayer(ctx, "p_a", "Ann", server.HashToken("a")))
+
+			pz, err := sg.OwnGame(ctx, "0wn", "0wn", room.ModeRace, own)
+			require.NoError(t, err)
+			assert.NotZero(t, pz.ID)
+			assert.Equal(t, "medium", pz.Level)
+			assert.Equal(t, gen.Givens, pz.Givens)
+			assert.Equal(t, gen.Solution, pz.Solution)
+			again, err := sg.OwnGame(ctx, "0wn", room.GameID("0wn", 2), room.ModeRace, own)
+			require.NoError(t, err)
+			assert.Equal(t, pz.ID, again.ID, "the same givens are stored once")
+			stored, err := st.Puzzle(ctx, pz.ID)
+			require.NoError(t, err)
+			assert.Equal(t, gen.Solution.String(), stored.Solution)
+
+			dealt, err := sg.NewGame(ctx, "d3alt", "d3alt", room.ModeRace, "medium")
+			require.NoError(t, err)
+			now := time.Now().UTC().Truncate(time.Millisecond)
+			finish := func(gameID string, pz room.Puzzle, elapsed time.Duration, flagged bool) store.Result {
+				return store.Result{
+					RoomID: gameID, PlayerID: "p_a", PuzzleID: pz.ID, Mode: room.ModeRace, Level: "medium",
+					Elapsed: elapsed, Score: 100, FinishedAt: now, Flagged: flagged,
+				}
+			}
+			require.NoError(t, sg.SaveFinish(ctx, []store.Result{finish("0wn", pz, 30*time.Second, true)}))
+			require.NoError(t, sg.SaveFinish(ctx, []store.Result{finish("d3alt", dealt, 5*time.Minute, false)}))
+
+			best, err := st.PlayerBest(ctx, "p_a")
+			require.NoError(t, err)
+			require.Len(t, best, 1)
+			assert.Equal(t, "d3alt", best[0].RoomID, "the faster finish on the own puzzle is not a best time")
+			board, err := st.BestTimes(ctx, "medium", 10)
+			require.NoError(t, err)
+			require.Len(t, board, 1)
+			assert.Equal(t, 5*time.Minute, board[0].Elapsed)
 		})
 	}
 }

@@ -1,0 +1,134 @@
+package daily
+
+import (
+	"context"
+	"errors"
+
+	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/server"
+	"github.com/sudoku-arena/arena/store"
+)
+
+// Service is what the server's daily routes ask (server.Dailies): the
+// day's puzzles, the leaderboards as rows with their times, and players'
+// records.
+type Service struct {
+	Store   store.Store
+	Puzzles *Puzzles
+}
+
+var _ server.Dailies = (*Service)(nil)
+
+// DailyPuzzle is the id of the day's daily of the level.
+func (s *Service) DailyPuzzle(ctx context.Context, day, level string) (int64, error) {
+	pz, err := s.Puzzles.Puzzle(ctx, day, level)
+	return pz.ID, err
+}
+
+// DailyCount is how many ranked finishes the day's daily has.
+func (s *Service) DailyCount(ctx context.Context, day, level string) (int, error) {
+	return s.Store.DailyCount(ctx, day, level)
+}
+
+// dailyRows are leaderboard entries of a daily as the server sends them.
+func dailyRows(es []store.Entry) []server.LeaderRow {
+	rows := make([]server.LeaderRow, len(es))
+	for i, e := range es {
+		rows[i] = leaderRow(e, TimeMS(e.Score))
+	}
+	return rows
+}
+
+func leaderRow(e store.Entry, timeMS int64) server.LeaderRow {
+	return server.LeaderRow{
+		Rank: e.Rank, Player: server.PlayerRef{ID: e.PlayerID, Name: e.Name}, TimeMS: timeMS,
+		ElapsedMS: e.Elapsed.Milliseconds(), Mistakes: e.Mistakes, Hints: e.Hints, FinishedAt: e.FinishedAt.UTC(),
+	}
+}
+
+// DailyTop is the head of the day's leaderboard.
+func (s *Service) DailyTop(ctx context.Context, day, level string, limit int) ([]server.LeaderRow, error) {
+	es, err := s.Store.DailyTop(ctx, day, level, limit)
+	if err != nil {
+		return nil, err
+	}
+	return dailyRows(es), nil
+}
+
+// DailyAround is the player's row with n rows either side; nil when the
+// player has no ranked result that day.
+func (s *Service) DailyAround(ctx context.Context, day, level, playerID string, n int) ([]server.LeaderRow, error) {
+	es, err := s.Store.DailyAround(ctx, day, level, playerID, n)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return dailyRows(es), nil
+}
+
+// BestTimes is the all-time best times of a level.
+func (s *Service) BestTimes(ctx context.Context, level string, limit int) ([]server.LeaderRow, error) {
+	es, err := s.Store.BestTimes(ctx, level, limit)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]server.LeaderRow, len(es))
+	for i, e := range es {
+		rows[i] = leaderRow(e, room.DailyTime(e.Elapsed, e.Mistakes, e.Hints).Milliseconds())
+	}
+	return rows, nil
+}
+
+// playerResults is how many of a player's results their record shows.
+const playerResults = 50
+
+// PlayerRecord is a player's public record as of today, or
+// room.ErrUnknownPlayer.
+func (s *Service) PlayerRecord(ctx context.Context, id, today string) (server.PlayerResponse, error) {
+	p, err := s.Store.Player(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return server.PlayerResponse{}, room.ErrUnknownPlayer
+	}
+	if err != nil {
+		return server.PlayerResponse{}, err
+	}
+	streak, err := s.Store.PlayerStreak(ctx, id, today)
+	if err != nil {
+		return server.PlayerResponse{}, err
+	}
+	hist, err := s.Store.PlayerHistory(ctx, id, playerResults)
+	if err != nil {
+		return server.PlayerResponse{}, err
+	}
+	rec := server.PlayerResponse{
+		ID: p.ID, Name: p.Name, Streak: server.StreakJSON{Current: streak.Current, Longest: streak.Longest},
+		Best: map[string]server.BestTime{}, Results: []server.PlayerResultJSON{},
+	}
+	for _, r := range hist {
+		res := server.PlayerResultJSON{
+			Room: r.RoomID, Mode: r.Mode, Level: r.Level, Date: r.Day, ElapsedMS: r.Elapsed.Milliseconds(),
+			TimeMS: room.DailyTime(r.Elapsed, r.Mistakes, r.Hints).Milliseconds(), Ranked: r.Day != "",
+			FinishedAt: r.FinishedAt.UTC(),
+		}
+		if r.Day != "" {
+			res.TimeMS = TimeMS(r.Score)
+			if row, err := s.Store.DailyAround(ctx, r.Day, r.Level, id, 0); err == nil && len(row) == 1 {
+				res.Rank = row[0].Rank
+			}
+		}
+		rec.Results = append(rec.Results, res)
+	}
+	best, err := s.Store.PlayerBest(ctx, id)
+	if err != nil {
+		return server.PlayerResponse{}, err
+	}
+	for _, b := range best {
+		rec.Best[b.Level] = server.BestTime{
+			TimeMS:    room.DailyTime(b.Elapsed, b.Mistakes, b.Hints).Milliseconds(),
+			ElapsedMS: b.Elapsed.Milliseconds(), FinishedAt: b.FinishedAt.UTC(),
+		}
+	}
+	return rec, nil
+}

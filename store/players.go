@@ -1,0 +1,34 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/sudoku-arena/arena/room"
+)
+
+// CreatePlayer stores a new player.
+func (a *Adapter) CreatePlayer(ctx context.Context, id, name string, tokenHash []byte) error {
+	now := time.Now()
+	return a.Store.CreatePlayer(ctx, Player{ID: id, Name: name, TokenHash: tokenHash, CreatedAt: now, LastSeen: now})
+}
+
+// PlayerByToken finds the player and notes that they were seen; a token
+// that is no player's is room.ErrUnknownPlayer.
+func (a *Adapter) PlayerByToken(ctx context.Context, tokenHash []byte) (string, string, error) {
+	p, err := a.Store.PlayerByToken(ctx, tokenHash)
+	if errors.Is(err, ErrNotFound) {
+		return "", "", room.ErrUnknownPlayer
+	}
+	if err != nil {
+		return "", "", err
+	}
+	if err := a.Store.TouchPlayer(ctx, p.ID, time.Now()); err != nil && a.Logger != nil {
+		a.Logger.Warn("touch player", "player", p.ID, "err", err)
+	}
+	return p.ID, p.Name, nil
+}
+
+// Ping reports whether the database answers.
+func (a *Adapter) Ping(ctx context.Context) error { return a.Store.Ping(ctx) }

@@ -1,0 +1,111 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/sudoku-arena/arena/store"
+)
+
+const entryCols = `r.player_id, p.name, r.score, r.elapsed_ms, r.mistakes, r.hints, r.finished_at`
+
+func collectEntries(rows pgx.Rows, err error, firstRank int, what string) ([]store.Entry, error) {
+	if err != nil {
+		return nil, mapErr(err, what)
+	}
+	i := 0
+	es, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Entry, error) {
+		var e store.Entry
+		var ms int64
+		err := row.Scan(&e.PlayerID, &e.Name, &e.Score, &ms, &e.Mistakes, &e.Hints, &e.FinishedAt)
+		e.Elapsed, e.FinishedAt, e.Rank = time.Duration(ms)*time.Millisecond, e.FinishedAt.UTC(), firstRank+i
+		i++
+		return e, err
+	})
+	return es, mapErr(err, what)
+}
+
+// DailyTop is the head of a day's leaderboard.
+func (s *Store) DailyTop(ctx context.Context, day, level string, limit int) ([]store.Entry, error) {
+	if err := store.ValidDay(day, false); err != nil {
+		return nil, fmt.Errorf("postgres: daily top: %w", err)
+	}
+	rows, err := s.pool.Query(ctx,
+		`SELECT `+entryCols+` FROM results r JOIN players p ON p.id = r.player_id
+		 WHERE r.day = $1::date AND r.level = $2 ORDER BY r.score DESC, r.finished_at, r.player_id LIMIT $3`, day, level, limit)
+	return collectEntries(rows, err, 1, "daily top "+day)
+}
+
+// DailyCount is how many results a day's leaderboard holds: one row of
+// the totals the count trigger keeps (migration 000006), not a count.
+func (s *Store) DailyCount(ctx context.Context, day, level string) (int, error) {
+	if err := store.ValidDay(day, false); err != nil {
+		return 0, fmt.Errorf("postgres: daily count: %w", err)
+	}
+	var n int64
+	err := s.pool.QueryRow(ctx,
+		`SELECT coalesce(sum(n), 0)::bigint FROM leaderboard_totals WHERE day = $1::date AND level = $2`, day, level).Scan(&n)
+	return int(n), mapErr(err, "daily count "+day)
+}
+
+// dailyAroundSQL is DailyAround in one round trip, through the function of
+// migration 000003 (see there why a function).
+const dailyAroundSQL = `SELECT side, ahead, player_id, name, score, elapsed_ms, mistakes, hints, finished_at
+  FROM daily_around($1::date, $2, $3, $4)`
+
+// DailyAround is the player's row with n rows on either side.
+func (s *Store) DailyAround(ctx context.Context, day, level, playerID string, n int) ([]store.Entry, error) {
+	if err := store.ValidDay(day, false); err != nil {
+		return nil, fmt.Errorf("postgres: daily around: %w", err)
+	}
+	what := "daily around " + playerID
+	rows, err := s.pool.Query(ctx, dailyAroundSQL, day, level, playerID, n)
+	if err != nil {
+		return nil, mapErr(err, what)
+	}
+	var before, after []store.Entry
+	var ahead int
+	for rows.Next() {
+		var e store.Entry
+		var side int
+		var ms int64
+		if err := rows.Scan(&side, &ahead, &e.PlayerID, &e.Name, &e.Score, &ms, &e.Mistakes, &e.Hints, &e.FinishedAt); err != nil {
+			rows.Close()
+			return nil, mapErr(err, what)
+		}
+		e.Elapsed, e.FinishedAt = time.Duration(ms)*time.Millisecond, e.FinishedAt.UTC()
+		if side < 0 {
+			before = append(before, e)
+		} else {
+			after = append(after, e)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, mapErr(err, what)
+	}
+	if len(after) == 0 || after[0].PlayerID != playerID {
+		return nil, fmt.Errorf("postgres: %s: %w", what, store.ErrNotFound)
+	}
+	slices.Reverse(before)
+	out := append(before, after...)
+	for i := range out {
+		out[i].Rank = ahead - len(before) + 1 + i
+	}
+	return out, nil
+}
+
+// BestTimes is each player's fastest finish of a level, fastest first.
+func (s *Store) BestTimes(ctx context.Context, level string, limit int) ([]store.Entry, error) {
+	rows, err := s.pool.Query(ctx,
+		`SELECT `+entryCols+` FROM (
+		   SELECT DISTINCT ON (player_id) * FROM results
+		   WHERE level = $1 AND mode <> 'coop' AND NOT flagged
+		   ORDER BY player_id, elapsed_ms, finished_at, id
+		 ) r JOIN players p ON p.id = r.player_id
+		 ORDER BY r.elapsed_ms, r.finished_at, r.player_id LIMIT $2`, level, limit)
+	return collectEntries(rows, err, 1, "best times "+level)
+}

@@ -1,0 +1,197 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/store"
+)
+
+// seedBoard stores a day's results for players p00..p(n-1) with the given
+// scores and finish offsets, each in a room of its own.
+func seedBoard(t *testing.T, s store.Store, day string, pz store.Puzzle, scores []int, finishes []time.Duration) {
+	t.Helper()
+	for i := range scores {
+		id := fmt.Sprintf("p%02d", i)
+		mkPlayer(t, s, id)
+		mkRoom(t, s, "room-"+day+"-"+id, store.ModeDaily, pz.ID, id)
+		mkResult(t, s, "room-"+day+"-"+id, id, pz, day, scores[i], t0.Add(finishes[i]), time.Duration(60+i)*time.Second)
+	}
+}
+
+func ids(es []store.Entry) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.PlayerID)
+	}
+	return out
+}
+
+func ranks(es []store.Entry) []int {
+	var out []int
+	for _, e := range es {
+		out = append(out, e.Rank)
+	}
+	return out
+}
+
+func testLeaderboard(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	pz := mkPuzzle(t, s, 7, "medium")
+	// p01 and p02 tie on score; p02 finished first. p03 and p04 tie on
+	// score and finish: the player id decides.
+	scores := []int{100, 300, 300, 200, 200, 50}
+	fin := []time.Duration{0, 5 * time.Second, 2 * time.Second, time.Second, time.Second, 0}
+	seedBoard(t, s, "2026-11-21", pz, scores, fin)
+	top, err := s.DailyTop(ctx, "2026-11-21", "medium", 10)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p02", "p01", "p03", "p04", "p00", "p05"}, ids(top))
+	assert.Equal(t, []int{1, 2, 3, 4, 5, 6}, ranks(top))
+	assert.Equal(t, "Player p02", top[0].Name)
+	assert.Equal(t, 300, top[0].Score)
+	assert.Equal(t, 62*time.Second, top[0].Elapsed)
+	top3, err := s.DailyTop(ctx, "2026-11-21", "medium", 3)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p02", "p01", "p03"}, ids(top3))
+	other, err := s.DailyTop(ctx, "2026-11-21", "hard", 10)
+	require.NoError(t, err)
+	assert.Empty(t, other, "levels do not mix")
+	n, err := s.DailyCount(ctx, "2026-11-21", "medium")
+	require.NoError(t, err)
+	assert.Equal(t, 6, n)
+	n, err = s.DailyCount(ctx, "2026-11-21", "hard")
+	require.NoError(t, err)
+	assert.Zero(t, n)
+	_, err = s.DailyCount(ctx, "21/11/2026", "medium")
+	assert.ErrorIs(t, err, store.ErrInvalid)
+}
+
+func testAround(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	pz := mkPuzzle(t, s, 8, "hard")
+	var scores []int
+	var fin []time.Duration
+	for i := 0; i < 30; i++ {
+		scores = append(scores, 1000-i*10)
+		fin = append(fin, time.Duration(i)*time.Second)
+	}
+	seedBoard(t, s, "2026-11-20", pz, scores, fin)
+	around, err := s.DailyAround(ctx, "2026-11-20", "hard", "p10", 3)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p07", "p08", "p09", "p10", "p11", "p12", "p13"}, ids(around))
+	assert.Equal(t, []int{8, 9, 10, 11, 12, 13, 14}, ranks(around))
+	head, err := s.DailyAround(ctx, "2026-11-20", "hard", "p01", 3)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p00", "p01", "p02", "p03", "p04"}, ids(head), "clipped at the top")
+	assert.Equal(t, 1, head[0].Rank)
+	tail, err := s.DailyAround(ctx, "2026-11-20", "hard", "p29", 2)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p27", "p28", "p29"}, ids(tail), "clipped at the bottom")
+	assert.Equal(t, 30, tail[2].Rank)
+	_, err = s.DailyAround(ctx, "2026-11-20", "hard", "nobody", 3)
+	assert.ErrorIs(t, err, store.ErrNotFound)
+
+	// Scores far apart (a daily's are near 2,000,000,000, in ms), with
+	// ties: every rank is still one plus the rows ahead.
+	// The players of the day before play again.
+	for i := range 30 {
+		id, room := fmt.Sprintf("p%02d", i), fmt.Sprintf("room-2026-11-19-p%02d", i)
+		mkRoom(t, s, room, store.ModeDaily, pz.ID, id)
+		mkResult(t, s, room, id, pz, "2026-11-19", 2_000_000_000-(i/2)*70_001-i%3, t0.Add(time.Duration(i%2)*time.Second), time.Minute)
+	}
+	top, err := s.DailyTop(ctx, "2026-11-19", "hard", 30)
+	require.NoError(t, err)
+	require.Len(t, top, 30)
+	for _, e := range top {
+		row, err := s.DailyAround(ctx, "2026-11-19", "hard", e.PlayerID, 0)
+		require.NoError(t, err)
+		require.Len(t, row, 1)
+		assert.Equal(t, e.Rank, row[0].Rank, "the rank of %s", e.PlayerID)
+	}
+}
+
+func testStreaks(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	mkPlayer(t, s, "a")
+	pz := mkPuzzle(t, s, 9, "easy")
+	pz2 := mkPuzzle(t, s, 10, "medium")
+	days := []string{"2026-11-01", "2026-11-02", "2026-11-03", "2026-11-04", "2026-11-10", "2026-11-19", "2026-11-20"}
+	for _, d := range days {
+		mkRoom(t, s, "d"+d, store.ModeDaily, pz.ID, "a")
+		mkResult(t, s, "d"+d, "a", pz, d, 10, t0, time.Minute)
+	}
+	// Two levels on one day count once.
+	mkRoom(t, s, "dm", store.ModeDaily, pz2.ID, "a")
+	mkResult(t, s, "dm", "a", pz2, "2026-11-20", 10, t0, time.Minute)
+
+	st, err := s.PlayerStreak(ctx, "a", "2026-11-21")
+	require.NoError(t, err)
+	assert.Equal(t, store.Streak{Current: 2, Longest: 4, LastDay: "2026-11-20"}, st, "today not yet played: the run to yesterday counts")
+	st, err = s.PlayerStreak(ctx, "a", "2026-11-22")
+	require.NoError(t, err)
+	assert.Equal(t, 0, st.Current, "a missed day breaks the streak")
+	assert.Equal(t, 4, st.Longest)
+	st, err = s.PlayerStreak(ctx, "a", "2026-11-03")
+	require.NoError(t, err)
+	assert.Equal(t, store.Streak{Current: 3, Longest: 3, LastDay: "2026-11-03"}, st, "days after today are not counted")
+	// Month boundary.
+	mkRoom(t, s, "dec1", store.ModeDaily, pz.ID, "a")
+	mkResult(t, s, "dec1", "a", pz, "2026-10-31", 10, t0, time.Minute)
+	st, err = s.PlayerStreak(ctx, "a", "2026-11-04")
+	require.NoError(t, err)
+	assert.Equal(t, 5, st.Current)
+	st, err = s.PlayerStreak(ctx, "nobody", "2026-11-04")
+	require.NoError(t, err)
+	assert.Equal(t, store.Streak{}, st)
+}
+
+func testBestTimes(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	pz := mkPuzzle(t, s, 11, "expert")
+	for _, p := range []string{"a", "b", "c"} {
+		mkPlayer(t, s, p)
+	}
+	add := func(room, player string, mode string, secs int, fin time.Duration) {
+		mkRoom(t, s, room, mode, pz.ID, player)
+		require.NoError(t, s.SaveResults(ctx, []store.Result{{RoomID: room, PlayerID: player, PuzzleID: pz.ID, Mode: mode, Level: "expert",
+			Elapsed: time.Duration(secs) * time.Second, FinishedAt: t0.Add(fin)}}))
+	}
+	add("1", "a", store.ModeRace, 300, 0)
+	add("2", "a", store.ModeRace, 200, time.Hour) // a's best
+	add("3", "b", store.ModeRace, 200, 0)         // ties a's best, finished earlier
+	add("4", "c", store.ModeCoop, 10, 0)          // co-op times are a team's, not counted
+	add("5", "c", store.ModeRace, 400, 0)
+	// A finish under the level's floor is kept, flagged, and counts on no
+	// board.
+	mkRoom(t, s, "6", store.ModeDaily, pz.ID, "c")
+	require.NoError(t, s.SaveResults(ctx, []store.Result{{RoomID: "6", PlayerID: "c", PuzzleID: pz.ID, Mode: store.ModeDaily, Level: "expert",
+		Elapsed: time.Second, FinishedAt: t0.Add(2 * time.Hour), Flagged: true}}))
+	hist, err := s.PlayerHistory(ctx, "c", 1)
+	require.NoError(t, err)
+	require.Len(t, hist, 1)
+	assert.True(t, hist[0].Flagged)
+	mine, err := s.PlayerBest(ctx, "a")
+	require.NoError(t, err)
+	require.Len(t, mine, 1)
+	assert.Equal(t, "2", mine[0].RoomID, "a's fastest")
+	assert.Equal(t, 200*time.Second, mine[0].Elapsed)
+	assert.Equal(t, "expert", mine[0].Level)
+	mine, err = s.PlayerBest(ctx, "c")
+	require.NoError(t, err)
+	require.Len(t, mine, 1)
+	assert.Equal(t, "5", mine[0].RoomID, "neither co-op nor a flagged finish counts")
+	mine, err = s.PlayerBest(ctx, "nobody")
+	require.NoError(t, err)
+	assert.Empty(t, mine)
+	best, err := s.BestTimes(ctx, "expert", 10)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"b", "a", "c"}, ids(best))
+	assert.Equal(t, []int{1, 2, 3}, ranks(best))
+	assert.Equal(t, 200*time.Second, best[1].Elapsed)
+	assert.Equal(t, 400*time.Second, best[2].Elapsed)
+}

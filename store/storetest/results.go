@@ -1,0 +1,105 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/store"
+)
+
+func mkResult(t *testing.T, s store.Store, room, player string, pz store.Puzzle, day string, score int, fin time.Time, elapsed time.Duration) {
+	t.Helper()
+	mode := store.ModeRace
+	if day != "" {
+		mode = store.ModeDaily
+	}
+	require.NoError(t, s.SaveResults(context.Background(), []store.Result{{
+		RoomID: room, PlayerID: player, PuzzleID: pz.ID, Mode: mode, Level: pz.Level,
+		Elapsed: elapsed, Mistakes: 1, Hints: 2, Score: score, FinishedAt: fin, Day: day,
+	}}))
+}
+
+func testResults(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	mkPlayer(t, s, "a")
+	mkPlayer(t, s, "b")
+	pz := mkPuzzle(t, s, 4, "hard")
+	mkRoom(t, s, "r1", store.ModeRace, pz.ID, "a")
+	mkRoom(t, s, "r2", store.ModeDaily, pz.ID, "a")
+	mkRoom(t, s, "r3", store.ModeDaily, pz.ID, "a")
+	mkResult(t, s, "r1", "a", pz, "", 500, t0, 90*time.Second)
+	again := store.Result{RoomID: "r1", PlayerID: "a", PuzzleID: pz.ID, Mode: store.ModeRace, Level: "hard", Score: 900, FinishedAt: t0.Add(time.Hour)}
+	require.NoError(t, s.SaveResults(ctx, []store.Result{again}), "a second result of the room and player is skipped")
+	mkResult(t, s, "r2", "a", pz, "2026-11-21", 500, t0, 90*time.Second)
+	err := s.SaveResults(ctx, []store.Result{{RoomID: "r3", PlayerID: "a", PuzzleID: pz.ID, Mode: store.ModeDaily, Level: "hard", FinishedAt: t0, Day: "2026-11-21"}})
+	assert.ErrorIs(t, err, store.ErrConflict, "one daily result per day, level and player")
+	mkResult(t, s, "r3", "b", pz, "2026-11-21", 400, t0, 80*time.Second)
+
+	hist, err := s.PlayerHistory(ctx, "a", 10)
+	require.NoError(t, err)
+	require.Len(t, hist, 2, "one result per room and player")
+	assert.NotZero(t, hist[1].ID)
+	assert.Equal(t, 500, hist[1].Score, "the first result of the room and player is kept")
+	assert.Equal(t, "r2", hist[0].RoomID, "newest first (ties: later id first)")
+	assert.Equal(t, "2026-11-21", hist[0].Day)
+	assert.Equal(t, "", hist[1].Day)
+	assert.Equal(t, 90*time.Second, hist[1].Elapsed)
+	assert.Equal(t, 1, hist[1].Mistakes)
+	assert.Equal(t, 2, hist[1].Hints)
+	assert.Equal(t, pz.ID, hist[1].PuzzleID)
+}
+
+func testSaveResults(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	for _, id := range []string{"a", "b", "c"} {
+		mkPlayer(t, s, id)
+	}
+	pz := mkPuzzle(t, s, 5, "medium")
+	mkRoom(t, s, "team", store.ModeCoop, pz.ID, "a")
+	mkRoom(t, s, "d1", store.ModeDaily, pz.ID, "a")
+	mkRoom(t, s, "d2", store.ModeDaily, pz.ID, "a")
+	finish := func(room, mode, day string, players ...string) []store.Result {
+		var rs []store.Result
+		for i, p := range players {
+			rs = append(rs, store.Result{RoomID: room, PlayerID: p, PuzzleID: pz.ID, Mode: mode, Level: pz.Level,
+				Elapsed: 70 * time.Second, Mistakes: i, Hints: 1, Score: 1800 - i, FinishedAt: t0, Day: day})
+		}
+		return rs
+	}
+	count := func(player string) int {
+		t.Helper()
+		hist, err := s.PlayerHistory(ctx, player, 0)
+		require.NoError(t, err)
+		return len(hist)
+	}
+
+	team := finish("team", store.ModeCoop, "", "a", "b", "c")
+	require.NoError(t, s.SaveResults(ctx, team))
+	require.NoError(t, s.SaveResults(ctx, team), "a retried finish is a no-op")
+	require.NoError(t, s.SaveResults(ctx, team[1:]), "so is part of one")
+	for i, p := range []string{"a", "b", "c"} {
+		hist, err := s.PlayerHistory(ctx, p, 0)
+		require.NoError(t, err)
+		require.Len(t, hist, 1, "stored once: %s", p)
+		assert.Equal(t, i, hist[0].Mistakes)
+		assert.Equal(t, 1800-i, hist[0].Score)
+	}
+
+	require.NoError(t, s.SaveResults(ctx, finish("d1", store.ModeDaily, "2026-11-21", "a")))
+	// b's daily result would be new, a's breaks one daily result per day:
+	// neither is stored.
+	err := s.SaveResults(ctx, finish("d2", store.ModeDaily, "2026-11-21", "b", "a"))
+	require.ErrorIs(t, err, store.ErrConflict)
+	assert.Equal(t, 1, count("b"), "all of a finish or none")
+	// A missing player is refused the same way, and rolls back the rest.
+	err = s.SaveResults(ctx, finish("d2", store.ModeDaily, "2026-11-22", "c", "ghost"))
+	require.ErrorIs(t, err, store.ErrInvalid)
+	assert.Equal(t, 1, count("c"))
+	err = s.SaveResults(ctx, finish("d2", store.ModeDaily, "2026-13-01", "c"))
+	require.ErrorIs(t, err, store.ErrInvalid)
+	require.NoError(t, s.SaveResults(ctx, nil), "an empty finish stores nothing")
+}
