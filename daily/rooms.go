@@ -25,7 +25,7 @@ func (r *Rooms) DailyGame(ctx context.Context, roomID, gameID, mode, level, day 
 	if err != nil {
 		return room.Puzzle{}, err
 	}
-	return r.RecordGame(ctx, gameID, mode, pz)
+	return r.RecordGame(ctx, gameID, mode, day, pz)
 }
 
 // DailyPlayed reports whether the player has a ranked result on the day's

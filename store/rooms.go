@@ -70,7 +70,7 @@ func (a *Adapter) NewGame(ctx context.Context, roomID, gameID, mode, level strin
 	if err != nil {
 		return room.Puzzle{}, fmt.Errorf("take %s puzzle for %s: %w", level, gameID, err)
 	}
-	return a.RecordGame(ctx, gameID, mode, pz)
+	return a.RecordGame(ctx, gameID, mode, "", pz)
 }
 
 // OwnGame stores a puzzle a player gave (once: the same givens keep
@@ -83,11 +83,19 @@ func (a *Adapter) OwnGame(ctx context.Context, roomID, gameID, mode string, pz r
 	if err != nil {
 		return room.Puzzle{}, fmt.Errorf("save own puzzle for %s: %w", gameID, err)
 	}
-	return a.RecordGame(ctx, gameID, mode, saved)
+	return a.RecordGame(ctx, gameID, mode, "", saved)
 }
 
-// RecordGame records a game of the mode with the stored puzzle.
-func (a *Adapter) RecordGame(ctx context.Context, gameID, mode string, pz Puzzle) (room.Puzzle, error) {
+// made is what a game's row holds until its state is first saved: what
+// unsaved needs to bring the game back that the row's columns do not say.
+type made struct {
+	// Day is the daily puzzle's date, for a game that plays one.
+	Day string `json:"day,omitempty"`
+}
+
+// RecordGame records a game of the mode with the stored puzzle; day, when
+// set, is the date of the daily puzzle it plays.
+func (a *Adapter) RecordGame(ctx context.Context, gameID, mode, day string, pz Puzzle) (room.Puzzle, error) {
 	givens, err := engine.Parse(pz.Givens)
 	if err != nil {
 		return room.Puzzle{}, fmt.Errorf("puzzle %d: givens: %w", pz.ID, err)
@@ -97,6 +105,11 @@ func (a *Adapter) RecordGame(ctx context.Context, gameID, mode string, pz Puzzle
 		return room.Puzzle{}, fmt.Errorf("puzzle %d: solution: %w", pz.ID, err)
 	}
 	r := Room{ID: gameID, Mode: mode, PuzzleID: pz.ID, State: StateWaiting, CreatedAt: time.Now()}
+	if day != "" {
+		if r.Settings, err = json.Marshal(made{Day: day}); err != nil {
+			return room.Puzzle{}, fmt.Errorf("record game %s: %w", gameID, err)
+		}
+	}
 	first := RoomOf(gameID) == gameID
 	if a.Fences != nil {
 		// A new room is this node's, at epoch 1; a later round is fenced
@@ -207,10 +220,21 @@ func (a *Adapter) savedOf(ctx context.Context, r Room) (*room.Saved, error) {
 	return a.unsaved(ctx, r)
 }
 
-// unsaved is a game never saved, as NewGame made it, or nil when the row
-// is no room's round (another mode's game).
+// unsaved is a game never saved, as RecordGame made it, or nil when the
+// row is no room's round: a mode the rules table does not know, or a
+// dated mode's game with no date.
 func (a *Adapter) unsaved(ctx context.Context, r Room) (*room.Saved, error) {
-	if r.Mode != room.ModeRace && r.Mode != room.ModeCoop {
+	mode, ok := room.ModeOf(r.Mode)
+	if !ok {
+		return nil, nil
+	}
+	var m made
+	if len(r.Settings) > 0 {
+		if err := json.Unmarshal(r.Settings, &m); err != nil {
+			return nil, nil
+		}
+	}
+	if m.Day == "" && mode.Date == room.DateRequired {
 		return nil, nil
 	}
 	id, round := r.ID, 1
@@ -228,6 +252,9 @@ func (a *Adapter) unsaved(ctx context.Context, r Room) (*room.Saved, error) {
 	return &room.Saved{
 		ID: id, Mode: r.Mode, Round: round, Phase: protocol.PhaseWaiting, Created: r.CreatedAt, Host: r.HostID,
 		Puzzle: room.SavedPuzzle{ID: pz.ID, Level: pz.Level, Givens: pz.Givens, Solution: pz.Solution},
+		// A day before the one the room was made on is an archive day:
+		// its finishes are unranked (Registry.CreateDaily).
+		Day: m.Day, Archive: m.Day != "" && m.Day < r.CreatedAt.UTC().Format(room.DayLayout),
 	}, nil
 }
 

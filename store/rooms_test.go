@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/daily"
 	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
@@ -223,6 +224,62 @@ func TestOwnGameOnEveryStore(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, board, 1)
 			assert.Equal(t, 5*time.Minute, board[0].Elapsed)
+		})
+	}
+}
+
+// A game the process died right after making, before its state was first
+// saved, comes back as it was made, whatever its mode: every row of the
+// rules table (room.Modes) is restored, a dated mode's with its day. A
+// mode added to the table and not restored fails here.
+func TestEveryModeComesBackUnsaved(t *testing.T) {
+	t.Parallel()
+	for name, st := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			sg, _ := newAdapter(t, st)
+			rooms := &daily.Rooms{Adapter: sg, Puzzles: &daily.Puzzles{Store: st}}
+			today := time.Now().UTC().Format(room.DayLayout)
+			made := map[string]room.Puzzle{}
+			for _, mode := range room.Modes() {
+				id := "unsaved-" + mode.Name
+				var pz room.Puzzle
+				var err error
+				if mode.Date == room.DateRequired {
+					pz, err = rooms.DailyGame(ctx, id, id, mode.Name, "easy", today)
+				} else {
+					pz, err = rooms.NewGame(ctx, id, id, mode.Name, "easy")
+				}
+				require.NoError(t, err, mode.Name)
+				made[id] = pz
+			}
+			saved, err := rooms.LoadRooms(ctx)
+			require.NoError(t, err)
+			back := map[string]*room.Saved{}
+			for _, s := range saved {
+				back[s.ID] = s
+			}
+			for _, mode := range room.Modes() {
+				id := "unsaved-" + mode.Name
+				s := back[id]
+				require.NotNil(t, s, "a %s game never saved does not come back", mode.Name)
+				assert.Equal(t, mode.Name, s.Mode)
+				assert.Equal(t, 1, s.Round)
+				assert.Equal(t, protocol.PhaseWaiting, s.Phase)
+				assert.Equal(t, made[id].Givens.String(), s.Puzzle.Givens)
+				assert.Equal(t, made[id].Solution.String(), s.Puzzle.Solution)
+				if mode.Date == room.DateRequired {
+					assert.Equal(t, today, s.Day, "a %s game comes back with its day", mode.Name)
+				} else {
+					assert.Empty(t, s.Day)
+				}
+				assert.False(t, s.Archive)
+				// And it plays again: the registry can rebuild it.
+				g, err := room.Rebuild(room.Config{}, s, nil, time.Now())
+				require.NoError(t, err, mode.Name)
+				assert.Equal(t, mode.Name, g.Mode())
+				assert.Equal(t, s.Day, g.Day())
+			}
 		})
 	}
 }

@@ -63,12 +63,10 @@ type Puzzle struct {
 	CreatedAt  time.Time
 }
 
-// Room modes and states.
+// Room states. A room's mode is one of room's rules table (room.Modes);
+// the schema's CHECK lists the same names, and TestEveryModeComesBackUnsaved
+// stores a room of each on both stores.
 const (
-	ModeRace  = "race"
-	ModeCoop  = "coop"
-	ModeDaily = "daily"
-
 	StateWaiting  = "waiting"
 	StateRunning  = "running"
 	StateFinished = "finished"

@@ -133,7 +133,7 @@ func loadDailyResults(ctx context.Context, st *postgres.Store, url, day string, 
 		return err
 	}
 	gameID := "daily-" + day
-	if err := st.CreateRoom(ctx, store.Room{ID: gameID, Mode: store.ModeDaily, PuzzleID: pz.ID, State: store.StateFinished, CreatedAt: t0}); err != nil {
+	if err := st.CreateRoom(ctx, store.Room{ID: gameID, Mode: room.ModeDaily, PuzzleID: pz.ID, State: store.StateFinished, CreatedAt: t0}); err != nil {
 		return err
 	}
 	conn, err := pgx.Connect(ctx, url)

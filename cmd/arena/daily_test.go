@@ -255,7 +255,7 @@ func seedDaily(t *testing.T, n *node, day string, times []time.Duration, mistake
 			require.NoError(t, n.data.CreatePlayer(ctx, id, "Player "+id, server.HashToken("tok-"+id)))
 		}
 		gameID := fmt.Sprintf("%s-%s", day, id)
-		require.NoError(t, n.data.Store.CreateRoom(ctx, store.Room{ID: gameID, Mode: store.ModeDaily, PuzzleID: pz.ID, State: store.StateFinished, CreatedAt: morning}))
+		require.NoError(t, n.data.Store.CreateRoom(ctx, store.Room{ID: gameID, Mode: room.ModeDaily, PuzzleID: pz.ID, State: store.StateFinished, CreatedAt: morning}))
 		require.NoError(t, n.data.SaveResults(ctx, []room.Result{{
 			GameID: gameID, PlayerID: id, PuzzleID: pz.ID, Mode: room.ModeDaily, Level: "medium", Rank: 1,
 			Elapsed: times[i], Mistakes: mistakes[i], Hints: hints[i], FinishedAt: morning.Add(fin[i]),

@@ -21,6 +21,7 @@ import (
 	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/internal/config"
 	"github.com/sudoku-arena/arena/protocol"
+	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
 	"github.com/sudoku-arena/arena/store/backend"
@@ -246,7 +247,7 @@ func TestServeDeletesTheEventsOfLongFinishedRooms(t *testing.T) {
 	require.NoError(t, err)
 	now := time.Now()
 	for id, finished := range map[string]time.Time{"gone": now.Add(-31 * 24 * time.Hour), "kept": now.Add(-29 * 24 * time.Hour)} {
-		r := store.Room{ID: id, Mode: store.ModeRace, PuzzleID: pz.ID, State: store.StateFinished,
+		r := store.Room{ID: id, Mode: room.ModeRace, PuzzleID: pz.ID, State: store.StateFinished,
 			CreatedAt: finished.Add(-time.Hour), StartedAt: finished.Add(-time.Hour), FinishedAt: finished}
 		require.NoError(t, st.CreateRoom(ctx, r))
 		require.NoError(t, st.AppendEvents(ctx, []store.Event{{RoomID: id, Seq: 1, Type: "move", At: finished}}))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/store"
 	"github.com/sudoku-arena/arena/store/pgtest"
 )
@@ -76,8 +77,8 @@ func loadLeaderboard(tb testing.TB, s *Store, n int) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	room := "daily-" + day + "-medium"
-	if err := s.CreateRoom(ctx, store.Room{ID: room, Mode: store.ModeDaily, PuzzleID: pz.ID, HostID: "system", State: store.StateRunning, CreatedAt: t0}); err != nil {
+	roomID := "daily-" + day + "-medium"
+	if err := s.CreateRoom(ctx, store.Room{ID: roomID, Mode: room.ModeDaily, PuzzleID: pz.ID, HostID: "system", State: store.StateRunning, CreatedAt: t0}); err != nil {
 		tb.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(2, 2))
@@ -115,7 +116,7 @@ func loadLeaderboard(tb testing.TB, s *Store, n int) string {
 				elapsed := int64(120_000 + rng.IntN(3_600_000))
 				score := max(0, 10_000-int(elapsed/1000)+rng.IntN(200)-100)
 				fin := t0.Add(time.Duration(rng.IntN(86_400_000)) * time.Millisecond)
-				return []any{room, id, pz.ID, "daily", "medium", elapsed, rng.IntN(5), rng.IntN(3), score, fin, dayDate}, nil
+				return []any{roomID, id, pz.ID, "daily", "medium", elapsed, rng.IntN(5), rng.IntN(3), score, fin, dayDate}, nil
 			}
 		}()))
 	if err != nil {
@@ -163,7 +164,7 @@ func BenchmarkEventLogThroughput(b *testing.B) {
 	}
 	const rooms = 100
 	for r := 0; r < rooms; r++ {
-		if err := s.CreateRoom(ctx, store.Room{ID: fmt.Sprint("room", r), Mode: store.ModeRace, PuzzleID: pz.ID, HostID: "h", State: store.StateRunning, CreatedAt: t0}); err != nil {
+		if err := s.CreateRoom(ctx, store.Room{ID: fmt.Sprint("room", r), Mode: room.ModeRace, PuzzleID: pz.ID, HostID: "h", State: store.StateRunning, CreatedAt: t0}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/store"
 )
 
@@ -40,7 +41,7 @@ func register(t *testing.T, s *Store, ids ...string) {
 func ownedRoom(t *testing.T, s *Store, pz store.Puzzle, id, owner string) {
 	t.Helper()
 	require.NoError(t, s.CreateRoom(context.Background(), store.Room{
-		ID: id, Mode: store.ModeCoop, PuzzleID: pz.ID, HostID: "host", State: store.StateRunning, CreatedAt: time.Now(), Owner: owner,
+		ID: id, Mode: room.ModeCoop, PuzzleID: pz.ID, HostID: "host", State: store.StateRunning, CreatedAt: time.Now(), Owner: owner,
 	}))
 }
 
@@ -159,12 +160,12 @@ func TestClaimOrphans(t *testing.T) {
 	}
 	ownedRoom(t, s, pz, "mine", "live")
 	// d4's first round finished; its second is live, so the room is.
-	r := store.Room{ID: "d4", Mode: store.ModeCoop, PuzzleID: pz.ID, HostID: "host", State: store.StateFinished, CreatedAt: time.Now(), FinishedAt: time.Now(), Epoch: 1}
+	r := store.Room{ID: "d4", Mode: room.ModeCoop, PuzzleID: pz.ID, HostID: "host", State: store.StateFinished, CreatedAt: time.Now(), FinishedAt: time.Now(), Epoch: 1}
 	require.NoError(t, s.UpdateRoom(ctx, r))
 	r.ID, r.State, r.Owner = "d4.2", store.StateRunning, "dead"
 	require.NoError(t, s.CreateRoom(ctx, r))
 	// d3 is over.
-	r = store.Room{ID: "d3", Mode: store.ModeCoop, PuzzleID: pz.ID, HostID: "host", State: store.StateFinished, CreatedAt: time.Now(), FinishedAt: time.Now()}
+	r = store.Room{ID: "d3", Mode: room.ModeCoop, PuzzleID: pz.ID, HostID: "host", State: store.StateFinished, CreatedAt: time.Now(), FinishedAt: time.Now()}
 	require.NoError(t, s.UpdateRoom(ctx, r))
 
 	time.Sleep(nodeTimeout + 100*time.Millisecond)
@@ -216,7 +217,7 @@ func TestFencing(t *testing.T) {
 	require.Equal(t, int64(2), epoch)
 
 	t.Run("state", func(t *testing.T) {
-		stale := store.Room{ID: "r1", Mode: store.ModeCoop, PuzzleID: pz.ID, HostID: "host", State: store.StateRunning,
+		stale := store.Room{ID: "r1", Mode: room.ModeCoop, PuzzleID: pz.ID, HostID: "host", State: store.StateRunning,
 			CreatedAt: time.Now(), Settings: json.RawMessage(`{"by":"old"}`), Epoch: 1}
 		assert.ErrorIs(t, s.UpdateRoom(ctx, stale), store.ErrFenced)
 		fresh := stale
@@ -260,7 +261,7 @@ func TestFencing(t *testing.T) {
 	})
 
 	t.Run("results", func(t *testing.T) {
-		res := store.Result{RoomID: "r1", PlayerID: "host", PuzzleID: pz.ID, Mode: store.ModeCoop, Level: "easy",
+		res := store.Result{RoomID: "r1", PlayerID: "host", PuzzleID: pz.ID, Mode: room.ModeCoop, Level: "easy",
 			Elapsed: time.Minute, FinishedAt: time.Now(), Epoch: 1}
 		assert.ErrorIs(t, s.SaveResults(ctx, []store.Result{res}), store.ErrFenced)
 		hist, err := s.PlayerHistory(ctx, "host", 0)
@@ -300,7 +301,7 @@ func TestFenceWaitsForWrite(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, tx.Commit(ctx))
 	require.NoError(t, <-claimed)
-	err = s.UpdateRoom(ctx, store.Room{ID: "r1", Mode: store.ModeCoop, PuzzleID: pz.ID, HostID: "host", State: store.StateRunning, Epoch: 1})
+	err = s.UpdateRoom(ctx, store.Room{ID: "r1", Mode: room.ModeCoop, PuzzleID: pz.ID, HostID: "host", State: store.StateRunning, Epoch: 1})
 	assert.True(t, errors.Is(err, store.ErrFenced), "%v", err)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/store"
 )
 
@@ -26,7 +27,7 @@ func TestEventLogSurvivesKilledBackend(t *testing.T) {
 	require.NoError(t, s.CreatePlayer(ctx, store.Player{ID: "a", Name: "A", TokenHash: []byte("a"), CreatedAt: time.Now(), LastSeen: time.Now()}))
 	pz, err := s.SavePuzzle(ctx, store.Puzzle{Givens: "1" + strings.Repeat(".", 80), Solution: strings.Repeat("1", 81), Level: "easy", CreatedAt: time.Now()})
 	require.NoError(t, err)
-	require.NoError(t, s.CreateRoom(ctx, store.Room{ID: "r", Mode: store.ModeRace, PuzzleID: pz.ID, HostID: "a", State: store.StateRunning, CreatedAt: time.Now()}))
+	require.NoError(t, s.CreateRoom(ctx, store.Room{ID: "r", Mode: room.ModeRace, PuzzleID: pz.ID, HostID: "a", State: store.StateRunning, CreatedAt: time.Now()}))
 
 	// Make the batch holding seq 300 slow, so that it can be caught in the act.
 	admin, err := pgx.Connect(ctx, url)

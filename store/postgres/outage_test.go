@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/store"
 	"github.com/sudoku-arena/arena/store/pgtest"
 )
@@ -36,7 +37,7 @@ func TestOutageQueuesAndCatchesUp(t *testing.T) {
 	}
 	pz, err := s.SavePuzzle(ctx, store.Puzzle{Givens: "2" + strings.Repeat(".", 80), Solution: strings.Repeat("2", 81), Level: "easy", CreatedAt: now})
 	require.NoError(t, err)
-	require.NoError(t, s.CreateRoom(ctx, store.Room{ID: "r", Mode: store.ModeCoop, PuzzleID: pz.ID, HostID: "a", State: store.StateRunning, CreatedAt: now}))
+	require.NoError(t, s.CreateRoom(ctx, store.Room{ID: "r", Mode: room.ModeCoop, PuzzleID: pz.ID, HostID: "a", State: store.StateRunning, CreatedAt: now}))
 
 	l := store.NewEventLog(s, store.EventLogOptions{Interval: 5 * time.Millisecond, MaxBatch: 50, RetryMin: 5 * time.Millisecond, RetryMax: 100 * time.Millisecond})
 	defer l.Close(context.Background())
@@ -53,8 +54,8 @@ func TestOutageQueuesAndCatchesUp(t *testing.T) {
 	require.NoError(t, srv.Halt(ctx))
 	appendN(200)
 	finish := []store.Result{
-		{RoomID: "r", PlayerID: "a", PuzzleID: pz.ID, Mode: store.ModeCoop, Level: "easy", Elapsed: time.Minute, Score: 940, FinishedAt: now},
-		{RoomID: "r", PlayerID: "b", PuzzleID: pz.ID, Mode: store.ModeCoop, Level: "easy", Elapsed: time.Minute, Mistakes: 1, Score: 890, FinishedAt: now},
+		{RoomID: "r", PlayerID: "a", PuzzleID: pz.ID, Mode: room.ModeCoop, Level: "easy", Elapsed: time.Minute, Score: 940, FinishedAt: now},
+		{RoomID: "r", PlayerID: "b", PuzzleID: pz.ID, Mode: room.ModeCoop, Level: "easy", Elapsed: time.Minute, Mistakes: 1, Score: 890, FinishedAt: now},
 	}
 	sctx, scancel := context.WithTimeout(ctx, 2*time.Second)
 	err = s.SaveResults(sctx, finish)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/store"
 )
 
@@ -41,7 +42,7 @@ func newLogRig(tb testing.TB, rooms int) *logRig {
 	g := &logRig{s: s, puzzle: pz, seq: make([]int64, rooms)}
 	for i := range rooms {
 		id := fmt.Sprintf("g%07d", i)
-		if err := s.CreateRoom(ctx, store.Room{ID: id, Mode: store.ModeCoop, PuzzleID: pz.ID, State: store.StateRunning, CreatedAt: time.Now()}); err != nil {
+		if err := s.CreateRoom(ctx, store.Room{ID: id, Mode: room.ModeCoop, PuzzleID: pz.ID, State: store.StateRunning, CreatedAt: time.Now()}); err != nil {
 			tb.Fatal(err)
 		}
 		g.rooms = append(g.rooms, id)
@@ -184,13 +185,13 @@ func eventLogUnderLoad(b *testing.B, rooms, rate int) {
 		})
 	})
 	paced(133, func(i int) {
-		r := store.Room{ID: g.rooms[i%len(g.rooms)], Mode: store.ModeCoop, PuzzleID: g.puzzle.ID, State: store.StateRunning, Settings: settings}
+		r := store.Room{ID: g.rooms[i%len(g.rooms)], Mode: room.ModeCoop, PuzzleID: g.puzzle.ID, State: store.StateRunning, Settings: settings}
 		timed("save", func() error { return g.s.UpdateRoom(ctx, r) })
 	})
 	paced(20, func(i int) {
 		p := i % len(g.players) // each player once, in their room
 		rs := []store.Result{{RoomID: g.rooms[p/4], PlayerID: g.players[p], PuzzleID: g.puzzle.ID,
-			Mode: store.ModeCoop, Level: "medium", Elapsed: time.Minute, FinishedAt: time.Now()}}
+			Mode: room.ModeCoop, Level: "medium", Elapsed: time.Minute, FinishedAt: time.Now()}}
 		timed("result", func() error { return g.s.SaveResults(ctx, rs) })
 	})
 
@@ -255,7 +256,7 @@ func BenchmarkUpdateRoom(b *testing.B) {
 	cpu0 := cpuTime(b)
 	i := 0
 	for b.Loop() {
-		r := store.Room{ID: g.rooms[i%len(g.rooms)], Mode: store.ModeCoop, PuzzleID: g.puzzle.ID, State: store.StateRunning,
+		r := store.Room{ID: g.rooms[i%len(g.rooms)], Mode: room.ModeCoop, PuzzleID: g.puzzle.ID, State: store.StateRunning,
 			Settings: settings}
 		if err := g.s.UpdateRoom(ctx, r); err != nil {
 			b.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/store"
 )
 
@@ -18,8 +19,8 @@ func testEvents(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	mkPlayer(t, s, "a")
 	pz := mkPuzzle(t, s, 3, "easy")
-	mkRoom(t, s, "r", store.ModeCoop, pz.ID, "a")
-	mkRoom(t, s, "other", store.ModeCoop, pz.ID, "a")
+	mkRoom(t, s, "r", room.ModeCoop, pz.ID, "a")
+	mkRoom(t, s, "other", room.ModeCoop, pz.ID, "a")
 	var batch []store.Event
 	for i := 1; i <= 250; i++ {
 		batch = append(batch, store.Event{RoomID: "r", Seq: int64(i), Type: "move", PlayerID: "a",
@@ -81,7 +82,7 @@ func testEventText(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	mkPlayer(t, s, "host")
 	pz := mkPuzzle(t, s, 1, "easy")
-	mkRoom(t, s, "txt", store.ModeCoop, pz.ID, "host")
+	mkRoom(t, s, "txt", room.ModeCoop, pz.ID, "host")
 	in := []store.Event{
 		{RoomID: "txt", Seq: 1, Type: `mo"ve`, PlayerID: `p\a`, Data: json.RawMessage(`{"a":"\u00e9\u003c\"x\\","n":1.50,"big":12345678901234567890,"e":1e5}`), At: t0},
 		{RoomID: "txt", Seq: 2, Type: "tab\tnew\nline\x01", PlayerID: "é", Data: json.RawMessage(`{"s":"a\nb\u2028","u":"日本","l":[[1,2],[]],"z":null,"t":true}`), At: t0.Add(time.Second)},
@@ -108,7 +109,7 @@ func testEventRetention(t *testing.T, s store.Store) {
 	mkPlayer(t, s, "a")
 	pz := mkPuzzle(t, s, 4, "easy")
 	finish := func(id string, at time.Time) {
-		r := mkRoom(t, s, id, store.ModeRace, pz.ID, "a")
+		r := mkRoom(t, s, id, room.ModeRace, pz.ID, "a")
 		r.State, r.StartedAt, r.FinishedAt = store.StateFinished, at.Add(-time.Minute), at
 		require.NoError(t, s.UpdateRoom(ctx, r))
 	}
@@ -116,10 +117,10 @@ func testEventRetention(t *testing.T, s store.Store) {
 	finish("old", t0.Add(-48*time.Hour))
 	finish("recent", t0.Add(-time.Hour))
 	finish("empty", t0.Add(-96*time.Hour)) // finished long ago, no events
-	running := mkRoom(t, s, "running", store.ModeCoop, pz.ID, "a")
+	running := mkRoom(t, s, "running", room.ModeCoop, pz.ID, "a")
 	running.State, running.StartedAt = store.StateRunning, t0.Add(-100*time.Hour)
 	require.NoError(t, s.UpdateRoom(ctx, running))
-	mkRoom(t, s, "waiting", store.ModeCoop, pz.ID, "a")
+	mkRoom(t, s, "waiting", room.ModeCoop, pz.ID, "a")
 	counts := map[string]int{"oldest": 3, "old": 2, "recent": 4, "running": 5, "waiting": 1}
 	for id, n := range counts {
 		var evs []store.Event
@@ -174,7 +175,7 @@ func testEventLog(t *testing.T, s store.Store) {
 	pz := mkPuzzle(t, s, 13, "easy")
 	rooms := []string{"e1", "e2", "e3"}
 	for _, r := range rooms {
-		mkRoom(t, s, r, store.ModeRace, pz.ID, "a")
+		mkRoom(t, s, r, room.ModeRace, pz.ID, "a")
 	}
 	l := store.NewEventLog(s, store.EventLogOptions{Interval: 5 * time.Millisecond, MaxBatch: 200})
 	const perRoom = 1000
@@ -232,7 +233,7 @@ func testEventLogRetries(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	mkPlayer(t, s, "a")
 	pz := mkPuzzle(t, s, 14, "easy")
-	mkRoom(t, s, "f", store.ModeRace, pz.ID, "a")
+	mkRoom(t, s, "f", room.ModeRace, pz.ID, "a")
 	f := &flaky{Store: s, fails: 3}
 	l := store.NewEventLog(f, store.EventLogOptions{Interval: time.Millisecond, MaxBatch: 50, RetryMin: time.Millisecond})
 	for i := 1; i <= 500; i++ {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/store"
 )
 
@@ -19,7 +20,7 @@ func seedBoard(t *testing.T, s store.Store, day string, pz store.Puzzle, scores 
 	for i := range scores {
 		id := fmt.Sprintf("p%02d", i)
 		mkPlayer(t, s, id)
-		mkRoom(t, s, "room-"+day+"-"+id, store.ModeDaily, pz.ID, id)
+		mkRoom(t, s, "room-"+day+"-"+id, room.ModeDaily, pz.ID, id)
 		mkResult(t, s, "room-"+day+"-"+id, id, pz, day, scores[i], t0.Add(finishes[i]), time.Duration(60+i)*time.Second)
 	}
 }
@@ -100,9 +101,9 @@ func testAround(t *testing.T, s store.Store) {
 	// ties: every rank is still one plus the rows ahead.
 	// The players of the day before play again.
 	for i := range 30 {
-		id, room := fmt.Sprintf("p%02d", i), fmt.Sprintf("room-2026-11-19-p%02d", i)
-		mkRoom(t, s, room, store.ModeDaily, pz.ID, id)
-		mkResult(t, s, room, id, pz, "2026-11-19", 2_000_000_000-(i/2)*70_001-i%3, t0.Add(time.Duration(i%2)*time.Second), time.Minute)
+		id, rm := fmt.Sprintf("p%02d", i), fmt.Sprintf("room-2026-11-19-p%02d", i)
+		mkRoom(t, s, rm, room.ModeDaily, pz.ID, id)
+		mkResult(t, s, rm, id, pz, "2026-11-19", 2_000_000_000-(i/2)*70_001-i%3, t0.Add(time.Duration(i%2)*time.Second), time.Minute)
 	}
 	top, err := s.DailyTop(ctx, "2026-11-19", "hard", 30)
 	require.NoError(t, err)
@@ -122,11 +123,11 @@ func testStreaks(t *testing.T, s store.Store) {
 	pz2 := mkPuzzle(t, s, 10, "medium")
 	days := []string{"2026-11-01", "2026-11-02", "2026-11-03", "2026-11-04", "2026-11-10", "2026-11-19", "2026-11-20"}
 	for _, d := range days {
-		mkRoom(t, s, "d"+d, store.ModeDaily, pz.ID, "a")
+		mkRoom(t, s, "d"+d, room.ModeDaily, pz.ID, "a")
 		mkResult(t, s, "d"+d, "a", pz, d, 10, t0, time.Minute)
 	}
 	// Two levels on one day count once.
-	mkRoom(t, s, "dm", store.ModeDaily, pz2.ID, "a")
+	mkRoom(t, s, "dm", room.ModeDaily, pz2.ID, "a")
 	mkResult(t, s, "dm", "a", pz2, "2026-11-20", 10, t0, time.Minute)
 
 	st, err := s.PlayerStreak(ctx, "a", "2026-11-21")
@@ -140,7 +141,7 @@ func testStreaks(t *testing.T, s store.Store) {
 	require.NoError(t, err)
 	assert.Equal(t, store.Streak{Current: 3, Longest: 3, LastDay: "2026-11-03"}, st, "days after today are not counted")
 	// Month boundary.
-	mkRoom(t, s, "dec1", store.ModeDaily, pz.ID, "a")
+	mkRoom(t, s, "dec1", room.ModeDaily, pz.ID, "a")
 	mkResult(t, s, "dec1", "a", pz, "2026-10-31", 10, t0, time.Minute)
 	st, err = s.PlayerStreak(ctx, "a", "2026-11-04")
 	require.NoError(t, err)
@@ -161,15 +162,15 @@ func testBestTimes(t *testing.T, s store.Store) {
 		require.NoError(t, s.SaveResults(ctx, []store.Result{{RoomID: room, PlayerID: player, PuzzleID: pz.ID, Mode: mode, Level: "expert",
 			Elapsed: time.Duration(secs) * time.Second, FinishedAt: t0.Add(fin)}}))
 	}
-	add("1", "a", store.ModeRace, 300, 0)
-	add("2", "a", store.ModeRace, 200, time.Hour) // a's best
-	add("3", "b", store.ModeRace, 200, 0)         // ties a's best, finished earlier
-	add("4", "c", store.ModeCoop, 10, 0)          // co-op times are a team's, not counted
-	add("5", "c", store.ModeRace, 400, 0)
+	add("1", "a", room.ModeRace, 300, 0)
+	add("2", "a", room.ModeRace, 200, time.Hour) // a's best
+	add("3", "b", room.ModeRace, 200, 0)         // ties a's best, finished earlier
+	add("4", "c", room.ModeCoop, 10, 0)          // co-op times are a team's, not counted
+	add("5", "c", room.ModeRace, 400, 0)
 	// A finish under the level's floor is kept, flagged, and counts on no
 	// board.
-	mkRoom(t, s, "6", store.ModeDaily, pz.ID, "c")
-	require.NoError(t, s.SaveResults(ctx, []store.Result{{RoomID: "6", PlayerID: "c", PuzzleID: pz.ID, Mode: store.ModeDaily, Level: "expert",
+	mkRoom(t, s, "6", room.ModeDaily, pz.ID, "c")
+	require.NoError(t, s.SaveResults(ctx, []store.Result{{RoomID: "6", PlayerID: "c", PuzzleID: pz.ID, Mode: room.ModeDaily, Level: "expert",
 		Elapsed: time.Second, FinishedAt: t0.Add(2 * time.Hour), Flagged: true}}))
 	hist, err := s.PlayerHistory(ctx, "c", 1)
 	require.NoError(t, err)

@@ -8,17 +8,18 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/store"
 )
 
-func mkResult(t *testing.T, s store.Store, room, player string, pz store.Puzzle, day string, score int, fin time.Time, elapsed time.Duration) {
+func mkResult(t *testing.T, s store.Store, roomID, player string, pz store.Puzzle, day string, score int, fin time.Time, elapsed time.Duration) {
 	t.Helper()
-	mode := store.ModeRace
+	mode := room.ModeRace
 	if day != "" {
-		mode = store.ModeDaily
+		mode = room.ModeDaily
 	}
 	require.NoError(t, s.SaveResults(context.Background(), []store.Result{{
-		RoomID: room, PlayerID: player, PuzzleID: pz.ID, Mode: mode, Level: pz.Level,
+		RoomID: roomID, PlayerID: player, PuzzleID: pz.ID, Mode: mode, Level: pz.Level,
 		Elapsed: elapsed, Mistakes: 1, Hints: 2, Score: score, FinishedAt: fin, Day: day,
 	}}))
 }
@@ -28,14 +29,14 @@ func testResults(t *testing.T, s store.Store) {
 	mkPlayer(t, s, "a")
 	mkPlayer(t, s, "b")
 	pz := mkPuzzle(t, s, 4, "hard")
-	mkRoom(t, s, "r1", store.ModeRace, pz.ID, "a")
-	mkRoom(t, s, "r2", store.ModeDaily, pz.ID, "a")
-	mkRoom(t, s, "r3", store.ModeDaily, pz.ID, "a")
+	mkRoom(t, s, "r1", room.ModeRace, pz.ID, "a")
+	mkRoom(t, s, "r2", room.ModeDaily, pz.ID, "a")
+	mkRoom(t, s, "r3", room.ModeDaily, pz.ID, "a")
 	mkResult(t, s, "r1", "a", pz, "", 500, t0, 90*time.Second)
-	again := store.Result{RoomID: "r1", PlayerID: "a", PuzzleID: pz.ID, Mode: store.ModeRace, Level: "hard", Score: 900, FinishedAt: t0.Add(time.Hour)}
+	again := store.Result{RoomID: "r1", PlayerID: "a", PuzzleID: pz.ID, Mode: room.ModeRace, Level: "hard", Score: 900, FinishedAt: t0.Add(time.Hour)}
 	require.NoError(t, s.SaveResults(ctx, []store.Result{again}), "a second result of the room and player is skipped")
 	mkResult(t, s, "r2", "a", pz, "2026-11-21", 500, t0, 90*time.Second)
-	err := s.SaveResults(ctx, []store.Result{{RoomID: "r3", PlayerID: "a", PuzzleID: pz.ID, Mode: store.ModeDaily, Level: "hard", FinishedAt: t0, Day: "2026-11-21"}})
+	err := s.SaveResults(ctx, []store.Result{{RoomID: "r3", PlayerID: "a", PuzzleID: pz.ID, Mode: room.ModeDaily, Level: "hard", FinishedAt: t0, Day: "2026-11-21"}})
 	assert.ErrorIs(t, err, store.ErrConflict, "one daily result per day, level and player")
 	mkResult(t, s, "r3", "b", pz, "2026-11-21", 400, t0, 80*time.Second)
 
@@ -59,9 +60,9 @@ func testSaveResults(t *testing.T, s store.Store) {
 		mkPlayer(t, s, id)
 	}
 	pz := mkPuzzle(t, s, 5, "medium")
-	mkRoom(t, s, "team", store.ModeCoop, pz.ID, "a")
-	mkRoom(t, s, "d1", store.ModeDaily, pz.ID, "a")
-	mkRoom(t, s, "d2", store.ModeDaily, pz.ID, "a")
+	mkRoom(t, s, "team", room.ModeCoop, pz.ID, "a")
+	mkRoom(t, s, "d1", room.ModeDaily, pz.ID, "a")
+	mkRoom(t, s, "d2", room.ModeDaily, pz.ID, "a")
 	finish := func(room, mode, day string, players ...string) []store.Result {
 		var rs []store.Result
 		for i, p := range players {
@@ -77,7 +78,7 @@ func testSaveResults(t *testing.T, s store.Store) {
 		return len(hist)
 	}
 
-	team := finish("team", store.ModeCoop, "", "a", "b", "c")
+	team := finish("team", room.ModeCoop, "", "a", "b", "c")
 	require.NoError(t, s.SaveResults(ctx, team))
 	require.NoError(t, s.SaveResults(ctx, team), "a retried finish is a no-op")
 	require.NoError(t, s.SaveResults(ctx, team[1:]), "so is part of one")
@@ -89,17 +90,17 @@ func testSaveResults(t *testing.T, s store.Store) {
 		assert.Equal(t, 1800-i, hist[0].Score)
 	}
 
-	require.NoError(t, s.SaveResults(ctx, finish("d1", store.ModeDaily, "2026-11-21", "a")))
+	require.NoError(t, s.SaveResults(ctx, finish("d1", room.ModeDaily, "2026-11-21", "a")))
 	// b's daily result would be new, a's breaks one daily result per day:
 	// neither is stored.
-	err := s.SaveResults(ctx, finish("d2", store.ModeDaily, "2026-11-21", "b", "a"))
+	err := s.SaveResults(ctx, finish("d2", room.ModeDaily, "2026-11-21", "b", "a"))
 	require.ErrorIs(t, err, store.ErrConflict)
 	assert.Equal(t, 1, count("b"), "all of a finish or none")
 	// A missing player is refused the same way, and rolls back the rest.
-	err = s.SaveResults(ctx, finish("d2", store.ModeDaily, "2026-11-22", "c", "ghost"))
+	err = s.SaveResults(ctx, finish("d2", room.ModeDaily, "2026-11-22", "c", "ghost"))
 	require.ErrorIs(t, err, store.ErrInvalid)
 	assert.Equal(t, 1, count("c"))
-	err = s.SaveResults(ctx, finish("d2", store.ModeDaily, "2026-13-01", "c"))
+	err = s.SaveResults(ctx, finish("d2", room.ModeDaily, "2026-13-01", "c"))
 	require.ErrorIs(t, err, store.ErrInvalid)
 	require.NoError(t, s.SaveResults(ctx, nil), "an empty finish stores nothing")
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/store"
 )
 
@@ -16,11 +17,11 @@ func testRooms(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	mkPlayer(t, s, "host")
 	pz := mkPuzzle(t, s, 2, "easy")
-	r := mkRoom(t, s, "room1", store.ModeRace, pz.ID, "host")
-	mkRoom(t, s, "room0", store.ModeCoop, pz.ID, "host")
+	r := mkRoom(t, s, "room1", room.ModeRace, pz.ID, "host")
+	mkRoom(t, s, "room0", room.ModeCoop, pz.ID, "host")
 	got, err := s.Room(ctx, "room1")
 	require.NoError(t, err)
-	assert.Equal(t, store.ModeRace, got.Mode)
+	assert.Equal(t, room.ModeRace, got.Mode)
 	assert.Equal(t, store.StateWaiting, got.State)
 	assert.True(t, got.StartedAt.IsZero())
 	assert.JSONEq(t, `{"countdown":3}`, string(got.Settings))
@@ -45,7 +46,7 @@ func testRooms(t *testing.T, s store.Store) {
 
 	_, err = s.Room(ctx, "nope")
 	assert.ErrorIs(t, err, store.ErrNotFound)
-	assert.ErrorIs(t, s.UpdateRoom(ctx, store.Room{ID: "nope", Mode: store.ModeRace, PuzzleID: pz.ID, State: store.StateRunning}), store.ErrNotFound)
+	assert.ErrorIs(t, s.UpdateRoom(ctx, store.Room{ID: "nope", Mode: room.ModeRace, PuzzleID: pz.ID, State: store.StateRunning}), store.ErrNotFound)
 }
 
 // testRoomOwner: a room made with an owner holds it at epoch 1 on its
@@ -55,11 +56,11 @@ func testRoomOwner(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	mkPlayer(t, s, "host")
 	pz := mkPuzzle(t, s, 2, "easy")
-	r := store.Room{ID: "owned", Mode: store.ModeRace, PuzzleID: pz.ID, HostID: "host", State: store.StateWaiting, CreatedAt: t0, Owner: "node-a"}
+	r := store.Room{ID: "owned", Mode: room.ModeRace, PuzzleID: pz.ID, HostID: "host", State: store.StateWaiting, CreatedAt: t0, Owner: "node-a"}
 	require.NoError(t, s.CreateRoom(ctx, r))
 	r.ID = "owned.2"
 	require.NoError(t, s.CreateRoom(ctx, r))
-	mkRoom(t, s, "plain", store.ModeCoop, pz.ID, "host")
+	mkRoom(t, s, "plain", room.ModeCoop, pz.ID, "host")
 	tests := []struct {
 		id    string
 		owner string
@@ -87,7 +88,7 @@ func testFencedWrites(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	mkPlayer(t, s, "host")
 	pz := mkPuzzle(t, s, 2, "easy")
-	base := store.Room{ID: "f1", Mode: store.ModeCoop, PuzzleID: pz.ID, HostID: "host", State: store.StateRunning, CreatedAt: t0, Owner: "node-a"}
+	base := store.Room{ID: "f1", Mode: room.ModeCoop, PuzzleID: pz.ID, HostID: "host", State: store.StateRunning, CreatedAt: t0, Owner: "node-a"}
 	require.NoError(t, s.CreateRoom(ctx, base))
 	other := base
 	other.ID = "f2"
@@ -137,7 +138,7 @@ func testFencedWrites(t *testing.T, s store.Store) {
 	})
 
 	t.Run("results", func(t *testing.T) {
-		res := store.Result{RoomID: "f1", PlayerID: "host", PuzzleID: pz.ID, Mode: store.ModeCoop, Level: "easy",
+		res := store.Result{RoomID: "f1", PlayerID: "host", PuzzleID: pz.ID, Mode: room.ModeCoop, Level: "easy",
 			Elapsed: time.Minute, FinishedAt: t0, Epoch: 2}
 		assert.ErrorIs(t, s.SaveResults(ctx, []store.Result{res}), store.ErrFenced)
 		hist, err := s.PlayerHistory(ctx, "host", 0)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/store"
 )
 
@@ -96,13 +97,13 @@ func testBadInput(t *testing.T, s store.Store) {
 	pz := mkPuzzle(t, s, 12, "easy")
 	assert.Error(t, s.CreatePlayer(ctx, store.Player{ID: "", Name: "x", TokenHash: []byte("t"), CreatedAt: t0, LastSeen: t0}))
 	assert.ErrorIs(t, s.CreateRoom(ctx, store.Room{ID: "x", Mode: "solo", PuzzleID: pz.ID, HostID: "a", State: store.StateWaiting, CreatedAt: t0}), store.ErrInvalid)
-	assert.ErrorIs(t, s.CreateRoom(ctx, store.Room{ID: "y", Mode: store.ModeRace, PuzzleID: 777777, HostID: "a", State: store.StateWaiting, CreatedAt: t0}), store.ErrInvalid)
+	assert.ErrorIs(t, s.CreateRoom(ctx, store.Room{ID: "y", Mode: room.ModeRace, PuzzleID: 777777, HostID: "a", State: store.StateWaiting, CreatedAt: t0}), store.ErrInvalid)
 	_, err := s.Room(ctx, "x")
 	assert.ErrorIs(t, err, store.ErrNotFound, "a refused room is not stored")
-	mkRoom(t, s, "r", store.ModeRace, pz.ID, "a")
-	err = s.SaveResults(ctx, []store.Result{{RoomID: "r", PlayerID: "a", PuzzleID: pz.ID, Mode: store.ModeDaily, Level: "easy", FinishedAt: t0, Day: "2026-13-01"}})
+	mkRoom(t, s, "r", room.ModeRace, pz.ID, "a")
+	err = s.SaveResults(ctx, []store.Result{{RoomID: "r", PlayerID: "a", PuzzleID: pz.ID, Mode: room.ModeDaily, Level: "easy", FinishedAt: t0, Day: "2026-13-01"}})
 	assert.ErrorIs(t, err, store.ErrInvalid)
-	err = s.SaveResults(ctx, []store.Result{{RoomID: "r", PlayerID: "ghost", PuzzleID: pz.ID, Mode: store.ModeRace, Level: "easy", FinishedAt: t0}})
+	err = s.SaveResults(ctx, []store.Result{{RoomID: "r", PlayerID: "ghost", PuzzleID: pz.ID, Mode: room.ModeRace, Level: "easy", FinishedAt: t0}})
 	assert.ErrorIs(t, err, store.ErrInvalid)
 	hist, err := s.PlayerHistory(ctx, "a", 0)
 	require.NoError(t, err)
