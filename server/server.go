@@ -2,7 +2,9 @@
 // metrics), the WebSocket protocol (docs/protocol.md) with its limits, player
 // identity, and the embedded web client. It knows rooms through package room
 // and persistence only through the small Players interface it declares; it
-// holds no game rules and no SQL.
+// holds no game rules and no SQL. The WebSocket's transport (handshake,
+// frames, corked writes, parked readers) is package internal/ws; a server
+// owns its ws.Poller.
 package server
 
 import (
@@ -26,6 +28,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/sudoku-arena/arena/internal/ws"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -70,6 +73,11 @@ type Server struct {
 	mu      sync.Mutex
 	conns   map[*conn]struct{}
 	closing bool
+	// poller is the read poller the connections' sockets park in, made
+	// with the first connection (none for a server that never upgrades
+	// one) and closed by CloseConns(true); nil where none is built.
+	poller     *ws.Poller
+	pollerMade bool
 }
 
 // New is a server over the registry's rooms. web is the client's files
@@ -153,7 +161,9 @@ func (s *Server) Metrics() *prometheus.Registry { return s.metrics.reg }
 // connections that are in no room; rooms close their own members' as they
 // save (Registry.Shutdown). With all set it closes every connection left,
 // for after the rooms have ended: http.Server.Shutdown does not wait for
-// WebSockets.
+// WebSockets. Then it closes the server's read poller: the connections
+// being closed end without it, each woken by its writer once its socket is
+// closed.
 func (s *Server) CloseConns(all bool) {
 	s.mu.Lock()
 	s.closing = true
@@ -163,9 +173,17 @@ func (s *Server) CloseConns(all bool) {
 			cs = append(cs, c)
 		}
 	}
+	var p *ws.Poller
+	if all {
+		// A connection admitted from now on keeps a reader of its own.
+		p, s.poller, s.pollerMade = s.poller, nil, true
+	}
 	s.mu.Unlock()
 	for _, c := range cs {
 		c.Close(room.CloseGoingAway)
+	}
+	if err := p.Close(); err != nil {
+		s.log.Warn("websocket: close the read poller", "err", err)
 	}
 }
 
@@ -417,9 +435,9 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	// after another are counted in that order.
 	addr := s.remoteAddr(r)
 	admitted := s.sockets.acquire(addr)
-	sock, err := accept(w, r, s.cfg.AllowedOrigins, s.cfg.WriteTimeout, int(s.cfg.ReadLimit))
+	sock, err := ws.Accept(w, r, s.cfg.AllowedOrigins, s.cfg.WriteTimeout, int(s.cfg.ReadLimit))
 	if err != nil {
-		// accept has answered (403 for a foreign origin, 400 or 426 for
+		// Accept has answered (403 for a foreign origin, 400 or 426 for
 		// a bad handshake).
 		s.log.Debug("websocket: accept", "err", err, "origin", r.Header.Get("Origin"))
 		if admitted {
@@ -430,7 +448,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	if !admitted {
 		// Upgraded first, so that a browser learns why (it sees no HTTP
 		// status), then closed at once.
-		sock.closeHandshake(int(CloseTooManySockets), fmt.Sprintf("too many connections from this address (at most %d): close another first", s.cfg.SocketsPerAddr))
+		sock.CloseHandshake(ws.StatusCode(CloseTooManySockets), fmt.Sprintf("too many connections from this address (at most %d): close another first", s.cfg.SocketsPerAddr))
 		return
 	}
 	c := newConn(s, sock)
@@ -443,15 +461,25 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	go c.serve()
 }
 
-// admit counts a new connection and puts its socket in the read poller.
+// admit counts a new connection and puts its socket in the server's read
+// poller, made with the first connection.
 func (s *Server) admit(c *conn) {
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
+	if !s.pollerMade {
+		s.pollerMade = true
+		p, err := ws.NewPoller(s.log)
+		switch {
+		case err == nil:
+			s.poller = p
+		case !errors.Is(err, errors.ErrUnsupported):
+			s.log.Warn("websocket: no read poller: connections keep a reader each", "err", err)
+		}
+	}
+	p := s.poller
 	s.mu.Unlock()
 	s.metrics.sockets.Inc()
-	if p := readPoller(); p.add(c) {
-		c.poller = p
-	}
+	p.Add(c.sock, c)
 }
 
 // dropConn forgets a connection whose socket is closed and whose reading

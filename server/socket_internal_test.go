@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -20,6 +21,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/internal/ws"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -51,7 +53,7 @@ func (c countedConn) Write(p []byte) (int, error) {
 // connection to got.
 func upgrading(s *Server, got func(*conn)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sock, err := accept(w, r, nil, s.cfg.WriteTimeout, int(s.cfg.ReadLimit))
+		sock, err := ws.Accept(w, r, nil, s.cfg.WriteTimeout, int(s.cfg.ReadLimit))
 		if err != nil {
 			return
 		}
@@ -77,7 +79,7 @@ func newWSPair(tb testing.TB, read bool, opts ...func(*Config)) *wsPair {
 
 // newWSPairCounting is newWSPair, with the server's socket's writes
 // counted (p.writes) when count is set. A counted socket is a wrapper,
-// which the server cannot write to without waiting (corkConn.tryWrite):
+// which the server cannot write to without waiting (ws.Conn.TryWrite):
 // its frames all go through a writer goroutine.
 func newWSPairCounting(tb testing.TB, read, count bool, opts ...func(*Config)) *wsPair {
 	tb.Helper()
@@ -86,6 +88,7 @@ func newWSPairCounting(tb testing.TB, read, count bool, opts ...func(*Config)) *
 		o(&cfg)
 	}
 	s := New(cfg, nil, nil, nil, nil)
+	tb.Cleanup(func() { s.CloseConns(true) }) // last: the server's poller
 	p := &wsPair{}
 	conns := make(chan *conn, 1)
 	hs := httptest.NewUnstartedServer(upgrading(s, func(c *conn) {
@@ -231,39 +234,6 @@ func TestControlFramesAreNotHeldBetweenBatches(t *testing.T) {
 	}
 }
 
-// A batch being written holds a pong that another goroutine writes
-// meanwhile only until the batch goes out, and keeps it whole.
-func TestAPongDuringABatchGoesOutWithIt(t *testing.T) {
-	p := newWSPair(t, true)
-	var buf []byte
-	p.c.sock.cork(&buf)
-	pinged := make(chan error, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		pinged <- p.client.Ping(ctx)
-	}()
-	// The client's Ping waits on its reader for the pong.
-	go func() { _, _, _ = p.client.Read(context.Background()) }()
-	require.Eventually(t, func() bool {
-		p.c.sock.mu.Lock()
-		defer p.c.sock.mu.Unlock()
-		return len(buf) > 0
-	}, 5*time.Second, time.Millisecond, "the pong was not written into the batch")
-	select {
-	case err := <-pinged:
-		t.Fatalf("the pong left before the batch: %v", err)
-	case <-time.After(50 * time.Millisecond):
-	}
-	require.NoError(t, p.c.sock.uncork())
-	select {
-	case err := <-pinged:
-		require.NoError(t, err)
-	case <-time.After(5 * time.Second):
-		t.Fatal("the pong did not go out with the batch")
-	}
-}
-
 // A client whose queue fills up while a write is under way is closed as
 // too slow at SendQueue frames, and its backlog is not written before the
 // close.
@@ -310,6 +280,7 @@ func TestAFailedWriteClosesTheSocket(t *testing.T) {
 // answered.
 func TestAMessageSentWithTheHandshakeIsRead(t *testing.T) {
 	s := New(Config{}, nil, nil, nil, nil)
+	defer s.CloseConns(true)
 	hs := httptest.NewServer(upgrading(s, func(c *conn) { go c.serve() }))
 	defer hs.Close()
 	nc, err := net.Dial("tcp", hs.Listener.Addr().String())
@@ -454,5 +425,41 @@ func TestFramesASocketTakesInPartArriveWhole(t *testing.T) {
 		require.NoError(t, err, "frame %d", i)
 		require.Equal(t, len(frame(i)), len(got), "frame %d", i)
 		require.True(t, bytes.Equal(frame(i), got), "frame %d", i)
+	}
+}
+
+// Each server has a read poller of its own, made with its first
+// connection: CloseConns(true) closes one server's connections and its
+// poller, and no other server's, whose connections park in theirs and
+// are read on.
+func TestEachServerHasItsOwnPoller(t *testing.T) {
+	a, b := newWSPairCounting(t, true, false), newWSPairCounting(t, true, false) // sockets the poller can take
+	poller := func(s *Server) *ws.Poller {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.poller
+	}
+	pa, pb := poller(a.c.s), poller(b.c.s)
+	if runtime.GOOS != "linux" {
+		t.Skip("no read poller here")
+	}
+	require.NotNil(t, pa)
+	require.NotNil(t, pb)
+	assert.NotSame(t, pa, pb)
+	assert.True(t, a.c.sock.Parks())
+	assert.True(t, b.c.sock.Parks())
+
+	a.c.s.CloseConns(true)
+	assert.Nil(t, poller(a.c.s), "closed, and none made again")
+	_, err := readFrom(t, a.client)
+	assert.Equal(t, CloseGoingAway, websocket.CloseStatus(err))
+
+	for i := range 3 {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		require.NoError(t, b.client.Write(ctx, websocket.MessageText, []byte(`{"type":"ping"}`)))
+		cancel()
+		got, err := readFrom(t, b.client)
+		require.NoError(t, err, "message %d", i)
+		assert.Contains(t, string(got), room.CodeNotJoined)
 	}
 }
