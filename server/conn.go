@@ -68,8 +68,9 @@ type conn struct {
 	drain   bool
 	// timer is the join timeout until the connection joins a room, then
 	// the keep-alive pings (tick); nil once the connection ends. One
-	// timer, not a goroutine, so that an idle connection holds none.
-	timer *time.Timer
+	// timer on the server's clock, not a goroutine, so that an idle
+	// connection holds none.
+	timer Timer
 	// done is closed once the socket is.
 	done chan struct{}
 
@@ -98,7 +99,7 @@ func newConn(s *Server, sock *ws.Conn) *conn {
 		s: s, sock: sock,
 		done:   make(chan struct{}),
 		tokens: float64(s.cfg.RateBurst),
-		last:   time.Now(),
+		last:   s.clock.Now(),
 	}
 }
 
@@ -219,7 +220,7 @@ func (c *conn) startWriterLocked() {
 // serve reads the connection until it parks or ends.
 func (c *conn) serve() {
 	c.mu.Lock()
-	c.timer = time.AfterFunc(c.s.cfg.JoinTimeout, c.tick)
+	c.timer = c.s.clock.AfterFunc(c.s.cfg.JoinTimeout, c.tick)
 	c.mu.Unlock()
 	c.ReadOn()
 }
@@ -345,7 +346,7 @@ func (c *conn) writeBatch(b *batch) error {
 
 // observe records how long each frame took from its event to its write.
 func (c *conn) observe(frames []room.Frame) {
-	now := time.Now()
+	now := c.s.clock.Now()
 	for _, f := range frames {
 		if !f.At.IsZero() {
 			c.s.metrics.latency.Observe(now.Sub(f.At).Seconds())
@@ -390,7 +391,7 @@ func (c *conn) ended(in ws.Input) {
 // handle acts on one message the client sent, and reports whether the
 // connection reads on.
 func (c *conn) handle(ctx context.Context, op byte, data []byte) bool {
-	at := time.Now()
+	at := c.s.clock.Now()
 	if !c.allow(at) {
 		return c.refuse(op, data)
 	}
@@ -577,7 +578,7 @@ func (c *conn) join(ctx context.Context, msg *room.Msg) *room.Error {
 		if err := rm.Admits(ctx, false); err != nil {
 			return joinError(err, msg.Room)
 		}
-		if !c.s.newPlayers.allow(c.addr, time.Now()) {
+		if !c.s.newPlayers.allow(c.addr, c.s.clock.Now()) {
 			return room.Errorf(room.CodeRateLimited, "too many new players from this address: join with your token, or wait a minute")
 		}
 		j.ID, j.Token = newMemberID("p_"), newToken()

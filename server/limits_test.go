@@ -60,6 +60,7 @@ func assertID(t *testing.T, want string, got json.RawMessage, frame string) {
 }
 
 func TestBadInputGetsAnErrorAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.createRoom("race", "easy")
 	other := e.createRoom("coop", "easy")
@@ -198,6 +199,7 @@ func itoa(n int) string {
 // 4004, after those answers. The rate is so low that no token comes back
 // while the test runs.
 func TestRateLimitAnswersEachRefusalThenCloses(t *testing.T) {
+	t.Parallel()
 	const burst = 5
 	e := newEnv(t, func(c *server.Config) { c.RateLimit, c.RateBurst = 0.001, burst })
 	c := e.dial("Ann")
@@ -223,6 +225,7 @@ func TestRateLimitAnswersEachRefusalThenCloses(t *testing.T) {
 }
 
 func TestOriginIsChecked(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *server.Config) { c.AllowedOrigins = []string{"*.friends.example"} })
 	url := e.wsURL()
 	ctx := context.Background()
@@ -251,6 +254,7 @@ func TestOriginIsChecked(t *testing.T) {
 
 // An HTTP/1.0 request cannot be upgraded: 426, saying what would be.
 func TestAnHTTP10HandshakeIsRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	nc, err := net.Dial("tcp", strings.TrimPrefix(e.http.URL, "http://"))
 	require.NoError(t, err)
@@ -270,6 +274,7 @@ func TestAnHTTP10HandshakeIsRefused(t *testing.T) {
 }
 
 func TestJoinTimeoutCloses(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *server.Config) { c.JoinTimeout = 100 * time.Millisecond })
 	c := e.dial("Ann")
 	code, _ := c.closeStatus()
@@ -277,6 +282,7 @@ func TestJoinTimeoutCloses(t *testing.T) {
 }
 
 func TestSecondTabReplacesTheFirst(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.createRoom("coop", "easy")
 	a := e.dial("Ann")
@@ -291,6 +297,7 @@ func TestSecondTabReplacesTheFirst(t *testing.T) {
 }
 
 func TestShutdownSavesRoomsAndARestartBringsThemBack(t *testing.T) {
+	t.Parallel()
 	k := newKept()
 	e := newEnvOn(t, k)
 	a := e.dial("Ann")
@@ -354,6 +361,7 @@ func containsInt(xs []int, x int) bool {
 }
 
 func TestHealthAndMetrics(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	get := func(path string) (int, string) {
 		resp, err := http.Get(e.http.URL + path)
@@ -403,6 +411,7 @@ func TestHealthAndMetrics(t *testing.T) {
 }
 
 func TestHealthSaysWhenTheDatabaseIsGone(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.kept.players.goDown()
 	resp, err := http.Get(e.http.URL + "/healthz")
@@ -415,7 +424,9 @@ func TestHealthSaysWhenTheDatabaseIsGone(t *testing.T) {
 }
 
 func TestRoomCreationIsRateLimitedPerAddress(t *testing.T) {
-	e := newEnv(t, func(c *server.Config) { c.CreateRate = 2 })
+	t.Parallel()
+	clk := server.NewFakeClock(time.Now())
+	e := newEnv(t, server.WithFakeClock(clk), func(c *server.Config) { c.CreateRate = 2 })
 	e.createRoom("race", "easy")
 	e.createRoom("coop", "easy")
 	resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(`{"mode":"race"}`))
@@ -427,9 +438,15 @@ func TestRoomCreationIsRateLimitedPerAddress(t *testing.T) {
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&apiErr))
 	assert.Equal(t, room.CodeRateLimited, apiErr.Error.Code)
 	assert.Equal(t, 2, e.rooms.Stats().Rooms, "the refused request made no room")
+
+	// The Retry-After's minute refills the bucket.
+	clk.Advance(time.Minute)
+	e.createRoom("race", "easy")
+	assert.Equal(t, 3, e.rooms.Stats().Rooms)
 }
 
 func TestJoiningAStartedRaceIsRefusedAndWatchingIsNot(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.createRoom("race", "easy")
 	a := e.dial("Ann")

@@ -4,7 +4,7 @@
 // and persistence only through the small Players interface it declares; it
 // holds no game rules and no SQL. The WebSocket's transport (handshake,
 // frames, corked writes, parked readers) is package internal/ws; a server
-// owns its ws.Poller.
+// owns its ws.Poller. Time comes from the Clock in its Config.
 package server
 
 import (
@@ -59,6 +59,7 @@ type Server struct {
 	log     *slog.Logger
 	metrics *metrics
 	mux     *http.ServeMux
+	clock   Clock // cfg.Clock, or WallClock
 
 	// The per-address limits (limits.go); nil: no limit.
 	creates     *addrLimiter // rooms made a minute
@@ -87,7 +88,10 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, rooms: rooms, players: players, log: logger, conns: map[*conn]struct{}{}}
+	s := &Server{cfg: cfg, rooms: rooms, players: players, log: logger, clock: cfg.Clock, conns: map[*conn]struct{}{}}
+	if s.clock == nil {
+		s.clock = WallClock{}
+	}
 	s.queues.add("results", s.resultsQueue)
 	s.metrics = newMetrics(s)
 	s.creates = newAddrLimiter(cfg.CreateRate, cfg.CreateRate)
@@ -243,7 +247,7 @@ const (
 
 func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 	addr := clientAddr(r)
-	if !s.creates.allow(addr, time.Now()) {
+	if !s.creates.allow(addr, s.clock.Now()) {
 		w.Header().Set("Retry-After", retryCreateRate)
 		writeError(w, http.StatusTooManyRequests, room.CodeRateLimited, "too many rooms made from this address: wait a minute")
 		return

@@ -145,6 +145,7 @@ func readFrom(tb testing.TB, ws *websocket.Conn) ([]byte, error) {
 // order, in one write to the socket; frames of every header size (7-bit,
 // 16-bit and 64-bit lengths) are framed right.
 func TestQueuedFramesAreWrittenInOrderWithOneWrite(t *testing.T) {
+	t.Parallel()
 	p := newWSPair(t, false)
 	var want [][]byte
 	for i := range 40 {
@@ -184,7 +185,8 @@ func TestQueuedFramesAreWrittenInOrderWithOneWrite(t *testing.T) {
 // answered with nothing queued, the server's own ping reaches the client,
 // and a close follows the frames queued before it.
 func TestControlFramesAreNotHeldBetweenBatches(t *testing.T) {
-	p := newWSPair(t, true, func(c *Config) { c.PingInterval = 50 * time.Millisecond })
+	clk := NewFakeClock(time.Now())
+	p := newWSPair(t, true, WithFakeClock(clk), func(c *Config) { c.PingInterval, c.PingTimeout = 50*time.Millisecond, 20*time.Millisecond })
 	p.c.joined.Store(true) // pinged
 
 	for i := range 3 {
@@ -218,8 +220,19 @@ func TestControlFramesAreNotHeldBetweenBatches(t *testing.T) {
 	}
 
 	// The server's keep-alive pings: the connection stays open for several
-	// intervals because the client answers them.
-	time.Sleep(300 * time.Millisecond)
+	// intervals because the client answers them. Its timer is the join
+	// timeout's until then, which pings a joined connection; the clock
+	// then moves in steps shorter than the ping timeout, and after each the
+	// client pings the server and has its pong, so that what it sent before
+	// (its pong to the server's ping) has been read before the clock moves
+	// again.
+	clk.Advance(p.c.s.cfg.JoinTimeout)
+	for range 30 {
+		pctx, pcancel := context.WithTimeout(context.Background(), 5*time.Second)
+		require.NoError(t, p.client.Ping(pctx))
+		pcancel()
+		clk.Advance(10 * time.Millisecond)
+	}
 	p.c.mu.Lock()
 	closing := p.c.closing
 	p.c.mu.Unlock()
@@ -238,6 +251,7 @@ func TestControlFramesAreNotHeldBetweenBatches(t *testing.T) {
 // too slow at SendQueue frames, and its backlog is not written before the
 // close.
 func TestAFullQueueClosesAsTooSlowBeforeTheBacklog(t *testing.T) {
+	t.Parallel()
 	p := newWSPair(t, false, func(c *Config) { c.SendQueue = 8 })
 	p.hold()
 	for i := range 8 {
@@ -259,6 +273,7 @@ func TestAFullQueueClosesAsTooSlowBeforeTheBacklog(t *testing.T) {
 // A write that fails (the client is gone) ends the writer and closes the
 // socket; later frames start no writer.
 func TestAFailedWriteClosesTheSocket(t *testing.T) {
+	t.Parallel()
 	p := newWSPair(t, false)
 	require.NoError(t, p.client.CloseNow())
 	require.Eventually(t, func() bool {
@@ -279,6 +294,7 @@ func TestAFailedWriteClosesTheSocket(t *testing.T) {
 // read with the request, reaches the connection's reader: the client is
 // answered.
 func TestAMessageSentWithTheHandshakeIsRead(t *testing.T) {
+	t.Parallel()
 	s := New(Config{}, nil, nil, nil, nil)
 	defer s.CloseConns(true)
 	hs := httptest.NewServer(upgrading(s, func(c *conn) { go c.serve() }))
@@ -324,6 +340,7 @@ func TestAMessageSentWithTheHandshakeIsRead(t *testing.T) {
 // A server shutting down closes a connection as going away after the
 // frames queued before the close.
 func TestGoingAwayDrainsTheQueueFirst(t *testing.T) {
+	t.Parallel()
 	p := newWSPair(t, false)
 	p.hold()
 	for i := range 5 {
@@ -343,6 +360,7 @@ func TestGoingAwayDrainsTheQueueFirst(t *testing.T) {
 // Frames sent while the room holds the connection wait for its release,
 // then go out in one write; a writer already running leaves them too.
 func TestHeldFramesGoOutTogetherAtTheRelease(t *testing.T) {
+	t.Parallel()
 	p := newWSPair(t, false)
 	p.c.Hold()
 	require.True(t, p.c.Send(room.Frame{Data: []byte("move")}))
@@ -379,6 +397,7 @@ func TestHeldFramesGoOutTogetherAtTheRelease(t *testing.T) {
 // the socket takes it at once: no writer goroutine runs, and nothing is
 // left for one.
 func TestAReleasedBatchIsWrittenAtOnce(t *testing.T) {
+	t.Parallel()
 	p := newWSPairCounting(t, false, false)
 	var want [][]byte
 	for round := range 3 {
@@ -407,6 +426,7 @@ func TestAReleasedBatchIsWrittenAtOnce(t *testing.T) {
 // goroutine, and the client, reading again, gets every frame whole and in
 // order.
 func TestFramesASocketTakesInPartArriveWhole(t *testing.T) {
+	t.Parallel()
 	p := newWSPairCounting(t, false, false)
 	p.client.SetReadLimit(1 << 20)
 	const frames = 100
@@ -433,6 +453,7 @@ func TestFramesASocketTakesInPartArriveWhole(t *testing.T) {
 // poller, and no other server's, whose connections park in theirs and
 // are read on.
 func TestEachServerHasItsOwnPoller(t *testing.T) {
+	t.Parallel()
 	a, b := newWSPairCounting(t, true, false), newWSPairCounting(t, true, false) // sockets the poller can take
 	poller := func(s *Server) *ws.Poller {
 		s.mu.Lock()

@@ -75,6 +75,7 @@ func (w *wire) closeFrame() (int, string) {
 // message over the limit closes with 1009 (docs/protocol.md, "Close
 // codes").
 func TestTheWireIsKeptToRFC6455(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := [4]byte{1, 2, 3, 4}
 
