@@ -28,7 +28,7 @@ run: build
 test:
 	./scripts/ensure-postgres
 	$(GO) test -race -timeout $(TEST_TIMEOUT) -count=1 $(PKGS)
-	$(GO) test -count=1 -run 'Alloc|Stack' ./engine ./protocol ./room ./server
+	$(GO) test -count=1 -run 'Alloc|Stack' ./engine ./protocol ./room ./server ./internal/ws
 
 # The browser tests alone (they are part of `make test` too): a real arena
 # serve and Debian's headless Chromium. Without Chromium they skip, unless
@@ -61,9 +61,9 @@ fuzz:
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzCreateRoom$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzGetRoom$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzLabSolve$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./server -run '^$$' -fuzz '^FuzzTake$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/loadtest -run '^$$' -fuzz '^FuzzScanFlat$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/wsframe -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/ws -run '^$$' -fuzz '^FuzzTake$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/ws -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 
 lint: fmt vet staticcheck
 

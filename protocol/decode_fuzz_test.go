@@ -154,6 +154,7 @@ var flatFrames = []struct {
 // encoding/json, into what decodeFull makes of them, and the others are
 // left to it.
 func TestDecodeFlat(t *testing.T) {
+	t.Parallel()
 	for _, tc := range flatFrames {
 		_, _, ok := decodeFlat([]byte(tc.frame))
 		assert.Equal(t, tc.flat, ok, "%s", tc.frame)

@@ -12,6 +12,7 @@ import (
 // checkID echoes a string or a number as bytes the server wrote, and
 // refuses anything else.
 func TestCheckID(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, raw, want, code string }{
 		{"none", ``, ``, ""},
 		{"a plain string", `"m1"`, `"m1"`, ""},

@@ -43,6 +43,7 @@ func apiErrorOf(t *testing.T, body []byte) (code, message string) {
 }
 
 func TestLiveRoomsAreCappedPerAddress(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *server.Config) {
 		c.RoomsPerAddr = 2
 		c.Rooms.IdleTimeout = 200 * time.Millisecond
@@ -77,6 +78,7 @@ func TestLiveRoomsAreCappedPerAddress(t *testing.T) {
 
 // An IPv6 host can use any address of its /64: they count as one.
 func TestIPv6AddressesCountByTheir64(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *server.Config) { c.RoomsPerAddr = 2 })
 	assert.Equal(t, http.StatusCreated, postRoom(t, e, "[2001:db8:1:2::1]:4000").Code)
 	assert.Equal(t, http.StatusCreated, postRoom(t, e, "[2001:db8:1:2:ffff:1:2:3]:4001").Code)
@@ -94,6 +96,7 @@ func TestIPv6AddressesCountByTheir64(t *testing.T) {
 }
 
 func TestTheServerHoldsAtMostMaxRooms(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *server.Config) { c.Rooms.MaxRooms = 2 })
 	e.createRoom("race", "easy")
 	assert.Equal(t, http.StatusCreated, postRoom(t, e, "192.0.2.1:1").Code)
@@ -108,6 +111,7 @@ func TestTheServerHoldsAtMostMaxRooms(t *testing.T) {
 }
 
 func TestNewPlayersAreLimitedPerAddress(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *server.Config) { c.PlayerRate = 2 })
 	id := e.createRoom("coop", "easy")
 	a := e.dial("Ann")
@@ -138,6 +142,7 @@ func TestNewPlayersAreLimitedPerAddress(t *testing.T) {
 }
 
 func TestOpenSocketsAreLimitedPerAddress(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *server.Config) { c.SocketsPerAddr = 2 })
 	a := e.dial("Ann")
 	e.dial("Bob")
@@ -163,7 +168,9 @@ func TestOpenSocketsAreLimitedPerAddress(t *testing.T) {
 }
 
 func TestJoinedSocketThatDoesNotAnswerPingsIsClosed(t *testing.T) {
-	e := newEnv(t, func(c *server.Config) { c.PingInterval, c.PingTimeout = 30*time.Millisecond, 50*time.Millisecond })
+	t.Parallel()
+	clk := server.NewFakeClock(time.Now())
+	e := newEnv(t, server.WithFakeClock(clk), func(c *server.Config) { c.PingInterval, c.PingTimeout = 30*time.Millisecond, 50*time.Millisecond })
 	id := e.createRoom("coop", "easy")
 
 	// A client that keeps reading answers the pings and stays.
@@ -180,14 +187,50 @@ func TestJoinedSocketThatDoesNotAnswerPingsIsClosed(t *testing.T) {
 			}
 		}
 	}()
-	time.Sleep(300 * time.Millisecond)
+	// pass moves the clock on by d in steps shorter than the ping
+	// timeout; after each, Ann pings the server and has its pong, so that
+	// whatever Ann sent before (a pong to the server's ping) has been read
+	// before the clock moves again.
+	pass := func(d time.Duration) {
+		t.Helper()
+		const step = 10 * time.Millisecond
+		for range d / step {
+			clk.Advance(step)
+			pctx, pcancel := context.WithTimeout(ctx, 5*time.Second)
+			require.NoError(t, a.ws.Ping(pctx), "Ann is still served")
+			pcancel()
+		}
+	}
+	pass(300 * time.Millisecond)
 	assert.Equal(t, 1, e.rooms.Stats().Members)
 
 	// One that stops reading (as a vanished peer) does not, and is closed.
+	// The clock moves on until Bob's close has come: Bob's ping and its
+	// timeout are armed by goroutines of the server's, which a busy
+	// machine may run only after a fixed stretch of the clock has passed.
 	b := e.dial("Bob")
 	b.join(id)
-	time.Sleep(300 * time.Millisecond)
-	code, reason := b.closeStatus()
+	type closed struct {
+		code   protocol.CloseCode
+		reason string
+	}
+	bClosed := make(chan closed, 1)
+	go func() {
+		code, reason := b.closeStatus()
+		bClosed <- closed{code, reason}
+	}()
+	var got closed
+	for i := 0; ; i++ {
+		require.Less(t, i, 3000, "Bob was not closed in 30 s of the clock")
+		pass(10 * time.Millisecond)
+		select {
+		case got = <-bClosed:
+		default:
+			continue
+		}
+		break
+	}
+	code, reason := got.code, got.reason
 	assert.Equal(t, protocol.CloseIdle, code)
 	assert.Contains(t, reason, "ping")
 	require.Eventually(t, func() bool { return e.rooms.Stats().Members == 1 }, 5*time.Second, 10*time.Millisecond,
@@ -200,7 +243,7 @@ func TestJoinedSocketThatDoesNotAnswerPingsIsClosed(t *testing.T) {
 
 	// A connection that has not joined is the join timeout's, not pinged.
 	c := e.dial("Cid")
-	time.Sleep(200 * time.Millisecond)
+	pass(200 * time.Millisecond)
 	c.send(map[string]any{"type": "ping", "id": 1})
 	assert.Equal(t, protocol.TypeError, c.read().Type, "still open: not joined")
 }
@@ -208,6 +251,7 @@ func TestJoinedSocketThatDoesNotAnswerPingsIsClosed(t *testing.T) {
 // The HTTP timeouts cut slow requests but not WebSockets, whose deadlines
 // the upgrade clears.
 func TestHTTPTimeoutsSpareWebSockets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *server.Config) {
 		c.HTTP = server.HTTPTimeouts{ReadHeader: 100 * time.Millisecond, Read: 150 * time.Millisecond, Write: 150 * time.Millisecond, Idle: 200 * time.Millisecond}
 	})

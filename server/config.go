@@ -93,6 +93,11 @@ type Config struct {
 	// net/http/pprof on a listener of its own, apart from the public one.
 	// Empty (the default) serves no profiles.
 	DebugAddr string
+
+	// Clock is the server's time and its connections' timers (not a
+	// setting); nil is WallClock. A test that moves time by hand gives
+	// the rooms the same clock (Rooms.Clock), so that one clock decides.
+	Clock Clock
 }
 
 // HTTPTimeouts bound each HTTP connection, so that a client that sends or

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,19 +9,20 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/sudoku-arena/arena/internal/wsframe"
+	"github.com/sudoku-arena/arena/internal/ws"
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
 
 // conn is one WebSocket: a reader that decodes, limits and forwards
 // messages, which runs only while the socket has bytes to read (on Linux:
-// it parks otherwise, see poller), and a writer goroutine that runs only
-// while frames wait, so that an idle connection holds no goroutine and no
-// queue.
+// it parks otherwise, in the server's ws.Poller), and a writer goroutine
+// that runs only while frames wait, so that an idle connection holds no
+// goroutine and no queue. The socket's frames are the transport's
+// (ws.Conn).
 type conn struct {
 	s    *Server
-	sock *corkConn
+	sock *ws.Conn
 
 	mu sync.Mutex
 	// queue is the frames waiting to be written, at most SendQueue; nil
@@ -47,8 +47,9 @@ type conn struct {
 	drain   bool
 	// timer is the join timeout until the connection joins a room, then
 	// the keep-alive pings (tick); nil once the connection ends. One
-	// timer, not a goroutine, so that an idle connection holds none.
-	timer *time.Timer
+	// timer on the server's clock, not a goroutine, so that an idle
+	// connection holds none.
+	timer Timer
 	// done is closed once the socket is.
 	done chan struct{}
 
@@ -59,13 +60,6 @@ type conn struct {
 	// fromNode is set on a connection another node relays (relay.go).
 	fromNode bool
 
-	// poller is set when the connection's socket is in the read
-	// poller: its reader then ends when nothing is left to read, and the
-	// poller starts another when there is (park, wake). rstate is where
-	// that stands, slot where the poller keeps it.
-	poller *poller
-	rstate atomic.Int32
-	slot   int32
 	// pinged is set while a keep-alive ping waits for its answer, and
 	// pingHeard is the socket's count of reads when it went (tick).
 	pinged    bool
@@ -79,12 +73,12 @@ type conn struct {
 	refused int
 }
 
-func newConn(s *Server, sock *corkConn) *conn {
+func newConn(s *Server, sock *ws.Conn) *conn {
 	return &conn{
 		s: s, sock: sock,
 		done:   make(chan struct{}),
 		tokens: float64(s.cfg.RateBurst),
-		last:   time.Now(),
+		last:   s.clock.Now(),
 	}
 }
 
@@ -141,9 +135,9 @@ func (c *conn) flushLocked() {
 	c.queue, c.writing = nil, true
 	c.mu.Unlock()
 	for _, f := range b.frames {
-		b.buf = appendTextFrame(b.buf, f.Data)
+		b.buf = ws.AppendText(b.buf, f.Data)
 	}
-	n := c.sock.tryWrite(b.buf)
+	n := c.sock.TryWrite(b.buf)
 	whole := n == len(b.buf)
 	if whole {
 		c.observe(b.frames)
@@ -202,108 +196,29 @@ func (c *conn) startWriterLocked() {
 	}
 }
 
-// Where a parking reader stands (conn.rstate).
-const (
-	readRunning int32 = iota // a goroutine reads the connection
-	readParked               // none does: the poller starts one when bytes come
-	readWoken                // one does, and bytes came since it last looked
-	readDone                 // the reading has ended
-)
-
 // serve reads the connection until it parks or ends.
 func (c *conn) serve() {
 	c.mu.Lock()
-	c.timer = time.AfterFunc(c.s.cfg.JoinTimeout, c.tick)
+	c.timer = c.s.clock.AfterFunc(c.s.cfg.JoinTimeout, c.tick)
 	c.mu.Unlock()
-	c.readOn()
+	c.ReadOn()
 }
 
-// readOn reads the connection until it parks or ends. The reads'
-// context is never cancelled: closing the socket is what ends them.
-func (c *conn) readOn() {
+// ReadOn reads the connection until it parks or ends (ws.Reader: the
+// server's poller calls it again once the parked socket has bytes). The
+// reads' context is never cancelled: closing the socket is what ends
+// them.
+func (c *conn) ReadOn() {
 	if c.read(context.Background()) {
 		return
 	}
 	c.end()
 }
 
-// park ends the reader's goroutine when nothing is left to read, and
-// reports whether it did; false: bytes came meanwhile, to read now.
-func (c *conn) park() bool {
-	if c.rstate.CompareAndSwap(readRunning, readParked) {
-		return true
-	}
-	c.rstate.Store(readRunning) // it was readWoken
-	return false
-}
-
-// wake is the poller saying the socket has bytes (or has failed), or the
-// writer saying it has closed the socket: a parked connection gets a
-// reader again, and a reading one looks once more before it parks.
-func (c *conn) wake() {
-	for {
-		switch c.rstate.Load() {
-		case readParked:
-			if c.rstate.CompareAndSwap(readParked, readRunning) {
-				resume(c)
-				return
-			}
-		case readRunning:
-			if c.rstate.CompareAndSwap(readRunning, readWoken) {
-				return
-			}
-		default:
-			return
-		}
-	}
-}
-
-// idleReaders hands a woken connection to a reader goroutine that has
-// parked its last one and waits for another (reader). Handing it over
-// costs a wake-up; a new goroutine would cost its start and, since a
-// message's handling takes a stack of several KiB, copies of its stack
-// as it grows: 0.3 and 0.4 s of a 15 s profile at 8,000 players, most of
-// what parking cost.
-var (
-	idleReaders = make(chan *conn)
-	// idleCount is how many readers wait on idleReaders; past
-	// maxIdleReaders a reader ends instead, so that a burst's readers
-	// do not all stay.
-	idleCount atomic.Int32
-)
-
-const maxIdleReaders = 64
-
-// resume gives c, woken, a reader: an idle one when there is one.
-func resume(c *conn) {
-	select {
-	case idleReaders <- c:
-	default:
-		go reader(c)
-	}
-}
-
-// reader reads c until it parks or ends, then waits for another woken
-// connection, unless enough readers wait already.
-func reader(c *conn) {
-	for {
-		c.readOn()
-		if idleCount.Add(1) > maxIdleReaders {
-			idleCount.Add(-1)
-			return
-		}
-		c = <-idleReaders
-		idleCount.Add(-1)
-	}
-}
-
 // end is the connection's reading over: it leaves its room and waits for
 // the writer to close the socket.
 func (c *conn) end() {
-	if c.poller != nil {
-		c.rstate.Store(readDone)
-		c.poller.remove(c)
-	}
+	c.sock.Leave()
 	c.mu.Lock()
 	c.timer.Stop()
 	c.timer = nil
@@ -378,7 +293,7 @@ func (c *conn) write() {
 func (c *conn) writeFailed() {
 	_ = c.sock.Close()
 	close(c.done)
-	c.wake() // a parked reader finds the socket closed
+	c.sock.Wake() // a parked reader finds the socket closed
 }
 
 // finish closes the socket with the code closeWith set; the frames
@@ -389,19 +304,19 @@ func (c *conn) finish() {
 	}
 	// The close handshake waits for the client's close frame, for up to
 	// closeWait, unless it has come already.
-	c.sock.closeHandshake(int(c.code), c.reason)
+	c.sock.CloseHandshake(ws.StatusCode(c.code), c.reason)
 	close(c.done)
-	c.wake() // a parked reader finds the socket closed
+	c.sock.Wake() // a parked reader finds the socket closed
 }
 
 // writeBatch writes b's frames with one write to the socket, and records
 // how long each took from its event.
 func (c *conn) writeBatch(b *batch) error {
-	c.sock.cork(&b.buf)
+	c.sock.Cork(&b.buf)
 	for _, f := range b.frames {
-		c.sock.writeText(f.Data)
+		c.sock.WriteText(f.Data)
 	}
-	if err := c.sock.uncork(); err != nil {
+	if err := c.sock.Uncork(); err != nil {
 		return fmt.Errorf("websocket: write: %w", err)
 	}
 	c.observe(b.frames)
@@ -410,7 +325,7 @@ func (c *conn) writeBatch(b *batch) error {
 
 // observe records how long each frame took from its event to its write.
 func (c *conn) observe(frames []room.Frame) {
-	now := time.Now()
+	now := c.s.clock.Now()
 	for _, f := range frames {
 		if !f.At.IsZero() {
 			c.s.metrics.latency.Observe(now.Sub(f.At).Seconds())
@@ -423,15 +338,15 @@ func (c *conn) observe(frames []room.Frame) {
 // (true: the poller starts another reader when there is).
 func (c *conn) read(ctx context.Context) bool {
 	for {
-		in := c.sock.next(c.poller != nil)
-		switch in.kind {
-		case inputNone:
-			if c.park() {
+		in := c.sock.Next(c.sock.Parks())
+		switch in.Kind {
+		case ws.InputNone:
+			if c.sock.Park() {
 				return true
 			}
-		case inputMessage:
-			more := c.handle(ctx, in.op, in.msg.Bytes())
-			doneWith(in.msg)
+		case ws.InputMessage:
+			more := c.handle(ctx, in.Op, in.Msg.Bytes())
+			ws.DoneWith(in.Msg)
 			if !more {
 				return false
 			}
@@ -446,31 +361,21 @@ func (c *conn) read(ctx context.Context) bool {
 // code of the client's close, which is answered with its code and reason
 // as RFC 6455 asks; with 1002 or 1009 for a rule the client broke; or, the
 // socket gone, plainly.
-func (c *conn) ended(in input) {
-	if in.kind == inputClose || in.kind == inputBad {
-		c.closeWith(protocol.CloseCode(in.code), in.reason, false)
+func (c *conn) ended(in ws.Input) {
+	if in.Kind == ws.InputClose || in.Kind == ws.InputBad {
+		c.closeWith(protocol.CloseCode(in.Code), in.Reason, false)
 	}
 }
-
-// readBuffers hold the messages being read: a message is done with once
-// handled (what a room keeps of it is copied by protocol.Decode), so the
-// buffer goes back for the next, on this connection or another, rather
-// than a new one being allocated for every message. maxPooledRead is the
-// largest kept, so that one large message does not pin its buffer in the
-// pool.
-var readBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-const maxPooledRead = 4 << 10
 
 // handle acts on one message the client sent, and reports whether the
 // connection reads on.
 func (c *conn) handle(ctx context.Context, op byte, data []byte) bool {
-	at := time.Now()
+	at := c.s.clock.Now()
 	if !c.allow(at) {
 		return c.refuse(op, data)
 	}
 	c.refused = 0
-	if op != wsframe.OpText {
+	if op != ws.OpText {
 		c.reply(protocol.Errorf(protocol.CodeBadJSON, "frames are JSON text, not binary"), nil)
 		return true
 	}
@@ -515,7 +420,7 @@ func (c *conn) handle(ctx context.Context, op byte, data []byte) bool {
 // close (a laptop shut, a network gone) is then away at once, with its
 // reconnect window running, rather than holding its place and socket
 // until TCP gives up. Browsers answer pings by themselves. The ping is
-// written here, and its answer is taken by the reader (corkConn.take),
+// written here, and its answer is taken by the reader (ws.Conn.Next),
 // which counts it as heard.
 func (c *conn) tick() {
 	if !c.joined.Load() {
@@ -529,7 +434,7 @@ func (c *conn) tick() {
 		return // no ping after the close frame
 	}
 	if pinged {
-		if c.sock.heard.Load() == heard {
+		if c.sock.Heard() == heard {
 			c.closeWith(protocol.CloseIdle, "no answer to ping: reconnect with your token", false)
 			return
 		}
@@ -539,8 +444,8 @@ func (c *conn) tick() {
 		c.rearm(max(c.s.cfg.PingInterval-c.s.cfg.PingTimeout, 0))
 		return
 	}
-	heard = c.sock.heard.Load()
-	if _, err := c.sock.Write(pingFrame); err != nil {
+	heard = c.sock.Heard()
+	if err := c.sock.Ping(); err != nil {
 		c.closeWith(protocol.CloseIdle, "no answer to ping: reconnect with your token", false)
 		return
 	}
@@ -586,7 +491,7 @@ func (c *conn) refuse(op byte, data []byte) bool {
 		return false
 	}
 	var id json.RawMessage
-	if op == wsframe.OpText {
+	if op == ws.OpText {
 		msg, _ := protocol.Decode(data)
 		id = protocol.IDOf(msg)
 	}
@@ -643,7 +548,7 @@ func (c *conn) join(ctx context.Context, msg *protocol.Msg) *protocol.Error {
 		if err := rm.Admits(ctx, false); err != nil {
 			return joinError(err, msg.Room)
 		}
-		if !c.s.newPlayers.allow(c.addr, time.Now()) {
+		if !c.s.newPlayers.allow(c.addr, c.s.clock.Now()) {
 			return protocol.Errorf(protocol.CodeRateLimited, "too many new players from this address: join with your token, or wait a minute")
 		}
 		j.ID, j.Token = newMemberID("p_"), newToken()

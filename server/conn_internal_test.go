@@ -12,6 +12,7 @@ import (
 // A connection whose queue is full refuses the frame and closes itself as
 // too slow, without blocking the room that sends.
 func TestSendOnAFullQueueClosesAsTooSlow(t *testing.T) {
+	t.Parallel()
 	s := &Server{cfg: Config{SendQueue: 2}}
 	s.cfg.defaults()
 	// A writer is busy with an earlier write, as when a queue fills up.

@@ -28,6 +28,7 @@ const attackCells = 4
 // the HTTP snapshot, right digit or wrong. Ann's finish then tells her
 // mistakes, and the finished room everyone's.
 func TestRaceAttackLearnsNothingUntilTheFinish(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.createRoom("race", "easy")
 	ann, bob := e.dial("Ann"), e.dial("Bob")

@@ -18,6 +18,7 @@ import (
 // reaches the others as the same value in bytes the server wrote (each
 // client's reads check that every frame is valid UTF-8 JSON).
 func TestCoopMovesCarryOnlyIDsTheServerBuilt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a, b := e.dial("Ann"), e.dial("Bob")
 	_, givens, sol := e.startGame("coop", a, b)
@@ -44,6 +45,7 @@ func TestCoopMovesCarryOnlyIDsTheServerBuilt(t *testing.T) {
 // POST /api/rooms takes one JSON object in valid UTF-8 and nothing else;
 // every refusal is a 400 with a JSON error, and makes no room.
 func TestCreateRoomRefusesAnythingButOneObject(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, tc := range []struct{ name, body, code string }{
 		{"two objects", `{"mode":"race"}{"mode":"coop"}`, protocol.CodeBadJSON},

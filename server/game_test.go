@@ -10,6 +10,7 @@ import (
 
 	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/protocol"
+	"github.com/sudoku-arena/arena/server"
 )
 
 // conflicting is an empty cell and a digit one of its peers holds.
@@ -64,7 +65,11 @@ func solve(c *client, givens, sol engine.Grid) {
 }
 
 func TestRaceThreePlayersFromCreateToRanksAndRematch(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	// The rooms and the server share a clock that moves when told: the
+	// countdown ends, and the hint's freeze passes, when the test moves it.
+	clk := server.NewFakeClock(time.Now())
+	e := newEnv(t, server.WithFakeClock(clk))
 	id := e.createRoom("race", "easy")
 	a, b, c := e.dial("Ann"), e.dial("Bob"), e.dial("Cid")
 
@@ -85,8 +90,12 @@ func TestRaceThreePlayersFromCreateToRanksAndRematch(t *testing.T) {
 	for _, x := range []*client{a, b, c} {
 		cd := await[protocol.CountdownEvent](x, protocol.TypeCountdown, nil)
 		assert.InDelta(t, 0.02, cd.Seconds, 1e-9)
+	}
+	clk.Advance(20 * time.Millisecond) // the countdown
+	for _, x := range []*client{a, b, c} {
 		givens = awaitRunning(x)
 	}
+	clk.Advance(time.Second) // play takes time: every finish's is positive
 	sol := e.solution(id, 1)
 	for cell, v := range givens {
 		if v != 0 {
@@ -161,7 +170,7 @@ func TestRaceThreePlayersFromCreateToRanksAndRematch(t *testing.T) {
 	fb := await(c, protocol.TypeFinish, func(f *protocol.FinishEvent) bool { return f.Player == b.id })
 	assert.Equal(t, 2, fb.Rank)
 	assert.Equal(t, 1, fb.Mistakes)
-	time.Sleep(time.Until(*hc.FrozenUntil))
+	clk.Advance(hc.FrozenUntil.Sub(clk.Now()))
 	solve(c, givens, sol)
 	for _, x := range []*client{a, b, c} {
 		fc := await(x, protocol.TypeFinish, func(f *protocol.FinishEvent) bool { return f.Player == c.id })
@@ -223,6 +232,8 @@ func TestRaceThreePlayersFromCreateToRanksAndRematch(t *testing.T) {
 		}
 	}
 	a.send(map[string]any{"type": "start"})
+	await[protocol.CountdownEvent](b, protocol.TypeCountdown, nil)
+	clk.Advance(20 * time.Millisecond)
 	g2 := awaitRunning(b)
 	assert.NotEqual(t, givens, g2, "a rematch plays a new puzzle")
 	assert.Equal(t, e.solution(id, 2).String(), solvedString(t, g2))
@@ -237,6 +248,7 @@ func solvedString(t *testing.T, g engine.Grid) string {
 }
 
 func TestCoopSharedBoardNotesAndCursors(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.createRoom("coop", "easy")
 	a, b := e.dial("Ann"), e.dial("Bob")
@@ -330,6 +342,7 @@ func TestCoopSharedBoardNotesAndCursors(t *testing.T) {
 // game under way, and a spectator, learn from their welcome who placed the
 // digits already on the board, which no move event told them.
 func TestCoopLateJoinerSeesWhoPlacedEachDigit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.dial("Ann")
 	id, givens, sol := e.startGame("coop", a)
@@ -373,6 +386,7 @@ func TestCoopLateJoinerSeesWhoPlacedEachDigit(t *testing.T) {
 }
 
 func TestDropAndResumeReplaysMissedEvents(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a, b := e.dial("Ann"), e.dial("Bob")
 	id, givens, sol := e.startGame("race", a, b)
@@ -439,6 +453,7 @@ func TestDropAndResumeReplaysMissedEvents(t *testing.T) {
 }
 
 func TestSpectatorWatchesProgressNotDigits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.createRoom("race", "easy")
 	a := e.dial("Ann")

@@ -97,16 +97,19 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, status, body)
 }
 
-// queueCollector exports every queue's stats at each scrape.
+// queueCollector exports every queue's stats at each scrape; the oldest
+// item's age is by clock.
 type queueCollector struct {
 	q                                   *queues
+	clock                               Clock
 	depth, bytes, oldest, full, dropped *prometheus.Desc
 }
 
-func newQueueCollector(q *queues) *queueCollector {
+func newQueueCollector(q *queues, clock Clock) *queueCollector {
 	l := []string{"queue"}
 	return &queueCollector{
 		q:       q,
+		clock:   clock,
 		depth:   prometheus.NewDesc("arena_queue_depth", "Items waiting to be written to the database, by queue (results, events).", l, nil),
 		bytes:   prometheus.NewDesc("arena_queue_bytes", "Size of the items waiting, for queues bounded in bytes.", l, nil),
 		oldest:  prometheus.NewDesc("arena_queue_oldest_seconds", "Age of the oldest item not yet written (0 when none waits).", l, nil),
@@ -122,7 +125,7 @@ func (c *queueCollector) Describe(ch chan<- *prometheus.Desc) {
 }
 
 func (c *queueCollector) Collect(ch chan<- prometheus.Metric) {
-	now := time.Now()
+	now := c.clock.Now()
 	for _, q := range c.q.all() {
 		st := q.stats()
 		age, full := 0.0, 0.0

@@ -26,6 +26,7 @@ func (e *env) get(path string) (int, string) {
 
 // A queue cmd adds (the event log) is reported in /readyz and /metrics.
 func TestReadinessReportsEveryQueue(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	oldest := time.Now().Add(-90 * time.Second)
 	full := false

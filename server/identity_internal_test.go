@@ -17,6 +17,7 @@ import (
 // grown, the players of rooms that ended are forgotten, and those of live
 // ones kept.
 func TestIdentitiesForgetThePlayersOfEndedRooms(t *testing.T) {
+	t.Parallel()
 	rooms := room.NewRegistry(room.RegistryConfig{}, roomtest.NewStore())
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

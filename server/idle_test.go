@@ -89,15 +89,29 @@ func readOn(c *client) <-chan error {
 // left to the WebSocket library, which would wait in its read for a data
 // frame to follow.
 func TestAConnectionAnsweringPingsStaysAndParks(t *testing.T) {
-	e := newEnv(t, func(c *server.Config) { c.PingInterval, c.PingTimeout = 60*time.Millisecond, 40*time.Millisecond })
+	clk := server.NewFakeClock(time.Now())
+	e := newEnv(t, server.WithFakeClock(clk), func(c *server.Config) { c.PingInterval, c.PingTimeout = 60*time.Millisecond, 40*time.Millisecond })
 	id := e.createRoom("coop", "easy")
+	var clients []*client
 	var ended []<-chan error
 	for _, name := range []string{"Ann", "Bob", "Cid"} {
 		c := e.dial(name)
 		c.join(id)
+		clients = append(clients, c)
 		ended = append(ended, readOn(c))
 	}
-	time.Sleep(500 * time.Millisecond) // five pings or more each
+	// Five pings or more each: the clock moves in steps shorter than the
+	// ping timeout, and after each every client pings the server and has
+	// its pong, so that what it sent before (its pong to the server's
+	// ping) has been read before the clock moves again.
+	for range 25 {
+		clk.Advance(20 * time.Millisecond)
+		for _, c := range clients {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			require.NoError(t, c.ws.Ping(ctx), "%s is still served", c.name)
+			cancel()
+		}
+	}
 	for i, done := range ended {
 		select {
 		case err := <-done:

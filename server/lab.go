@@ -128,7 +128,7 @@ type GenerateResponse struct {
 
 // limitLab takes a token of the address's lab budget, or answers 429.
 func (s *Server) limitLab(w http.ResponseWriter, r *http.Request) bool {
-	if s.lab.allow(clientAddr(r), time.Now()) {
+	if s.lab.allow(clientAddr(r), s.clock.Now()) {
 		return true
 	}
 	w.Header().Set("Retry-After", retryLab)

@@ -31,6 +31,7 @@ func labAnswer(t *testing.T, gate labGate, fn func() (int, error)) (int, apiErro
 // slot stays taken until it ends; with every slot taken a request waits
 // no longer than its deadline either.
 func TestLabWorkIsBoundedInTime(t *testing.T) {
+	t.Parallel()
 	gate := labGate{slots: make(chan struct{}, 2), limit: 50 * time.Millisecond, log: slog.New(slog.DiscardHandler)}
 	release := make(chan struct{})
 	start := time.Now()
@@ -57,6 +58,7 @@ func TestLabWorkIsBoundedInTime(t *testing.T) {
 }
 
 func TestLabStepsAreBounded(t *testing.T) {
+	t.Parallel()
 	g := engine.MustParse("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
 	gr, err := engine.GradePuzzle(g)
 	require.NoError(t, err)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -56,6 +57,7 @@ func labPost(t *testing.T, e *env, path, p string) (int, []byte) {
 }
 
 func TestLabSolve(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tests := []struct {
 		name      string
@@ -92,6 +94,7 @@ func TestLabSolve(t *testing.T) {
 }
 
 func TestLabGrade(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	status, body := labPost(t, e, "/api/grade", labMedium.Givens.String())
 	require.Equal(t, http.StatusOK, status, "%s", body)
@@ -116,6 +119,7 @@ func TestLabGrade(t *testing.T) {
 }
 
 func TestLabSteps(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	status, body := labPost(t, e, "/api/steps", labMedium.Givens.String())
 	require.Equal(t, http.StatusOK, status, "%s", body)
@@ -146,6 +150,7 @@ func TestLabSteps(t *testing.T) {
 }
 
 func TestLabRefusesBadPuzzles(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tests := []struct {
 		name, path, body, code, message string
@@ -179,6 +184,7 @@ func TestLabRefusesBadPuzzles(t *testing.T) {
 }
 
 func TestLabGenerateIsReproducible(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	get := func(query string) server.GenerateResponse {
 		t.Helper()
@@ -205,7 +211,9 @@ func TestLabGenerateIsReproducible(t *testing.T) {
 }
 
 func TestLabIsRateLimitedPerAddress(t *testing.T) {
-	e := newEnv(t, func(c *server.Config) { c.LabRate = 3 })
+	t.Parallel()
+	clk := server.NewFakeClock(time.Now())
+	e := newEnv(t, server.WithFakeClock(clk), func(c *server.Config) { c.LabRate = 3 })
 	p := fmt.Sprintf(`{"puzzle":%q}`, labMedium.Givens.String())
 	for i := range 3 {
 		status, body := labDo(t, e, http.MethodPost, "/api/solve", p, "192.0.2.9:1")
@@ -223,9 +231,15 @@ func TestLabIsRateLimitedPerAddress(t *testing.T) {
 	// Another address has its own budget.
 	status, _ := labDo(t, e, http.MethodGet, "/api/generate?level=easy&seed=1", "", "198.51.100.1:1")
 	assert.Equal(t, http.StatusOK, status)
+
+	// The Retry-After's minute refills the first one's.
+	clk.Advance(time.Minute)
+	status, body := labDo(t, e, http.MethodPost, "/api/solve", p, "192.0.2.9:3")
+	assert.Equal(t, http.StatusOK, status, "%s", body)
 }
 
 func TestLabPageIsServed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	resp, err := http.Get(e.http.URL + "/lab?level=hard&seed=42")
 	require.NoError(t, err)
@@ -240,6 +254,7 @@ func TestLabPageIsServed(t *testing.T) {
 // puzzle's: asking the lab for the seed of today's or tomorrow's daily does
 // not give that daily.
 func TestLabSeedsAreNotDailySeeds(t *testing.T) {
+	t.Parallel()
 	for _, day := range []string{"2026-11-22", "2026-11-23"} {
 		seed := room.DailySeed(day, "expert")
 		assert.NotEqual(t, seed, server.LabSeed(seed), day)

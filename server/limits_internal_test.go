@@ -8,6 +8,7 @@ import (
 )
 
 func TestAddrKey(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ remote, want string }{
 		{"192.0.2.1:5000", "192.0.2.1"},
 		{"192.0.2.1", "192.0.2.1"},
@@ -23,6 +24,7 @@ func TestAddrKey(t *testing.T) {
 }
 
 func TestAddrLimiterRefills(t *testing.T) {
+	t.Parallel()
 	l := newAddrLimiter(60, 2) // one a second, two at once
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	assert.True(t, l.allow("a", now))
@@ -36,6 +38,7 @@ func TestAddrLimiterRefills(t *testing.T) {
 }
 
 func TestAddrCounter(t *testing.T) {
+	t.Parallel()
 	c := newAddrCounter(2)
 	assert.True(t, c.acquire("a"))
 	assert.True(t, c.acquire("a"))

@@ -61,7 +61,7 @@ func newMetrics(s *Server) *metrics {
 			func() float64 { return float64(rooms.Stats().Members) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "arena_moves_total", Help: "Move messages handled by rooms; rate() gives moves per second."},
 			func() float64 { return float64(rooms.Stats().Moves) }),
-		newQueueCollector(&s.queues),
+		newQueueCollector(&s.queues, s.clock),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)

@@ -18,6 +18,7 @@ import (
 // told to try again, and a finish waits, unannounced, until the database
 // is back; then it is stored once and announced.
 func TestDatabaseOutageMidGame(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *server.Config) { c.Rooms.MaxResultsWaiting = 2 })
 	a, b := e.dial("Ann"), e.dial("Bob")
 	id, givens, sol := e.startGame("coop", a, b)

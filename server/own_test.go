@@ -23,6 +23,7 @@ func postOwn(t *testing.T, e *env, body string) (int, []byte) {
 }
 
 func TestOwnPuzzleRoomsRefuseWhatCannotBePlayed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	medium := labMedium.Givens.String()
 	tests := []struct {
@@ -50,6 +51,7 @@ func TestOwnPuzzleRoomsRefuseWhatCannotBePlayed(t *testing.T) {
 }
 
 func TestOwnPuzzleRacePlaysAndIsUnranked(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// The puzzle laid out 9×9, as people paste it.
 	var rows []string

@@ -83,6 +83,7 @@ var docHTTPBodies = map[string]func() any{
 // declares (read from its source, not listed here) must be documented. The
 // configuration table is internal/config's to check (TestDocs there).
 func TestProtocolDoc(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile(protocolDocPath)
 	require.NoError(t, err)
 	examples, err := parseDocExamples(doc)

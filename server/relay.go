@@ -17,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/sudoku-arena/arena/internal/ws"
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
@@ -157,18 +158,18 @@ func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 		}
 	}()
 	for {
-		in := c.sock.next(false)
-		if in.kind != inputMessage {
+		in := c.sock.Next(false)
+		if in.Kind != ws.InputMessage {
 			c.ended(in)
 			code := websocket.StatusGoingAway
-			if in.kind == inputClose {
-				code = websocket.StatusCode(in.code)
+			if in.Kind == ws.InputClose {
+				code = websocket.StatusCode(in.Code)
 			}
 			_ = up.Close(code, "")
 			return
 		}
-		err := up.Write(ctx, websocket.MessageType(in.op), in.msg.Bytes())
-		doneWith(in.msg)
+		err := up.Write(ctx, websocket.MessageType(in.Op), in.Msg.Bytes())
+		ws.DoneWith(in.Msg)
 		if err != nil {
 			return
 		}

@@ -47,6 +47,7 @@ func twoNodes(t *testing.T, opts ...envOption) (owner, relay *env) {
 // through it on the owner's room, a room request is answered by the
 // owner, and the owner's close code reaches the client.
 func TestRelayToTheOwner(t *testing.T) {
+	t.Parallel()
 	owner, relay := twoNodes(t)
 	id := owner.createRoom(room.ModeCoop, "easy")
 	direct, relayed := owner.dial("Ada"), relay.dial("Bo")
@@ -83,6 +84,7 @@ func TestRelayToTheOwner(t *testing.T) {
 // on counts for the per-address limits only beside the nodes' secret, so
 // that a client cannot pose as another address.
 func TestRelayedAddressNeedsTheSecret(t *testing.T) {
+	t.Parallel()
 	owner, _ := twoNodes(t, func(c *server.Config) { c.SocketsPerAddr = 1 })
 	dial := func(secret, addr string) *client {
 		h := http.Header{server.HeaderClientAddr: {addr}}

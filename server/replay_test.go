@@ -123,6 +123,7 @@ func boardsOf(t *testing.T, r server.ReplayResponse) map[string]engine.Grid {
 }
 
 func TestReplayOfAFinishedRace(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a, b := e.dial("Ann"), e.dial("Bob")
 	id, givens, sol := e.startGame("race", a, b)
@@ -194,6 +195,7 @@ func mustJSON(t *testing.T, v any) []byte {
 }
 
 func TestReplayRefusals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, tc := range []struct {
 		path   string
@@ -222,6 +224,7 @@ func TestReplayRefusals(t *testing.T) {
 }
 
 func TestReplayOfEachRoundOfARematch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a, b := e.dial("Ann"), e.dial("Bob")
 	id, givens, sol := e.startGame("coop", a, b)
@@ -280,6 +283,7 @@ func TestReplayOfEachRoundOfARematch(t *testing.T) {
 }
 
 func TestReplayOfTodaysDailyWaitsForTheDayToEnd(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(`{"mode":"daily","level":"easy"}`))
 	require.NoError(t, err)
@@ -326,6 +330,7 @@ func TestReplayOfTodaysDailyWaitsForTheDayToEnd(t *testing.T) {
 }
 
 func TestReplayPageServesTheClient(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	resp, err := http.Get(e.http.URL + "/r/k3m9x2pq/replay?round=2")
 	require.NoError(t, err)

@@ -5,7 +5,9 @@
 // protocol's: a connection decodes each frame with it, once, and hands the
 // message to its room. It knows rooms through package room and persistence
 // only through the small Players interface it declares; it holds no game
-// rules and no SQL.
+// rules and no SQL. The WebSocket's transport (handshake, frames, corked
+// writes, parked readers) is package internal/ws; a server owns its
+// ws.Poller. Time comes from the Clock in its Config.
 package server
 
 import (
@@ -28,6 +30,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/sudoku-arena/arena/internal/ws"
 
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
@@ -56,6 +59,7 @@ type Server struct {
 	log     *slog.Logger
 	metrics *metrics
 	mux     *http.ServeMux
+	clock   Clock // cfg.Clock, or WallClock
 
 	// The per-address limits (limits.go); nil: no limit.
 	creates     *addrLimiter // rooms made a minute
@@ -70,6 +74,11 @@ type Server struct {
 	mu      sync.Mutex
 	conns   map[*conn]struct{}
 	closing bool
+	// poller is the read poller the connections' sockets park in, made
+	// with the first connection (none for a server that never upgrades
+	// one) and closed by CloseConns(true); nil where none is built.
+	poller     *ws.Poller
+	pollerMade bool
 }
 
 // New is a server over the registry's rooms. web is the client's files
@@ -79,7 +88,10 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, rooms: rooms, players: players, log: logger, conns: map[*conn]struct{}{}}
+	s := &Server{cfg: cfg, rooms: rooms, players: players, log: logger, clock: cfg.Clock, conns: map[*conn]struct{}{}}
+	if s.clock == nil {
+		s.clock = WallClock{}
+	}
 	s.queues.add("results", s.resultsQueue)
 	s.metrics = newMetrics(s)
 	s.creates = newAddrLimiter(cfg.CreateRate, cfg.CreateRate)
@@ -153,7 +165,9 @@ func (s *Server) Metrics() *prometheus.Registry { return s.metrics.reg }
 // connections that are in no room; rooms close their own members' as they
 // save (Registry.Shutdown). With all set it closes every connection left,
 // for after the rooms have ended: http.Server.Shutdown does not wait for
-// WebSockets.
+// WebSockets. Then it closes the server's read poller: the connections
+// being closed end without it, each woken by its writer once its socket is
+// closed.
 func (s *Server) CloseConns(all bool) {
 	s.mu.Lock()
 	s.closing = true
@@ -163,9 +177,17 @@ func (s *Server) CloseConns(all bool) {
 			cs = append(cs, c)
 		}
 	}
+	var p *ws.Poller
+	if all {
+		// A connection admitted from now on keeps a reader of its own.
+		p, s.poller, s.pollerMade = s.poller, nil, true
+	}
 	s.mu.Unlock()
 	for _, c := range cs {
 		c.Close(room.CloseGoingAway)
+	}
+	if err := p.Close(); err != nil {
+		s.log.Warn("websocket: close the read poller", "err", err)
 	}
 }
 
@@ -219,7 +241,7 @@ const (
 
 func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 	addr := clientAddr(r)
-	if !s.creates.allow(addr, time.Now()) {
+	if !s.creates.allow(addr, s.clock.Now()) {
 		w.Header().Set("Retry-After", retryCreateRate)
 		writeError(w, protocol.CodeRateLimited, "too many rooms made from this address: wait a minute")
 		return
@@ -413,9 +435,9 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	// after another are counted in that order.
 	addr := s.remoteAddr(r)
 	admitted := s.sockets.acquire(addr)
-	sock, err := accept(w, r, s.cfg.AllowedOrigins, s.cfg.WriteTimeout, int(s.cfg.ReadLimit))
+	sock, err := ws.Accept(w, r, s.cfg.AllowedOrigins, s.cfg.WriteTimeout, int(s.cfg.ReadLimit))
 	if err != nil {
-		// accept has answered (403 for a foreign origin, 400 or 426 for
+		// Accept has answered (403 for a foreign origin, 400 or 426 for
 		// a bad handshake).
 		s.log.Debug("websocket: accept", "err", err, "origin", r.Header.Get("Origin"))
 		if admitted {
@@ -426,7 +448,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	if !admitted {
 		// Upgraded first, so that a browser learns why (it sees no HTTP
 		// status), then closed at once.
-		sock.closeHandshake(int(protocol.CloseTooManySockets), fmt.Sprintf("too many connections from this address (at most %d): close another first", s.cfg.SocketsPerAddr))
+		sock.CloseHandshake(ws.StatusCode(protocol.CloseTooManySockets), fmt.Sprintf("too many connections from this address (at most %d): close another first", s.cfg.SocketsPerAddr))
 		return
 	}
 	c := newConn(s, sock)
@@ -439,15 +461,25 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	go c.serve()
 }
 
-// admit counts a new connection and puts its socket in the read poller.
+// admit counts a new connection and puts its socket in the server's read
+// poller, made with the first connection.
 func (s *Server) admit(c *conn) {
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
+	if !s.pollerMade {
+		s.pollerMade = true
+		p, err := ws.NewPoller(s.log)
+		switch {
+		case err == nil:
+			s.poller = p
+		case !errors.Is(err, errors.ErrUnsupported):
+			s.log.Warn("websocket: no read poller: connections keep a reader each", "err", err)
+		}
+	}
+	p := s.poller
 	s.mu.Unlock()
 	s.metrics.sockets.Inc()
-	if p := readPoller(); p.add(c) {
-		c.poller = p
-	}
+	p.Add(c.sock, c)
 }
 
 // dropConn forgets a connection whose socket is closed and whose reading

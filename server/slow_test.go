@@ -43,6 +43,7 @@ func (e *env) dialTiny(name string) *client {
 }
 
 func TestSlowClientIsClosedAsTooSlowAndMayResume(t *testing.T) {
+	t.Parallel()
 	e := newEnvListening(t, newKept(), func(l net.Listener) net.Listener { return tinyBuffers{l} },
 		func(c *server.Config) { c.SendQueue, c.RateLimit, c.RateBurst = 32, 1e6, 1e6 })
 	a, b := e.dial("Ann"), e.dialTiny("Bob")

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/internal/ws"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -112,7 +113,7 @@ func BenchmarkConnWrite(b *testing.B) {
 		b.ReportAllocs()
 		start := time.Now()
 		var sent int64
-		frame := appendTextFrame(nil, benchFrame)
+		frame := ws.AppendText(nil, benchFrame)
 		for b.Loop() {
 			if _, err := p.c.sock.Write(frame); err != nil {
 				b.Fatal(err)

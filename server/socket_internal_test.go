@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -20,6 +21,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/internal/ws"
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
@@ -52,7 +54,7 @@ func (c countedConn) Write(p []byte) (int, error) {
 // connection to got.
 func upgrading(s *Server, got func(*conn)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sock, err := accept(w, r, nil, s.cfg.WriteTimeout, int(s.cfg.ReadLimit))
+		sock, err := ws.Accept(w, r, nil, s.cfg.WriteTimeout, int(s.cfg.ReadLimit))
 		if err != nil {
 			return
 		}
@@ -78,7 +80,7 @@ func newWSPair(tb testing.TB, read bool, opts ...func(*Config)) *wsPair {
 
 // newWSPairCounting is newWSPair, with the server's socket's writes
 // counted (p.writes) when count is set. A counted socket is a wrapper,
-// which the server cannot write to without waiting (corkConn.tryWrite):
+// which the server cannot write to without waiting (ws.Conn.TryWrite):
 // its frames all go through a writer goroutine.
 func newWSPairCounting(tb testing.TB, read, count bool, opts ...func(*Config)) *wsPair {
 	tb.Helper()
@@ -87,6 +89,7 @@ func newWSPairCounting(tb testing.TB, read, count bool, opts ...func(*Config)) *
 		o(&cfg)
 	}
 	s := New(cfg, nil, nil, nil, nil)
+	tb.Cleanup(func() { s.CloseConns(true) }) // last: the server's poller
 	p := &wsPair{}
 	conns := make(chan *conn, 1)
 	hs := httptest.NewUnstartedServer(upgrading(s, func(c *conn) {
@@ -143,6 +146,7 @@ func readFrom(tb testing.TB, ws *websocket.Conn) ([]byte, error) {
 // order, in one write to the socket; frames of every header size (7-bit,
 // 16-bit and 64-bit lengths) are framed right.
 func TestQueuedFramesAreWrittenInOrderWithOneWrite(t *testing.T) {
+	t.Parallel()
 	p := newWSPair(t, false)
 	var want [][]byte
 	for i := range 40 {
@@ -182,7 +186,8 @@ func TestQueuedFramesAreWrittenInOrderWithOneWrite(t *testing.T) {
 // answered with nothing queued, the server's own ping reaches the client,
 // and a close follows the frames queued before it.
 func TestControlFramesAreNotHeldBetweenBatches(t *testing.T) {
-	p := newWSPair(t, true, func(c *Config) { c.PingInterval = 50 * time.Millisecond })
+	clk := NewFakeClock(time.Now())
+	p := newWSPair(t, true, WithFakeClock(clk), func(c *Config) { c.PingInterval, c.PingTimeout = 50*time.Millisecond, 20*time.Millisecond })
 	p.c.joined.Store(true) // pinged
 
 	for i := range 3 {
@@ -216,8 +221,19 @@ func TestControlFramesAreNotHeldBetweenBatches(t *testing.T) {
 	}
 
 	// The server's keep-alive pings: the connection stays open for several
-	// intervals because the client answers them.
-	time.Sleep(300 * time.Millisecond)
+	// intervals because the client answers them. Its timer is the join
+	// timeout's until then, which pings a joined connection; the clock
+	// then moves in steps shorter than the ping timeout, and after each the
+	// client pings the server and has its pong, so that what it sent before
+	// (its pong to the server's ping) has been read before the clock moves
+	// again.
+	clk.Advance(p.c.s.cfg.JoinTimeout)
+	for range 30 {
+		pctx, pcancel := context.WithTimeout(context.Background(), 5*time.Second)
+		require.NoError(t, p.client.Ping(pctx))
+		pcancel()
+		clk.Advance(10 * time.Millisecond)
+	}
 	p.c.mu.Lock()
 	closing := p.c.closing
 	p.c.mu.Unlock()
@@ -232,43 +248,11 @@ func TestControlFramesAreNotHeldBetweenBatches(t *testing.T) {
 	}
 }
 
-// A batch being written holds a pong that another goroutine writes
-// meanwhile only until the batch goes out, and keeps it whole.
-func TestAPongDuringABatchGoesOutWithIt(t *testing.T) {
-	p := newWSPair(t, true)
-	var buf []byte
-	p.c.sock.cork(&buf)
-	pinged := make(chan error, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		pinged <- p.client.Ping(ctx)
-	}()
-	// The client's Ping waits on its reader for the pong.
-	go func() { _, _, _ = p.client.Read(context.Background()) }()
-	require.Eventually(t, func() bool {
-		p.c.sock.mu.Lock()
-		defer p.c.sock.mu.Unlock()
-		return len(buf) > 0
-	}, 5*time.Second, time.Millisecond, "the pong was not written into the batch")
-	select {
-	case err := <-pinged:
-		t.Fatalf("the pong left before the batch: %v", err)
-	case <-time.After(50 * time.Millisecond):
-	}
-	require.NoError(t, p.c.sock.uncork())
-	select {
-	case err := <-pinged:
-		require.NoError(t, err)
-	case <-time.After(5 * time.Second):
-		t.Fatal("the pong did not go out with the batch")
-	}
-}
-
 // A client whose queue fills up while a write is under way is closed as
 // too slow at SendQueue frames, and its backlog is not written before the
 // close.
 func TestAFullQueueClosesAsTooSlowBeforeTheBacklog(t *testing.T) {
+	t.Parallel()
 	p := newWSPair(t, false, func(c *Config) { c.SendQueue = 8 })
 	p.hold()
 	for i := range 8 {
@@ -290,6 +274,7 @@ func TestAFullQueueClosesAsTooSlowBeforeTheBacklog(t *testing.T) {
 // A write that fails (the client is gone) ends the writer and closes the
 // socket; later frames start no writer.
 func TestAFailedWriteClosesTheSocket(t *testing.T) {
+	t.Parallel()
 	p := newWSPair(t, false)
 	require.NoError(t, p.client.CloseNow())
 	require.Eventually(t, func() bool {
@@ -310,7 +295,9 @@ func TestAFailedWriteClosesTheSocket(t *testing.T) {
 // read with the request, reaches the connection's reader: the client is
 // answered.
 func TestAMessageSentWithTheHandshakeIsRead(t *testing.T) {
+	t.Parallel()
 	s := New(Config{}, nil, nil, nil, nil)
+	defer s.CloseConns(true)
 	hs := httptest.NewServer(upgrading(s, func(c *conn) { go c.serve() }))
 	defer hs.Close()
 	nc, err := net.Dial("tcp", hs.Listener.Addr().String())
@@ -354,6 +341,7 @@ func TestAMessageSentWithTheHandshakeIsRead(t *testing.T) {
 // A server shutting down closes a connection as going away after the
 // frames queued before the close.
 func TestGoingAwayDrainsTheQueueFirst(t *testing.T) {
+	t.Parallel()
 	p := newWSPair(t, false)
 	p.hold()
 	for i := range 5 {
@@ -373,6 +361,7 @@ func TestGoingAwayDrainsTheQueueFirst(t *testing.T) {
 // Frames sent while the room holds the connection wait for its release,
 // then go out in one write; a writer already running leaves them too.
 func TestHeldFramesGoOutTogetherAtTheRelease(t *testing.T) {
+	t.Parallel()
 	p := newWSPair(t, false)
 	p.c.Hold()
 	require.True(t, p.c.Send(room.Frame{Data: []byte("move")}))
@@ -409,6 +398,7 @@ func TestHeldFramesGoOutTogetherAtTheRelease(t *testing.T) {
 // the socket takes it at once: no writer goroutine runs, and nothing is
 // left for one.
 func TestAReleasedBatchIsWrittenAtOnce(t *testing.T) {
+	t.Parallel()
 	p := newWSPairCounting(t, false, false)
 	var want [][]byte
 	for round := range 3 {
@@ -437,6 +427,7 @@ func TestAReleasedBatchIsWrittenAtOnce(t *testing.T) {
 // goroutine, and the client, reading again, gets every frame whole and in
 // order.
 func TestFramesASocketTakesInPartArriveWhole(t *testing.T) {
+	t.Parallel()
 	p := newWSPairCounting(t, false, false)
 	p.client.SetReadLimit(1 << 20)
 	const frames = 100
@@ -455,5 +446,42 @@ func TestFramesASocketTakesInPartArriveWhole(t *testing.T) {
 		require.NoError(t, err, "frame %d", i)
 		require.Equal(t, len(frame(i)), len(got), "frame %d", i)
 		require.True(t, bytes.Equal(frame(i), got), "frame %d", i)
+	}
+}
+
+// Each server has a read poller of its own, made with its first
+// connection: CloseConns(true) closes one server's connections and its
+// poller, and no other server's, whose connections park in theirs and
+// are read on.
+func TestEachServerHasItsOwnPoller(t *testing.T) {
+	t.Parallel()
+	a, b := newWSPairCounting(t, true, false), newWSPairCounting(t, true, false) // sockets the poller can take
+	poller := func(s *Server) *ws.Poller {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.poller
+	}
+	pa, pb := poller(a.c.s), poller(b.c.s)
+	if runtime.GOOS != "linux" {
+		t.Skip("no read poller here")
+	}
+	require.NotNil(t, pa)
+	require.NotNil(t, pb)
+	assert.NotSame(t, pa, pb)
+	assert.True(t, a.c.sock.Parks())
+	assert.True(t, b.c.sock.Parks())
+
+	a.c.s.CloseConns(true)
+	assert.Nil(t, poller(a.c.s), "closed, and none made again")
+	_, err := readFrom(t, a.client)
+	assert.Equal(t, websocket.StatusCode(protocol.CloseGoingAway), websocket.CloseStatus(err))
+
+	for i := range 3 {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		require.NoError(t, b.client.Write(ctx, websocket.MessageText, []byte(`{"type":"ping"}`)))
+		cancel()
+		got, err := readFrom(t, b.client)
+		require.NoError(t, err, "message %d", i)
+		assert.Contains(t, string(got), protocol.CodeNotJoined)
 	}
 }

@@ -56,6 +56,7 @@ func get(t *testing.T, hs *httptest.Server, path string, headers ...string) (*ht
 }
 
 func TestStaticContentTypes(t *testing.T) {
+	t.Parallel()
 	hs := staticServer(t)
 	tests := []struct {
 		path, ctype string
@@ -84,6 +85,7 @@ func TestStaticContentTypes(t *testing.T) {
 }
 
 func TestStaticNotFound(t *testing.T) {
+	t.Parallel()
 	hs := staticServer(t)
 	for _, p := range []string{"/nope.js", "/js/", "/js", "/r/", "/r/abc/def", "/js/../secret", "/api/nothing"} {
 		resp, _ := get(t, hs, p)
@@ -92,6 +94,7 @@ func TestStaticNotFound(t *testing.T) {
 }
 
 func TestStaticETag(t *testing.T) {
+	t.Parallel()
 	hs := staticServer(t)
 	resp, _ := get(t, hs, "/js/app.js")
 	require.Equal(t, http.StatusOK, resp.StatusCode)
@@ -130,6 +133,7 @@ func TestStaticETag(t *testing.T) {
 }
 
 func TestStaticGzip(t *testing.T) {
+	t.Parallel()
 	hs := staticServer(t)
 	for _, p := range []string{"/", "/js/app.js", "/css/style.css"} {
 		plain, plainBody := get(t, hs, p)
@@ -166,6 +170,7 @@ func TestStaticGzip(t *testing.T) {
 }
 
 func TestStaticHead(t *testing.T) {
+	t.Parallel()
 	hs := staticServer(t)
 	resp, err := http.Head(hs.URL + "/js/app.js")
 	require.NoError(t, err)
@@ -178,6 +183,7 @@ func TestStaticHead(t *testing.T) {
 // TestStaticEmbedded serves the real client: every embedded file loads,
 // with a type of its own, and index.html is the page.
 func TestStaticEmbedded(t *testing.T) {
+	t.Parallel()
 	sf, err := newStatic(web.FS())
 	require.NoError(t, err)
 	require.NotEmpty(t, sf.files)
@@ -193,6 +199,7 @@ func TestStaticEmbedded(t *testing.T) {
 }
 
 func TestStaticNoIndex(t *testing.T) {
+	t.Parallel()
 	_, err := newStatic(fstest.MapFS{"app.js": {Data: []byte("1")}})
 	assert.ErrorContains(t, err, "no index.html")
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/sudoku-arena/arena/internal/wsframe"
+	"github.com/sudoku-arena/arena/internal/ws"
 	"github.com/sudoku-arena/arena/protocol"
 )
 
@@ -52,7 +52,7 @@ func (w *wire) closeFrame() (int, string) {
 	w.t.Helper()
 	var b []byte
 	for {
-		f, size, err := wsframe.Parse(b, 1<<20, false)
+		f, size, err := ws.Parse(b, 1<<20, false)
 		require.NoError(w.t, err)
 		if size == 0 {
 			p := make([]byte, 512)
@@ -62,10 +62,10 @@ func (w *wire) closeFrame() (int, string) {
 			continue
 		}
 		b = b[size:]
-		if f.Op == wsframe.OpClose {
-			code, reason, err := wsframe.CheckClose(f.Payload)
+		if f.Op == ws.OpClose {
+			code, reason, err := ws.CheckClose(f.Payload)
 			require.NoError(w.t, err)
-			return code, reason
+			return int(code), reason
 		}
 	}
 }
@@ -75,6 +75,7 @@ func (w *wire) closeFrame() (int, string) {
 // message over the limit closes with 1009 (docs/protocol.md, "Close
 // codes").
 func TestTheWireIsKeptToRFC6455(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := [4]byte{1, 2, 3, 4}
 
@@ -85,16 +86,16 @@ func TestTheWireIsKeptToRFC6455(t *testing.T) {
 	assert.Contains(t, reason, "masked")
 
 	w = dialWire(t, e)
-	w.send(wsframe.AppendMasked(nil, wsframe.OpClose, append(binary.BigEndian.AppendUint16(nil, 4000), "bye"...), key))
+	w.send(ws.AppendMasked(nil, ws.OpClose, append(binary.BigEndian.AppendUint16(nil, 4000), "bye"...), key))
 	code, reason = w.closeFrame()
 	assert.Equal(t, 4000, code, "the client's close is answered with its code")
 	assert.Equal(t, "bye", reason)
 
 	w = dialWire(t, e)
-	w.send(wsframe.AppendMasked(nil, wsframe.OpText, []byte(strings.Repeat("x", 4097)), key))
+	w.send(ws.AppendMasked(nil, ws.OpText, []byte(strings.Repeat("x", 4097)), key))
 	code, _ = w.closeFrame()
 	assert.Equal(t, int(protocol.CloseTooBig), code)
-	w.send(wsframe.AppendMasked(nil, wsframe.OpClose, binary.BigEndian.AppendUint16(nil, 1000), key))
+	w.send(ws.AppendMasked(nil, ws.OpClose, binary.BigEndian.AppendUint16(nil, 1000), key))
 	require.NoError(t, w.nc.SetReadDeadline(time.Now().Add(time.Second)))
 	_, err := w.br.ReadByte()
 	assert.ErrorIs(t, err, io.EOF, "the socket is closed after the client's close")

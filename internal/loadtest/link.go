@@ -17,7 +17,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/sudoku-arena/arena/internal/wsframe"
+	"github.com/sudoku-arena/arena/internal/ws"
 )
 
 // The clients a run's players can use (Options.Client).
@@ -141,9 +141,9 @@ func handshake(conn net.Conn, u *url.URL, origin string, deadline time.Time) ([]
 	switch {
 	case !strings.EqualFold(resp.Header.Get("Upgrade"), "websocket"):
 		return nil, fmt.Errorf("websocket handshake: Upgrade %q", resp.Header.Get("Upgrade"))
-	case !wsframe.HasToken(resp.Header, "Connection", "upgrade"):
+	case !ws.HasToken(resp.Header, "Connection", "upgrade"):
 		return nil, fmt.Errorf("websocket handshake: Connection %q", resp.Header.Get("Connection"))
-	case resp.Header.Get("Sec-WebSocket-Accept") != wsframe.AcceptKey(key):
+	case resp.Header.Get("Sec-WebSocket-Accept") != ws.AcceptKey(key):
 		return nil, errors.New("websocket handshake: wrong Sec-WebSocket-Accept")
 	case resp.Header.Get("Sec-WebSocket-Extensions") != "":
 		return nil, fmt.Errorf("websocket handshake: extensions %q not asked for", resp.Header.Get("Sec-WebSocket-Extensions"))

@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/sudoku-arena/arena/internal/wsframe"
+	"github.com/sudoku-arena/arena/internal/ws"
 )
 
 // epollSupported: this system has the epoll client.
@@ -241,7 +241,7 @@ func (c *rawConn) consume(b []byte, at time.Time) bool {
 		data = c.in
 	}
 	for {
-		f, size, err := wsframe.Parse(data, readLimit, false)
+		f, size, err := ws.Parse(data, readLimit, false)
 		if err != nil {
 			c.end(err, -1)
 			return false
@@ -259,10 +259,10 @@ func (c *rawConn) consume(b []byte, at time.Time) bool {
 }
 
 // frame acts on one frame; false once the connection has ended.
-func (c *rawConn) frame(f wsframe.Frame, at time.Time) bool {
+func (c *rawConn) frame(f ws.Frame, at time.Time) bool {
 	var err error
 	switch f.Op {
-	case wsframe.OpText, wsframe.OpBinary:
+	case ws.OpText, ws.OpBinary:
 		switch {
 		case c.inMsg:
 			err = errors.New("websocket: a new message before the last one's end")
@@ -271,7 +271,7 @@ func (c *rawConn) frame(f wsframe.Frame, at time.Time) bool {
 		default:
 			c.msg, c.inMsg = append(c.msg[:0], f.Payload...), true
 		}
-	case wsframe.OpContinuation:
+	case ws.OpContinuation:
 		switch {
 		case !c.inMsg:
 			err = errors.New("websocket: a continuation with no message begun")
@@ -284,10 +284,10 @@ func (c *rawConn) frame(f wsframe.Frame, at time.Time) bool {
 				err = c.rc.receive(c.msg, at)
 			}
 		}
-	case wsframe.OpPing:
-		_ = c.write(wsframe.OpPong, f.Payload) // a socket that fails ends on its read
-	case wsframe.OpClose:
-		code := wsframe.CloseCode(f.Payload)
+	case ws.OpPing:
+		_ = c.write(ws.OpPong, f.Payload) // a socket that fails ends on its read
+	case ws.OpClose:
+		code := int(ws.CloseCode(f.Payload))
 		c.close("") // the answer, unless this side began
 		c.end(&CloseError{Code: code}, code)
 		return false
@@ -315,7 +315,7 @@ func (c *rawConn) end(err error, code int) {
 }
 
 func (c *rawConn) send(ctx context.Context, data []byte) error {
-	return c.write(wsframe.OpText, data)
+	return c.write(ws.OpText, data)
 }
 
 // write sends one masked frame, whole, within writeTimeout. The socket
@@ -327,7 +327,7 @@ func (c *rawConn) write(op byte, p []byte) error {
 	if c.fd < 0 {
 		return net.ErrClosed
 	}
-	if op == wsframe.OpClose {
+	if op == ws.OpClose {
 		if c.closeSent {
 			return nil
 		}
@@ -336,7 +336,7 @@ func (c *rawConn) write(op byte, p []byte) error {
 	var key [4]byte
 	k := rand.Uint32()
 	key[0], key[1], key[2], key[3] = byte(k), byte(k>>8), byte(k>>16), byte(k>>24)
-	c.wbuf = wsframe.AppendMasked(c.wbuf[:0], op, p, key)
+	c.wbuf = ws.AppendMasked(c.wbuf[:0], op, p, key)
 	b := c.wbuf
 	deadline := time.Now().Add(writeTimeout)
 	for len(b) > 0 {
@@ -361,7 +361,7 @@ func (c *rawConn) write(op byte, p []byte) error {
 // close sends a close frame with a normal closure (1000) and reason; the
 // loop ends the connection when the server's answers.
 func (c *rawConn) close(reason string) {
-	_ = c.write(wsframe.OpClose, append([]byte{0x03, 0xE8}, reason...))
+	_ = c.write(ws.OpClose, append([]byte{0x03, 0xE8}, reason...))
 }
 
 // closeNow shuts the socket down; the loop then reads its end and closes

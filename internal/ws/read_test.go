@@ -1,4 +1,4 @@
-package server
+package ws
 
 import (
 	"bytes"
@@ -11,24 +11,21 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/sudoku-arena/arena/internal/wsframe"
-	"github.com/sudoku-arena/arena/protocol"
 )
 
 // clientFrame is a frame as a client sends it: masked with key, final
 // unless fin is false.
 func clientFrame(op byte, payload []byte, key [4]byte, fin ...bool) []byte {
-	b := wsframe.AppendMasked(nil, op, payload, key)
+	b := AppendMasked(nil, op, payload, key)
 	if len(fin) > 0 && !fin[0] {
-		b[0] &^= wsframe.Fin
+		b[0] &^= Fin
 	}
 	return b
 }
 
-// newFillPair is a corkConn over the server end of a real loopback TCP
+// newFillPair is a Conn over the server end of a real loopback TCP
 // connection, set up as accept sets it up, and the client end.
-func newFillPair(t *testing.T) (*corkConn, net.Conn) {
+func newFillPair(t *testing.T) (*Conn, net.Conn) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -38,10 +35,10 @@ func newFillPair(t *testing.T) (*corkConn, net.Conn) {
 	nc, err := l.Accept()
 	require.NoError(t, err)
 	t.Cleanup(func() { client.Close(); nc.Close() })
-	return newCorkConn(nc, nil, time.Second, 4096), client
+	return newConn(nc, nil, time.Second, 4096), client
 }
 
-func (c *corkConn) held() bool {
+func (c *Conn) held() bool {
 	c.smu.Lock()
 	defer c.smu.Unlock()
 	return c.in != nil
@@ -49,33 +46,33 @@ func (c *corkConn) held() bool {
 
 // await is the next input, as a reader that parks sees it: it waits, as
 // the poller's wake would, until there is one.
-func await(t *testing.T, c *corkConn) input {
+func await(t *testing.T, c *Conn) Input {
 	t.Helper()
-	var in input
+	var in Input
 	require.Eventually(t, func() bool {
-		in = c.next(true)
-		return in.kind != inputNone
+		in = c.Next(true)
+		return in.Kind != InputNone
 	}, 2*time.Second, time.Millisecond)
 	return in
 }
 
 // message checks that in is a text message holding want, and gives its
 // buffer back.
-func message(t *testing.T, in input, want string) {
+func message(t *testing.T, in Input, want string) {
 	t.Helper()
-	require.Equal(t, inputMessage, in.kind, "%+v", in)
-	assert.Equal(t, byte(wsframe.OpText), in.op)
-	assert.Equal(t, want, in.msg.String())
-	doneWith(in.msg)
+	require.Equal(t, InputMessage, in.Kind, "%+v", in)
+	assert.Equal(t, byte(OpText), in.Op)
+	assert.Equal(t, want, in.Msg.String())
+	DoneWith(in.Msg)
 }
 
 // readFrame reads one server frame from the client's end.
-func readFrame(t *testing.T, client net.Conn) wsframe.Frame {
+func readFrame(t *testing.T, client net.Conn) Frame {
 	t.Helper()
 	require.NoError(t, client.SetReadDeadline(time.Now().Add(2*time.Second)))
 	var b []byte
 	for {
-		f, size, err := wsframe.Parse(b, 1<<20, false)
+		f, size, err := Parse(b, 1<<20, false)
 		require.NoError(t, err)
 		if size > 0 {
 			require.Len(t, b, size, "one frame, nothing after it")
@@ -91,10 +88,10 @@ func readFrame(t *testing.T, client net.Conn) wsframe.Frame {
 func TestTakeAnswersPingsDropsPongsAndHandsOnTheMessage(t *testing.T) {
 	c, client := newFillPair(t)
 	assert.False(t, c.held(), "a new connection holds no buffer")
-	assert.Equal(t, inputNone, c.next(true).kind, "nothing sent, nothing to read")
+	assert.Equal(t, InputNone, c.Next(true).Kind, "nothing sent, nothing to read")
 	key := [4]byte{1, 2, 3, 4}
-	sent := append(clientFrame(opPing, []byte("hello"), key), clientFrame(opPong, nil, key)...)
-	sent = append(sent, clientFrame(wsframe.OpText, []byte(`{"type":"ping"}`), key)...)
+	sent := append(clientFrame(OpPing, []byte("hello"), key), clientFrame(OpPong, nil, key)...)
+	sent = append(sent, clientFrame(OpText, []byte(`{"type":"ping"}`), key)...)
 	heard := c.heard.Load()
 	_, err := client.Write(sent)
 	require.NoError(t, err)
@@ -102,7 +99,7 @@ func TestTakeAnswersPingsDropsPongsAndHandsOnTheMessage(t *testing.T) {
 	assert.Greater(t, c.heard.Load(), heard, "the bytes count as heard")
 	assert.False(t, c.held(), "the buffer goes back once all is taken")
 	pong := readFrame(t, client)
-	assert.Equal(t, byte(opPong), pong.Op)
+	assert.Equal(t, byte(OpPong), pong.Op)
 	assert.Equal(t, "hello", string(pong.Payload), "the ping is answered with its payload, unmasked")
 }
 
@@ -110,11 +107,11 @@ func TestTakeAnswersPingsDropsPongsAndHandsOnTheMessage(t *testing.T) {
 // meanwhile, and is answered once whole.
 func TestAFrameInPartsWaitsForItsRest(t *testing.T) {
 	c, client := newFillPair(t)
-	ping := clientFrame(opPing, []byte("half"), [4]byte{3, 1, 4, 1})
+	ping := clientFrame(OpPing, []byte("half"), [4]byte{3, 1, 4, 1})
 	_, err := client.Write(ping[:4])
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { return c.next(true).kind == inputNone && c.held() }, 2*time.Second, time.Millisecond)
-	_, err = client.Write(append(ping[4:], clientFrame(wsframe.OpText, []byte("x"), [4]byte{1, 1, 1, 1})...))
+	require.Eventually(t, func() bool { return c.Next(true).Kind == InputNone && c.held() }, 2*time.Second, time.Millisecond)
+	_, err = client.Write(append(ping[4:], clientFrame(OpText, []byte("x"), [4]byte{1, 1, 1, 1})...))
 	require.NoError(t, err)
 	message(t, await(t, c), "x")
 	pong := readFrame(t, client)
@@ -126,44 +123,44 @@ func TestAFrameInPartsWaitsForItsRest(t *testing.T) {
 func TestLongAndFragmentedMessagesAreHandedOnWhole(t *testing.T) {
 	c, client := newFillPair(t)
 	key := [4]byte{7, 7, 1, 2}
-	sent := clientFrame(wsframe.OpText, []byte(`{"type":`), key, false)
-	sent = append(sent, clientFrame(opPing, []byte("p"), key)...)
-	sent = append(sent, clientFrame(wsframe.OpContinuation, []byte(`"ping"`), key, false)...)
-	sent = append(sent, clientFrame(wsframe.OpContinuation, []byte(`}`), key)...)
+	sent := clientFrame(OpText, []byte(`{"type":`), key, false)
+	sent = append(sent, clientFrame(OpPing, []byte("p"), key)...)
+	sent = append(sent, clientFrame(OpContinuation, []byte(`"ping"`), key, false)...)
+	sent = append(sent, clientFrame(OpContinuation, []byte(`}`), key)...)
 	_, err := client.Write(sent)
 	require.NoError(t, err)
 	message(t, await(t, c), `{"type":"ping"}`)
 	assert.Equal(t, "p", string(readFrame(t, client).Payload))
 
 	long := strings.Repeat("0123456789", 400)
-	go func() { _, _ = client.Write(clientFrame(wsframe.OpText, []byte(long), key)) }()
+	go func() { _, _ = client.Write(clientFrame(OpText, []byte(long), key)) }()
 	message(t, await(t, c), long)
 	assert.False(t, c.held())
 
-	bin := clientFrame(wsframe.OpBinary, []byte{0, 1, 2}, key)
+	bin := clientFrame(OpBinary, []byte{0, 1, 2}, key)
 	_, err = client.Write(bin)
 	require.NoError(t, err)
 	in := await(t, c)
-	require.Equal(t, inputMessage, in.kind)
-	assert.Equal(t, byte(wsframe.OpBinary), in.op, "a binary message is handed on as binary")
+	require.Equal(t, InputMessage, in.Kind)
+	assert.Equal(t, byte(OpBinary), in.Op, "a binary message is handed on as binary")
 }
 
 func TestTheClientsCloseIsHandedOn(t *testing.T) {
 	for name, tt := range map[string]struct {
 		payload []byte
-		code    int
+		code    StatusCode
 		reason  string
 	}{
 		"with a code and reason": {binary.BigEndian.AppendUint16(nil, 4000), 4000, ""},
 		"with a reason":          {append(binary.BigEndian.AppendUint16(nil, 1000), "bye"...), 1000, "bye"},
-		"empty":                  {nil, wsframe.CloseNoStatus, ""},
+		"empty":                  {nil, StatusNoStatus, ""},
 	} {
 		t.Run(name, func(t *testing.T) {
 			c, client := newFillPair(t)
-			_, err := client.Write(clientFrame(wsframe.OpClose, tt.payload, [4]byte{1, 2, 3, 4}))
+			_, err := client.Write(clientFrame(OpClose, tt.payload, [4]byte{1, 2, 3, 4}))
 			require.NoError(t, err)
 			in := await(t, c)
-			assert.Equal(t, input{kind: inputClose, code: tt.code, reason: tt.reason}, in)
+			assert.Equal(t, Input{Kind: InputClose, Code: tt.code, Reason: tt.reason}, in)
 			assert.True(t, c.sawClose())
 		})
 	}
@@ -176,34 +173,34 @@ func TestBrokenRulesAreReportedWithTheirCloseCode(t *testing.T) {
 	long := bytes.Repeat([]byte("x"), 3000)
 	for name, tt := range map[string]struct {
 		sent []byte
-		code int
+		code StatusCode
 	}{
-		"an unmasked frame":        {[]byte{0x81, 1, 'x'}, int(protocol.CloseProtocolError)},
-		"an extension bit":         {append([]byte{0xC1}, clientFrame(wsframe.OpText, []byte("x"), key)[1:]...), int(protocol.CloseProtocolError)},
-		"an unknown opcode":        {clientFrame(0x3, []byte("x"), key), int(protocol.CloseProtocolError)},
-		"a ping in fragments":      {clientFrame(opPing, []byte("x"), key, false), int(protocol.CloseProtocolError)},
-		"a ping over 125 bytes":    {clientFrame(opPing, long[:126], key), int(protocol.CloseProtocolError)},
-		"a continuation first":     {clientFrame(wsframe.OpContinuation, []byte("x"), key), int(protocol.CloseProtocolError)},
-		"a message inside another": {append(clientFrame(wsframe.OpText, []byte("a"), key, false), clientFrame(wsframe.OpText, []byte("b"), key)...), int(protocol.CloseProtocolError)},
-		"a close of one byte":      {clientFrame(wsframe.OpClose, []byte{3}, key), int(protocol.CloseProtocolError)},
-		"a close with code 1005":   {clientFrame(wsframe.OpClose, []byte{3, 0xED}, key), int(protocol.CloseProtocolError)},
-		"a close reason not UTF-8": {clientFrame(wsframe.OpClose, []byte{3, 0xE8, 0xFF}, key), int(protocol.CloseProtocolError)},
-		"a frame over the limit":   {clientFrame(wsframe.OpText, bytes.Repeat([]byte("x"), 4097), key), int(protocol.CloseTooBig)},
-		"fragments over the limit": {append(clientFrame(wsframe.OpText, long, key, false), clientFrame(wsframe.OpContinuation, long, key)...), int(protocol.CloseTooBig)},
+		"an unmasked frame":        {[]byte{0x81, 1, 'x'}, StatusProtocolError},
+		"an extension bit":         {append([]byte{0xC1}, clientFrame(OpText, []byte("x"), key)[1:]...), StatusProtocolError},
+		"an unknown opcode":        {clientFrame(0x3, []byte("x"), key), StatusProtocolError},
+		"a ping in fragments":      {clientFrame(OpPing, []byte("x"), key, false), StatusProtocolError},
+		"a ping over 125 bytes":    {clientFrame(OpPing, long[:126], key), StatusProtocolError},
+		"a continuation first":     {clientFrame(OpContinuation, []byte("x"), key), StatusProtocolError},
+		"a message inside another": {append(clientFrame(OpText, []byte("a"), key, false), clientFrame(OpText, []byte("b"), key)...), StatusProtocolError},
+		"a close of one byte":      {clientFrame(OpClose, []byte{3}, key), StatusProtocolError},
+		"a close with code 1005":   {clientFrame(OpClose, []byte{3, 0xED}, key), StatusProtocolError},
+		"a close reason not UTF-8": {clientFrame(OpClose, []byte{3, 0xE8, 0xFF}, key), StatusProtocolError},
+		"a frame over the limit":   {clientFrame(OpText, bytes.Repeat([]byte("x"), 4097), key), StatusTooBig},
+		"fragments over the limit": {append(clientFrame(OpText, long, key, false), clientFrame(OpContinuation, long, key)...), StatusTooBig},
 	} {
 		t.Run(name, func(t *testing.T) {
 			c, client := newFillPair(t)
 			go func() { _, _ = client.Write(tt.sent) }()
 			in := await(t, c)
-			assert.Equal(t, inputBad, in.kind)
-			assert.Equal(t, tt.code, in.code)
-			assert.NotEmpty(t, in.reason)
-			assert.LessOrEqual(t, len(in.reason), wsframe.MaxCloseReason)
+			assert.Equal(t, InputBad, in.Kind)
+			assert.Equal(t, tt.code, in.Code)
+			assert.NotEmpty(t, in.Reason)
+			assert.LessOrEqual(t, len(in.Reason), MaxCloseReason)
 		})
 	}
 	t.Run("a message at the limit", func(t *testing.T) {
 		c, client := newFillPair(t)
-		go func() { _, _ = client.Write(clientFrame(wsframe.OpText, bytes.Repeat([]byte("y"), 4096), key)) }()
+		go func() { _, _ = client.Write(clientFrame(OpText, bytes.Repeat([]byte("y"), 4096), key)) }()
 		message(t, await(t, c), strings.Repeat("y", 4096))
 	})
 }
@@ -212,22 +209,22 @@ func TestBrokenRulesAreReportedWithTheirCloseCode(t *testing.T) {
 // and reports the socket's end, after what came before it.
 func TestNextWaitsAndReportsTheEnd(t *testing.T) {
 	c, client := newFillPair(t)
-	got := make(chan input)
-	go func() { got <- c.next(false) }()
+	got := make(chan Input)
+	go func() { got <- c.Next(false) }()
 	select {
 	case in := <-got:
 		t.Fatalf("next returned %+v before the client sent anything", in)
 	case <-time.After(50 * time.Millisecond):
 	}
-	_, err := client.Write(clientFrame(wsframe.OpText, []byte("a"), [4]byte{}))
+	_, err := client.Write(clientFrame(OpText, []byte("a"), [4]byte{}))
 	require.NoError(t, err)
 	message(t, <-got, "a")
-	_, err = client.Write(clientFrame(wsframe.OpText, []byte("b"), [4]byte{}))
+	_, err = client.Write(clientFrame(OpText, []byte("b"), [4]byte{}))
 	require.NoError(t, err)
 	require.NoError(t, client.Close())
-	message(t, c.next(false), "b")
-	assert.Equal(t, inputEnd, c.next(false).kind)
-	assert.Equal(t, inputEnd, c.next(true).kind, "the end is kept")
+	message(t, c.Next(false), "b")
+	assert.Equal(t, InputEnd, c.Next(false).Kind)
+	assert.Equal(t, InputEnd, c.Next(true).Kind, "the end is kept")
 }
 
 // The close handshake sends the close frame and waits for the client's,
@@ -236,12 +233,12 @@ func TestNextWaitsAndReportsTheEnd(t *testing.T) {
 func TestTheCloseHandshake(t *testing.T) {
 	c, client := newFillPair(t)
 	done := make(chan struct{})
-	go func() { c.closeHandshake(4003, "the room has ended"); close(done) }()
+	go func() { c.CloseHandshake(4003, "the room has ended"); close(done) }()
 	f := readFrame(t, client)
-	require.Equal(t, byte(wsframe.OpClose), f.Op)
-	code, reason, err := wsframe.CheckClose(f.Payload)
+	require.Equal(t, byte(OpClose), f.Op)
+	code, reason, err := CheckClose(f.Payload)
 	require.NoError(t, err)
-	assert.Equal(t, 4003, code)
+	assert.Equal(t, StatusCode(4003), code)
 	assert.Equal(t, "the room has ended", reason)
 	select {
 	case <-done:
@@ -249,7 +246,7 @@ func TestTheCloseHandshake(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 	key := [4]byte{9, 9, 9, 9}
-	_, err = client.Write(append(clientFrame(wsframe.OpText, []byte("late"), key), clientFrame(wsframe.OpClose, []byte{0x0F, 0xA3}, key)...))
+	_, err = client.Write(append(clientFrame(OpText, []byte("late"), key), clientFrame(OpClose, []byte{0x0F, 0xA3}, key)...))
 	require.NoError(t, err)
 	select {
 	case <-done:
@@ -260,14 +257,14 @@ func TestTheCloseHandshake(t *testing.T) {
 	assert.ErrorIs(t, err, io.EOF, "the socket is closed")
 
 	c, client = newFillPair(t)
-	_, err = client.Write(clientFrame(wsframe.OpClose, nil, key))
+	_, err = client.Write(clientFrame(OpClose, nil, key))
 	require.NoError(t, err)
-	assert.Equal(t, inputClose, await(t, c).kind)
+	assert.Equal(t, InputClose, await(t, c).Kind)
 	start := time.Now()
-	c.closeHandshake(wsframe.CloseNoStatus, "")
+	c.CloseHandshake(StatusNoStatus, "")
 	assert.Less(t, time.Since(start), time.Second, "no wait for a close that came")
 	f = readFrame(t, client)
-	assert.Equal(t, byte(wsframe.OpClose), f.Op)
+	assert.Equal(t, byte(OpClose), f.Op)
 	assert.Empty(t, f.Payload, "an empty close is answered with an empty one")
 }
 
@@ -289,14 +286,14 @@ func FuzzTake(f *testing.F) {
 	f.Add([]byte{0x81, 0xFE, 0x10, 0x00}, []byte(`{"type":"ping"}`), uint8(200))
 	f.Fuzz(func(t *testing.T, sent, payload []byte, parts uint8) {
 		const limit = 64
-		c := &corkConn{Conn: discardConn{}, timeout: time.Second, limit: limit}
+		c := &Conn{Conn: discardConn{}, timeout: time.Second, limit: limit}
 		// A message in up to parts+1 fragments, then the bytes.
 		var b []byte
 		n := max(1, min(int(parts)+1, len(payload)))
 		for i := range n {
-			op := byte(wsframe.OpContinuation)
+			op := byte(OpContinuation)
 			if i == 0 {
-				op = wsframe.OpText
+				op = OpText
 			}
 			frame := clientFrame(op, payload[i*len(payload)/n:(i+1)*len(payload)/n], [4]byte{byte(i), 1, 2, 3}, i == n-1)
 			b = append(b, frame...)
@@ -309,20 +306,20 @@ func FuzzTake(f *testing.F) {
 			if first {
 				first = false
 				if len(payload) > limit {
-					require.Equal(t, inputBad, in.kind)
-					require.Equal(t, int(protocol.CloseTooBig), in.code)
+					require.Equal(t, InputBad, in.Kind)
+					require.Equal(t, StatusTooBig, in.Code)
 					return
 				}
-				require.Equal(t, inputMessage, in.kind, "%+v", in)
-				require.Equal(t, string(payload), in.msg.String())
-				doneWith(in.msg)
+				require.Equal(t, InputMessage, in.Kind, "%+v", in)
+				require.Equal(t, string(payload), in.Msg.String())
+				DoneWith(in.Msg)
 				continue
 			}
-			switch in.kind {
-			case inputMessage:
-				require.LessOrEqual(t, in.msg.Len(), limit)
-				doneWith(in.msg)
-			case inputNone:
+			switch in.Kind {
+			case InputMessage:
+				require.LessOrEqual(t, in.Msg.Len(), limit)
+				DoneWith(in.Msg)
+			case InputNone:
 				t.Fatal("none with the end known")
 			default:
 				return
@@ -337,15 +334,15 @@ func FuzzTake(f *testing.F) {
 func TestAMessageTooBigIsSkippedForTheClientsClose(t *testing.T) {
 	c, client := newFillPair(t)
 	key := [4]byte{4, 3, 2, 1}
-	big := clientFrame(wsframe.OpText, bytes.Repeat([]byte("z"), 9000), key)
+	big := clientFrame(OpText, bytes.Repeat([]byte("z"), 9000), key)
 	go func() { _, _ = client.Write(big[:600]) }()
 	in := await(t, c)
-	require.Equal(t, inputBad, in.kind)
-	require.Equal(t, int(protocol.CloseTooBig), in.code)
+	require.Equal(t, InputBad, in.Kind)
+	require.Equal(t, StatusTooBig, in.Code)
 	done := make(chan struct{})
-	go func() { c.closeHandshake(in.code, in.reason); close(done) }()
-	assert.Equal(t, byte(wsframe.OpClose), readFrame(t, client).Op)
-	_, err := client.Write(append(big[600:], clientFrame(wsframe.OpClose, []byte{0x03, 0xF1}, key)...))
+	go func() { c.CloseHandshake(in.Code, in.Reason); close(done) }()
+	assert.Equal(t, byte(OpClose), readFrame(t, client).Op)
+	_, err := client.Write(append(big[600:], clientFrame(OpClose, []byte{0x03, 0xF1}, key)...))
 	require.NoError(t, err, "the rest of the message is read, not refused")
 	select {
 	case <-done:
@@ -353,4 +350,25 @@ func TestAMessageTooBigIsSkippedForTheClientsClose(t *testing.T) {
 		t.Fatal("the client's close behind the big message was not read")
 	}
 	assert.True(t, c.sawClose())
+}
+
+// Taking a message from what the socket brought, and giving its buffer
+// back once handled, allocates nothing: the buffers are pooled.
+func TestTakingAMessageDoesNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items at random under the race detector")
+	}
+	c := &Conn{Conn: discardConn{}, timeout: time.Second, limit: 4096}
+	b := clientFrame(OpText, []byte(`{"type":"move","cell":4,"digit":7}`), [4]byte{4, 3, 2, 1})
+	in := &inBuf{b: b, w: len(b)} // not the pool's size: never pooled
+	allocs := testing.AllocsPerRun(200, func() {
+		in.r = 0
+		c.in = in
+		got := c.take()
+		if got.Kind != InputMessage {
+			t.Fatalf("took %+v", got)
+		}
+		DoneWith(got.Msg)
+	})
+	assert.Zero(t, allocs, "allocations per message taken")
 }

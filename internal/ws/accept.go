@@ -1,6 +1,7 @@
-package server
+package ws
 
 import (
+	"crypto/sha1"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -9,18 +10,20 @@ import (
 	"path"
 	"strings"
 	"time"
-
-	"github.com/sudoku-arena/arena/internal/wsframe"
 )
 
-// accept answers a client's WebSocket handshake (RFC 6455, section 4.2)
+// Accept answers a client's WebSocket handshake (RFC 6455, section 4.2)
 // and takes its socket over from net/http. A request that is not a
-// WebSocket handshake is answered with 426 or 400, one from an origin
+// WebSocket handshake is answered with 426, 400 or 405, one from an origin
 // that is neither the server's host nor one of origins (host patterns, as
 // path.Match reads them, with a scheme when they name one) with 403; the
 // error says why. No extension or subprotocol is offered, so none is
 // agreed: the frames are plain.
-func accept(w http.ResponseWriter, r *http.Request, origins []string, timeout time.Duration, limit int) (*corkConn, error) {
+//
+// The connection's writes each have timeout to finish in, and a message
+// from the client may hold up to limit bytes (a longer one closes the
+// connection with StatusTooBig).
+func Accept(w http.ResponseWriter, r *http.Request, origins []string, timeout time.Duration, limit int) (*Conn, error) {
 	key, status, err := checkHandshake(w.Header(), r)
 	if err == nil {
 		status, err = http.StatusForbidden, checkOrigin(r, origins)
@@ -36,8 +39,8 @@ func accept(w http.ResponseWriter, r *http.Request, origins []string, timeout ti
 	}
 	// What the client sent after its request, which net/http has read.
 	early, _ := brw.Reader.Peek(brw.Reader.Buffered())
-	c := newCorkConn(nc, early, timeout, limit)
-	answer := "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: " + wsframe.AcceptKey(key) + "\r\n\r\n"
+	c := newConn(nc, early, timeout, limit)
+	answer := "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: " + AcceptKey(key) + "\r\n\r\n"
 	if _, err := c.Write([]byte(answer)); err != nil {
 		_ = nc.Close()
 		return nil, fmt.Errorf("websocket: handshake answer: %w", err)
@@ -53,7 +56,7 @@ func checkHandshake(h http.Header, r *http.Request) (key string, status int, err
 		upgradeRequired(h)
 		return "", http.StatusUpgradeRequired, fmt.Errorf("websocket: the handshake must be HTTP/1.1 or later, not %s", r.Proto)
 	}
-	if !wsframe.HasToken(r.Header, "Connection", "upgrade") || !wsframe.HasToken(r.Header, "Upgrade", "websocket") {
+	if !HasToken(r.Header, "Connection", "upgrade") || !HasToken(r.Header, "Upgrade", "websocket") {
 		upgradeRequired(h)
 		return "", http.StatusUpgradeRequired, errors.New("websocket: this is a WebSocket endpoint: the request must carry Connection: Upgrade and Upgrade: websocket")
 	}
@@ -106,4 +109,24 @@ func checkOrigin(r *http.Request, patterns []string) error {
 		}
 	}
 	return fmt.Errorf("websocket: the origin %q may not open a WebSocket on %q", origin, r.Host)
+}
+
+// AcceptKey is the Sec-WebSocket-Accept that answers a handshake's
+// Sec-WebSocket-Key (RFC 6455, section 4.2.2).
+func AcceptKey(key string) string {
+	sum := sha1.Sum([]byte(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
+	return base64.StdEncoding.EncodeToString(sum[:])
+}
+
+// HasToken reports whether header name of h, a comma-separated list,
+// holds token, in any case.
+func HasToken(h http.Header, name, token string) bool {
+	for _, v := range h.Values(name) {
+		for t := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(t), token) {
+				return true
+			}
+		}
+	}
+	return false
 }

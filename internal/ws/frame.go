@@ -1,20 +1,15 @@
-// Package wsframe writes and reads WebSocket frames (RFC 6455, section
-// 5.2), and checks the handshake's headers, for the server's WebSocket and
-// the load generator's client, which work on the bytes themselves rather
-// than through a library's connection.
-package wsframe
+package ws
 
 import (
-	"crypto/sha1"
-	"encoding/base64"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
-	"net/http"
-	"strings"
 	"unicode/utf8"
 )
+
+// Frames (RFC 6455, section 5.2), as both ends write and read them: the
+// server's connections (Conn) and the load generator's client.
 
 // Opcodes and sizes.
 const (
@@ -175,16 +170,12 @@ func Size(b []byte, masked bool) (size int, ok bool) {
 
 // CloseCode reads a close frame's payload: its status code, 1005 (none
 // given) for an empty one.
-func CloseCode(p []byte) int {
+func CloseCode(p []byte) StatusCode {
 	if len(p) < 2 {
-		return 1005
+		return StatusNoStatus
 	}
-	return int(binary.BigEndian.Uint16(p))
+	return StatusCode(binary.BigEndian.Uint16(p))
 }
-
-// CloseNoStatus is the close status (RFC 6455, section 7.4.1) of a close
-// frame with none given, which is sent as an empty frame.
-const CloseNoStatus = 1005
 
 // MaxCloseReason is the longest reason a close frame holds: its payload
 // is at most 125 bytes, two of them the code.
@@ -193,8 +184,8 @@ const MaxCloseReason = MaxControlPayload - 2
 // AppendClose appends a server's close frame (final, unmasked) with code
 // and reason, the reason cut at a character's start to fit; code 1005
 // (none) makes an empty frame.
-func AppendClose(b []byte, code int, reason string) []byte {
-	if code == CloseNoStatus {
+func AppendClose(b []byte, code StatusCode, reason string) []byte {
+	if code == StatusNoStatus {
 		return append(b, Fin|OpClose, 0)
 	}
 	if len(reason) > MaxCloseReason {
@@ -213,14 +204,14 @@ func AppendClose(b []byte, code int, reason string) []byte {
 // (1005 when empty) and reason, or an error when the frame breaks the
 // rules: one byte long, a code no peer may send, a reason that is not
 // UTF-8.
-func CheckClose(p []byte) (code int, reason string, err error) {
+func CheckClose(p []byte) (code StatusCode, reason string, err error) {
 	switch {
 	case len(p) == 0:
-		return CloseNoStatus, "", nil
+		return StatusNoStatus, "", nil
 	case len(p) == 1:
 		return 0, "", fmt.Errorf("%w: a close frame of one byte", ErrFrame)
 	}
-	code = int(binary.BigEndian.Uint16(p))
+	code = StatusCode(binary.BigEndian.Uint16(p))
 	if !sendable(code) {
 		return 0, "", fmt.Errorf("%w: close code %d", ErrFrame, code)
 	}
@@ -233,7 +224,7 @@ func CheckClose(p []byte) (code int, reason string, err error) {
 // sendable reports whether a peer may send code in a close frame: the
 // defined codes but those kept for local use (1004-1006, 1015), and the
 // ranges for libraries and applications.
-func sendable(code int) bool {
+func sendable(code StatusCode) bool {
 	switch {
 	case code >= 1000 && code <= 1003, code >= 1007 && code <= 1014:
 		return true
@@ -243,22 +234,9 @@ func sendable(code int) bool {
 	return false
 }
 
-// AcceptKey is the Sec-WebSocket-Accept that answers a handshake's
-// Sec-WebSocket-Key (RFC 6455, section 4.2.2).
-func AcceptKey(key string) string {
-	sum := sha1.Sum([]byte(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
-	return base64.StdEncoding.EncodeToString(sum[:])
-}
-
-// HasToken reports whether header name of h, a comma-separated list,
-// holds token, in any case.
-func HasToken(h http.Header, name, token string) bool {
-	for _, v := range h.Values(name) {
-		for t := range strings.SplitSeq(v, ",") {
-			if strings.EqualFold(strings.TrimSpace(t), token) {
-				return true
-			}
-		}
-	}
-	return false
+// AppendText appends a final, unmasked text frame holding p, as a server
+// frames a message.
+func AppendText(b, p []byte) []byte {
+	b = AppendHeader(b, Fin|OpText, len(p), false, [4]byte{})
+	return append(b, p...)
 }

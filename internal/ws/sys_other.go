@@ -1,11 +1,11 @@
 //go:build !linux
 
-package server
+package ws
 
 import "errors"
 
-// canFill says whether corkConn.fillFD works here: elsewhere than on
-// Linux the reader waits in the socket's own read (corkConn.fillConn).
+// canFill says whether Conn.fillFD works here: elsewhere than on
+// Linux the reader waits in the socket's own read (Conn.fillConn).
 const canFill = false
 
 func readNonblock(uintptr, []byte) (int, error) {

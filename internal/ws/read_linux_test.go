@@ -1,4 +1,4 @@
-package server
+package ws
 
 import (
 	"syscall"
@@ -18,11 +18,11 @@ func TestPongsPastOneBufferAreReadDry(t *testing.T) {
 	c, client := newFillPair(t)
 	var sent []byte
 	for i := range 125 {
-		sent = append(sent, clientFrame(opPong, []byte{9, byte(i)}, [4]byte{5, 5, 5, byte(i)})...)
+		sent = append(sent, clientFrame(OpPong, []byte{9, byte(i)}, [4]byte{5, 5, 5, byte(i)})...)
 	}
 	_, err := client.Write(sent)
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { return c.next(true).kind == inputNone && !c.held() && c.heard.Load() > 1 },
+	require.Eventually(t, func() bool { return c.Next(true).Kind == InputNone && !c.held() && c.heard.Load() > 1 },
 		2*time.Second, time.Millisecond, "all 1,000 bytes are taken, in two reads at least")
 	var b [1]byte
 	n, err := syscall.Read(fdOf(t, c), b[:])
@@ -31,7 +31,7 @@ func TestPongsPastOneBufferAreReadDry(t *testing.T) {
 }
 
 // fdOf is c's socket's descriptor.
-func fdOf(t *testing.T, c *corkConn) int {
+func fdOf(t *testing.T, c *Conn) int {
 	var fd int
 	require.NoError(t, c.raw.Control(func(f uintptr) { fd = int(f) }))
 	return fd

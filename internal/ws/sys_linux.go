@@ -1,11 +1,11 @@
-package server
+package ws
 
 import (
 	"syscall"
 	"unsafe"
 )
 
-// canFill says whether corkConn.fillFD works here.
+// canFill says whether Conn.fillFD works here.
 const canFill = true
 
 // readNonblock is read(2) of the socket fd into p, which never blocks:

@@ -1,9 +1,8 @@
-package wsframe
+package ws
 
 import (
 	"bytes"
 	"math"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -79,8 +78,8 @@ func TestParseRefuses(t *testing.T) {
 }
 
 func TestCloseCode(t *testing.T) {
-	assert.Equal(t, 1005, CloseCode(nil))
-	assert.Equal(t, 4007, CloseCode([]byte{0x0F, 0xA7, 'b', 'y', 'e'}))
+	assert.Equal(t, StatusNoStatus, CloseCode(nil))
+	assert.Equal(t, StatusCode(4007), CloseCode([]byte{0x0F, 0xA7, 'b', 'y', 'e'}))
 }
 
 // FuzzParse: whatever the bytes, Parse neither panics nor reads past
@@ -152,9 +151,9 @@ func TestSizeAndClose(t *testing.T) {
 	require.Positive(t, n)
 	code, reason, err := CheckClose(f.Payload)
 	require.NoError(t, err)
-	assert.Equal(t, 4003, code)
+	assert.Equal(t, StatusCode(4003), code)
 	assert.Equal(t, "bye", reason)
-	assert.Equal(t, []byte{Fin | OpClose, 0}, AppendClose(nil, CloseNoStatus, "ignored"))
+	assert.Equal(t, []byte{Fin | OpClose, 0}, AppendClose(nil, StatusNoStatus, "ignored"))
 	long := AppendClose(nil, 1000, strings.Repeat("é", 100))
 	f, _, err = Parse(long, MaxControlPayload, false)
 	require.NoError(t, err, "a long reason is cut to fit")
@@ -165,13 +164,4 @@ func TestSizeAndClose(t *testing.T) {
 		_, _, err := CheckClose(p)
 		assert.ErrorIs(t, err, ErrFrame, "% x", p)
 	}
-}
-
-func TestHandshakeHelpers(t *testing.T) {
-	assert.Equal(t, "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=", AcceptKey("dGhlIHNhbXBsZSBub25jZQ=="), "RFC 6455's example")
-	h := http.Header{}
-	h.Add("Connection", "keep-alive,  Upgrade ")
-	assert.True(t, HasToken(h, "Connection", "upgrade"))
-	assert.False(t, HasToken(h, "Connection", "close"))
-	assert.False(t, HasToken(h, "Upgrade", "websocket"))
 }

@@ -1,0 +1,282 @@
+package ws
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// Kind is what Next found in what the client sent (Input.Kind).
+type Kind int
+
+// What Next found.
+const (
+	InputNone    Kind = iota // no whole message: more bytes are needed
+	InputMessage             // a message: Op and Msg
+	InputClose               // the client's close frame: Code and Reason
+	InputEnd                 // the socket's reading ended, or its writing failed
+	InputBad                 // the client broke the protocol: the Code and Reason to close with
+)
+
+// Input is what Next found in what the client sent.
+type Input struct {
+	Kind Kind
+	// Op is a message's opcode: OpText or OpBinary.
+	Op byte
+	// Msg is a message's payload, for the taker to give back once done
+	// with it (DoneWith).
+	Msg *bytes.Buffer
+	// Code and Reason are those of the client's close (InputClose), or
+	// those to close with for a broken rule (InputBad): StatusTooBig for
+	// a message over the limit, StatusProtocolError for any other.
+	Code   StatusCode
+	Reason string
+}
+
+// bad is a broken rule's input: the close code and reason it gets.
+func bad(code StatusCode, reason string) Input {
+	return Input{Kind: InputBad, Code: code, Reason: reason}
+}
+
+// broken is the input of a frame Parse refused: 1002, with why.
+func broken(err error) Input {
+	return bad(StatusProtocolError, strings.TrimPrefix(err.Error(), "websocket: "))
+}
+
+// tooBig is the input of a message over the limit: 1009.
+func (c *Conn) tooBig() Input {
+	return bad(StatusTooBig, fmt.Sprintf("a message over %d bytes", c.limit))
+}
+
+// take takes the frames at the front of what the client sent, answering
+// pings and dropping pongs, up to a message, the client's close, the
+// socket's end or a broken rule, and says which; InputNone when no whole
+// frame is left. A message is copied out of the socket's buffer, which
+// goes back to the pool once empty. c.rmu is held.
+func (c *Conn) take() Input {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	defer c.dropEmpty()
+	for {
+		if in := c.in; in != nil && c.skip > 0 {
+			n := min(c.skip, in.w-in.r)
+			in.r += n
+			c.skip -= n
+		}
+		c.dropEmpty()
+		in := c.in
+		if in == nil {
+			if c.rerr != nil {
+				return Input{Kind: InputEnd}
+			}
+			return Input{Kind: InputNone}
+		}
+		f, size, err := Parse(in.b[in.r:in.w], c.limit, true)
+		switch {
+		case errors.Is(err, ErrTooBig):
+			c.skip, _ = Size(in.b[in.r:in.w], true)
+			return c.tooBig()
+		case err != nil:
+			return broken(err)
+		case size == 0:
+			if c.rerr != nil {
+				return Input{Kind: InputEnd} // the socket ended inside a frame
+			}
+			if in.w == len(in.b) {
+				in.reserve(1, c.limit)
+			}
+			return Input{Kind: InputNone}
+		}
+		in.r += size
+		Mask(f.Payload, f.Key)
+		switch f.Op {
+		case OpPing:
+			// The answer: a pong with the ping's payload.
+			var frame [2 + MaxControlPayload]byte
+			pong := append(AppendHeader(frame[:0], Fin|OpPong, len(f.Payload), false, [4]byte{}), f.Payload...)
+			if _, err := c.Write(pong); err != nil {
+				return Input{Kind: InputEnd}
+			}
+		case OpClose:
+			c.closeSeen = true
+			code, reason, err := CheckClose(f.Payload)
+			if err != nil {
+				return broken(err)
+			}
+			return Input{Kind: InputClose, Code: code, Reason: reason}
+		case OpText, OpBinary:
+			if c.frag != nil {
+				return bad(StatusProtocolError, "a new message before the last one's final frame")
+			}
+			buf := readBuffers.Get().(*bytes.Buffer)
+			buf.Write(f.Payload)
+			if f.Fin {
+				return Input{Kind: InputMessage, Op: f.Op, Msg: buf}
+			}
+			c.frag, c.fragOp = buf, f.Op
+		case OpContinuation:
+			if c.frag == nil {
+				return bad(StatusProtocolError, "a continuation frame with no message begun")
+			}
+			if c.frag.Len()+len(f.Payload) > c.limit {
+				DoneWith(c.frag)
+				c.frag = nil
+				return c.tooBig()
+			}
+			c.frag.Write(f.Payload)
+			if f.Fin {
+				buf := c.frag
+				c.frag = nil
+				return Input{Kind: InputMessage, Op: c.fragOp, Msg: buf}
+			}
+		}
+		// A pong (the answer to the keep-alive ping) needs nothing.
+	}
+}
+
+// dropEmpty gives back the socket's buffer once all it holds is taken.
+// c.smu is held.
+func (c *Conn) dropEmpty() {
+	if in := c.in; in != nil && in.r == in.w {
+		c.in = nil
+		putInBuf(in)
+	}
+}
+
+// readBuffers hold the messages being read: a message is done with once
+// handled (what the taker keeps of it, it copies), so the buffer goes
+// back for the next, on this connection or another, rather than a new
+// one being allocated for every message. maxPooledRead is the largest
+// kept, so that one large message does not pin its buffer in the pool.
+var readBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooledRead = 4 << 10
+
+// DoneWith gives back a message's buffer (Input.Msg) once it has been
+// handled.
+func DoneWith(buf *bytes.Buffer) {
+	buf.Reset()
+	if buf.Cap() <= maxPooledRead {
+		readBuffers.Put(buf)
+	}
+}
+
+// Next is the next thing the client sent, waiting for the socket to
+// bring it; when park is set, InputNone once the socket has nothing more
+// without waiting: the reader may then park (Park). The wait is in a
+// shallow frame, so that the garbage collector can shrink a waiting
+// reader's stack.
+func (c *Conn) Next(park bool) Input {
+	for {
+		c.rmu.Lock()
+		in := c.take()
+		c.rmu.Unlock()
+		if in.Kind != InputNone {
+			return in
+		}
+		if c.raw == nil {
+			c.fillConn()
+			continue
+		}
+		if park {
+			heard := c.heard.Load()
+			if err := c.raw.Read(c.poll); err != nil {
+				return Input{Kind: InputEnd}
+			}
+			if c.heard.Load() == heard && !c.ended() {
+				return in
+			}
+			continue
+		}
+		if err := c.raw.Read(c.fill); err != nil {
+			return Input{Kind: InputEnd}
+		}
+	}
+}
+
+// ended reports whether the socket's reading has ended (fill found out).
+func (c *Conn) ended() bool {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	return c.rerr != nil
+}
+
+// pollFD is fillFD without the wait: RawConn.Read returns whatever it
+// found.
+func (c *Conn) pollFD(fd uintptr) bool {
+	c.fillFD(fd)
+	return true
+}
+
+// fillFD reads what the socket fd holds into c.in, behind what is held
+// already, and reports whether it read something or found the socket's
+// end; false asks RawConn.Read to wait until the socket has more.
+func (c *Conn) fillFD(fd uintptr) bool {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	if c.rerr != nil {
+		return true
+	}
+	in := c.in
+	if in == nil {
+		in = inBufs.Get().(*inBuf)
+	} else if in.w == len(in.b) {
+		return true // full: take makes room first
+	}
+	n, err := readNonblock(fd, in.b[in.w:])
+	if errors.Is(err, syscall.EAGAIN) {
+		if c.in == nil {
+			putInBuf(in)
+		}
+		return false
+	}
+	if err != nil {
+		err = os.NewSyscallError("read", err)
+	}
+	c.got(in, n, err)
+	return true
+}
+
+// got keeps n bytes read into in's free space, and how the reading ended:
+// err, or the socket's end when nothing came. c.smu is held.
+func (c *Conn) got(in *inBuf, n int, err error) {
+	switch {
+	case err != nil:
+		c.rerr = err
+	case n == 0:
+		c.rerr = io.EOF
+	}
+	if n > 0 {
+		in.w += n
+		c.in = in
+		c.heard.Add(1)
+	} else if c.in == nil {
+		putInBuf(in)
+	}
+}
+
+// fillConn is fill where the socket's descriptor cannot be read directly:
+// a read of the socket as it is, which waits for bytes.
+func (c *Conn) fillConn() {
+	c.fmu.Lock()
+	defer c.fmu.Unlock()
+	var b [readBufferSize]byte
+	n, err := c.Conn.Read(b[:])
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	if c.rerr != nil || n == 0 && err == nil {
+		return
+	}
+	in := c.in
+	if in == nil {
+		in = inBufs.Get().(*inBuf)
+	}
+	in.reserve(n, c.limit)
+	copy(in.b[in.w:], b[:n])
+	c.got(in, n, err)
+}

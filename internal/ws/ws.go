@@ -1,0 +1,45 @@
+// Package ws is the WebSocket transport (RFC 6455) that the server speaks
+// itself, on the bytes of the socket rather than through a library's
+// connection:
+//
+//   - the handshake (Accept), which answers a client's upgrade request or
+//     refuses it with 426, 400, 405 or 403;
+//   - the frames (Parse, AppendHeader, AppendClose, ...), which the load
+//     generator's client uses too;
+//   - a connection (Conn): its reading (Next, which takes the client's
+//     frames, answers pings, joins fragments and enforces the limits), its
+//     corked writes (Cork, WriteText, Uncork, TryWrite) and its close
+//     handshake (CloseHandshake);
+//   - the Poller, an epoll set owned by whoever makes it (a server), in
+//     which an idle connection's socket waits with no goroutine reading it,
+//     and its pool of reader goroutines, which read a connection again once
+//     its socket has bytes.
+//
+// What a message means, and the close codes an application picks, are the
+// caller's: the transport sends its own statuses (StatusProtocolError and
+// StatusTooBig for a client that broke a rule) and takes any other as a
+// plain number.
+//
+// docs/protocol.md is the contract; `go test ./internal/ws -run
+// Conformance -v` checks the transport against RFC 6455 case by case.
+package ws
+
+// StatusCode is a close frame's status code (RFC 6455, section 7.4): one
+// of the RFC's below, or an application's (4000-4999), which the
+// transport carries as a plain number.
+type StatusCode uint16
+
+// The RFC's status codes the transport sends or reads itself.
+const (
+	// StatusNormal is a normal closure.
+	StatusNormal StatusCode = 1000
+	// StatusGoingAway is an endpoint going away (a server restarting).
+	StatusGoingAway StatusCode = 1001
+	// StatusProtocolError closes for a frame that broke RFC 6455.
+	StatusProtocolError StatusCode = 1002
+	// StatusNoStatus is a close frame with no status in it, which is
+	// sent as an empty frame; no peer may put it in a close frame.
+	StatusNoStatus StatusCode = 1005
+	// StatusTooBig closes for a message over the read limit.
+	StatusTooBig StatusCode = 1009
+)
