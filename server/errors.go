@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
 
 	"github.com/sudoku-arena/arena/protocol"
@@ -36,4 +37,19 @@ func writeError(w http.ResponseWriter, code, message string) {
 	var e apiError
 	e.Error.Code, e.Error.Message = code, message
 	writeJSON(w, statusOf(code), e)
+}
+
+// apiError is the JSON body of every API error.
+type apiError struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
 }

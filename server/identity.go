@@ -2,6 +2,10 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"strings"
 	"sync"
 
 	"github.com/sudoku-arena/arena/room"
@@ -64,4 +68,24 @@ func (s *Server) playerByToken(ctx context.Context, tokenHash []byte) (id, name 
 		return who.id, who.name, nil
 	}
 	return s.players.PlayerByToken(ctx, tokenHash)
+}
+
+// newToken is a player's secret: 32 random bytes, base64url.
+func newToken() string {
+	var b [32]byte
+	_, _ = rand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// HashToken is what is stored of a token.
+func HashToken(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}
+
+// newMemberID is a player's ("p_…") or spectator's ("s_…") id.
+func newMemberID(prefix string) string {
+	var b [9]byte
+	_, _ = rand.Read(b[:])
+	return prefix + strings.ToLower(base64.RawURLEncoding.EncodeToString(b[:]))
 }
