@@ -18,7 +18,7 @@ import (
 // event log, up to the frames queued on every member's connection. The
 // connections are sinks that count what they are sent, and the store
 // drops the records it is handed, so what is measured is the room alone
-// (what decoding a frame costs is server's BenchmarkDecode).
+// (what decoding a frame costs is protocol's BenchmarkDecode).
 //
 //	go test ./room -run '^$' -bench Message -benchmem
 //
