@@ -11,7 +11,7 @@ import (
 // the search for further solutions.
 type SolveStats struct {
 	// Iterations counts propagation rounds. A round applies the band rule
-	// (see the design notes in bitsolver.go) to one digit's candidates in one
+	// (see the design notes in solver_bits.go) to one digit's candidates in one
 	// band (three rows), because they changed since its last round;
 	// propagation stops when no digit-band is left to revisit. A puzzle
 	// solved without guessing typically takes 100 to 150 rounds.
