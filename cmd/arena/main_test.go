@@ -227,7 +227,7 @@ func TestMigrate(t *testing.T) {
 	code, out, _ = arena(t, "", "migrate", "up")
 	require.Equal(t, exitOK, code)
 	assert.Equal(t, "schema version 5 (clean)\n", out)
-	code, out, _ = arena(t, "", "migrate", "down")
+	code, out, _ = arena(t, "", "migrate", "-yes", "down")
 	require.Equal(t, exitOK, code)
 	assert.Equal(t, "schema version 0 (clean)\n", out)
 

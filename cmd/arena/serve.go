@@ -34,6 +34,11 @@ code 2:
 `
 
 const serveUsageEnd = `
+A variable that looks like a mistyped setting is warned about by name. A
+PostgreSQL that cannot be reached yet is tried again for DATABASE_WAIT, then
+the start stops with exit code 2, as it does for a DATABASE_URL the driver
+cannot use.
+
 The schema is migrated at start. SIGINT or SIGTERM shuts down in order: rooms
 save their state and close their sockets as going away, HTTP stops, the event
 log is flushed, the database closes. Rooms come back at the next start.
@@ -60,14 +65,37 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	logger := newLogger(cfg.Server.LogFormat, stderr)
+	for _, w := range config.Misspelled(os.Environ()) {
+		logger.Warn(w)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := serve(ctx, cfg, logger, backend.Open, nil); err != nil {
 		logger.Error("serve", "err", err)
+		if storeSetting(err) {
+			return exitUsage
+		}
 		return exitFail
 	}
 	return exitOK
 }
+
+// storeSetting reports whether err is the store's that DATABASE_URL names
+// failing as a bad setting would: a URL the driver cannot use, or a
+// database it cannot connect to (after DATABASE_WAIT). These exit 2, as a
+// bad value does; a store that fails after it connected (a migration) is
+// exit 1.
+func storeSetting(err error) bool {
+	var se *storeError
+	return errors.As(err, &se) && (errors.Is(se.err, backend.ErrConnect) || errors.Is(se.err, store.ErrInvalid))
+}
+
+// storeError is the failure of the store's open at start, under the name
+// of the setting that chose the store.
+type storeError struct{ err error }
+
+func (e *storeError) Error() string { return config.DatabaseURL + ": " + e.err.Error() }
+func (e *storeError) Unwrap() error { return e.err }
 
 func newLogger(format string, w io.Writer) *slog.Logger {
 	if format == "json" {
@@ -77,13 +105,14 @@ func newLogger(format string, w io.Writer) *slog.Logger {
 }
 
 // serve runs the server until ctx ends, then shuts it down in order. It
-// opens the store with open (backend.Open, which migrates it), and calls
-// listening, when set, with the address it listens on.
+// opens the store with open (backend.Open, which migrates it), waiting up
+// to DATABASE_WAIT for a database that is not up yet, and calls listening,
+// when set, with the address it listens on.
 func serve(ctx context.Context, all config.Config, logger *slog.Logger, open func(context.Context, backend.Kind) (store.Store, error), listening func(addr string)) error {
 	cfg, db := all.Server, all.Store
-	st, err := open(ctx, db)
+	st, err := backend.Wait(ctx, all.StoreWait, logger, func(ctx context.Context) (store.Store, error) { return open(ctx, db) })
 	if err != nil {
-		return err
+		return &storeError{err}
 	}
 	defer st.Close()
 	logger.Info("store open", "driver", db.Driver)

@@ -1,11 +1,14 @@
 // Package config is the configuration of `arena serve`: one table,
 // Settings, with a row for every environment variable the server reads (its
 // name, its default, how its value is read and checked, and a line saying
-// what it sets). Load reads and checks them all once, at start, and reports
-// every bad value together, each under its variable's name. Nothing else in
-// the project reads the environment for settings; `arena serve -h` and the
-// configuration tables of docs/operations.md and docs/protocol.md follow the
-// table (a test holds the documents to it).
+// what it sets). Load reads and checks them all once, at start, before
+// anything is opened (addresses whole: ports in range, hosts well formed),
+// and reports every bad value together, each under its variable's name;
+// Misspelled names the environment's variables that look like a setting
+// mistyped, for a warning. Nothing else in the project reads the
+// environment for settings; `arena serve -h` and the configuration tables
+// of docs/operations.md and docs/protocol.md follow the table (a test holds
+// the documents to it).
 //
 // The default values live with the code they configure, once each:
 // server.DefaultConfig (which takes the rooms' from room.DefaultConfig and
@@ -44,6 +47,9 @@ type Config struct {
 	Server server.Config
 	// Store is the store DATABASE_URL selects.
 	Store backend.Kind
+	// StoreWait is how long a start waits for a database it cannot reach
+	// yet (DATABASE_WAIT); 0 is not at all.
+	StoreWait time.Duration
 	// Node is the server as one of several nodes sharing a PostgreSQL
 	// database (NODE_*); off unless NODE_ADDR is set.
 	Node Node
@@ -73,7 +79,7 @@ func DefaultNode() Node { return Node{Heartbeat: 2 * time.Second, Timeout: 10 * 
 
 // Default is the configuration of an empty environment.
 func Default() Config {
-	return Config{Server: server.DefaultConfig(), Store: backend.Default(), Node: DefaultNode()}
+	return Config{Server: server.DefaultConfig(), Store: backend.Default(), StoreWait: backend.DefaultWait, Node: DefaultNode()}
 }
 
 // DatabaseURL is the variable that selects the store; `arena migrate` reads
@@ -116,8 +122,8 @@ func Settings() []Setting {
 			Name: "LISTEN_ADDR", Doc: "address to listen on, HOST:PORT or :PORT",
 			get: func(c *Config) string { return c.Server.ListenAddr },
 			set: func(c *Config, v string) error {
-				if _, port, err := net.SplitHostPort(v); err != nil || port == "" {
-					return errors.New("want HOST:PORT or :PORT")
+				if err := listenAddr(v); err != nil {
+					return err
 				}
 				c.Server.ListenAddr = v
 				return nil
@@ -135,6 +141,8 @@ func Settings() []Setting {
 				return nil
 			},
 		},
+		duration("DATABASE_WAIT", "how long a start retries a database it cannot reach yet, then stops; 0 does not wait", 0,
+			func(c *Config) *time.Duration { return &c.StoreWait }),
 		{
 			Name: "PUBLIC_URL", Doc: "base of share links, an http:// or https:// URL",
 			Unset: "the request's scheme and host",
@@ -253,6 +261,11 @@ func Settings() []Setting {
 				if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.Trim(u.Path, "/") != "" {
 					return errors.New("want an http:// or https:// base URL such as http://10.0.0.5:8080")
 				}
+				if p := u.Port(); p != "" {
+					if err := port(p, 1); err != nil {
+						return err
+					}
+				}
 				c.Node.Addr = strings.TrimRight(v, "/")
 				return nil
 			},
@@ -295,13 +308,57 @@ func checkNode(c Config) []error {
 	return problems
 }
 
+// listenAddr checks that v is an address to listen on, HOST:PORT or
+// :PORT, with a port from 0 (any free one) to 65535 and a host that is an
+// IP address or a host name.
+func listenAddr(v string) error {
+	host, p, err := net.SplitHostPort(v)
+	if err != nil || p == "" {
+		return errors.New("want HOST:PORT or :PORT")
+	}
+	if err := port(p, 0); err != nil {
+		return err
+	}
+	if host != "" && net.ParseIP(host) == nil && !hostName(host) {
+		return fmt.Errorf("want HOST:PORT or :PORT: %q is neither an IP address nor a host name", host)
+	}
+	return nil
+}
+
+// port checks a port number: least (0 or 1) to 65535.
+func port(p string, least int) error {
+	n, err := strconv.Atoi(p)
+	if err != nil || n < least || n > 65535 {
+		return fmt.Errorf("want a port from %d to 65535, not %q", least, p)
+	}
+	return nil
+}
+
+// hostName reports whether h is written as a DNS host name: labels of
+// letters, digits and '-', joined by dots.
+func hostName(h string) bool {
+	if len(h) > 253 {
+		return false
+	}
+	for label := range strings.SplitSeq(strings.TrimSuffix(h, "."), ".") {
+		if label == "" || len(label) > 63 || strings.HasPrefix(label, "-") || strings.HasSuffix(label, "-") ||
+			strings.Trim(label, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // loopbackAddr checks that v is a HOST:PORT whose host is a loopback IP
 // address or localhost: profiles show the server's insides, so they are
 // never served on an address others can reach.
 func loopbackAddr(v string) error {
-	host, port, err := net.SplitHostPort(v)
-	if err != nil || port == "" {
+	host, p, err := net.SplitHostPort(v)
+	if err != nil || p == "" {
 		return errors.New("want a loopback HOST:PORT such as 127.0.0.1:6060")
+	}
+	if err := port(p, 0); err != nil {
+		return err
 	}
 	if host == "localhost" {
 		return nil

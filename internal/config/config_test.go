@@ -45,6 +45,7 @@ func TestLoadDefaults(t *testing.T) {
 	assert.Equal(t, 15*time.Second, s.Rooms.Game.HintPenalty)
 	assert.Equal(t, 64, s.Rooms.Game.ReplayEvents)
 	assert.Equal(t, backend.Kind{Driver: "sqlite", Target: backend.DefaultSQLitePath}, c.Store)
+	assert.Equal(t, 30*time.Second, c.StoreWait)
 }
 
 func TestLoadFromEnvironment(t *testing.T) {
@@ -99,6 +100,7 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 	bad := map[string]string{
 		"LISTEN_ADDR":      "8080",
 		"DATABASE_URL":     "mysql://x",
+		"DATABASE_WAIT":    "-1s",
 		"PUBLIC_URL":       "sudoku.example",
 		"ALLOWED_ORIGINS":  "a.example,[b",
 		"LOG_FORMAT":       "xml",
@@ -145,6 +147,41 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		assert.Equal(t, 1, strings.Count(err.Error(), name+"="), name)
 	}
 	assert.Len(t, Settings(), len(bad), "the test tries a bad value of every setting")
+}
+
+// TestAddressesAreCheckedWhole: a listen address's port is a number from
+// 0 to 65535 and its host an IP address or a host name, so that a bad one
+// stops the start before anything is opened; NODE_ADDR's port, when
+// given, is one from 1.
+func TestAddressesAreCheckedWhole(t *testing.T) {
+	for _, ok := range []string{":8080", ":0", "127.0.0.1:0", "localhost:8080", "[::1]:80", "arena1:8080", "0.0.0.0:65535", "db.example.com.:1"} {
+		c, err := Load(envOf(map[string]string{"LISTEN_ADDR": ok}))
+		require.NoError(t, err, ok)
+		assert.Equal(t, ok, c.Server.ListenAddr)
+	}
+	bad := map[string][]string{
+		"LISTEN_ADDR": {":99999", ":65536", ":-1", ":http", "bad host:80", "a..b:80", "-a:80", "8080", ":"},
+		"DEBUG_ADDR":  {"127.0.0.1:70000", "localhost:x"},
+		"NODE_ADDR":   {"http://10.0.0.5:99999", "http://10.0.0.5:0"},
+	}
+	for name, values := range bad {
+		for _, v := range values {
+			_, err := Load(envOf(map[string]string{name: v}))
+			if assert.Error(t, err, "%s=%s", name, v) {
+				assert.Regexp(t, "^configuration: "+regexp.QuoteMeta(fmt.Sprintf("%s=%q: want ", name, v)), err.Error())
+			}
+		}
+	}
+}
+
+func TestDatabaseWait(t *testing.T) {
+	for v, want := range map[string]time.Duration{"0": 0, "0s": 0, "2m": 2 * time.Minute, "500ms": 500 * time.Millisecond} {
+		c, err := Load(envOf(map[string]string{"DATABASE_WAIT": v}))
+		require.NoError(t, err, v)
+		assert.Equal(t, want, c.StoreWait, v)
+	}
+	_, err := Load(envOf(map[string]string{"DATABASE_WAIT": "30"}))
+	assert.ErrorContains(t, err, `DATABASE_WAIT="30": want 0 or a positive duration`)
 }
 
 // TestNodeSettingsTogether: several nodes need PostgreSQL, NODE_ADDR and

@@ -1,6 +1,8 @@
 // Package backend picks the store a database URL names: PostgreSQL for
 // postgres://… URLs, the embedded SQLite store for sqlite:PATH or no URL at
-// all. It is the one place that knows both drivers. It does not read the
+// all. It is the one place that knows both drivers, and so the one that
+// tells a database that cannot be reached (ErrConnect) from one that failed
+// after, and waits for one that is not up yet (Wait). It does not read the
 // environment: internal/config reads DATABASE_URL and parses it here, once,
 // at start.
 package backend
@@ -9,6 +11,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/sudoku-arena/arena/store"
 	"github.com/sudoku-arena/arena/store/postgres"
@@ -45,6 +49,12 @@ func Parse(rawURL string) (Kind, error) {
 	case u == "":
 		return Default(), nil
 	case strings.HasPrefix(u, "postgres://"), strings.HasPrefix(u, "postgresql://"):
+		// Read as the driver will, without connecting: a URL it cannot
+		// read is a bad setting before anything is opened. The driver's
+		// message leaves the password out.
+		if _, err := pgconn.ParseConfig(u); err != nil {
+			return Kind{}, fmt.Errorf("%w: want postgres://user:password@host:port/database: %v", store.ErrInvalid, err)
+		}
 		return Kind{Driver: "postgres", Target: u}, nil
 	case strings.HasPrefix(u, "sqlite://"):
 		return sqliteKind(strings.TrimPrefix(u, "sqlite://"))
@@ -78,7 +88,7 @@ func Open(ctx context.Context, k Kind) (store.Store, error) {
 		return nil, fmt.Errorf("store: %w: unknown driver %q", store.ErrInvalid, k.Driver)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("open store: %w", err)
+		return nil, fmt.Errorf("open store: %w", markConnect(err))
 	}
 	return s, nil
 }
@@ -89,7 +99,8 @@ func Open(ctx context.Context, k Kind) (store.Store, error) {
 func Migrate(ctx context.Context, k Kind, action string) (version uint, dirty bool, err error) {
 	switch k.Driver {
 	case "postgres":
-		return postgres.Migrate(ctx, k.Target, action)
+		version, dirty, err = postgres.Migrate(ctx, k.Target, action)
+		return version, dirty, markConnect(err)
 	case "sqlite":
 		return sqlite.Migrate(ctx, k.Target, action)
 	}

@@ -28,6 +28,8 @@ func TestParse(t *testing.T) {
 		{"mysql://localhost/arena", "", "", `invalid value: want postgres://`},
 		{"sqlite:", "", "", `invalid value: sqlite: wants a file path`},
 		{"sqlite:x.db?mode=ro", "", "", "wants a file path"},
+		{"postgres://arena:secret@db:port/arena", "", "", "invalid value: want postgres://user:password@host:port/database: "},
+		{"postgres://arena@db/arena?sslmode=sometimes", "", "", "invalid value: want postgres://"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
