@@ -262,7 +262,7 @@ func (a *Arena) Status(path string) int {
 	if err != nil {
 		return 0
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := Client.Do(req)
 	if err != nil {
 		return 0
 	}

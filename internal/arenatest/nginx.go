@@ -163,7 +163,7 @@ func StartBalancer(tb testing.TB, conf string, servers []*Arena) *Balancer {
 	})
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		resp, err := http.Get(b.URL() + "/readyz")
+		resp, err := Get(b.URL() + "/readyz")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
