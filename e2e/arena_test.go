@@ -71,7 +71,7 @@ type roomView struct {
 // room reads the room from the API.
 func (a *arena) room(id string) roomView {
 	a.t.Helper()
-	resp, err := http.Get(a.URL() + "/api/rooms/" + id)
+	resp, err := arenatest.Get(a.URL() + "/api/rooms/" + id)
 	require.NoError(a.t, err)
 	defer resp.Body.Close()
 	require.Equal(a.t, http.StatusOK, resp.StatusCode, "GET /api/rooms/%s", id)

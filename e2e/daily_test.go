@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/internal/arenatest"
 )
 
 // dailyStatus is the status text home shows for the level's daily.
@@ -60,7 +62,7 @@ type leaderboard struct {
 
 func (a *arena) leaderboard(date, level string) leaderboard {
 	a.t.Helper()
-	resp, err := http.Get(fmt.Sprintf("%s/api/daily/%s/%s/leaderboard", a.URL(), date, level))
+	resp, err := arenatest.Get(fmt.Sprintf("%s/api/daily/%s/%s/leaderboard", a.URL(), date, level))
 	require.NoError(a.t, err)
 	defer resp.Body.Close()
 	require.Equal(a.t, http.StatusOK, resp.StatusCode, "GET the %s %s leaderboard", date, level)

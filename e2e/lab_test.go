@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/server"
 )
 
@@ -27,7 +28,7 @@ type labStep struct {
 func (a *arena) labSteps(puzzle string) []labStep {
 	a.t.Helper()
 	body := fmt.Sprintf(`{"puzzle":%q}`, puzzle)
-	resp, err := http.Post(a.URL()+"/api/steps", "application/json", strings.NewReader(body))
+	resp, err := arenatest.Post(a.URL()+"/api/steps", "application/json", strings.NewReader(body))
 	require.NoError(a.t, err)
 	defer resp.Body.Close()
 	require.Equal(a.t, http.StatusOK, resp.StatusCode)

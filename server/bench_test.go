@@ -18,6 +18,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
@@ -72,7 +73,7 @@ func benchBroadcast(b *testing.B, rooms, inFlight int) {
 		// hundred microseconds; the send queue keeps its default.
 		c.RateLimit, c.RateBurst = 1e6, 1e6
 	})
-	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: arenatest.HTTPTimeout}
 	defer hc.CloseIdleConnections()
 
 	bench := &broadcastBench{

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/server"
 )
@@ -51,7 +52,7 @@ func TestLiveRoomsAreCappedPerAddress(t *testing.T) {
 	// Over real sockets, from 127.0.0.1.
 	e.createRoom("race", "easy")
 	e.createRoom("coop", "easy")
-	resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(`{"mode":"race"}`))
+	resp, err := arenatest.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(`{"mode":"race"}`))
 	require.NoError(t, err)
 	body := readAll(t, resp)
 	assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode)
@@ -67,7 +68,7 @@ func TestLiveRoomsAreCappedPerAddress(t *testing.T) {
 
 	// Nobody joined: the rooms end as idle, and the address may make more.
 	require.Eventually(t, func() bool {
-		resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(`{"mode":"race"}`))
+		resp, err := arenatest.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(`{"mode":"race"}`))
 		if err != nil {
 			return false
 		}
@@ -100,7 +101,7 @@ func TestTheServerHoldsAtMostMaxRooms(t *testing.T) {
 	e := newEnv(t, func(c *server.Config) { c.Rooms.MaxRooms = 2 })
 	e.createRoom("race", "easy")
 	assert.Equal(t, http.StatusCreated, postRoom(t, e, "192.0.2.1:1").Code)
-	resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(`{"mode":"coop"}`))
+	resp, err := arenatest.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(`{"mode":"coop"}`))
 	require.NoError(t, err)
 	body := readAll(t, resp)
 	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)

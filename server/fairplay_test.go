@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/protocol"
 )
 
@@ -214,7 +215,7 @@ func normalizeSnapshot(tb testing.TB, raw []byte, mover string, moves int) strin
 // roomJSON is GET /api/rooms/{id}'s body, as any outsider may read it.
 func (e *env) roomJSON(id string) []byte {
 	e.tb.Helper()
-	resp, err := http.Get(e.http.URL + "/api/rooms/" + id)
+	resp, err := arenatest.Get(e.http.URL + "/api/rooms/" + id)
 	require.NoError(e.tb, err)
 	defer resp.Body.Close()
 	require.Equal(e.tb, http.StatusOK, resp.StatusCode)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/protocol"
 )
 
@@ -65,7 +66,7 @@ func TestCreateRoomRefusesAnythingButOneObject(t *testing.T) {
 		{"unknown mode", `{"mode":"duel"}`, protocol.CodeBadField},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(tc.body))
+			resp, err := arenatest.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(tc.body))
 			require.NoError(t, err)
 			defer resp.Body.Close()
 			body, err := io.ReadAll(resp.Body)
@@ -82,7 +83,7 @@ func TestCreateRoomRefusesAnythingButOneObject(t *testing.T) {
 		})
 	}
 	// JSON's white space around the object is not "other bytes".
-	resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(" \t{\"mode\":\"race\"}\r\n"))
+	resp, err := arenatest.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(" \t{\"mode\":\"race\"}\r\n"))
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusCreated, resp.StatusCode)

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/protocol/protocoltest"
 	"github.com/sudoku-arena/arena/room"
@@ -172,7 +173,7 @@ func (w tbWriter) Write(p []byte) (int, error) {
 func (e *env) createRoom(mode, level string) string {
 	e.tb.Helper()
 	body := fmt.Sprintf(`{"mode":%q,"level":%q}`, mode, level)
-	resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(body))
+	resp, err := arenatest.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(body))
 	require.NoError(e.tb, err)
 	defer resp.Body.Close()
 	require.Equal(e.tb, http.StatusCreated, resp.StatusCode)
@@ -376,7 +377,7 @@ func (c *client) closeStatus() (protocol.CloseCode, string) {
 // metrics is the server's /metrics page.
 func (e *env) metrics() string {
 	e.tb.Helper()
-	resp, err := http.Get(e.http.URL + "/metrics")
+	resp, err := arenatest.Get(e.http.URL + "/metrics")
 	require.NoError(e.tb, err)
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)

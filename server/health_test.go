@@ -10,13 +10,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/server"
 )
 
 // get is a GET of the path: its status and body.
 func (e *env) get(path string) (int, string) {
 	e.tb.Helper()
-	resp, err := http.Get(e.http.URL + path)
+	resp, err := arenatest.Get(e.http.URL + path)
 	require.NoError(e.tb, err)
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)

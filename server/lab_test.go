@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
@@ -241,7 +242,7 @@ func TestLabIsRateLimitedPerAddress(t *testing.T) {
 func TestLabPageIsServed(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	resp, err := http.Get(e.http.URL + "/lab?level=hard&seed=42")
+	resp, err := arenatest.Get(e.http.URL + "/lab?level=hard&seed=42")
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/server"
 )
@@ -228,8 +229,9 @@ func TestOriginIsChecked(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *server.Config) { c.AllowedOrigins = []string{"*.friends.example"} })
 	url := e.wsURL()
-	ctx := context.Background()
 	dial := func(origin string) (int, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
 		h := http.Header{}
 		h.Set("Origin", origin)
 		ws, resp, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: h})
@@ -364,7 +366,7 @@ func TestHealthAndMetrics(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	get := func(path string) (int, string) {
-		resp, err := http.Get(e.http.URL + path)
+		resp, err := arenatest.Get(e.http.URL + path)
 		require.NoError(t, err)
 		defer resp.Body.Close()
 		body, err := io.ReadAll(resp.Body)
@@ -397,7 +399,7 @@ func TestHealthAndMetrics(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, status)
 
 	for _, body := range []string{`{"mode":"duel"}`, `{"mode":"race","level":"insane"}`, `{"mode":"coop","level":"beyond"}`, `not json`, `{"mode":"race","extra":1}`} {
-		resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(body))
+		resp, err := arenatest.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(body))
 		require.NoError(t, err)
 		var apiErr struct {
 			Error struct{ Code, Message string }
@@ -414,7 +416,7 @@ func TestHealthSaysWhenTheDatabaseIsGone(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.kept.players.goDown()
-	resp, err := http.Get(e.http.URL + "/healthz")
+	resp, err := arenatest.Get(e.http.URL + "/healthz")
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
@@ -429,7 +431,7 @@ func TestRoomCreationIsRateLimitedPerAddress(t *testing.T) {
 	e := newEnv(t, server.WithFakeClock(clk), func(c *server.Config) { c.CreateRate = 2 })
 	e.createRoom("race", "easy")
 	e.createRoom("coop", "easy")
-	resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(`{"mode":"race"}`))
+	resp, err := arenatest.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(`{"mode":"race"}`))
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
@@ -64,7 +65,7 @@ func TestRelayToTheOwner(t *testing.T) {
 	relayed.move(cell, sol[cell])
 	await(direct, protocol.TypeMove, func(m *protocol.MoveEvent) bool { return m.Cell == cell && m.Player == relayed.id })
 
-	resp, err := http.Get(relay.http.URL + "/api/rooms/" + id)
+	resp, err := arenatest.Get(relay.http.URL + "/api/rooms/" + id)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)

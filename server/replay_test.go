@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/room/roomtest"
@@ -61,7 +62,7 @@ func (m memReplays) ReplayEvents(ctx context.Context, gameID string) ([]room.Rec
 // getReplay asks for a replay and returns the status and body.
 func (e *env) getReplay(path string) (int, []byte) {
 	e.tb.Helper()
-	resp, err := http.Get(e.http.URL + "/api/rooms/" + path)
+	resp, err := arenatest.Get(e.http.URL + "/api/rooms/" + path)
 	require.NoError(e.tb, err)
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
@@ -285,7 +286,7 @@ func TestReplayOfEachRoundOfARematch(t *testing.T) {
 func TestReplayOfTodaysDailyWaitsForTheDayToEnd(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	resp, err := http.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(`{"mode":"daily","level":"easy"}`))
+	resp, err := arenatest.Post(e.http.URL+"/api/rooms", "application/json", strings.NewReader(`{"mode":"daily","level":"easy"}`))
 	require.NoError(t, err)
 	var made server.CreateRoomResponse
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&made))
@@ -312,7 +313,7 @@ func TestReplayOfTodaysDailyWaitsForTheDayToEnd(t *testing.T) {
 	require.NoError(t, err)
 	for back, want := range map[int]int{1: http.StatusConflict, 2: http.StatusOK} {
 		day := today.AddDate(0, 0, -back).Format(room.DayLayout)
-		resp, err := http.Post(e.http.URL+"/api/rooms", "application/json",
+		resp, err := arenatest.Post(e.http.URL+"/api/rooms", "application/json",
 			strings.NewReader(`{"mode":"daily","level":"easy","date":"`+day+`"}`))
 		require.NoError(t, err)
 		var past server.CreateRoomResponse
@@ -332,7 +333,7 @@ func TestReplayOfTodaysDailyWaitsForTheDayToEnd(t *testing.T) {
 func TestReplayPageServesTheClient(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	resp, err := http.Get(e.http.URL + "/r/k3m9x2pq/replay?round=2")
+	resp, err := arenatest.Get(e.http.URL + "/r/k3m9x2pq/replay?round=2")
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)

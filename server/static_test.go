@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/web"
 )
 
@@ -47,7 +48,7 @@ func get(t *testing.T, hs *httptest.Server, path string, headers ...string) (*ht
 	// unpack it without saying so.
 	tr := &http.Transport{DisableCompression: true}
 	t.Cleanup(tr.CloseIdleConnections)
-	resp, err := (&http.Client{Transport: tr}).Do(req)
+	resp, err := (&http.Client{Transport: tr, Timeout: arenatest.HTTPTimeout}).Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
@@ -172,7 +173,7 @@ func TestStaticGzip(t *testing.T) {
 func TestStaticHead(t *testing.T) {
 	t.Parallel()
 	hs := staticServer(t)
-	resp, err := http.Head(hs.URL + "/js/app.js")
+	resp, err := arenatest.Head(hs.URL + "/js/app.js")
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	assert.Equal(t, http.StatusOK, resp.StatusCode)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/sudoku-arena/arena/daily"
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/room/roomtest"
@@ -69,7 +70,7 @@ func (n *node) get(t *testing.T, path, token string) (int, []byte) {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := arenatest.Client.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
@@ -88,7 +89,7 @@ func (n *node) getJSON(t *testing.T, path, token string, v any) {
 // create is POST /api/rooms with the body: status and answer.
 func (n *node) create(t *testing.T, body string) (int, server.CreateRoomResponse, string) {
 	t.Helper()
-	resp, err := http.Post(n.srv.URL+"/api/rooms", "application/json", strings.NewReader(body))
+	resp, err := arenatest.Post(n.srv.URL+"/api/rooms", "application/json", strings.NewReader(body))
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/internal/arenatest"
 )
 
 // TestDebugServer: the debug listener serves pprof's index on loopback,
@@ -15,7 +17,7 @@ import (
 func TestDebugServer(t *testing.T) {
 	addr, stop, err := debugServer("127.0.0.1:0", slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
-	resp, err := http.Get("http://" + addr + "/debug/pprof/")
+	resp, err := arenatest.Get("http://" + addr + "/debug/pprof/")
 	require.NoError(t, err)
 	body, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
@@ -23,7 +25,7 @@ func TestDebugServer(t *testing.T) {
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Contains(t, string(body), "goroutine")
 	stop()
-	_, err = http.Get("http://" + addr + "/debug/pprof/")
+	_, err = arenatest.Get("http://" + addr + "/debug/pprof/")
 	assert.Error(t, err, "stopped")
 
 	_, _, err = debugServer("0.0.0.0:0", slog.New(slog.DiscardHandler))

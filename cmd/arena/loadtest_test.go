@@ -68,7 +68,7 @@ func testLoadtest(t *testing.T, client string) {
 // its own source addresses, and merges their results.
 func TestLoadtestWorkers(t *testing.T) {
 	a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=8"}})
-	cmd := exec.Command(arenatest.Binary(t), "loadtest", "-url", a.URL(), "-rooms", "4", "-players", "2",
+	cmd := arenatest.Command(t, 2*time.Minute, arenatest.Binary(t), "loadtest", "-url", a.URL(), "-rooms", "4", "-players", "2",
 		"-mode", "race", "-rate", "4", "-ramp", "0s", "-duration", "2s", "-procs", "2", "-sources", "2", "-json")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -102,7 +102,7 @@ func TestLoadtestRefusesRemote(t *testing.T) {
 // non-zero.
 func TestLoadtestCountsUnexpectedCloses(t *testing.T) {
 	a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=8"}})
-	cmd := exec.Command(arenatest.Binary(t), "loadtest", "-url", a.URL(), "-rooms", "2", "-players", "2", "-mode", "coop",
+	cmd := arenatest.Command(t, 2*time.Minute, arenatest.Binary(t), "loadtest", "-url", a.URL(), "-rooms", "2", "-players", "2", "-mode", "coop",
 		"-rate", "2", "-ramp", "0s", "-duration", "4s", "-json")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -319,7 +319,7 @@ func pauseAndFence(ctx context.Context, t *testing.T, cl store.Cluster, r *liveR
 	t.Helper()
 	stale := r.players[0]
 	owned := metric(t, owner, "arena_node_rooms_owned")
-	owner.Pause()
+	owner.Pause(t)
 	o := awaitOwner(ctx, t, cl, r.id, ownerID, takeoverBound)
 	b := rejoin(ctx, t, via, r.players[1], 10*time.Second)
 	cell := r.cellsOf(1)[2]

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/internal/config"
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
@@ -92,14 +93,14 @@ func TestServeServesAndKeepsRoomsAcrossARestart(t *testing.T) {
 		"/readyz":  `{"status":"ok","database":"ok","results":"ok","events":"ok"}`,
 		"/healthz": `{"status":"ok","database":"ok","results":"ok","events":"ok"}`,
 	} {
-		resp, err := http.Get(base + path)
+		resp, err := arenatest.Get(base + path)
 		require.NoError(t, err)
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		assert.Equal(t, http.StatusOK, resp.StatusCode, path)
 		assert.JSONEq(t, want, string(body), path)
 	}
-	resp, err := http.Get(base + "/metrics")
+	resp, err := arenatest.Get(base + "/metrics")
 	require.NoError(t, err)
 	metrics, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
@@ -107,14 +108,14 @@ func TestServeServesAndKeepsRoomsAcrossARestart(t *testing.T) {
 		assert.Contains(t, string(metrics), series, "the event log's and the results' queues are exported")
 	}
 
-	resp, err = http.Post(base+"/api/rooms", "application/json", strings.NewReader(`{"mode":"coop","level":"medium"}`))
+	resp, err = arenatest.Post(base+"/api/rooms", "application/json", strings.NewReader(`{"mode":"coop","level":"medium"}`))
 	require.NoError(t, err)
 	var created server.CreateRoomResponse
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&created))
 	resp.Body.Close()
 	require.Equal(t, http.StatusCreated, resp.StatusCode)
 
-	resp, err = http.Get(created.URL)
+	resp, err = arenatest.Get(created.URL)
 	require.NoError(t, err)
 	page, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
@@ -127,7 +128,7 @@ func TestServeServesAndKeepsRoomsAcrossARestart(t *testing.T) {
 	base, stop = startServe(t, db)
 	defer stop()
 	assert.Equal(t, int64(1), opens.Load()-migrations, "a start opens the store, and so migrates it, once")
-	resp, err = http.Get(base + "/api/rooms/" + created.ID)
+	resp, err = arenatest.Get(base + "/api/rooms/" + created.ID)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode, "the room came back")
@@ -144,7 +145,7 @@ func TestServeServesAndKeepsRoomsAcrossARestart(t *testing.T) {
 func TestServePlaysAGameOverTheRealStore(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "arena.db")
 	base, stop := startServe(t, db)
-	resp, err := http.Post(base+"/api/rooms", "application/json", strings.NewReader(`{"mode":"race","level":"easy"}`))
+	resp, err := arenatest.Post(base+"/api/rooms", "application/json", strings.NewReader(`{"mode":"race","level":"easy"}`))
 	require.NoError(t, err)
 	var created server.CreateRoomResponse
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&created))

@@ -212,7 +212,7 @@ func (p *wsPlayer) close() { p.conn.CloseNow() }
 
 // createRoom makes a room of the mode through the API.
 func createRoom(a endpoint, mode string) (string, error) {
-	resp, err := http.Post(a.URL()+"/api/rooms", "application/json", strings.NewReader(`{"mode":"`+mode+`","level":"easy"}`))
+	resp, err := arenatest.Post(a.URL()+"/api/rooms", "application/json", strings.NewReader(`{"mode":"`+mode+`","level":"easy"}`))
 	if err != nil {
 		return "", err
 	}
@@ -227,7 +227,7 @@ func createRoom(a endpoint, mode string) (string, error) {
 // roomView is GET /api/rooms/{id}, as an outsider sees the room.
 func roomView(tb testing.TB, a endpoint, id string) protocol.Snapshot {
 	tb.Helper()
-	resp, err := http.Get(a.URL() + "/api/rooms/" + id)
+	resp, err := arenatest.Get(a.URL() + "/api/rooms/" + id)
 	require.NoError(tb, err)
 	defer resp.Body.Close()
 	require.Equal(tb, http.StatusOK, resp.StatusCode, "GET /api/rooms/%s", id)

@@ -5,6 +5,12 @@
 // database. Its log (LOG_FORMAT=json) tells the harness where it listens,
 // and is shown when the test fails.
 //
+// A failing test leaves nothing behind and hangs nothing after it: every
+// process the harness starts is in a process group of its own that dies
+// with the test binary (Detach), a paused server is resumed when the test
+// that paused it ends, and tests make their HTTP requests through Client,
+// which has a timeout.
+//
 // It is for tests that must see what only a process shows: signals,
 // restarts, a database that goes away under it (cmd/arena), and the
 // browser tests (e2e), which load the pages the binary serves. Tests of the
@@ -22,6 +28,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -44,7 +51,12 @@ var build struct {
 func Binary(tb testing.TB) string {
 	tb.Helper()
 	build.once.Do(func() {
-		build.dir, build.err = os.MkdirTemp("", "arenatest-")
+		sweep()
+		build.dir, build.err = os.MkdirTemp("", buildPattern)
+		if build.err != nil {
+			return
+		}
+		build.err = os.WriteFile(filepath.Join(build.dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o644)
 		if build.err != nil {
 			return
 		}
@@ -59,6 +71,31 @@ func Binary(tb testing.TB) string {
 		tb.Fatal(build.err)
 	}
 	return build.bin
+}
+
+const (
+	// buildPattern names the temporary directory of the binary.
+	buildPattern = "arenatest-build-"
+	// ownerFile, in that directory, holds the process id of the test
+	// binary that made it.
+	ownerFile = "owner.pid"
+)
+
+// sweep removes the binaries of test binaries that are gone without
+// their cleanup (a panic, a test timeout, a kill).
+func sweep() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), buildPattern+"*"))
+	for _, dir := range dirs {
+		raw, err := os.ReadFile(filepath.Join(dir, ownerFile))
+		if err != nil {
+			continue // being made
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+		if err != nil || pid == os.Getpid() || alive(pid) {
+			continue
+		}
+		os.RemoveAll(dir)
+	}
 }
 
 // Cleanup removes the binary Binary built, if any.
@@ -118,11 +155,14 @@ type Arena struct {
 	state  *os.ProcessState
 	logs   []string
 	starts int
+	paused bool
 }
 
 // Start starts a server and waits until it listens and, unless NotReady,
 // answers /readyz. It is killed when the test ends, and its log is shown
-// when the test failed.
+// when the test failed. It runs in a process group of its own and dies
+// with the test binary (see Detach), so that a test that panics or times
+// out leaves no server behind.
 func Start(tb testing.TB, opts Options) *Arena {
 	tb.Helper()
 	if opts.DatabaseURL == "" {
@@ -201,6 +241,7 @@ func (a *Arena) start(listen string) {
 	cmd.Env = append(os.Environ(), Defaults...)
 	cmd.Env = append(cmd.Env, a.opts.Env...)
 	cmd.Env = append(cmd.Env, "LISTEN_ADDR="+listen, "DATABASE_URL="+a.opts.DatabaseURL)
+	Detach(cmd)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		tb.Fatalf("arenatest: %v", err)
@@ -213,7 +254,7 @@ func (a *Arena) start(listen string) {
 	a.mu.Lock()
 	a.starts++
 	run := a.starts
-	a.cmd, a.exited, a.state = cmd, exited, nil
+	a.cmd, a.exited, a.state, a.paused = cmd, exited, nil, false
 	a.mu.Unlock()
 	go func() {
 		sc := bufio.NewScanner(stderr)
@@ -262,7 +303,7 @@ func (a *Arena) Status(path string) int {
 	if err != nil {
 		return 0
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := Client.Do(req)
 	if err != nil {
 		return 0
 	}
@@ -294,8 +335,9 @@ func (a *Arena) Stop() int {
 	return a.signal(syscall.SIGTERM, 30*time.Second)
 }
 
-// Kill sends SIGKILL, as a crash or an out-of-memory kill would, and waits
-// for the process to be gone. Killing a stopped server does nothing.
+// Kill sends SIGKILL, as a crash or an out-of-memory kill would, to the
+// server's process group, and waits for the process to be gone. Killing a
+// stopped server does nothing; a paused one is killed like any other.
 func (a *Arena) Kill() {
 	a.signal(syscall.SIGKILL, 30*time.Second)
 }
@@ -303,19 +345,21 @@ func (a *Arena) Kill() {
 func (a *Arena) signal(sig syscall.Signal, within time.Duration) int {
 	a.mu.Lock()
 	cmd, exited := a.cmd, a.exited
-	a.cmd = nil
+	a.cmd, a.paused = nil, false
 	a.mu.Unlock()
 	if cmd == nil {
 		return -1
 	}
-	if err := cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
+	if sig == syscall.SIGKILL {
+		KillGroup(cmd)
+	} else if err := cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		a.tb.Errorf("arenatest: signal %v: %v", sig, err)
 	}
 	select {
 	case <-exited:
 	case <-time.After(within):
 		a.tb.Errorf("arenatest: arena serve did not exit within %s of %v; killing it", within, sig)
-		_ = cmd.Process.Kill()
+		KillGroup(cmd)
 		<-exited
 	}
 	a.mu.Lock()
@@ -338,22 +382,36 @@ func (a *Arena) Restart() {
 
 // Pause sends SIGSTOP: the process stops, sockets open and all, as a node
 // stalled by its machine or cut off by its network would; Resume (SIGCONT)
-// lets it go on from where it was. A paused server is killed at the end of
-// the test like any other.
-func (a *Arena) Pause() { a.raw(syscall.SIGSTOP) }
+// lets it go on from where it was. tb is the test that pauses (a subtest,
+// often): when it ends with the server still paused, as when it fails
+// before its Resume, the server is resumed, so that the tests after it do
+// not meet a server that never answers. A paused server is killed at the
+// end of the test that started it like any other.
+func (a *Arena) Pause(tb testing.TB) {
+	tb.Helper()
+	a.raw(tb, syscall.SIGSTOP)
+	tb.Cleanup(func() {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		if a.paused && a.cmd != nil {
+			_ = a.cmd.Process.Signal(syscall.SIGCONT)
+			a.paused = false
+		}
+	})
+}
 
 // Resume sends SIGCONT to a paused server.
-func (a *Arena) Resume() { a.raw(syscall.SIGCONT) }
+func (a *Arena) Resume() { a.raw(a.tb, syscall.SIGCONT) }
 
-func (a *Arena) raw(sig syscall.Signal) {
-	a.tb.Helper()
+func (a *Arena) raw(tb testing.TB, sig syscall.Signal) {
+	tb.Helper()
 	a.mu.Lock()
-	cmd := a.cmd
-	a.mu.Unlock()
-	if cmd == nil {
-		a.tb.Fatalf("arenatest: %v to a server that is not running", sig)
+	defer a.mu.Unlock()
+	if a.cmd == nil {
+		tb.Fatalf("arenatest: %v to a server that is not running", sig)
 	}
-	if err := cmd.Process.Signal(sig); err != nil {
-		a.tb.Fatalf("arenatest: signal %v: %v", sig, err)
+	if err := a.cmd.Process.Signal(sig); err != nil {
+		tb.Fatalf("arenatest: signal %v: %v", sig, err)
 	}
+	a.paused = sig == syscall.SIGSTOP
 }

@@ -105,7 +105,8 @@ func (b *Balancer) WS() string  { return "ws://" + b.addr + "/ws" }
 // StartBalancer starts nginx from the configuration file conf (rewritten
 // by NginxConfig) in front of the servers, on a loopback port, and waits
 // until a request through it reaches one. It is stopped when the test
-// ends. Without nginx the test skips (see Nginx).
+// ends, and dies with the test binary (see Detach). Without nginx the test
+// skips (see Nginx).
 func StartBalancer(tb testing.TB, conf string, servers []*Arena) *Balancer {
 	tb.Helper()
 	bin := Nginx(tb)
@@ -140,6 +141,7 @@ func StartBalancer(tb testing.TB, conf string, servers []*Arena) *Balancer {
 		"-g", "daemon off; pid "+filepath.Join(dir, "nginx.pid")+";")
 	out := &strings.Builder{}
 	cmd.Stdout, cmd.Stderr = out, out
+	Detach(cmd) // its workers die with it: nginx's process group is killed at the end
 	if err := cmd.Start(); err != nil {
 		tb.Fatalf("arenatest: start nginx: %v", err)
 	}
@@ -153,9 +155,10 @@ func StartBalancer(tb testing.TB, conf string, servers []*Arena) *Balancer {
 		select {
 		case <-exited:
 		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
+			KillGroup(cmd)
 			<-exited
 		}
+		KillGroup(cmd) // any worker the master left
 		if tb.Failed() {
 			log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
 			tb.Logf("nginx output:\n%s\nnginx error log:\n%s", out, log)
@@ -163,7 +166,7 @@ func StartBalancer(tb testing.TB, conf string, servers []*Arena) *Balancer {
 	})
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		resp, err := http.Get(b.URL() + "/readyz")
+		resp, err := Get(b.URL() + "/readyz")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {

@@ -70,7 +70,7 @@ func (a *Arena) Metric(name string) (float64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("arenatest: metric %s: %w", name, err)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := Client.Do(req)
 	if err != nil {
 		return 0, fmt.Errorf("arenatest: metric %s: %w", name, err)
 	}

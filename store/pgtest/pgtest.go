@@ -1,7 +1,10 @@
 // Package pgtest starts a throwaway PostgreSQL server for tests: initdb into
 // a temporary directory, a free loopback port, stopped and removed at the
-// end. With TEST_DATABASE_URL set it uses that server instead. Each test gets
-// a database of its own, so tests run in parallel and leave nothing behind.
+// end. The server (postgres) is a child of the test binary, in a process
+// group of its own, and on Linux the kernel kills it when the test binary
+// dies, even by a panic or a timeout that runs no cleanup. With
+// TEST_DATABASE_URL set it uses that server instead. Each test gets a
+// database of its own, so tests run in parallel and leave nothing behind.
 //
 // It never skips: when no PostgreSQL server binaries can be found it returns
 // an error that says what to install.
@@ -20,6 +23,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -42,9 +46,13 @@ type Server struct {
 	binDir string
 	// settings are the server's options (its port among them), for
 	// Resume to start it again as it was.
-	settings string
+	settings []string
 	cred     *syscall.Credential // who runs the server when we are root
 	counter  atomic.Int64
+
+	mu     sync.Mutex
+	proc   *exec.Cmd     // the running postmaster; nil when halted or stopped
+	exited chan struct{} // closed when proc has exited
 }
 
 // Options tune a throwaway server.
@@ -69,8 +77,13 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "arena-pg-")
+	sweep()
+	dir, err := os.MkdirTemp("", dirPattern)
 	if err != nil {
+		return nil, fmt.Errorf("pgtest: temporary directory: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		os.RemoveAll(dir)
 		return nil, fmt.Errorf("pgtest: temporary directory: %w", err)
 	}
 	s := &Server{dir: dir, binDir: bin}
@@ -81,11 +94,37 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	return s, nil
 }
 
-// findBinDir finds initdb and pg_ctl: on PATH, or in Debian's
+const (
+	// dirPattern names a throwaway server's temporary directory.
+	dirPattern = "arena-pg-"
+	// ownerFile, in that directory, holds the process id of the test
+	// binary that made it.
+	ownerFile = "owner.pid"
+)
+
+// sweep removes the directories of throwaway servers whose test binary is
+// gone without its cleanup (a panic, a test timeout, a kill): their
+// servers died with it (see detach), their files did not.
+func sweep() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), dirPattern+"*"))
+	for _, dir := range dirs {
+		raw, err := os.ReadFile(filepath.Join(dir, ownerFile))
+		if err != nil {
+			continue // being made, or not ours
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+		if err != nil || pid == os.Getpid() || alive(pid) {
+			continue
+		}
+		os.RemoveAll(dir)
+	}
+}
+
+// findBinDir finds initdb and postgres: on PATH, or in Debian's
 // /usr/lib/postgresql/VERSION/bin (the newest version).
 func findBinDir() (string, error) {
 	if p, err := exec.LookPath("initdb"); err == nil {
-		if _, err := exec.LookPath("pg_ctl"); err == nil {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(p), "postgres")); err == nil {
 			return filepath.Dir(p), nil
 		}
 	}
@@ -96,7 +135,7 @@ func findBinDir() (string, error) {
 			return d, nil
 		}
 	}
-	return "", errors.New("pgtest: PostgreSQL server binaries (initdb, pg_ctl) not found on PATH or in /usr/lib/postgresql/*/bin: " +
+	return "", errors.New("pgtest: PostgreSQL server binaries (initdb, postgres) not found on PATH or in /usr/lib/postgresql/*/bin: " +
 		"install Debian's postgresql package (apt-get install postgresql), or set " + EnvURL + " to a server whose role may create databases")
 }
 
@@ -128,41 +167,113 @@ func (s *Server) start(ctx context.Context, opts Options) error {
 		if err != nil {
 			return err
 		}
-		settings := []string{
-			"-p " + strconv.Itoa(port),
-			"-k " + s.dir,
-			"-c listen_addresses=127.0.0.1",
-			"-c max_connections=200",
-			"-c shared_buffers=128MB",
+		s.settings = []string{
+			"-p", strconv.Itoa(port),
+			"-k", s.dir,
+			"-c", "listen_addresses=127.0.0.1",
+			"-c", "max_connections=200",
+			"-c", "shared_buffers=128MB",
 		}
 		if !opts.Durable {
-			settings = append(settings, "-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off")
+			s.settings = append(s.settings, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
 		}
-		s.settings = strings.Join(settings, " ")
+		s.URL = fmt.Sprintf("postgres://arena@127.0.0.1:%d/postgres?sslmode=disable", port)
 		if err := s.pgStart(ctx); err != nil {
+			s.URL = ""
 			lastErr = err
 			continue
 		}
-		s.URL = fmt.Sprintf("postgres://arena@127.0.0.1:%d/postgres?sslmode=disable", port)
 		return nil
 	}
 	return lastErr
 }
 
-// pgStart starts the initialised server with its settings and waits until
-// it takes connections.
+// pgStart starts the initialised server with its settings, as a child of
+// the test binary (pg_ctl would detach it, out of the reach of the
+// process group and of the parent-death signal), and waits until it takes
+// connections.
 func (s *Server) pgStart(ctx context.Context) error {
-	out, err := s.run(ctx, "pg_ctl", "-D", filepath.Join(s.dir, "data"), "-l", filepath.Join(s.dir, "server.log"), "-w", "-t", "60",
-		"-o", s.settings, "start")
+	logPath := filepath.Join(s.dir, "server.log")
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		log, _ := os.ReadFile(filepath.Join(s.dir, "server.log"))
-		return fmt.Errorf("pgtest: pg_ctl start (%s): %w\n%s\n%s", s.settings, err, out, log)
+		return fmt.Errorf("pgtest: server log: %w", err)
 	}
-	return nil
+	defer logFile.Close() // the child has its own copy
+	args := append([]string{"-D", filepath.Join(s.dir, "data")}, s.settings...)
+	cmd := exec.Command(filepath.Join(s.binDir, "postgres"), args...)
+	cmd.Dir = s.dir
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred}
+	detach(cmd.SysProcAttr)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("pgtest: start postgres: %w", err)
+	}
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	s.mu.Lock()
+	s.proc, s.exited = cmd, exited
+	s.mu.Unlock()
+
+	failed := func(why error) error {
+		s.kill()
+		log, _ := os.ReadFile(logPath)
+		return fmt.Errorf("pgtest: postgres %s: %w\n%s", strings.Join(s.settings, " "), why, log)
+	}
+	// Asked through its Unix socket, in its own directory, the server
+	// that answers is this one, not another that holds the port.
+	socketURL := fmt.Sprintf("postgres://arena@/postgres?host=%s&port=%s&sslmode=disable", url.QueryEscape(s.dir), s.settings[1])
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		conn, err := pgx.Connect(cctx, socketURL)
+		cancel()
+		if err == nil {
+			conn.Close(ctx)
+			return nil
+		}
+		select {
+		case <-exited:
+			return failed(fmt.Errorf("exited before it took connections (%v)", cmd.ProcessState))
+		case <-ctx.Done():
+			return failed(ctx.Err())
+		default:
+		}
+		if time.Now().After(deadline) {
+			return failed(fmt.Errorf("took no connections within 60s: %w", err))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
+// halt stops the running server at once (SIGQUIT: PostgreSQL's immediate
+// shutdown), kills what is left of its process group after within, and
+// waits for it to be gone. It returns false when no server was running.
+func (s *Server) halt(within time.Duration) bool {
+	s.mu.Lock()
+	cmd, exited := s.proc, s.exited
+	s.proc = nil
+	s.mu.Unlock()
+	if cmd == nil {
+		return false
+	}
+	_ = cmd.Process.Signal(syscall.SIGQUIT)
+	select {
+	case <-exited:
+	case <-time.After(within):
+	}
+	killGroup(cmd) // any backend the postmaster left
+	<-exited
+	return true
+}
+
+// kill kills the running server and its processes at once.
+func (s *Server) kill() { s.halt(0) }
+
 // Halt stops a throwaway server at once, as a crash or a lost database
-// host would (pg_ctl stop -m immediate): connections break and new ones
+// host would (an immediate shutdown): connections break and new ones
 // are refused until Resume. Its data is kept; start the server Durable,
 // since without synchronous commit the last moments' commits are lost. An external server
 // (TEST_DATABASE_URL) cannot be halted; start one with Options.Own.
@@ -170,8 +281,8 @@ func (s *Server) Halt(ctx context.Context) error {
 	if s.dir == "" {
 		return errors.New("pgtest: cannot halt an external server: start one with Options.Own")
 	}
-	if out, err := s.run(ctx, "pg_ctl", "-D", filepath.Join(s.dir, "data"), "-m", "immediate", "-w", "stop"); err != nil {
-		return fmt.Errorf("pgtest: pg_ctl stop: %w\n%s", err, out)
+	if !s.halt(30 * time.Second) {
+		return errors.New("pgtest: halt: the server is not running")
 	}
 	return nil
 }
@@ -216,17 +327,14 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// Stop stops a throwaway server and removes its directory; for an external
-// server it does nothing.
+// Stop stops a throwaway server (an immediate shutdown, then SIGKILL to
+// what is left after 10 s) and removes its directory, whatever state a
+// failed test left it in; for an external server it does nothing.
 func (s *Server) Stop() {
 	if s == nil || s.dir == "" {
 		return
 	}
-	if s.URL != "" {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		s.run(ctx, "pg_ctl", "-D", filepath.Join(s.dir, "data"), "-m", "immediate", "-w", "stop")
-	}
+	s.halt(10 * time.Second)
 	os.RemoveAll(s.dir)
 }
 

@@ -1,0 +1,20 @@
+//go:build !linux
+
+package arenatest
+
+import "os/exec"
+
+// Detach does nothing outside Linux, which alone has a parent-death
+// signal: the test's cleanup kills the process.
+func Detach(cmd *exec.Cmd) {}
+
+// KillGroup kills the process (SIGKILL) outside Linux.
+func KillGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = cmd.Process.Kill()
+	}
+}
+
+// alive says a process is alive outside Linux: sweep then leaves every
+// binary alone.
+func alive(pid int) bool { return true }
