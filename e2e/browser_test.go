@@ -62,8 +62,27 @@ func newBrowser(t *testing.T) *browser {
 		chromedp.Env("TMPDIR="+t.TempDir()),
 		chromedp.WindowSize(1280, 800),
 	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(allocCtx)
+	// Chromium now and then exits before it has printed its DevTools
+	// address on a busy machine ("chrome failed to start"): a second
+	// start, with a profile of its own, is made before the test fails.
+	var allocCtx, ctx context.Context
+	var cancelAlloc, cancel context.CancelFunc
+	var err error
+	for try := range 2 {
+		if try > 0 {
+			cancel()
+			cancelAlloc()
+			t.Logf("Chromium did not start (%v): starting it again", err)
+			opts = append(opts, chromedp.UserDataDir(t.TempDir()))
+		}
+		allocCtx, cancelAlloc = chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancel = chromedp.NewContext(allocCtx)
+		// The first Run starts the browser; it must have no deadline of
+		// its own, or the deadline would end the browser.
+		if err = chromedp.Do(ctx); err == nil {
+			break
+		}
+	}
 	b := &browser{t: t, ctx: ctx}
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -77,9 +96,7 @@ func newBrowser(t *testing.T) *browser {
 		cancel()
 		cancelAlloc()
 	})
-	// The first Run starts the browser; it must have no deadline of its
-	// own, or the deadline would end the browser.
-	require.NoError(t, chromedp.Do(ctx), "start Chromium %s", chromium)
+	require.NoError(t, err, "start Chromium %s", chromium)
 	return b
 }
 
