@@ -7,7 +7,7 @@
 //
 // A failing test leaves nothing behind and hangs nothing after it: every
 // process the harness starts is in a process group of its own that dies
-// with the test binary (Detach), a paused server is resumed when the test
+// with the test binary (proctest.Detach), a paused server is resumed when the test
 // that paused it ends, and tests make their HTTP requests through Client,
 // which has a timeout.
 //
@@ -28,12 +28,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sudoku-arena/arena/internal/proctest"
 )
 
 // Package is the import path of the binary the harness builds.
@@ -51,12 +52,7 @@ var build struct {
 func Binary(tb testing.TB) string {
 	tb.Helper()
 	build.once.Do(func() {
-		sweep()
-		build.dir, build.err = os.MkdirTemp("", buildPattern)
-		if build.err != nil {
-			return
-		}
-		build.err = os.WriteFile(filepath.Join(build.dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o644)
+		build.dir, build.err = proctest.MkdirTemp(buildPattern)
 		if build.err != nil {
 			return
 		}
@@ -73,30 +69,9 @@ func Binary(tb testing.TB) string {
 	return build.bin
 }
 
-const (
-	// buildPattern names the temporary directory of the binary.
-	buildPattern = "arenatest-build-"
-	// ownerFile, in that directory, holds the process id of the test
-	// binary that made it.
-	ownerFile = "owner.pid"
-)
-
-// sweep removes the binaries of test binaries that are gone without
-// their cleanup (a panic, a test timeout, a kill).
-func sweep() {
-	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), buildPattern+"*"))
-	for _, dir := range dirs {
-		raw, err := os.ReadFile(filepath.Join(dir, ownerFile))
-		if err != nil {
-			continue // being made
-		}
-		pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
-		if err != nil || pid == os.Getpid() || alive(pid) {
-			continue
-		}
-		os.RemoveAll(dir)
-	}
-}
+// buildPattern names the temporary directory of the binary, which
+// proctest.MkdirTemp sweeps once its test binary is gone.
+const buildPattern = "arenatest-build-"
 
 // Cleanup removes the binary Binary built, if any.
 func Cleanup() {
@@ -161,7 +136,7 @@ type Arena struct {
 // Start starts a server and waits until it listens and, unless NotReady,
 // answers /readyz. It is killed when the test ends, and its log is shown
 // when the test failed. It runs in a process group of its own and dies
-// with the test binary (see Detach), so that a test that panics or times
+// with the test binary (see proctest.Detach), so that a test that panics or times
 // out leaves no server behind.
 func Start(tb testing.TB, opts Options) *Arena {
 	tb.Helper()
@@ -241,7 +216,7 @@ func (a *Arena) start(listen string) {
 	cmd.Env = append(os.Environ(), Defaults...)
 	cmd.Env = append(cmd.Env, a.opts.Env...)
 	cmd.Env = append(cmd.Env, "LISTEN_ADDR="+listen, "DATABASE_URL="+a.opts.DatabaseURL)
-	Detach(cmd)
+	proctest.Detach(cmd)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		tb.Fatalf("arenatest: %v", err)
@@ -351,7 +326,7 @@ func (a *Arena) signal(sig syscall.Signal, within time.Duration) int {
 		return -1
 	}
 	if sig == syscall.SIGKILL {
-		KillGroup(cmd)
+		proctest.KillGroup(cmd)
 	} else if err := cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		a.tb.Errorf("arenatest: signal %v: %v", sig, err)
 	}
@@ -359,7 +334,7 @@ func (a *Arena) signal(sig syscall.Signal, within time.Duration) int {
 	case <-exited:
 	case <-time.After(within):
 		a.tb.Errorf("arenatest: arena serve did not exit within %s of %v; killing it", within, sig)
-		KillGroup(cmd)
+		proctest.KillGroup(cmd)
 		<-exited
 	}
 	a.mu.Lock()

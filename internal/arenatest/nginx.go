@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sudoku-arena/arena/internal/proctest"
 )
 
 // nginxMissing is what a test that needs nginx says when there is none.
@@ -105,7 +107,7 @@ func (b *Balancer) WS() string  { return "ws://" + b.addr + "/ws" }
 // StartBalancer starts nginx from the configuration file conf (rewritten
 // by NginxConfig) in front of the servers, on a loopback port, and waits
 // until a request through it reaches one. It is stopped when the test
-// ends, and dies with the test binary (see Detach). Without nginx the test
+// ends, and dies with the test binary (see proctest.Detach). Without nginx the test
 // skips (see Nginx).
 func StartBalancer(tb testing.TB, conf string, servers []*Arena) *Balancer {
 	tb.Helper()
@@ -141,7 +143,7 @@ func StartBalancer(tb testing.TB, conf string, servers []*Arena) *Balancer {
 		"-g", "daemon off; pid "+filepath.Join(dir, "nginx.pid")+";")
 	out := &strings.Builder{}
 	cmd.Stdout, cmd.Stderr = out, out
-	Detach(cmd) // its workers die with it: nginx's process group is killed at the end
+	proctest.Detach(cmd) // its workers die with it: nginx's process group is killed at the end
 	if err := cmd.Start(); err != nil {
 		tb.Fatalf("arenatest: start nginx: %v", err)
 	}
@@ -155,10 +157,10 @@ func StartBalancer(tb testing.TB, conf string, servers []*Arena) *Balancer {
 		select {
 		case <-exited:
 		case <-time.After(10 * time.Second):
-			KillGroup(cmd)
+			proctest.KillGroup(cmd)
 			<-exited
 		}
-		KillGroup(cmd) // any worker the master left
+		proctest.KillGroup(cmd) // any worker the master left
 		if tb.Failed() {
 			log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
 			tb.Logf("nginx output:\n%s\nnginx error log:\n%s", out, log)

@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/sudoku-arena/arena/internal/proctest"
 )
 
 // EnvURL names the variable that points the tests at an existing server; its
@@ -77,14 +78,9 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	sweep()
-	dir, err := os.MkdirTemp("", dirPattern)
+	dir, err := proctest.MkdirTemp(dirPattern)
 	if err != nil {
-		return nil, fmt.Errorf("pgtest: temporary directory: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("pgtest: temporary directory: %w", err)
+		return nil, fmt.Errorf("pgtest: %w", err)
 	}
 	s := &Server{dir: dir, binDir: bin}
 	if err := s.start(ctx, opts); err != nil {
@@ -94,31 +90,10 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	return s, nil
 }
 
-const (
-	// dirPattern names a throwaway server's temporary directory.
-	dirPattern = "arena-pg-"
-	// ownerFile, in that directory, holds the process id of the test
-	// binary that made it.
-	ownerFile = "owner.pid"
-)
-
-// sweep removes the directories of throwaway servers whose test binary is
-// gone without its cleanup (a panic, a test timeout, a kill): their
-// servers died with it (see detach), their files did not.
-func sweep() {
-	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), dirPattern+"*"))
-	for _, dir := range dirs {
-		raw, err := os.ReadFile(filepath.Join(dir, ownerFile))
-		if err != nil {
-			continue // being made, or not ours
-		}
-		pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
-		if err != nil || pid == os.Getpid() || alive(pid) {
-			continue
-		}
-		os.RemoveAll(dir)
-	}
-}
+// dirPattern names a throwaway server's temporary directory; a test
+// binary gone without its cleanup leaves it, and proctest.MkdirTemp
+// sweeps it at the next start.
+const dirPattern = "arena-pg-"
 
 // findBinDir finds initdb and postgres: on PATH, or in Debian's
 // /usr/lib/postgresql/VERSION/bin (the newest version).
@@ -204,7 +179,7 @@ func (s *Server) pgStart(ctx context.Context) error {
 	cmd.Dir = s.dir
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred}
-	detach(cmd.SysProcAttr)
+	proctest.Detach(cmd)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("pgtest: start postgres: %w", err)
 	}
@@ -264,7 +239,7 @@ func (s *Server) halt(within time.Duration) bool {
 	case <-exited:
 	case <-time.After(within):
 	}
-	killGroup(cmd) // any backend the postmaster left
+	proctest.KillGroup(cmd) // any backend the postmaster left
 	<-exited
 	return true
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package arenatest
+package proctest
 
 import (
 	"os/exec"

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package arenatest
+package proctest
 
 import "os/exec"
 
@@ -15,6 +15,6 @@ func KillGroup(cmd *exec.Cmd) {
 	}
 }
 
-// alive says a process is alive outside Linux: sweep then leaves every
-// binary alone.
+// alive says a process is alive outside Linux: Sweep then leaves every
+// folder alone.
 func alive(pid int) bool { return true }
