@@ -242,8 +242,9 @@ func (bb *broadcastBench) watch(done <-chan struct{}) {
 // benchEventLog takes the rooms' events, as serve's storage does, to an
 // event log over the embedded store that writes a batch every 5 ms: those
 // writes share the cores with the rooms and shape the latency's tail
-// (docs/performance.md, "The parts, one by one": "Rooms"). The events refer to their room, so each room is
-// recorded in the store (addRoom) before its first event.
+// (docs/performance.md, "The parts, one by one", "Rooms"). The events
+// refer to their room, so each room is recorded in the store (addRoom)
+// before its first event.
 type benchEventLog struct {
 	db     store.Store
 	puzzle int64 // the one puzzle every recorded room refers to
