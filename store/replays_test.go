@@ -12,6 +12,7 @@ import (
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/store"
+	"github.com/sudoku-arena/arena/store/backend/backendtest"
 )
 
 // A replay reads a round from the real stores: its state as saved (or as
@@ -19,7 +20,7 @@ import (
 // included, and nothing once the retention has deleted them.
 func TestReplayFromEveryStore(t *testing.T) {
 	t.Parallel()
-	for name, st := range stores(t) {
+	for name, st := range backendtest.Stores(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			// An event log that writes only when asked: what a replay

@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -15,26 +14,8 @@ import (
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
-	"github.com/sudoku-arena/arena/store/pgtest"
-	"github.com/sudoku-arena/arena/store/postgres"
-	"github.com/sudoku-arena/arena/store/sqlite"
+	"github.com/sudoku-arena/arena/store/backend/backendtest"
 )
-
-// stores opens each real store for a test: the embedded one, and a
-// throwaway PostgreSQL server's.
-func stores(t *testing.T) map[string]store.Store {
-	t.Helper()
-	ctx := context.Background()
-	lite, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "arena.db"))
-	require.NoError(t, err)
-	pg, err := pgtest.Start(ctx, pgtest.Options{})
-	require.NoError(t, err)
-	t.Cleanup(pg.Stop)
-	pgs, err := postgres.Open(ctx, pg.NewDatabase(t))
-	require.NoError(t, err)
-	t.Cleanup(func() { lite.Close(); pgs.Close() })
-	return map[string]store.Store{"sqlite": lite, "postgres": pgs}
-}
 
 // newAdapter is the rooms' store over st, with its event log.
 func newAdapter(t *testing.T, st store.Store) (*store.Adapter, *store.EventLog) {
@@ -50,7 +31,7 @@ func newAdapter(t *testing.T, st store.Store) (*store.Adapter, *store.EventLog) 
 // logged, players found by token.
 func TestStorageOnEveryStore(t *testing.T) {
 	t.Parallel()
-	for name, st := range stores(t) {
+	for name, st := range backendtest.Stores(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			sg, events := newAdapter(t, st)
@@ -185,7 +166,7 @@ func TestOwnGameOnEveryStore(t *testing.T) {
 	require.NoError(t, err)
 	own, err := room.OwnPuzzle(gen.Givens)
 	require.NoError(t, err)
-	for name, st := range stores(t) {
+	for name, st := range backendtest.Stores(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			sg, _ := newAdapter(t, st)
@@ -234,7 +215,7 @@ func TestOwnGameOnEveryStore(t *testing.T) {
 // mode added to the table and not restored fails here.
 func TestEveryModeComesBackUnsaved(t *testing.T) {
 	t.Parallel()
-	for name, st := range stores(t) {
+	for name, st := range backendtest.Stores(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			sg, _ := newAdapter(t, st)

@@ -22,6 +22,7 @@ import (
 	"github.com/sudoku-arena/arena/room/roomtest"
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
+	"github.com/sudoku-arena/arena/store/backend/backendtest"
 )
 
 // dailyDay is the test's today: its clock starts at 10:00 UTC on it.
@@ -130,7 +131,7 @@ func (n *node) playDaily(t *testing.T, body, name, token string, took time.Durat
 // database altogether: it is made from the date and level alone.
 func TestDailyIsTheSameOnEveryNodeAndAfterARestart(t *testing.T) {
 	givens := map[string]string{}
-	for name, st := range stores(t) {
+	for name, st := range backendtest.Stores(t) {
 		t.Run(name, func(t *testing.T) {
 			a, b := newNode(t, st, morning), newNode(t, st, morning)
 			var da, db server.DailyResponse
@@ -163,7 +164,7 @@ func TestDailyIsTheSameOnEveryNodeAndAfterARestart(t *testing.T) {
 // day's leaderboard and in the player's record; a second attempt is
 // unranked and changes no rank, and so is an archive day's.
 func TestDailyPlayedRankedOnceOnEveryStore(t *testing.T) {
-	for name, st := range stores(t) {
+	for name, st := range backendtest.Stores(t) {
 		t.Run(name, func(t *testing.T) {
 			n := newNode(t, st, morning)
 			w, ann := n.playDaily(t, `{"mode":"daily","level":"easy"}`, "Ann", "", 4*time.Minute)
@@ -271,7 +272,7 @@ func seedDaily(t *testing.T, n *node, day string, times []time.Duration, mistake
 // then the player id; "around me" is the caller's row with up to five
 // either side, at the top, in the middle and at the bottom.
 func TestDailyRankingPenaltiesTiesAndAround(t *testing.T) {
-	for name, st := range stores(t) {
+	for name, st := range backendtest.Stores(t) {
 		t.Run(name, func(t *testing.T) {
 			n := newNode(t, st, morning)
 			s := time.Second
@@ -327,7 +328,7 @@ func TestDailyRankingPenaltiesTiesAndAround(t *testing.T) {
 // A streak counts consecutive days with a ranked daily: a missed day
 // breaks it, and today unplayed does not, until its midnight UTC passes.
 func TestDailyStreaksAcrossAMissedDayAndMidnight(t *testing.T) {
-	for name, st := range stores(t) {
+	for name, st := range backendtest.Stores(t) {
 		t.Run(name, func(t *testing.T) {
 			n := newNode(t, st, morning)
 			one := []time.Duration{5 * time.Minute}
@@ -356,7 +357,7 @@ func TestDailyStreaksAcrossAMissedDayAndMidnight(t *testing.T) {
 // Bad dates, future dates, unknown levels and limits out of range are
 // refused with 400 bad_field and a message; an unknown player is 404.
 func TestDailyRoutesRefuseBadInput(t *testing.T) {
-	st := stores(t)["sqlite"]
+	st := backendtest.Stores(t)["sqlite"]
 	n := newNode(t, st, morning)
 	bad := []string{
 		"/api/daily/2026-11-23/easy/leaderboard",
