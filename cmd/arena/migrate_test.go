@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/internal/config"
 )
 
@@ -82,7 +83,7 @@ func TestMigrateDownYes(t *testing.T) {
 // TestMigrateUnreachable: a database that cannot be reached is exit code
 // 2, naming DATABASE_URL; a mistyped setting is warned about.
 func TestMigrateUnreachable(t *testing.T) {
-	t.Setenv(config.DatabaseURL, "postgres://arena@"+closedPort(t)+"/arena?sslmode=disable&connect_timeout=5")
+	t.Setenv(config.DatabaseURL, "postgres://arena@"+arenatest.FreeAddr(t)+"/arena?sslmode=disable&connect_timeout=5")
 	t.Setenv("DATABSE_URL", "x")
 	code, _, errOut := arena(t, "", "migrate", "version")
 	assert.Equal(t, exitUsage, code)

@@ -15,20 +15,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/internal/config"
 	"github.com/sudoku-arena/arena/store/backend"
 	"github.com/sudoku-arena/arena/store/pgtest"
 )
-
-// closedPort is a local address nothing listens on: a listener's, closed.
-func closedPort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	require.NoError(t, ln.Close())
-	return addr
-}
 
 // TestServeBadAddressOpensNothing: a listen address with a port out of
 // range is a bad setting like any other: exit 2, named, and no store is
@@ -49,7 +40,7 @@ func TestServeBadAddressOpensNothing(t *testing.T) {
 // A mistyped setting is warned about on the way.
 func TestServeWaitsForTheDatabaseThenStops(t *testing.T) {
 	t.Setenv("LISTEN_ADDR", "127.0.0.1:0")
-	t.Setenv(config.DatabaseURL, "postgres://arena@"+closedPort(t)+"/arena?sslmode=disable")
+	t.Setenv(config.DatabaseURL, "postgres://arena@"+arenatest.FreeAddr(t)+"/arena?sslmode=disable")
 	t.Setenv("DATABASE_WAIT", "1500ms")
 	t.Setenv("LISTN_ADDR", ":1")
 	start := time.Now()
@@ -68,7 +59,7 @@ func TestServeWaitsForTheDatabaseThenStops(t *testing.T) {
 // TestServeDatabaseWaitZero: DATABASE_WAIT=0 tries once.
 func TestServeDatabaseWaitZero(t *testing.T) {
 	t.Setenv("LISTEN_ADDR", "127.0.0.1:0")
-	t.Setenv(config.DatabaseURL, "postgres://arena@"+closedPort(t)+"/arena?sslmode=disable")
+	t.Setenv(config.DatabaseURL, "postgres://arena@"+arenatest.FreeAddr(t)+"/arena?sslmode=disable")
 	t.Setenv("DATABASE_WAIT", "0")
 	code, _, errOut := arena(t, "", "serve")
 	assert.Equal(t, exitUsage, code, errOut)
@@ -99,7 +90,7 @@ func TestServeWaitsForADatabaseThatComesUp(t *testing.T) {
 	u, err := url.Parse(pg.NewDatabase(t))
 	require.NoError(t, err)
 	upstream := u.Host
-	late := closedPort(t)
+	late := arenatest.FreeAddr(t)
 	u.Host = late
 
 	go func() {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -14,23 +13,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/store"
 )
-
-// closedPort is a local address nothing listens on.
-func closedPort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	require.NoError(t, ln.Close())
-	return addr
-}
 
 func TestOpenMarksConnectionFailures(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	_, err := Open(ctx, Kind{Driver: "postgres", Target: "postgres://arena@" + closedPort(t) + "/arena?sslmode=disable"})
+	_, err := Open(ctx, Kind{Driver: "postgres", Target: "postgres://arena@" + arenatest.FreeAddr(t) + "/arena?sslmode=disable"})
 	require.ErrorIs(t, err, ErrConnect)
 	var ce *connectError
 	require.ErrorAs(t, err, &ce)
@@ -38,7 +28,7 @@ func TestOpenMarksConnectionFailures(t *testing.T) {
 	assert.Contains(t, err.Error(), "open store: postgres: connect for migrations: failed to connect to ")
 	assert.Contains(t, err.Error(), "connection refused")
 
-	_, _, err = Migrate(ctx, Kind{Driver: "postgres", Target: "postgres://arena@" + closedPort(t) + "/arena?sslmode=disable"}, store.MigrateVersion)
+	_, _, err = Migrate(ctx, Kind{Driver: "postgres", Target: "postgres://arena@" + arenatest.FreeAddr(t) + "/arena?sslmode=disable"}, store.MigrateVersion)
 	assert.ErrorIs(t, err, ErrConnect)
 }
 
