@@ -41,14 +41,26 @@ var (
 )
 
 // Player is someone who played: a display name and a secret token, of which
-// only a hash is kept, that lets a browser come back as the same player.
+// only a hash is kept, that lets a browser come back as the same player. A
+// player is a guest until they make an account (Accounts.CreateAccount):
+// then Handle is their handle as shown, HandleKey its confusables skeleton
+// (unique among accounts) and AccountAt when the account was made.
 type Player struct {
 	ID        string
 	Name      string
 	TokenHash []byte
 	CreatedAt time.Time
 	LastSeen  time.Time
+	Handle    string
+	HandleKey string
+	AccountAt time.Time
+	// Seed is the player's own random number, from which their copy of
+	// each daily puzzle (an isomorph of it) is derived.
+	Seed uint64
 }
+
+// Account reports whether the player has an account.
+func (p Player) Account() bool { return p.HandleKey != "" }
 
 // Puzzle is a generated puzzle with its solution and grade. Givens and
 // Solution are 81 characters ('.' for an empty cell in Givens).
@@ -123,10 +135,25 @@ type Result struct {
 	Score      int
 	FinishedAt time.Time
 	Day        string
-	// Flagged marks a finish faster than a person can honestly solve the
-	// puzzle: it is kept, off the daily leaderboard, for a person to
-	// look at.
+	// Flagged marks a finish kept off every leaderboard: held for review
+	// (Review "held", with its Reason), removed by a reviewer, or on a
+	// puzzle the player gave.
 	Flagged bool
+	// PlayedDay is the date of the daily puzzle the finish was on, ranked
+	// or not, when it was played on its day (not an archive day): the
+	// player's streak counts these days.
+	PlayedDay string
+	// AllTime says the finish counts on the all-time board of its level
+	// (a race of two or more, or a daily, by an account; never co-op, a
+	// solo race or an own puzzle), unless Flagged.
+	AllTime bool
+	// Review is where the result stands in review (ReviewNone, ReviewHeld,
+	// ReviewConfirmed, ReviewRemoved); Reason says why it was held, and
+	// HeldDay is the daily leaderboard it was held from ("" for none),
+	// which it joins when confirmed.
+	Review  string
+	Reason  string
+	HeldDay string
 	// Epoch, above 0, fences the result (see Room.Epoch).
 	Epoch int64
 }
@@ -150,6 +177,9 @@ type Entry struct {
 	Mistakes   int
 	Hints      int
 	FinishedAt time.Time
+	// Guest says the player has no account (guests are ranked only when
+	// the operator allows it).
+	Guest bool
 }
 
 // Streak is a player's run of consecutive days with a daily result.
