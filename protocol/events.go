@@ -133,6 +133,13 @@ type PlayerView struct {
 	// Ranked is set in a room on a daily puzzle only: whether the
 	// player's finish counts on the day's leaderboard.
 	Ranked *bool `json:"ranked,omitempty"`
+	// Since is set on a player of a daily whose ranked attempt began
+	// before this round (they were first shown the board in another room,
+	// or earlier): their clock runs from it, not from started_at.
+	Since *time.Time `json:"since,omitempty"`
+	// Review is "held" on a finish kept off the leaderboards until a
+	// person looks at it (it did not look like a person's).
+	Review string `json:"review,omitempty"`
 }
 
 // Progress is what everyone sees of a player's game.

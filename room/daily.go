@@ -4,7 +4,6 @@ import (
 	"hash/fnv"
 	"time"
 
-	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/protocol"
 )
 
@@ -24,16 +23,23 @@ func DailyTime(elapsed time.Duration, mistakes, hints int) time.Duration {
 	return elapsed + time.Duration(mistakes)*DailyMistakePenalty + time.Duration(hints)*DailyHintPenalty
 }
 
-// DailyFloor is the fastest a level's daily can honestly be solved: a
-// finish faster than it is stored but unranked and flagged, for a person
-// cannot read and fill that many cells so fast.
-func DailyFloor(level string) time.Duration {
-	l, err := engine.ParseLevel(level)
-	if err != nil {
-		return 0
-	}
-	return 60*time.Second + time.Duration(l)*30*time.Second
+// AttemptLimit is how long a ranked attempt at a daily stays open: its
+// clock runs from the first view of the board, across rooms, leaving and
+// coming back, and a finish later than this after it is unranked.
+const AttemptLimit = 3 * time.Hour
+
+// Attempt is what the store knows of a player's ranked attempt at a
+// day's daily as they join a room on it (Store.DailyAttempt).
+type Attempt struct {
+	// Unranked: their finish cannot count (a guest, while guests are not
+	// ranked, or their attempt is finished already).
+	Unranked bool
+	// Since is when the attempt began (its board first sent to them, in
+	// any room), zero when it has not: a ranked finish's time runs from
+	// it.
+	Since time.Time
 }
+
 
 // daily is the rules of the puzzle of the day: a race of one. The player
 // plays alone (spectators may watch); there is no start and no countdown,

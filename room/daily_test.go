@@ -156,7 +156,7 @@ func okDigit(pz room.Puzzle, cell, d int) bool {
 
 // A player's second attempt at a day's daily is played the same way but
 // unranked, and says so from the welcome; so is every attempt on an
-// archive day, and a finish under the level's floor is flagged.
+// archive day, and a finish under the level's floor is held for review.
 func TestDailyLaterAttemptsArchiveDaysAndTooFastFinishesAreUnranked(t *testing.T) {
 	reg, st, clock := registry(t, room.RegistryConfig{})
 	today := reg.Today()
@@ -195,8 +195,9 @@ func TestDailyLaterAttemptsArchiveDaysAndTooFastFinishesAreUnranked(t *testing.T
 	settle(t, fast)
 	solve(t, fast, pz4, "p_c", c4, 0)
 	res = resultOf(t, st, fast.ID(), "p_c")
-	assert.False(t, res.Ranked, "a finish under the floor is not ranked")
-	assert.True(t, res.Flagged)
+	assert.True(t, res.Ranked, "a finish under the floor would rank")
+	assert.Equal(t, room.HoldLevelFloor, res.Held, "and is held for review")
+	assert.False(t, res.Flagged)
 }
 
 // Dates are checked against the registry's clock: a future date, one
@@ -385,4 +386,50 @@ func TestDailyRoomStartedAfterItsDayIsUnranked(t *testing.T) {
 	res := resultOf(t, st, r.ID(), "p_late")
 	assert.Equal(t, today, res.Day)
 	assert.False(t, res.Ranked, "play that starts after the day ranks nothing")
+}
+
+// The first view counts: a player shown the daily's board in one room who
+// leaves and finishes it in another is timed from that first view, and
+// the second room says so (since); past AttemptLimit the finish is
+// unranked.
+func TestDailyTimeRunsFromTheFirstView(t *testing.T) {
+	reg, st, clock := registry(t, room.RegistryConfig{})
+	today := reg.Today()
+	ctx := context.Background()
+
+	look, c, pz := playDaily(t, reg, st, room.ModeDaily, today, "p_a")
+	firstView := clock.Now()
+	settle(t, look)
+	look.Detach("p_a", c)
+	require.Eventually(t, func() bool {
+		a, err := st.DailyAttempt(ctx, today, "easy", "p_a")
+		return err == nil && a.Since.Equal(firstView)
+	}, 5*time.Second, time.Millisecond, "the look started the attempt")
+
+	clock.Advance(10 * time.Minute)
+	again, c2, pz2 := playDaily(t, reg, st, room.ModeDaily, today, "p_a")
+	require.Equal(t, pz, pz2)
+	w := welcomeOf(t, c2)
+	require.NotNil(t, w.Room.Players[0].Since, "the welcome tells the clock's start")
+	assert.True(t, w.Room.Players[0].Since.Equal(firstView))
+	assert.True(t, *w.Room.Players[0].Ranked)
+	clock.Advance(2 * time.Minute)
+	settle(t, again)
+	solve(t, again, pz2, "p_a", c2, 0)
+	res := resultOf(t, st, again.ID(), "p_a")
+	assert.True(t, res.Ranked)
+	assert.Equal(t, 12*time.Minute, res.Elapsed, "timed from the first view, not the second room's start")
+
+	// An attempt older than the limit: unranked.
+	late, c3, _ := playDaily(t, reg, st, room.ModeDaily, today, "p_b")
+	settle(t, late)
+	late.Detach("p_b", c3)
+	clock.Advance(room.AttemptLimit + time.Minute)
+	require.Equal(t, today, reg.Today(), "the registry's clock starts at noon: still the same day")
+	last, c4, pz4 := playDaily(t, reg, st, room.ModeDaily, today, "p_b")
+	settle(t, last)
+	solve(t, last, pz4, "p_b", c4, 0)
+	res = resultOf(t, st, last.ID(), "p_b")
+	assert.False(t, res.Ranked, "past the attempt's limit")
+	assert.Greater(t, res.Elapsed, room.AttemptLimit)
 }

@@ -22,9 +22,14 @@ type Store interface {
 	// OwnGame stores a puzzle a player gave (its Level the grade's; ID
 	// unset) and records a game with it, returning it with its stored ID.
 	OwnGame(ctx context.Context, roomID, gameID, mode string, pz Puzzle) (Puzzle, error)
-	// DailyPlayed reports whether the player has a ranked finish of the
-	// day's daily of the level, so that another attempt is unranked.
-	DailyPlayed(ctx context.Context, day, level, playerID string) (bool, error)
+	// DailyAttempt is what is known of the player's ranked attempt at the
+	// day's daily of the level as they join a room on it: whether their
+	// finish can be ranked, and since when its clock runs.
+	DailyAttempt(ctx context.Context, day, level, playerID string) (Attempt, error)
+	// DailyViews starts the ranked attempts of the players who were sent
+	// the board of the day's daily of the level at the time given, for
+	// each one unless theirs started before.
+	DailyViews(ctx context.Context, day, level string, playerIDs []string, at time.Time) error
 	// SaveResults stores one finish (a racer's result, or all of a team's)
 	// in one transaction: all of it or none. Saving a finish again once it
 	// is stored must change nothing, for it is retried after any error.
@@ -93,6 +98,13 @@ func (r *Room) effect(ctx context.Context, e Effect) {
 		})
 	case e.Save:
 		r.save(ctx)
+	case len(e.Views) > 0:
+		r.beside(ctx, func(sctx context.Context) func(time.Time) {
+			if err := st.DailyViews(sctx, e.Day, e.Level, e.Views, e.At); err != nil {
+				r.log().Warn("room: daily attempts not started", "room", r.id, "players", e.Views, "err", err)
+			}
+			return func(time.Time) {}
+		})
 	}
 }
 

@@ -55,7 +55,13 @@ func (g *Game) evolvePresence(ev *protocol.PresenceEvent) {
 	switch {
 	case ev.Status == protocol.PresenceJoined && !ok:
 		m = g.add(ev.Player, ev.Name, ev.Role)
-		m.unranked = m.role == protocol.RolePlayer && g.attempted[m.id]
+		if a, ok := g.attempts[m.id]; ok && m.role == protocol.RolePlayer {
+			m.unranked = a.Unranked
+			// Only an attempt begun before the round moves its clock.
+			if !a.Unranked && (g.startedAt.IsZero() || a.Since.Before(g.startedAt)) {
+				m.attemptSince = a.Since
+			}
+		}
 	case ev.Status == protocol.PresenceLeft && ok:
 		delete(g.members, m.id)
 	}
@@ -75,6 +81,9 @@ func (g *Game) evolveState(s *protocol.Snapshot) {
 	for _, p := range s.Players {
 		if m, ok := g.members[p.ID]; ok && p.Ranked != nil && !*p.Ranked && g.rankedFinish(m) {
 			m.unranked = true
+		}
+		if m, ok := g.members[p.ID]; ok && p.Since != nil {
+			m.attemptSince = *p.Since
 		}
 	}
 }
@@ -100,6 +109,9 @@ func (g *Game) evolveMove(at time.Time, ev *protocol.MoveEvent) {
 	default:
 		if digit != 0 && digit != g.pz.Solution[cell] {
 			m.mistakes++
+		}
+		if digit != 0 && len(m.placed) < maxPlacements {
+			m.placed = append(m.placed, placement{cell: uint8(cell), at: at})
 		}
 		m.moved(change{cell: uint8(cell), from: from, to: digit})
 	}

@@ -253,7 +253,7 @@ var Excluded = map[string]string{
 	"out":       "the outputs, sent already",
 	"records":   "the records, handed to the store already",
 	"effects":   "the effects asked for, done already (a restore asks for its own: a save, the finishes not stored)",
-	"attempted": "the store's answer to a join (Attempted), asked again at every join: the flag it sets is each player's unranked",
+	"attempts":  "the store's answer to a join (Attempt), asked again at every join: what it sets is each player's unranked and attemptSince",
 }
 
 // MemberExcluded are the member's fields a restore does not bring back,
@@ -262,6 +262,7 @@ var MemberExcluded = map[string]string{
 	"connected": "connection state: a restored player is away until they come back",
 	"awayUntil": "connection state: a restored player gets a fresh reconnect window",
 	"leaving":   "connection state: a player who left while their finish was stored is away, and is let go once it is or the window ends",
+	"placed":    "the round's placements with their times, for the checks of a ranked finish: a restore keeps those after the saved state only (the checks then see fewer)",
 }
 
 // Restorable is every field of g that a restore brings back, read by

@@ -43,6 +43,9 @@ type Puzzle struct {
 	Level    string
 	Givens   engine.Grid
 	Solution engine.Grid
+	// Floor is the puzzle's own floor from its grade (PuzzleFloor): a
+	// ranked finish faster than it is held for review.
+	Floor time.Duration
 }
 
 // Effect is work the room's goroutine does off the game's thread and
@@ -56,6 +59,13 @@ type Effect struct {
 	NewRound int
 	// Save asks for the room's state to be saved.
 	Save bool
+	// Views are the players who were just sent the board of the day's
+	// daily (Day, Level) at At: each one's ranked attempt starts then
+	// unless it started before (Store.DailyViews).
+	Views []string
+	Day   string
+	Level string
+	At    time.Time
 }
 
 // Game is one room's state and rules: a plain state machine. Every method
@@ -81,9 +91,10 @@ type Game struct {
 	// before today as the room was made, so that no finish in it is ranked.
 	day     string
 	archive bool
-	// attempted are the players known to have a ranked finish of the
-	// day's daily already (Attempted): a finish here is not their first.
-	attempted map[string]bool
+	// attempts are what the store said of each joining player's attempt
+	// at the day's daily (Attempt): whether their finish can be ranked,
+	// and since when its clock runs.
+	attempts map[string]Attempt
 	// own is set when the room plays a puzzle a player gave: no finish in
 	// it is ranked, since its player may know the puzzle's solution.
 	own bool
@@ -143,6 +154,7 @@ func (g *Game) setPuzzle(pz Puzzle) {
 		m.frozenUntil = time.Time{}
 		m.finished, m.rank, m.elapsed, m.saving = false, 0, 0, false
 		m.mistakes = 0
+		m.placed = nil
 		g.rules.seat(g, m)
 	}
 	g.ranked, g.pending = 0, 0
@@ -162,14 +174,37 @@ func (g *Game) GameID() string { return GameID(g.id, g.round) }
 // Day is the UTC date of the daily puzzle the round plays ("" for none).
 func (g *Game) Day() string { return g.day }
 
-// Attempted records that player id has a ranked finish of the game's
-// daily already, so that if they join to play, their finish here is
-// unranked. Call it before their join.
-func (g *Game) Attempted(id string) {
-	if g.attempted == nil {
-		g.attempted = map[string]bool{}
+// Attempt records what the store knows of player id's ranked attempt at
+// the game's daily (Store.DailyAttempt): if they join to play, their
+// finish here is unranked when it says so, and a ranked finish's time
+// runs from the attempt's start when it began before this round. Call
+// it before their join.
+func (g *Game) Attempt(id string, a Attempt) {
+	if g.attempts == nil {
+		g.attempts = map[string]Attempt{}
 	}
-	g.attempted[id] = true
+	g.attempts[id] = a
+}
+
+// Attempted records that player id cannot rank on the game's daily (see
+// Attempt).
+func (g *Game) Attempted(id string) { g.Attempt(id, Attempt{Unranked: true}) }
+
+// viewed asks the store to start the ranked attempts of the players who
+// are shown the daily's board now, as play starts.
+func (g *Game) viewed(now time.Time) {
+	if g.day == "" || g.archive {
+		return
+	}
+	var ids []string
+	for _, m := range g.sortedMembers() {
+		if m.role == protocol.RolePlayer {
+			ids = append(ids, m.id)
+		}
+	}
+	if len(ids) > 0 {
+		g.effects = append(g.effects, Effect{Views: ids, Day: g.day, Level: g.pz.Level, At: now})
+	}
 }
 
 // PlayDaily makes the game's first round the daily puzzle of day; archive
@@ -214,6 +249,7 @@ func (g *Game) Tick(now time.Time) {
 	if g.phase == protocol.PhaseCountdown && !now.Before(g.startsAt) {
 		g.effects = append(g.effects, Effect{Save: true})
 		g.changePhase(now, protocol.PhaseRunning, g.startsAt, g.startsAt, time.Time{})
+		g.viewed(now)
 	}
 	var gone []*member
 	for _, m := range g.members {

@@ -1450,6 +1450,8 @@ func TestRaceFinish(t *testing.T) {
 	assert.Equal(t, []room.Result{{
 		GameID: "r00m", PlayerID: "a", PuzzleID: g.pz.ID, Mode: room.ModeRace, Level: "easy",
 		Rank: 1, Elapsed: 90 * time.Second, Score: room.Score("easy", 90*time.Second, 0, 0), FinishedAt: g.now,
+		// The test fills the board in one instant: no person does.
+		Held: room.HoldRegular,
 	}}, rs)
 	assert.Equal(t, g.now.Sub(startedAt), rs[0].Elapsed)
 	assert.Zero(t, g.player("a").Rank, "no rank is told before it is stored")

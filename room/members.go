@@ -39,6 +39,13 @@ type member struct {
 	// count on the day's leaderboard: not their first attempt, or (set
 	// at the finish) faster than the level's floor.
 	unranked bool
+	// attemptSince is when the player's ranked attempt at the daily
+	// began, when before this round (zero otherwise): their ranked
+	// finish's time runs from it (see clockStart).
+	attemptSince time.Time
+	// placed are the digits the player set this round, with when (at
+	// most maxPlacements), for the checks a ranked finish passes.
+	placed []placement
 }
 
 // rankedFinish reports whether player m's finish counts (or, before it,
@@ -47,9 +54,19 @@ func (g *Game) rankedFinish(m *member) bool {
 	if g.day == "" || g.archive || m.unranked {
 		return false
 	}
-	// A finish under the level's floor is kept off the leaderboard.
 	done := m.finished || m.saving
-	return !done || m.elapsed >= DailyFloor(g.pz.Level)
+	return !done || m.elapsed <= AttemptLimit
+}
+
+// clockStart is when player m's time runs from: the round's start, or
+// the start of their ranked attempt at the daily when it began before
+// (they saw the board in another room, or before they left and came
+// back), for the first view counts.
+func (g *Game) clockStart(m *member) time.Time {
+	if !m.attemptSince.IsZero() && m.attemptSince.Before(g.startedAt) && g.rankedFinish(m) {
+		return m.attemptSince
+	}
+	return g.startedAt
 }
 
 // fullProgress is the player's progress with their mistakes: what a fact
@@ -147,6 +164,7 @@ func (g *Game) Join(now time.Time, id, name string, spectator bool, lastSeq int6
 			// their welcome.
 			g.effects = append(g.effects, Effect{Save: true})
 			g.changePhase(now, protocol.PhaseRunning, now, now, time.Time{})
+			g.viewed(now)
 		case m.unranked:
 			// No event tells that the player's finish cannot be ranked
 			// until play starts: the saved state does (see evolve).

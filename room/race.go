@@ -56,7 +56,7 @@ func (race) filled(_ *Game, m *member, _ string, from, to uint8) {
 // stored.
 func (race) solved(g *Game, now time.Time, m *member) {
 	g.ranked++
-	m.rank, m.elapsed, m.saving = g.ranked, now.Sub(g.startedAt), true
+	m.rank, m.elapsed, m.saving = g.ranked, now.Sub(g.clockStart(m)), true
 }
 
 // results is the racer's result.

@@ -157,7 +157,8 @@ func TestRebuildKeepsADailysRanks(t *testing.T) {
 		first := g.Save(g.now)
 		g.Attempted("a")
 		_, s := g.enter("a", false)
-		assert.Equal(t, []room.Effect{{Save: true}}, s.Eff)
+		assert.Equal(t, []room.Effect{{Save: true}, {Views: []string{"a"}, Day: day, Level: "easy", At: g.now}}, s.Eff,
+			"the join shows the board: the attempt starts")
 		require.False(t, ranked(t, g.Game, g.now, "a"))
 		var recs []room.Record
 		g.recorded(&recs)

@@ -159,24 +159,25 @@ func (r *Room) Attach(ctx context.Context, j Join, conn Conn) error {
 			return err
 		}
 	}
-	// Whether a player of a daily has a ranked finish of it already is
-	// asked here, beside the room, so that the room never waits on the
-	// database. When the store does not answer, the finish is taken for
-	// a first one; the store keeps one ranked finish a day and level.
-	played := false
+	// A player's attempt at a daily (can their finish rank, since when
+	// does its clock run) is asked here, beside the room, so that the
+	// room never waits on the database. When the store does not answer,
+	// the finish is taken for a first one, timed from this round; the
+	// store keeps one ranked finish a day and level.
+	var attempt Attempt
 	if day != "" {
 		sctx, cancel := context.WithTimeout(ctx, r.reg.cfg.StoreTimeout)
 		var err error
-		played, err = r.reg.store.DailyPlayed(sctx, day, level, j.ID)
+		attempt, err = r.reg.store.DailyAttempt(sctx, day, level, j.ID)
 		cancel()
 		if err != nil {
-			r.log().Warn("room: whether the daily was played", "room", r.id, "player", j.ID, "err", err)
+			r.log().Warn("room: the player's daily attempt", "room", r.id, "player", j.ID, "err", err)
 		}
 	}
 	var jerr *protocol.Error
 	err := r.call(ctx, func(now time.Time) {
-		if played {
-			r.g.Attempted(j.ID)
+		if day != "" {
+			r.g.Attempt(j.ID, attempt)
 		}
 		w, replay, e := r.g.Join(now, j.ID, j.Name, j.Spectator, j.LastSeq)
 		if e != nil {

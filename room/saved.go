@@ -74,6 +74,7 @@ type SavedPuzzle struct {
 	Level    string `json:"level"`
 	Givens   string `json:"givens"`
 	Solution string `json:"solution"`
+	FloorMS  int64  `json:"floor_ms,omitempty"`
 }
 
 // SavedBoard is a board with its notes and who placed each digit.
@@ -103,6 +104,9 @@ type SavedPlayer struct {
 	ElapsedMS int64 `json:"elapsed_ms,omitempty"`
 	// Unranked: the player's finish of the daily cannot count.
 	Unranked bool `json:"unranked,omitempty"`
+	// AttemptSince: when the player's ranked attempt at the daily began,
+	// when before the round (see Attempt).
+	AttemptSince *time.Time `json:"attempt_since,omitempty"`
 }
 
 // Save is the game's state to store. A rematch being prepared is saved as
@@ -110,7 +114,7 @@ type SavedPlayer struct {
 func (g *Game) Save(now time.Time) *Saved {
 	s := &Saved{
 		ID: g.id, Mode: g.Mode(), Round: g.round, Phase: g.phase,
-		Puzzle:  SavedPuzzle{ID: g.pz.ID, Level: g.pz.Level, Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String()},
+		Puzzle:  SavedPuzzle{ID: g.pz.ID, Level: g.pz.Level, Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String(), FloorMS: g.pz.Floor.Milliseconds()},
 		Created: g.created, StartsAt: g.startsAt, StartedAt: g.startedAt, FinishedAt: g.finishedAt,
 		Host: g.host, Seq: g.seq, Order: g.order, Ranked: g.ranked, SavedAt: now,
 		Day: g.day, Archive: g.archive, Own: g.own,
@@ -128,7 +132,7 @@ func (g *Game) Save(now time.Time) *Saved {
 		p := SavedPlayer{
 			ID: m.id, Name: m.name, Order: m.order, Undo: saveChanges(m.undo), Redo: saveChanges(m.redo),
 			Progress: m.fullProgress(), FrozenUntil: m.frozenUntil, Finished: m.finished || m.saving, Unstored: m.saving, Rank: m.rank,
-			ElapsedMS: m.elapsed.Milliseconds(), Unranked: m.unranked,
+			ElapsedMS: m.elapsed.Milliseconds(), Unranked: m.unranked, AttemptSince: timePtr(m.attemptSince),
 		}
 		if m.board != nil {
 			p.Board = saveBoard(m.board)
@@ -227,7 +231,7 @@ func load(cfg Config, s *Saved) (*Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("room: restore %s: solution: %w", s.ID, err)
 	}
-	g, err := NewGame(cfg, s.ID, s.Mode, Puzzle{ID: s.Puzzle.ID, Level: s.Puzzle.Level, Givens: givens, Solution: sol}, s.Created)
+	g, err := NewGame(cfg, s.ID, s.Mode, Puzzle{ID: s.Puzzle.ID, Level: s.Puzzle.Level, Givens: givens, Solution: sol, Floor: time.Duration(s.Puzzle.FloorMS) * time.Millisecond}, s.Created)
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +253,7 @@ func load(cfg Config, s *Saved) (*Game, error) {
 			id: p.ID, name: p.Name, role: protocol.RolePlayer, order: p.Order,
 			undo: restoreChanges(p.Undo), redo: restoreChanges(p.Redo),
 			frozenUntil: p.FrozenUntil, finished: p.Finished && !p.Unstored, saving: p.Unstored, rank: p.Rank, elapsed: time.Duration(p.ElapsedMS) * time.Millisecond,
-			unranked: p.Unranked,
+			unranked: p.Unranked, attemptSince: timeOf(p.AttemptSince),
 		}
 		// The rules give the player the board of their own they play on, if
 		// any; the saved progress is kept as it was.

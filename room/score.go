@@ -21,14 +21,21 @@ type Result struct {
 	Score      int
 	FinishedAt time.Time
 	// Day is the UTC date of the daily puzzle the finish was on ("" for
-	// none); Ranked says it counts on that day's leaderboard, and Flagged
-	// that it was faster than the level's floor (DailyFloor), so it is
-	// kept off the leaderboard for a person to look at. A finish on a
-	// puzzle a player gave (Game.PlayOwn) is flagged too: it is never
+	// none), and Archive says the round was not played on that day;
+	// Ranked says the finish counts on that day's leaderboard. A finish
+	// on a puzzle a player gave (Game.PlayOwn) is Flagged: it is never
 	// ranked, on any leaderboard.
 	Day     string
+	Archive bool
 	Ranked  bool
 	Flagged bool
+	// Solo says the round had one player: a race of one is on no
+	// leaderboard (a daily is ranked by its own rules).
+	Solo bool
+	// Held is why a finish that would rank does not look like a person's
+	// (see holdReason): it is kept off the leaderboards for review. ""
+	// for none.
+	Held string
 }
 
 // Time is the finish's time on a daily leaderboard: elapsed plus the
@@ -43,9 +50,34 @@ func (g *Game) result(m *member, now time.Time) Result {
 		Score:      Score(g.pz.Level, m.elapsed, m.mistakes, m.progress.Hints),
 		FinishedAt: now,
 		Day:        g.day,
+		Archive:    g.archive,
 		Ranked:     g.rankedFinish(m),
-		Flagged:    g.own || g.day != "" && m.elapsed < DailyFloor(g.pz.Level),
+		Flagged:    g.own,
+		Solo:       g.players() == 1,
+		Held:       g.held(m),
 	}
+}
+
+// players is how many players the round has.
+func (g *Game) players() int {
+	n := 0
+	for _, m := range g.members {
+		if m.role == protocol.RolePlayer {
+			n++
+		}
+	}
+	return n
+}
+
+// held is why player m's finish is held for review ("" for none): only a
+// finish that would rank somewhere is checked, a ranked daily or a race
+// of two or more (co-op and own puzzles rank nowhere).
+func (g *Game) held(m *member) string {
+	ranks := g.rankedFinish(m) || g.day == "" && !g.own && g.rules.mode() == ModeRace && g.players() > 1
+	if !ranks {
+		return ""
+	}
+	return holdReason(g.pz.Level, g.pz.Floor, m.elapsed, m.placed)
 }
 
 // Score is a finish's points: a level's base (1,000 for easy, 2,000 for

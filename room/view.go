@@ -217,6 +217,9 @@ func (g *Game) fillState(now time.Time, f *fact) {
 		p := protocol.PlayerView{ID: m.id, Name: m.name, Connected: m.connected, Progress: m.fullProgress()}
 		if m.finished {
 			p.Rank, p.ElapsedMS = m.rank, m.elapsed.Milliseconds()
+			if g.held(m) != "" {
+				p.Review = ReviewHeld
+			}
 		}
 		if m.board != nil {
 			p.Board = m.board.cells.String()
@@ -228,6 +231,9 @@ func (g *Game) fillState(now time.Time, f *fact) {
 		if g.day != "" {
 			ranked := g.rankedFinish(m)
 			p.Ranked = &ranked
+			if start := g.clockStart(m); start.Before(g.startedAt) {
+				p.Since = &start
+			}
 		}
 		s.Players = append(s.Players, p)
 	}

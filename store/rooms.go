@@ -126,7 +126,7 @@ func (a *Adapter) RecordGame(ctx context.Context, gameID, mode, day string, pz P
 	if a.Fences != nil && first {
 		a.Fences.Hold(gameID, FirstEpoch(r))
 	}
-	return room.Puzzle{ID: pz.ID, Level: pz.Level, Givens: givens, Solution: sol}, nil
+	return room.Puzzle{ID: pz.ID, Level: pz.Level, Givens: givens, Solution: sol, Floor: room.PuzzleFloor(pz.Techniques)}, nil
 }
 
 // SaveFinish stores one finish, as the store keeps it, in one

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/room"
@@ -30,6 +31,9 @@ type Store struct {
 	history map[string][][]byte    // the JSON of every state saved of each game, in order
 	results []room.Result
 	events  map[string][]room.Record
+	// views are when each player's attempt at a daily began, by
+	// "player day level".
+	views map[string]time.Time
 }
 
 var _ room.Store = (*Store)(nil)
@@ -113,20 +117,41 @@ func (s *Store) OwnGame(ctx context.Context, roomID, gameID, mode string, pz roo
 	return pz, nil
 }
 
-// DailyPlayed reports whether a ranked result of the player's is kept for
-// the day and level.
-func (s *Store) DailyPlayed(ctx context.Context, day, level, playerID string) (bool, error) {
+// DailyAttempt says the player's finish is unranked when a ranked result
+// of theirs is kept for the day and level, and since when their attempt
+// runs when DailyViews started one.
+func (s *Store) DailyAttempt(ctx context.Context, day, level, playerID string) (room.Attempt, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil {
-		return false, s.err
+		return room.Attempt{}, s.err
 	}
+	a := room.Attempt{Since: s.views[playerID+" "+day+" "+level]}
 	for _, r := range s.results {
 		if r.Ranked && r.Day == day && r.Level == level && r.PlayerID == playerID {
-			return true, nil
+			a.Unranked = true
 		}
 	}
-	return false, nil
+	return a, nil
+}
+
+// DailyViews starts the players' attempts that have not started.
+func (s *Store) DailyViews(ctx context.Context, day, level string, playerIDs []string, at time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return s.err
+	}
+	if s.views == nil {
+		s.views = map[string]time.Time{}
+	}
+	for _, id := range playerIDs {
+		k := id + " " + day + " " + level
+		if _, ok := s.views[k]; !ok {
+			s.views[k] = at
+		}
+	}
+	return nil
 }
 
 // SaveResults keeps the results; like the real store, it keeps one per

@@ -1,0 +1,153 @@
+package room
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"github.com/sudoku-arena/arena/engine"
+)
+
+// A ranked finish must look like a person's, or it is held for review:
+// stored, off every leaderboard, shown to its player as "under review",
+// until an operator confirms or removes it (arena review). What a
+// person cannot do:
+//
+//   - finish faster than the level's floor (LevelFloor), or than the
+//     puzzle's own floor: its logical steps, each at a person's fastest
+//     pace for its technique (PuzzleFloor);
+//   - place digits at machine-regular intervals (minRegularCV);
+//   - fill the cells in scan order, one after the next (maxScanShare).
+//
+// The checks look at the player's placements in the round (the digits
+// they set, with when): they run where the finish is made, on what the
+// room saw.
+
+// ReviewHeld is a held finish's review state, as snapshots show it.
+const ReviewHeld = "held"
+
+// Hold reasons, as results and the API carry them.
+const (
+	HoldLevelFloor = "faster than the level's floor"
+	HoldStepFloor  = "faster than the puzzle's logical steps allow"
+	HoldRegular    = "digits placed at machine-regular intervals"
+	HoldScanOrder  = "cells filled in scan order"
+)
+
+// LevelFloor is the fastest a puzzle of the level can honestly be
+// solved in a ranked mode: easy 60 s, medium 90 s, hard 120 s, expert
+// 150 s.
+func LevelFloor(level string) time.Duration {
+	l, err := engine.ParseLevel(level)
+	if err != nil {
+		return 0
+	}
+	return 60*time.Second + time.Duration(l)*30*time.Second
+}
+
+// DailyFloor is LevelFloor, by its older name.
+func DailyFloor(level string) time.Duration { return LevelFloor(level) }
+
+// stepPace is a person's fastest time for one logical step, by the
+// level of its technique: a single is seen and written in a second, a
+// medium technique (pairs, pointing) takes 4, a hard one (wings, fish)
+// 8, an expert one (chains, colouring) 12.
+var stepPace = [...]time.Duration{engine.LevelEasy: time.Second, engine.LevelMedium: 4 * time.Second,
+	engine.LevelHard: 8 * time.Second, engine.LevelExpert: 12 * time.Second}
+
+// PuzzleFloor is a puzzle's own floor from its grade: the steps the
+// logical solver took (technique name to count, as the grader reports
+// them), each at stepPace. Unknown names count as singles.
+func PuzzleFloor(techniques map[string]int) time.Duration {
+	var d time.Duration
+	for name, n := range techniques {
+		pace := time.Second
+		if t, err := engine.ParseTechnique(name); err == nil && int(t.Level()) < len(stepPace) {
+			pace = stepPace[t.Level()]
+		}
+		d += time.Duration(n) * pace
+	}
+	return d
+}
+
+// The pattern checks need this many placements to say anything.
+const minPlacements = 20
+
+// minRegularCV: intervals between placements whose coefficient of
+// variation (standard deviation over mean) is below it are a machine's.
+// A person's vary with each cell's difficulty: measured on people's
+// games it is well above 0.5.
+const minRegularCV = 0.15
+
+// maxScanShare: when more than this share of consecutive placements go
+// to the next empty cell in reading order, the board was filled by
+// a scan, not by logic.
+const maxScanShare = 0.85
+
+// placement is a digit a player set, and when.
+type placement struct {
+	cell uint8
+	at   time.Time
+}
+
+// maxPlacements bounds what a member keeps of their placements.
+const maxPlacements = 4 * engine.NumCells
+
+// holdReason says why a ranked finish of elapsed, with these placements,
+// is held for review ("" for none).
+func holdReason(level string, floor, elapsed time.Duration, placed []placement) string {
+	switch {
+	case elapsed < LevelFloor(level):
+		return HoldLevelFloor
+	case elapsed < floor:
+		return HoldStepFloor
+	}
+	if len(placed) < minPlacements {
+		return ""
+	}
+	if cv := intervalCV(placed); cv < minRegularCV {
+		return HoldRegular
+	}
+	if scanShare(placed) > maxScanShare {
+		return HoldScanOrder
+	}
+	return ""
+}
+
+// intervalCV is the coefficient of variation of the intervals between
+// placements.
+func intervalCV(placed []placement) float64 {
+	n := float64(len(placed) - 1)
+	var sum, sq float64
+	for i := 1; i < len(placed); i++ {
+		d := placed[i].at.Sub(placed[i-1].at).Seconds()
+		sum += d
+		sq += d * d
+	}
+	mean := sum / n
+	if mean <= 0 {
+		return 0
+	}
+	return math.Sqrt(max(0, sq/n-mean*mean)) / mean
+}
+
+// scanShare is the share of consecutive placements that go to a later
+// cell in reading order than the one before, among distinct cells.
+func scanShare(placed []placement) float64 {
+	cells := make([]uint8, 0, len(placed))
+	for _, p := range placed {
+		if !slices.Contains(cells, p.cell) {
+			cells = append(cells, p.cell)
+		}
+	}
+	if len(cells) < 2 {
+		return 0
+	}
+	next := 0
+	for i := 1; i < len(cells); i++ {
+		if cells[i] > cells[i-1] {
+			next++
+		}
+	}
+	return float64(next) / float64(len(cells)-1)
+}

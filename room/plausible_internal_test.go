@@ -1,0 +1,64 @@
+package room
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// placements makes n placements on cells in the order given, the i-th
+// after gap(i) from the one before.
+func placements(cells []int, gap func(i int) time.Duration) []placement {
+	at := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+	out := make([]placement, len(cells))
+	for i, c := range cells {
+		at = at.Add(gap(i))
+		out[i] = placement{cell: uint8(c), at: at}
+	}
+	return out
+}
+
+func TestHoldReason(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	scan := make([]int, 50)
+	for i := range scan {
+		scan[i] = i + i/3 // increasing, with gaps (the givens)
+	}
+	shuffled := rng.Perm(81)[:50]
+	human := func(i int) time.Duration { // 1–9 s, a person's spread
+		return time.Second + time.Duration(rng.Int64N(int64(8*time.Second)))
+	}
+	machine := func(i int) time.Duration { return 2*time.Second + time.Duration(i%2)*10*time.Millisecond }
+
+	tests := []struct {
+		name    string
+		elapsed time.Duration
+		floor   time.Duration
+		placed  []placement
+		want    string
+	}{
+		{"a person", 4 * time.Minute, 0, placements(shuffled, human), ""},
+		{"under the level's floor", 59 * time.Second, 0, placements(shuffled, human), HoldLevelFloor},
+		{"under the puzzle's floor", 2 * time.Minute, 3 * time.Minute, placements(shuffled, human), HoldStepFloor},
+		{"machine-regular", 4 * time.Minute, 0, placements(shuffled, machine), HoldRegular},
+		{"all at once", 4 * time.Minute, 0, placements(shuffled, func(int) time.Duration { return 0 }), HoldRegular},
+		{"scan order", 4 * time.Minute, 0, placements(scan, human), HoldScanOrder},
+		{"too few placements to judge", 4 * time.Minute, 0, placements(scan[:minPlacements-1], machine), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, holdReason("easy", tt.floor, tt.elapsed, tt.placed))
+		})
+	}
+}
+
+func TestFloors(t *testing.T) {
+	assert.Equal(t, 60*time.Second, LevelFloor("easy"))
+	assert.Equal(t, 150*time.Second, LevelFloor("expert"))
+	assert.Zero(t, LevelFloor("nope"))
+	// 40 singles at 1 s, 2 pairs at 4 s, one X-Wing at 8 s.
+	assert.Equal(t, 56*time.Second, PuzzleFloor(map[string]int{"naked-single": 30, "hidden-single": 10, "naked-pair": 2, "x-wing": 1}))
+	assert.Equal(t, 3*time.Second, PuzzleFloor(map[string]int{"no-such-technique": 3}), "unknown steps count as singles")
+}
