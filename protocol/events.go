@@ -87,6 +87,10 @@ type Snapshot struct {
 	// Givens is the puzzle, 81 characters, '.' for an empty cell. A race
 	// shows it once the countdown is over, so that nobody gets a head start.
 	Givens string `json:"givens,omitempty"`
+	// Copy is the server's own: in its record of a state, the copy of the
+	// daily the round plays (an isomorph's text), so that a replay of the
+	// records plays it too. No client is sent it.
+	Copy string `json:"copy,omitempty"`
 	// Board is the member's board (race) or the shared board (co-op):
 	// 81 characters, givens included. Absent for spectators of a live race.
 	Board string `json:"board,omitempty"`

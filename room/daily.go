@@ -38,8 +38,11 @@ type Attempt struct {
 	// any room), zero when it has not: a ranked finish's time runs from
 	// it.
 	Since time.Time
+	// Copy, when not 0, is the seed of the player's own copy of the
+	// daily (engine.NewIsomorph): a room on the daily that they are the
+	// first player to join plays it (see Game.Copy).
+	Copy uint64
 }
-
 
 // daily is the rules of the puzzle of the day: a race of one. The player
 // plays alone (spectators may watch); there is no start and no countdown,

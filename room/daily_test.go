@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/room/roomtest"
@@ -432,4 +433,52 @@ func TestDailyTimeRunsFromTheFirstView(t *testing.T) {
 	res = resultOf(t, st, last.ID(), "p_b")
 	assert.False(t, res.Ranked, "past the attempt's limit")
 	assert.Greater(t, res.Elapsed, room.AttemptLimit)
+}
+
+// Each player is shown their own copy of the daily: the same puzzle up to
+// an isomorph, so that one player's solution does not fit another's board.
+// A race on the daily plays its first player's copy, and a replay of the
+// round (its saved state) shows that copy.
+func TestEachPlayerHasTheirOwnCopyOfTheDaily(t *testing.T) {
+	reg, st, clock := registry(t, room.RegistryConfig{})
+	st.Copies = true
+	today := reg.Today()
+
+	a, ca, pz := playDaily(t, reg, st, room.ModeDaily, today, "p_a")
+	b, cb, _ := playDaily(t, reg, st, room.ModeDaily, today, "p_b")
+	boardA, boardB := welcomeOf(t, ca).Room.Givens, welcomeOf(t, cb).Room.Givens
+	require.NotEmpty(t, boardA)
+	assert.NotEqual(t, pz.Givens.String(), boardA, "not the stored puzzle")
+	assert.NotEqual(t, boardA, boardB, "not the other player's copy")
+	ga, err := engine.Parse(boardA)
+	require.NoError(t, err)
+	assert.Equal(t, pz.Givens.Filled(), ga.Filled(), "the same puzzle: as many givens")
+
+	// A's solution does not fit B's board, and A's own copy solves.
+	copyA := room.Puzzle{ID: pz.ID, Level: pz.Level, Givens: ga}
+	sr := engine.Solve(ga, 2)
+	require.Equal(t, 1, sr.Count, "the copy has one solution")
+	solA := sr.Solution
+	copyA.Solution = solA
+	assert.NotEqual(t, pz.Solution, solA)
+	clock.Advance(5 * time.Minute)
+	settle(t, a)
+	settle(t, b)
+	solve(t, a, copyA, "p_a", ca, 0)
+	res := resultOf(t, st, a.ID(), "p_a")
+	assert.Equal(t, pz.ID, res.PuzzleID, "the same puzzle for the leaderboard")
+	assert.True(t, res.Ranked)
+	saved := st.Saved(a.ID())
+	require.NotNil(t, saved)
+	assert.Equal(t, boardA, saved.Puzzle.Givens, "its saved state, which replays read, is the copy")
+	assert.NotEmpty(t, saved.Puzzle.Copy)
+
+	// B's board takes A's solution nowhere: some cell differs.
+	gb, err := engine.Parse(boardB)
+	require.NoError(t, err)
+	clash := false
+	for cell, d := range gb {
+		clash = clash || d != 0 && d != solA[cell]
+	}
+	assert.True(t, clash, "A's solution does not fit B's givens")
 }

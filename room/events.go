@@ -254,7 +254,7 @@ func (g *Game) missed(id string, after int64) ([]Output, bool) {
 // sequence number.
 func (g *Game) changePhase(now time.Time, phase string, startsAt, startedAt, finishedAt time.Time) {
 	g.publish(now, fact{kind: kindState, ev: &protocol.State{Header: protocol.Header{Type: protocol.TypeState}, Room: protocol.Snapshot{
-		Phase: phase, Host: g.host, Now: now,
+		Phase: phase, Host: g.host, Now: now, Copy: g.copied,
 		StartsAt: timePtr(startsAt), StartedAt: timePtr(startedAt), FinishedAt: timePtr(finishedAt),
 	}}})
 }

@@ -3,6 +3,7 @@ package room
 import (
 	"time"
 
+	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/protocol"
 )
 
@@ -73,6 +74,12 @@ func (g *Game) evolvePresence(ev *protocol.PresenceEvent) {
 // game would rank tells of the player's flag (Attempted), which no other
 // event carries.
 func (g *Game) evolveState(s *protocol.Snapshot) {
+	if s.Copy != "" && g.copied == "" {
+		var m engine.Isomorph
+		if err := m.UnmarshalText([]byte(s.Copy)); err == nil {
+			g.Copy(m)
+		}
+	}
 	if s.Phase == protocol.PhaseRunning && g.phase != protocol.PhaseRunning {
 		g.archiveIfPast(s.Now)
 	}

@@ -248,12 +248,12 @@ func show(v any, ok bool) string {
 // to the game fails the check until evolve (or the saved state) brings it
 // back, or it is listed here.
 var Excluded = map[string]string{
-	"log":       "the replay buffer: a player who comes back after a restart gets a snapshot",
-	"trimmed":   "the replay buffer's bound: a restore numbers on past a gap, and nothing before it resumes",
-	"out":       "the outputs, sent already",
-	"records":   "the records, handed to the store already",
-	"effects":   "the effects asked for, done already (a restore asks for its own: a save, the finishes not stored)",
-	"attempts":  "the store's answer to a join (Attempt), asked again at every join: what it sets is each player's unranked and attemptSince",
+	"log":      "the replay buffer: a player who comes back after a restart gets a snapshot",
+	"trimmed":  "the replay buffer's bound: a restore numbers on past a gap, and nothing before it resumes",
+	"out":      "the outputs, sent already",
+	"records":  "the records, handed to the store already",
+	"effects":  "the effects asked for, done already (a restore asks for its own: a save, the finishes not stored)",
+	"attempts": "the store's answer to a join (Attempt), asked again at every join: what it sets is each player's unranked and attemptSince",
 }
 
 // MemberExcluded are the member's fields a restore does not bring back,

@@ -95,6 +95,9 @@ type Game struct {
 	// at the day's daily (Attempt): whether their finish can be ranked,
 	// and since when its clock runs.
 	attempts map[string]Attempt
+	// copied is the copy of the daily the round plays (an isomorph's
+	// text, "" for the puzzle as stored): its first player's (Copy).
+	copied string
 	// own is set when the room plays a puzzle a player gave: no finish in
 	// it is ranked, since its player may know the puzzle's solution.
 	own bool
@@ -184,6 +187,27 @@ func (g *Game) Attempt(id string, a Attempt) {
 		g.attempts = map[string]Attempt{}
 	}
 	g.attempts[id] = a
+}
+
+// Copy makes the round play the copy m of its daily puzzle: each player
+// is shown their own copy of a day's daily (an isomorph: the same puzzle
+// for difficulty and the leaderboard, but a solution found in one copy
+// does not fit another), and a room on it plays the copy of its first
+// player, its host. It does nothing once a copy is chosen, once play
+// has started, or when the round plays no daily. Call it before the
+// player's join.
+func (g *Game) Copy(m engine.Isomorph) {
+	if g.day == "" || g.copied != "" || g.phase != protocol.PhaseWaiting || m.IsIdentity() {
+		return
+	}
+	text, err := m.MarshalText()
+	if err != nil {
+		return
+	}
+	pz := g.pz
+	pz.Givens, pz.Solution = m.Grid(pz.Givens), m.Grid(pz.Solution)
+	g.setPuzzle(pz)
+	g.copied = string(text)
 }
 
 // Attempted records that player id cannot rank on the game's daily (see

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/protocol"
 )
 
@@ -178,6 +179,9 @@ func (r *Room) Attach(ctx context.Context, j Join, conn Conn) error {
 	err := r.call(ctx, func(now time.Time) {
 		if day != "" {
 			r.g.Attempt(j.ID, attempt)
+			if attempt.Copy != 0 {
+				r.g.Copy(engine.NewIsomorph(attempt.Copy))
+			}
 		}
 		w, replay, e := r.g.Join(now, j.ID, j.Name, j.Spectator, j.LastSeq)
 		if e != nil {

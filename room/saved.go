@@ -75,6 +75,9 @@ type SavedPuzzle struct {
 	Givens   string `json:"givens"`
 	Solution string `json:"solution"`
 	FloorMS  int64  `json:"floor_ms,omitempty"`
+	// Copy is the isomorph of the stored puzzle that Givens and Solution
+	// are, for a daily shown as its player's copy ("" for none).
+	Copy string `json:"copy,omitempty"`
 }
 
 // SavedBoard is a board with its notes and who placed each digit.
@@ -114,7 +117,7 @@ type SavedPlayer struct {
 func (g *Game) Save(now time.Time) *Saved {
 	s := &Saved{
 		ID: g.id, Mode: g.Mode(), Round: g.round, Phase: g.phase,
-		Puzzle:  SavedPuzzle{ID: g.pz.ID, Level: g.pz.Level, Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String(), FloorMS: g.pz.Floor.Milliseconds()},
+		Puzzle:  SavedPuzzle{ID: g.pz.ID, Level: g.pz.Level, Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String(), FloorMS: g.pz.Floor.Milliseconds(), Copy: g.copied},
 		Created: g.created, StartsAt: g.startsAt, StartedAt: g.startedAt, FinishedAt: g.finishedAt,
 		Host: g.host, Seq: g.seq, Order: g.order, Ranked: g.ranked, SavedAt: now,
 		Day: g.day, Archive: g.archive, Own: g.own,
@@ -242,7 +245,7 @@ func load(cfg Config, s *Saved) (*Game, error) {
 	}
 	g.round, g.phase, g.host, g.seq, g.order, g.ranked = max(s.Round, 1), s.Phase, s.Host, s.Seq, s.Order, s.Ranked
 	g.startsAt, g.startedAt, g.finishedAt = s.StartsAt, s.StartedAt, s.FinishedAt
-	g.day, g.archive, g.own = s.Day, s.Archive, s.Own
+	g.day, g.archive, g.own, g.copied = s.Day, s.Archive, s.Own, s.Puzzle.Copy
 	if s.Team != nil && g.team != nil {
 		if err := restoreBoard(g.team, s.Team); err != nil {
 			return nil, fmt.Errorf("room: restore %s: team board: %w", s.ID, err)

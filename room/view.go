@@ -153,6 +153,7 @@ func (g *Game) mistakesShown(id string) bool {
 func (g *Game) snapshotFor(full protocol.Snapshot, f *fact, v viewer) protocol.Snapshot {
 	private := g.rules.private()
 	s := full
+	s.Copy = "" // the records' alone
 	over := s.Phase == protocol.PhaseFinished
 	// A round on a day's daily puzzle shows no solution, and no other
 	// player's board, even once it is over, until a day after its day
@@ -204,7 +205,7 @@ func (g *Game) fillState(now time.Time, f *fact) {
 	s := &st.Room
 	*s = protocol.Snapshot{
 		ID: g.id, Mode: g.rules.mode(), Level: g.pz.Level, Date: g.day, Phase: g.phase, Round: g.round, Host: g.host,
-		Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String(),
+		Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String(), Copy: g.copied,
 		Now: now, Players: []protocol.PlayerView{}, Spectators: g.count(protocol.RoleSpectator),
 		HintPenaltyMS: g.rules.hintPenalty(g.cfg).Milliseconds(),
 	}
@@ -217,7 +218,10 @@ func (g *Game) fillState(now time.Time, f *fact) {
 		p := protocol.PlayerView{ID: m.id, Name: m.name, Connected: m.connected, Progress: m.fullProgress()}
 		if m.finished {
 			p.Rank, p.ElapsedMS = m.rank, m.elapsed.Milliseconds()
-			if g.held(m) != "" {
+			// A ranked daily's hold is known here; a race's is settled
+			// as it is stored (an account's only), and the player's
+			// record tells it.
+			if g.rankedFinish(m) && g.held(m) != "" {
 				p.Review = ReviewHeld
 			}
 		}

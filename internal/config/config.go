@@ -53,6 +53,9 @@ type Config struct {
 	// Node is the server as one of several nodes sharing a PostgreSQL
 	// database (NODE_*); off unless NODE_ADDR is set.
 	Node Node
+	// RankGuests puts guests' finishes on the leaderboards (RANK_GUESTS);
+	// by default only accounts rank.
+	RankGuests bool
 }
 
 // Node is how a server takes part in several nodes behind one URL.
@@ -183,6 +186,18 @@ func Settings() []Setting {
 					return errors.New("want text or json")
 				}
 				c.Server.LogFormat = v
+				return nil
+			},
+		},
+		{
+			Name: "RANK_GUESTS", Doc: "true ranks guests' finishes beside accounts' on the leaderboards",
+			get: func(c *Config) string { return strconv.FormatBool(c.RankGuests) },
+			set: func(c *Config, v string) error {
+				b, err := strconv.ParseBool(v)
+				if err != nil {
+					return errors.New("want true or false")
+				}
+				c.RankGuests = b
 				return nil
 			},
 		},

@@ -104,6 +104,7 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		"PUBLIC_URL":       "sudoku.example",
 		"ALLOWED_ORIGINS":  "a.example,[b",
 		"LOG_FORMAT":       "xml",
+		"RANK_GUESTS":      "maybe",
 		"COUNTDOWN":        "soon",
 		"HINT_PENALTY":     "-3s",
 		"RECONNECT_WINDOW": "0s",
