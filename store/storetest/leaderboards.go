@@ -214,3 +214,37 @@ func testBestTimes(t *testing.T, s store.Store) {
 	assert.Equal(t, 200*time.Second, best[1].Elapsed)
 	assert.Equal(t, 400*time.Second, best[2].Elapsed)
 }
+
+func testGuests(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	day := "2026-11-21"
+	pz := mkPuzzle(t, s, 12, "easy")
+	seedBoard(t, s, day, pz, []int{300, 200, 100}, []time.Duration{0, 0, 0}) // p00, p01, p02
+	mkAccount(t, s, "p01")
+	for i, p := range []string{"p00", "p01", "p02"} {
+		rm := "race-" + p
+		mkRoom(t, s, rm, room.ModeRace, pz.ID, p)
+		require.NoError(t, s.SaveResults(ctx, []store.Result{{RoomID: rm, PlayerID: p, PuzzleID: pz.ID, Mode: room.ModeRace, Level: "easy",
+			Elapsed: time.Duration(30+i) * time.Second, FinishedAt: t0, AllTime: true}}))
+	}
+	guests := func(es []store.Entry) []bool {
+		var out []bool
+		for _, e := range es {
+			out = append(out, e.Guest)
+		}
+		return out
+	}
+	want := []bool{true, false, true}
+	top, err := s.DailyTop(ctx, day, "easy", 10)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p00", "p01", "p02"}, ids(top))
+	assert.Equal(t, want, guests(top))
+	around, err := s.DailyAround(ctx, day, "easy", "p01", 1)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p00", "p01", "p02"}, ids(around))
+	assert.Equal(t, want, guests(around))
+	best, err := s.BestTimes(ctx, "easy", 10)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p00", "p01", "p02"}, ids(best))
+	assert.Equal(t, want, guests(best))
+}

@@ -1,7 +1,8 @@
 // Package storetest is the contract every store.Store implementation must
 // pass: one suite, run against the PostgreSQL and the SQLite store alike.
 // Its tests are in one file per entity (players, puzzles, rooms, events,
-// results, leaderboards); Run lists them all.
+// results, leaderboards, accounts, sessions, attempts, review); Run lists
+// them all.
 package storetest
 
 import (
@@ -46,6 +47,19 @@ func Run(t *testing.T, open Opener) {
 		{"LeaderboardAround", testAround},
 		{"Streaks", testStreaks},
 		{"BestTimes", testBestTimes},
+		{"LeaderboardGuests", testGuests},
+		{"Accounts", testAccounts},
+		{"HandleKeyRace", testHandleRace},
+		{"DeleteAccount", testDeleteAccount},
+		{"Credentials", testCredentials},
+		{"Sessions", testSessions},
+		{"DeleteExpired", testDeleteExpired},
+		{"SignInCodes", testSignInCodes},
+		{"RecoveryCodes", testRecoveryCodes},
+		{"Ceremonies", testCeremonies},
+		{"Attempts", testAttempts},
+		{"AttemptsConcurrent", testAttemptsConcurrent},
+		{"Review", testReview},
 		{"BadInput", testBadInput},
 	}
 	for _, tt := range tests {
