@@ -63,8 +63,10 @@ var noon = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 // The rooms' results on the real store: a ranked daily finish keeps its
 // time as its leaderboard score; a player's first ranked finish of a day
 // and level is the one that counts, a second (two attempts played at
-// once) is stored unranked; a finish retried is stored once; a finish the
-// database refuses is refused for good, daily or not.
+// once) is stored unranked and off every board; a finish retried is
+// stored once; a finish the database refuses is refused for good, daily
+// or not. Only accounts (p_a, p_b) rank unless guests are ranked; a race
+// of one is on no board; a held finish is off the boards, waiting.
 func TestSaveResultsRanksOnce(t *testing.T) {
 	t.Parallel()
 	ranked := func(gameID, player string, elapsed time.Duration) room.Result {
@@ -81,16 +83,23 @@ func TestSaveResultsRanksOnce(t *testing.T) {
 	}
 	flagged := race("r4ce", "p_a", 10*time.Second)
 	flagged.Flagged = true
+	solo := race("r4ce", "p_a", 2*time.Minute)
+	solo.Solo = true
+	held := ranked("d1", "p_a", 2*time.Minute)
+	held.Held = room.HoldRegular
 	tests := []struct {
-		name     string
-		finishes [][]room.Result
-		refused  []bool              // per finish: refused for good
-		history  map[string][]string // player → "room day score", newest first
-		board    []string            // the day's leaderboard: "player time_ms"
-		best     []string            // the level's best times: "player elapsed"
+		name       string
+		rankGuests bool
+		done       bool // p_a's attempt is finished
+		finishes   [][]room.Result
+		refused    []bool              // per finish: refused for good
+		history    map[string][]string // player → "room day score", newest first
+		board      []string            // the day's leaderboard: "player time_ms"
+		best       []string            // the level's best times: "player elapsed"
 	}{
 		{
 			name:     "a ranked finish keeps its time as its score",
+			done:     true,
 			finishes: [][]room.Result{{ranked("d1", "p_a", 4*time.Minute)}},
 			refused:  []bool{false},
 			// 4 min + a mistake's 30 s + a hint's 60 s.
@@ -100,6 +109,7 @@ func TestSaveResultsRanksOnce(t *testing.T) {
 		},
 		{
 			name: "a second ranked finish of the day is stored unranked",
+			done: true,
 			finishes: [][]room.Result{
 				{ranked("d1", "p_a", 4*time.Minute)},
 				{ranked("d2", "p_a", time.Minute)},
@@ -107,10 +117,11 @@ func TestSaveResultsRanksOnce(t *testing.T) {
 			refused: []bool{false, false},
 			history: map[string][]string{"p_a": {"d2  900", "d1 2026-11-22 1999670000"}},
 			board:   []string{"p_a 330000"},
-			best:    []string{"p_a 1m0s"},
+			best:    []string{"p_a 4m0s"},
 		},
 		{
 			name: "a finish of which one result breaks the rule is stored all unranked",
+			done: true,
 			finishes: [][]room.Result{
 				{ranked("d1", "p_a", 4*time.Minute)},
 				{ranked("d2", "p_b", 2*time.Minute), ranked("d2", "p_a", 2*time.Minute)},
@@ -118,10 +129,39 @@ func TestSaveResultsRanksOnce(t *testing.T) {
 			refused: []bool{false, false},
 			history: map[string][]string{"p_a": {"d2  900", "d1 2026-11-22 1999670000"}, "p_b": {"d2  900"}},
 			board:   []string{"p_a 330000"},
-			best:    []string{"p_a 2m0s", "p_b 2m0s"},
+			best:    []string{"p_a 4m0s"},
+		},
+		{
+			name:     "a guest's finishes rank nowhere",
+			finishes: [][]room.Result{{ranked("d1", "p_c", 4*time.Minute)}, {race("r4ce", "p_c", 3*time.Minute)}},
+			refused:  []bool{false, false},
+			history:  map[string][]string{"p_c": {"r4ce  1700", "d1  900"}},
+		},
+		{
+			name:       "unless guests are ranked",
+			rankGuests: true,
+			finishes:   [][]room.Result{{ranked("d1", "p_c", 4*time.Minute)}, {race("r4ce", "p_c", 3*time.Minute)}},
+			refused:    []bool{false, false},
+			history:    map[string][]string{"p_c": {"r4ce  1700", "d1 2026-11-22 1999670000"}},
+			board:      []string{"p_c 330000"},
+			best:       []string{"p_c 3m0s"},
+		},
+		{
+			name:     "a race of one is on no board",
+			finishes: [][]room.Result{{solo}},
+			refused:  []bool{false},
+			history:  map[string][]string{"p_a": {"r4ce  1700"}},
+		},
+		{
+			name:     "a held finish waits off the boards",
+			done:     true,
+			finishes: [][]room.Result{{held}},
+			refused:  []bool{false},
+			history:  map[string][]string{"p_a": {"d1  1999790000"}},
 		},
 		{
 			name: "a finish retried is stored once",
+			done: true,
 			finishes: [][]room.Result{
 				{ranked("d1", "p_a", 4*time.Minute)},
 				{ranked("d1", "p_a", 4*time.Minute)},
@@ -154,9 +194,12 @@ func TestSaveResultsRanksOnce(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
 			st := openSQLite(t)
-			rooms := &daily.Rooms{Adapter: &store.Adapter{Store: st}, Puzzles: &daily.Puzzles{Store: st}}
-			for _, p := range []string{"p_a", "p_b"} {
+			rooms := &daily.Rooms{Adapter: &store.Adapter{Store: st}, Puzzles: &daily.Puzzles{Store: st}, RankGuests: tt.rankGuests}
+			for _, p := range []string{"p_a", "p_b", "p_c"} {
 				require.NoError(t, rooms.CreatePlayer(ctx, p, "Player "+p, []byte("hash-"+p)))
+			}
+			for _, p := range []string{"p_a", "p_b"} {
+				require.NoError(t, st.CreateAccount(ctx, p, "Handle "+p, "handle "+p, noon, nil))
 			}
 			pz, err := rooms.DailyGame(ctx, "d1", "d1", room.ModeDaily, "easy", day)
 			require.NoError(t, err)
@@ -191,9 +234,16 @@ func TestSaveResultsRanksOnce(t *testing.T) {
 				board = append(board, e.PlayerID+" "+strconv.FormatInt(daily.TimeMS(e.Score), 10))
 			}
 			assert.Equal(t, tt.board, board, "the day's leaderboard")
-			played, err := rooms.DailyPlayed(ctx, day, "easy", "p_a")
+			a, err := rooms.DailyAttempt(ctx, day, "easy", "p_a")
 			require.NoError(t, err)
-			assert.Equal(t, len(tt.board) > 0, played, "p_a has a ranked finish")
+			assert.Equal(t, tt.done, a.Unranked, "p_a's attempt is finished")
+			if tt.finishes[0][0].Held != "" {
+				hr, err := st.HeldResults(ctx, 0)
+				require.NoError(t, err)
+				require.Len(t, hr, 1)
+				assert.Equal(t, room.HoldRegular, hr[0].Reason)
+				assert.Equal(t, day, hr[0].HeldDay, "held from the day's board")
+			}
 			bt, err := st.BestTimes(ctx, "easy", 10)
 			require.NoError(t, err)
 			var best []string

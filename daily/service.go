@@ -41,7 +41,7 @@ func dailyRows(es []store.Entry) []server.LeaderRow {
 
 func leaderRow(e store.Entry, timeMS int64) server.LeaderRow {
 	return server.LeaderRow{
-		Rank: e.Rank, Player: server.PlayerRef{ID: e.PlayerID, Name: e.Name}, TimeMS: timeMS,
+		Rank: e.Rank, Player: server.PlayerRef{ID: e.PlayerID, Name: e.Name, Guest: e.Guest}, TimeMS: timeMS,
 		ElapsedMS: e.Elapsed.Milliseconds(), Mistakes: e.Mistakes, Hints: e.Hints, FinishedAt: e.FinishedAt.UTC(),
 	}
 }
@@ -103,7 +103,7 @@ func (s *Service) PlayerRecord(ctx context.Context, id, today string) (server.Pl
 		return server.PlayerResponse{}, err
 	}
 	rec := server.PlayerResponse{
-		ID: p.ID, Name: p.Name, Streak: server.StreakJSON{Current: streak.Current, Longest: streak.Longest},
+		ID: p.ID, Name: p.Name, Guest: !p.Account(), Streak: server.StreakJSON{Current: streak.Current, Longest: streak.Longest},
 		Best: map[string]server.BestTime{}, Results: []server.PlayerResultJSON{},
 	}
 	for _, r := range hist {
@@ -111,6 +111,9 @@ func (s *Service) PlayerRecord(ctx context.Context, id, today string) (server.Pl
 			Room: r.RoomID, Mode: r.Mode, Level: r.Level, Date: r.Day, ElapsedMS: r.Elapsed.Milliseconds(),
 			TimeMS: room.DailyTime(r.Elapsed, r.Mistakes, r.Hints).Milliseconds(), Ranked: r.Day != "",
 			FinishedAt: r.FinishedAt.UTC(),
+		}
+		if r.Review == store.ReviewHeld || r.Review == store.ReviewRemoved {
+			res.Review = r.Review
 		}
 		if r.Day != "" {
 			res.TimeMS = TimeMS(r.Score)

@@ -58,8 +58,10 @@ func (g *Game) evolvePresence(ev *protocol.PresenceEvent) {
 		m = g.add(ev.Player, ev.Name, ev.Role)
 		if a, ok := g.attempts[m.id]; ok && m.role == protocol.RolePlayer {
 			m.unranked = a.Unranked
-			// Only an attempt begun before the round moves its clock.
-			if !a.Unranked && (g.startedAt.IsZero() || a.Since.Before(g.startedAt)) {
+			// Only an attempt begun before the round moves its clock (a
+			// store keeps times to the microsecond: the round's own
+			// start read back is not before it).
+			if !a.Unranked && (g.startedAt.IsZero() || a.Since.Before(g.startedAt.Add(-time.Millisecond))) {
 				m.attemptSince = a.Since
 			}
 		}

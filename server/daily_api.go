@@ -42,6 +42,8 @@ type DailyYou struct {
 type PlayerRef struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
+	// Guest is set on a player without an account (shown as a guest).
+	Guest bool `json:"guest,omitempty"`
 }
 
 // LeaderRow is one row of any leaderboard. TimeMS is ElapsedMS plus the
@@ -79,6 +81,7 @@ type BestTimesResponse struct {
 type PlayerResponse struct {
 	ID      string              `json:"id"`
 	Name    string              `json:"name"`
+	Guest   bool                `json:"guest,omitempty"`
 	Streak  StreakJSON          `json:"streak"`
 	Best    map[string]BestTime `json:"best"`
 	Results []PlayerResultJSON  `json:"results"`
@@ -100,13 +103,16 @@ type BestTime struct {
 // PlayerResultJSON is one of a player's results. Date is set for a ranked
 // daily result; Rank is the rank in the room (a race's finishing order).
 type PlayerResultJSON struct {
-	Room       string    `json:"room"`
-	Mode       string    `json:"mode"`
-	Level      string    `json:"level"`
-	Date       string    `json:"date,omitempty"`
-	TimeMS     int64     `json:"time_ms"`
-	ElapsedMS  int64     `json:"elapsed_ms"`
-	Rank       int       `json:"rank,omitempty"`
-	Ranked     bool      `json:"ranked"`
+	Room      string `json:"room"`
+	Mode      string `json:"mode"`
+	Level     string `json:"level"`
+	Date      string `json:"date,omitempty"`
+	TimeMS    int64  `json:"time_ms"`
+	ElapsedMS int64  `json:"elapsed_ms"`
+	Rank      int    `json:"rank,omitempty"`
+	Ranked    bool   `json:"ranked"`
+	// Review is "held" while the finish waits for review, "removed" once
+	// a reviewer kept it off the boards; omitted otherwise.
+	Review     string    `json:"review,omitempty"`
 	FinishedAt time.Time `json:"finished_at"`
 }

@@ -3,15 +3,17 @@ package store
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"time"
 
 	"github.com/sudoku-arena/arena/room"
 )
 
-// CreatePlayer stores a new player.
+// CreatePlayer stores a new player, with a random seed of their own (from
+// which their copies of the dailies are made).
 func (a *Adapter) CreatePlayer(ctx context.Context, id, name string, tokenHash []byte) error {
 	now := time.Now()
-	return a.Store.CreatePlayer(ctx, Player{ID: id, Name: name, TokenHash: tokenHash, CreatedAt: now, LastSeen: now})
+	return a.Store.CreatePlayer(ctx, Player{ID: id, Name: name, TokenHash: tokenHash, CreatedAt: now, LastSeen: now, Seed: rand.Uint64()})
 }
 
 // PlayerByToken finds the player and notes that they were seen; a token

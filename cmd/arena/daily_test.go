@@ -101,8 +101,9 @@ func (n *node) create(t *testing.T, body string) (int, server.CreateRoomResponse
 }
 
 // playDaily opens a daily room on the node, joins it as the player (new
-// when token is empty), moves the clock on by took and solves the puzzle.
-// It returns the player's welcome and the player (with their token).
+// when token is empty) and solves the puzzle over took on the node's
+// clock, as a person would (paced fill). It returns the player's welcome
+// and the player (with their token).
 func (n *node) playDaily(t *testing.T, body, name, token string, took time.Duration) (*protocol.Welcome, *wsPlayer) {
 	t.Helper()
 	ctx := context.Background()
@@ -114,16 +115,39 @@ func (n *node) playDaily(t *testing.T, body, name, token string, took time.Durat
 	require.NotNil(t, p.welcome.Room)
 	givens, err := engine.Parse(p.welcome.Room.Givens)
 	require.NoError(t, err)
-	sol := engine.Solve(givens, 2)
-	require.Equal(t, 1, sol.Count)
-	n.clock.Advance(took)
-	for cell, d := range givens {
-		if d == 0 {
-			require.NoError(t, p.move(ctx, cell, int(sol.Solution[cell])))
-		}
-	}
+	pacedFill(ctx, t, p, givens, took, n.clock.Advance)
 	require.NoError(t, p.awaitFinish(ctx))
 	return p.welcome, p
+}
+
+// pacedFill solves the givens over took as a person would, so that the
+// finish passes the checks of a ranked one (room's holdReason): the cells
+// in no reading order, the gaps between them uneven (weights 1 to 5 in
+// turn, summing to took), the clock moved on by advance before each.
+func pacedFill(ctx context.Context, t *testing.T, p *wsPlayer, givens engine.Grid, took time.Duration, advance func(time.Duration)) {
+	t.Helper()
+	sol := engine.Solve(givens, 2)
+	require.Equal(t, 1, sol.Count)
+	var cells []int
+	for i := range engine.NumCells {
+		if cell := i * 29 % engine.NumCells; givens[cell] == 0 {
+			cells = append(cells, cell)
+		}
+	}
+	weights := 0
+	for i := range cells {
+		weights += 1 + i%5
+	}
+	spent := time.Duration(0)
+	for i, cell := range cells {
+		step := took * time.Duration(1+i%5) / time.Duration(weights)
+		if i == len(cells)-1 {
+			step = took - spent
+		}
+		spent += step
+		advance(step)
+		require.NoError(t, p.move(ctx, cell, int(sol.Solution[cell])))
+	}
 }
 
 // The daily of a date is the same puzzle on two nodes sharing a database,
@@ -231,13 +255,13 @@ func TestDailyPlayedRankedOnceOnEveryStore(t *testing.T) {
 			}
 			assert.Equal(t, 1, ranked)
 			assert.Equal(t, server.StreakJSON{Current: 1, Longest: 1}, rec.Streak)
-			assert.Equal(t, int64(61000), rec.Best["easy"].ElapsedMS, "the best time counts unranked finishes")
+			assert.Equal(t, int64(240000), rec.Best["easy"].ElapsedMS, "the best time counts the ranked finish, not the later attempts on a puzzle seen")
 
 			var best server.BestTimesResponse
 			n.getJSON(t, "/api/leaderboards/easy?limit=10", "", &best)
 			require.Len(t, best.Rows, 2)
-			assert.Equal(t, ann.id, best.Rows[0].Player.ID)
-			assert.Equal(t, int64(61000), best.Rows[0].ElapsedMS)
+			assert.Equal(t, []string{bob.id, ann.id}, []string{best.Rows[0].Player.ID, best.Rows[1].Player.ID})
+			assert.Equal(t, int64(240000), best.Rows[1].ElapsedMS)
 		})
 	}
 }

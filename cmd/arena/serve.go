@@ -147,7 +147,7 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 	}
 	rcfg := cfg.Rooms
 	rcfg.Logger = logger
-	rooms := room.NewRegistry(rcfg, &daily.Rooms{Adapter: data, Puzzles: puzzles})
+	rooms := room.NewRegistry(rcfg, &daily.Rooms{Adapter: data, Puzzles: puzzles, RankGuests: all.RankGuests})
 	// The node's heartbeat and takeover loop: a draining node claims
 	// nothing, and heartbeats until it leaves.
 	stopNode := func() {}
