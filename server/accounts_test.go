@@ -425,6 +425,7 @@ func TestAccountHandleRefusals(t *testing.T) {
 	t.Parallel()
 	e := newAcctEnv(t)
 	e.browser().signUp("Fay", arenatest.NewPasskey(e.origin))
+	e.browser().signUp("Ace", arenatest.NewPasskey(e.origin))
 	b := e.browser()
 	for _, tt := range []struct {
 		handle string
@@ -435,7 +436,10 @@ func TestAccountHandleRefusals(t *testing.T) {
 		{"x", http.StatusBadRequest, protocol.CodeBadHandle},
 		{strings.Repeat("x", 40), http.StatusBadRequest, protocol.CodeBadHandle},
 		{"Fay", http.StatusConflict, protocol.CodeHandleTaken},
+		{"Fa\u200by", http.StatusBadRequest, protocol.CodeBadHandle}, // an invisible character
 		{"FAY", http.StatusConflict, protocol.CodeHandleTaken},
+		{"F\u0430y", http.StatusBadRequest, protocol.CodeBadHandle},           // Latin and Cyrillic in one word
+		{"\u0410\u0441\u0435", http.StatusConflict, protocol.CodeHandleTaken}, // Cyrillic, looking as Ace
 	} {
 		b.refused(http.MethodPost, "/api/account/signup/begin", map[string]string{"handle": tt.handle}, tt.status, tt.code)
 	}
