@@ -116,7 +116,7 @@ func (p *Passkey) Create(options []byte) ([]byte, error) {
 	}
 	return json.Marshal(map[string]any{
 		"id": b64.EncodeToString(p.id), "rawId": b64.EncodeToString(p.id), "type": "public-key",
-		"authenticatorAttachment": "platform", "clientExtensionResults": map[string]any{},
+		"authenticatorAttachment": "platform", "clientExtensionResults": map[string]any{"credProps": map[string]any{"rk": true}},
 		"response": map[string]any{
 			"clientDataJSON":    b64.EncodeToString(clientData),
 			"attestationObject": b64.EncodeToString(attObj),
