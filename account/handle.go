@@ -1,6 +1,3 @@
-// Package account is the accounts of Sudoku Arena: the public handles
-// players take, each unique up to case and look-alike characters. More will
-// come here: passkeys, sessions.
 package account
 
 import (
