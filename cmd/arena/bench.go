@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/internal/puzzlefile"
 )
 
 const benchUsage = `Usage: arena bench [-t SECONDS] FILE...
@@ -76,9 +77,9 @@ func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func benchFile(name string, budget time.Duration) (benchRow, error) {
 	row := benchRow{File: name}
 	var grids []engine.Grid
-	err := readPuzzles([]string{name}, nil, func(pl puzzleLine) error {
+	err := puzzlefile.Read([]string{name}, nil, func(pl puzzlefile.Line) error {
 		if pl.Err != nil {
-			return fmt.Errorf("%s line %d: %s", name, pl.LineNo, lineReason(pl.Err))
+			return fmt.Errorf("%s line %d: %s", name, pl.LineNo, puzzlefile.Reason(pl.Err))
 		}
 		grids = append(grids, pl.Grid)
 		return nil

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/internal/puzzlefile"
 	"github.com/sudoku-arena/arena/protocol"
 )
 
@@ -46,10 +47,10 @@ func runGrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := bufio.NewWriter(stdout)
 	enc := json.NewEncoder(out)
 	bad := 0
-	err := readPuzzles(fs.Args(), stdin, func(pl puzzleLine) error {
+	err := puzzlefile.Read(fs.Args(), stdin, func(pl puzzlefile.Line) error {
 		if pl.Err != nil {
 			bad++
-			return enc.Encode(gradeJSON{Puzzle: pl.Text, Error: "invalid: " + lineReason(pl.Err)})
+			return enc.Encode(gradeJSON{Puzzle: pl.Text, Error: "invalid: " + puzzlefile.Reason(pl.Err)})
 		}
 		gr, err := engine.GradePuzzle(pl.Grid)
 		if err != nil {

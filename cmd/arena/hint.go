@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/internal/puzzlefile"
 	"github.com/sudoku-arena/arena/protocol"
 )
 
@@ -67,8 +68,8 @@ func runHint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena hint: the board is read from stdin; unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	var lines []puzzleLine
-	if err := readPuzzles(nil, stdin, func(pl puzzleLine) error {
+	var lines []puzzlefile.Line
+	if err := puzzlefile.Read(nil, stdin, func(pl puzzlefile.Line) error {
 		lines = append(lines, pl)
 		return nil
 	}); err != nil {
@@ -77,7 +78,7 @@ func runHint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, pl := range lines {
 		if pl.Err != nil {
-			fmt.Fprintf(stderr, "arena hint: stdin line %d: %s\n", pl.LineNo, lineReason(pl.Err))
+			fmt.Fprintf(stderr, "arena hint: stdin line %d: %s\n", pl.LineNo, puzzlefile.Reason(pl.Err))
 			return exitFail
 		}
 	}
@@ -97,7 +98,7 @@ func runHint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if *givensText != "" {
 			g, err := engine.Parse(*givensText)
 			if err != nil {
-				fmt.Fprintf(stderr, "arena hint: -givens: %s\n", lineReason(err))
+				fmt.Fprintf(stderr, "arena hint: -givens: %s\n", puzzlefile.Reason(err))
 				return exitUsage
 			}
 			givens = g

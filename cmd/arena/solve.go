@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/internal/puzzlefile"
 )
 
 const solveUsage = `Usage: arena solve [-json] [-limit N] [FILE...]
@@ -58,13 +59,13 @@ func runSolve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := bufio.NewWriter(stdout)
 	enc := json.NewEncoder(out)
 	invalid := 0
-	err := readPuzzles(fs.Args(), stdin, func(pl puzzleLine) error {
+	err := puzzlefile.Read(fs.Args(), stdin, func(pl puzzlefile.Line) error {
 		if pl.Err != nil {
 			invalid++
 			if *asJSON {
-				return enc.Encode(solveJSON{Puzzle: pl.Text, Limit: *limit, Error: lineReason(pl.Err)})
+				return enc.Encode(solveJSON{Puzzle: pl.Text, Limit: *limit, Error: puzzlefile.Reason(pl.Err)})
 			}
-			_, err := fmt.Fprintf(out, "invalid: %s\n", lineReason(pl.Err))
+			_, err := fmt.Fprintf(out, "invalid: %s\n", puzzlefile.Reason(pl.Err))
 			return err
 		}
 		res := engine.Solve(pl.Grid, *limit)

@@ -22,9 +22,9 @@ import (
 // The attacks an independent client ran against a fresh server, run again
 // against the real process: what they got then, ranks, they get no more.
 
-// account makes a player through a join (their token) and turns them into
+// makeAccount makes a player through a join (their token) and turns them into
 // an account through the server's own store, as a sign-up does.
-func account(ctx context.Context, t *testing.T, a *arenatest.Arena, st store.Store, name string) (id, token string) {
+func makeAccount(ctx context.Context, t *testing.T, a *arenatest.Arena, st store.Store, name string) (id, token string) {
 	t.Helper()
 	rid, err := createRoom(a, room.ModeRace)
 	require.NoError(t, err)
@@ -70,7 +70,7 @@ func TestAttackFreeLookAtTheDaily(t *testing.T) {
 	defer cancel()
 	a := arenatest.Start(t, arenatest.Options{})
 	st := openStore(ctx, t, a)
-	annID, token := account(ctx, t, a, st, "Ann")
+	annID, token := makeAccount(ctx, t, a, st, "Ann")
 
 	look, err := createRoom(a, room.ModeDaily)
 	require.NoError(t, err)
@@ -135,8 +135,8 @@ func TestAttackBotOnTheAllTimeBoard(t *testing.T) {
 	defer cancel()
 	a := arenatest.Start(t, arenatest.Options{})
 	st := openStore(ctx, t, a)
-	bobID, bobToken := account(ctx, t, a, st, "Bob")
-	_, calToken := account(ctx, t, a, st, "Cal")
+	bobID, bobToken := makeAccount(ctx, t, a, st, "Bob")
+	_, calToken := makeAccount(ctx, t, a, st, "Cal")
 
 	solo, err := createRoom(a, room.ModeRace)
 	require.NoError(t, err)
