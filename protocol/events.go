@@ -141,6 +141,8 @@ type PlayerView struct {
 	// before this round (they were first shown the board in another room,
 	// or earlier): their clock runs from it, not from started_at.
 	Since *time.Time `json:"since,omitempty"`
+	// Guest is set on a player without an account, shown as a guest.
+	Guest bool `json:"guest,omitempty"`
 	// Review is "held" on a finish kept off the leaderboards until a
 	// person looks at it (it did not look like a person's).
 	Review string `json:"review,omitempty"`
@@ -245,6 +247,8 @@ type PresenceEvent struct {
 	Role   string `json:"role"`
 	Status string `json:"status"`
 	Host   string `json:"host,omitempty"`
+	// Guest is set on a player without an account, shown as a guest.
+	Guest bool `json:"guest,omitempty"`
 	// Until is when an away player's place is given up.
 	Until *time.Time `json:"until,omitempty"`
 }

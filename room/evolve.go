@@ -56,6 +56,7 @@ func (g *Game) evolvePresence(ev *protocol.PresenceEvent) {
 	switch {
 	case ev.Status == protocol.PresenceJoined && !ok:
 		m = g.add(ev.Player, ev.Name, ev.Role)
+		m.guest = ev.Guest
 		if a, ok := g.attempts[m.id]; ok && m.role == protocol.RolePlayer {
 			m.unranked = a.Unranked
 			// Only an attempt begun before the round moves its clock (a

@@ -253,6 +253,7 @@ var Excluded = map[string]string{
 	"out":      "the outputs, sent already",
 	"records":  "the records, handed to the store already",
 	"effects":  "the effects asked for, done already (a restore asks for its own: a save, the finishes not stored)",
+	"guests":   "the server's answer to a join (Guest), told at every join: what it sets is each player's guest",
 	"attempts": "the store's answer to a join (Attempt), asked again at every join: what it sets is each player's unranked and attemptSince",
 }
 

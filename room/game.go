@@ -95,6 +95,8 @@ type Game struct {
 	// at the day's daily (Attempt): whether their finish can be ranked,
 	// and since when its clock runs.
 	attempts map[string]Attempt
+	// guests are the joining players known to have no account (Guest).
+	guests map[string]bool
 	// copied is the copy of the daily the round plays (an isomorph's
 	// text, "" for the puzzle as stored): its first player's (Copy).
 	copied string
@@ -208,6 +210,15 @@ func (g *Game) Copy(m engine.Isomorph) {
 	pz.Givens, pz.Solution = m.Grid(pz.Givens), m.Grid(pz.Solution)
 	g.setPuzzle(pz)
 	g.copied = string(text)
+}
+
+// Guest records that player id has no account, so that if they join to
+// play, the room shows them as a guest. Call it before their join.
+func (g *Game) Guest(id string) {
+	if g.guests == nil {
+		g.guests = map[string]bool{}
+	}
+	g.guests[id] = true
 }
 
 // Attempted records that player id cannot rank on the game's daily (see

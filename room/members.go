@@ -46,6 +46,8 @@ type member struct {
 	// placed are the digits the player set this round, with when (at
 	// most maxPlacements), for the checks a ranked finish passes.
 	placed []placement
+	// guest: the player has no account.
+	guest bool
 }
 
 // rankedFinish reports whether player m's finish counts (or, before it,
@@ -211,7 +213,7 @@ func (g *Game) arrive(now time.Time, id, name, role string) *member {
 		host = id
 	}
 	g.publish(now, fact{kind: kindPresence, actor: id, ev: &protocol.PresenceEvent{Header: protocol.Header{Type: protocol.TypePresence},
-		Player: id, Name: name, Role: role, Status: protocol.PresenceJoined, Host: host}})
+		Player: id, Name: name, Role: role, Status: protocol.PresenceJoined, Host: host, Guest: role == protocol.RolePlayer && g.guests[id]}})
 	m := g.members[id]
 	m.connected = true
 	return m

@@ -148,6 +148,9 @@ type Join struct {
 	Token     string
 	Spectator bool
 	LastSeq   int64
+	// Guest says the player has no account: the room shows them as a
+	// guest.
+	Guest bool
 }
 
 // Attach joins a member with its connection. The welcome (and any replayed
@@ -177,6 +180,9 @@ func (r *Room) Attach(ctx context.Context, j Join, conn Conn) error {
 	}
 	var jerr *protocol.Error
 	err := r.call(ctx, func(now time.Time) {
+		if j.Guest && !j.Spectator {
+			r.g.Guest(j.ID)
+		}
 		if day != "" {
 			r.g.Attempt(j.ID, attempt)
 			if attempt.Copy != 0 {

@@ -110,6 +110,8 @@ type SavedPlayer struct {
 	// AttemptSince: when the player's ranked attempt at the daily began,
 	// when before the round (see Attempt).
 	AttemptSince *time.Time `json:"attempt_since,omitempty"`
+	// Guest: the player has no account.
+	Guest bool `json:"guest,omitempty"`
 }
 
 // Save is the game's state to store. A rematch being prepared is saved as
@@ -135,7 +137,7 @@ func (g *Game) Save(now time.Time) *Saved {
 		p := SavedPlayer{
 			ID: m.id, Name: m.name, Order: m.order, Undo: saveChanges(m.undo), Redo: saveChanges(m.redo),
 			Progress: m.fullProgress(), FrozenUntil: m.frozenUntil, Finished: m.finished || m.saving, Unstored: m.saving, Rank: m.rank,
-			ElapsedMS: m.elapsed.Milliseconds(), Unranked: m.unranked, AttemptSince: timePtr(m.attemptSince),
+			ElapsedMS: m.elapsed.Milliseconds(), Unranked: m.unranked, AttemptSince: timePtr(m.attemptSince), Guest: m.guest,
 		}
 		if m.board != nil {
 			p.Board = saveBoard(m.board)
@@ -256,7 +258,7 @@ func load(cfg Config, s *Saved) (*Game, error) {
 			id: p.ID, name: p.Name, role: protocol.RolePlayer, order: p.Order,
 			undo: restoreChanges(p.Undo), redo: restoreChanges(p.Redo),
 			frozenUntil: p.FrozenUntil, finished: p.Finished && !p.Unstored, saving: p.Unstored, rank: p.Rank, elapsed: time.Duration(p.ElapsedMS) * time.Millisecond,
-			unranked: p.Unranked, attemptSince: timeOf(p.AttemptSince),
+			unranked: p.Unranked, attemptSince: timeOf(p.AttemptSince), guest: p.Guest,
 		}
 		// The rules give the player the board of their own they play on, if
 		// any; the saved progress is kept as it was.

@@ -215,7 +215,7 @@ func (g *Game) fillState(now time.Time, f *fact) {
 		if m.role != protocol.RolePlayer {
 			continue
 		}
-		p := protocol.PlayerView{ID: m.id, Name: m.name, Connected: m.connected, Progress: m.fullProgress()}
+		p := protocol.PlayerView{ID: m.id, Name: m.name, Connected: m.connected, Progress: m.fullProgress(), Guest: m.guest}
 		if m.finished {
 			p.Rank, p.ElapsedMS = m.rank, m.elapsed.Milliseconds()
 			// A ranked daily's hold is known here; a race's is settled

@@ -418,7 +418,7 @@ func (s *Server) postSession(w http.ResponseWriter, r *http.Request) {
 			writeError(w, protocol.CodeBadToken, "the token is not a player's")
 			return
 		}
-		id, _, err := s.playerByToken(ctx, HashToken(req.Token))
+		id, _, _, err := s.playerByToken(ctx, HashToken(req.Token))
 		if errors.Is(err, room.ErrUnknownPlayer) {
 			writeError(w, protocol.CodeBadToken, "the token is not a player's")
 			return

@@ -500,6 +500,8 @@ func TestSessionWebSocket(t *testing.T) {
 	assert.Equal(t, "Ike", w.You.Name)
 	assert.Empty(t, w.You.Token)
 	assert.NotContains(t, string(c.seen[len(c.seen)-1].raw), `"token"`)
+	require.Len(t, w.Room.Players, 1)
+	assert.True(t, w.Room.Players[0].Guest, "the room shows a guest as one")
 
 	b.signUp("Ike", arenatest.NewPasskey(e.origin))
 	c2, _, err := b.dial()
@@ -509,6 +511,12 @@ func TestSessionWebSocket(t *testing.T) {
 	assert.Equal(t, guest.ID, w.You.ID, "the account is the guest it was")
 	assert.Equal(t, "Ike", w.You.Name, "an account plays under its handle")
 	assert.Empty(t, w.You.Token)
+	c2b, _, err := b.dial()
+	require.NoError(t, err)
+	c2b.send(map[string]any{"type": "join", "room": e.race()})
+	w = await[protocol.Welcome](c2b, protocol.TypeWelcome, nil)
+	require.Len(t, w.Room.Players, 1)
+	assert.False(t, w.Room.Players[0].Guest, "an account in a room it joins is no guest")
 
 	// A foreign origin with the cookie is refused.
 	b.origin = "https://evil.example"

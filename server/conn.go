@@ -538,7 +538,7 @@ func (c *conn) join(ctx context.Context, msg *protocol.Msg) *protocol.Error {
 			j.Name = "Spectator"
 		}
 	case msg.Token != "":
-		id, name, err := c.s.playerByToken(sctx, HashToken(msg.Token))
+		id, name, guest, err := c.s.playerByToken(sctx, HashToken(msg.Token))
 		if errors.Is(err, room.ErrUnknownPlayer) {
 			return protocol.Errorf(protocol.CodeBadToken, "the token is not a player's: join without it to play as someone new")
 		}
@@ -546,16 +546,17 @@ func (c *conn) join(ctx context.Context, msg *protocol.Msg) *protocol.Error {
 			c.s.log.Error("join: player by token", "err", err)
 			return protocol.Errorf(protocol.CodeUnavailable, "the server cannot check tokens just now: try again")
 		}
-		j.ID, j.Token = id, msg.Token
-		c.s.known.remember(HashToken(msg.Token), identity{id: id, name: name, room: rm.ID()}, c.s.rooms)
-		if j.Name == "" {
+		j.ID, j.Token, j.Guest = id, msg.Token, guest
+		c.s.known.remember(HashToken(msg.Token), identity{id: id, name: name, room: rm.ID(), guest: guest}, c.s.rooms)
+		// An account plays under its handle.
+		if j.Name == "" || !guest {
 			j.Name = name
 		}
 	case sp != nil:
 		// The session's player; the welcome carries no token, since the
 		// cookie is the identity (and page scripts never see a secret).
 		// An account plays under its handle.
-		j.ID = sp.ID
+		j.ID, j.Guest = sp.ID, sp.Guest
 		if j.Name == "" || !sp.Guest {
 			j.Name = sp.Name
 		}
@@ -570,12 +571,12 @@ func (c *conn) join(ctx context.Context, msg *protocol.Msg) *protocol.Error {
 		if !c.s.newPlayers.allow(c.addr, c.s.clock.Now()) {
 			return protocol.Errorf(protocol.CodeRateLimited, "too many new players from this address: join with your token, or wait a minute")
 		}
-		j.ID, j.Token = newMemberID("p_"), newToken()
+		j.ID, j.Token, j.Guest = newMemberID("p_"), newToken(), true
 		if err := c.s.players.CreatePlayer(sctx, j.ID, j.Name, HashToken(j.Token)); err != nil {
 			c.s.log.Error("join: create player", "err", err)
 			return protocol.Errorf(protocol.CodeUnavailable, "the server cannot add players just now: try again")
 		}
-		c.s.known.remember(HashToken(j.Token), identity{id: j.ID, name: j.Name, room: rm.ID()}, c.s.rooms)
+		c.s.known.remember(HashToken(j.Token), identity{id: j.ID, name: j.Name, room: rm.ID(), guest: true}, c.s.rooms)
 	}
 	if err := rm.Attach(ctx, j, c); err != nil {
 		return joinError(err, msg.Room)

@@ -90,7 +90,7 @@ func (s *Server) bearer(r *http.Request) (string, error) {
 	if !ok || token == "" || len(token) > protocol.MaxTokenLen {
 		return s.cookiePlayer(r)
 	}
-	id, _, err := s.playerByToken(r.Context(), HashToken(token))
+	id, _, _, err := s.playerByToken(r.Context(), HashToken(token))
 	if errors.Is(err, room.ErrUnknownPlayer) {
 		return "", nil
 	}

@@ -73,17 +73,17 @@ func (p *players) CreatePlayer(ctx context.Context, id, name string, tokenHash [
 	return nil
 }
 
-func (p *players) PlayerByToken(ctx context.Context, tokenHash []byte) (string, string, error) {
+func (p *players) PlayerByToken(ctx context.Context, tokenHash []byte) (string, string, bool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.down != nil {
-		return "", "", p.down
+		return "", "", false, p.down
 	}
 	pl, ok := p.byToken[string(tokenHash)]
 	if !ok {
-		return "", "", room.ErrUnknownPlayer
+		return "", "", false, room.ErrUnknownPlayer
 	}
-	return pl[0], pl[1], nil
+	return pl[0], pl[1], true, nil
 }
 
 // Ping fails once the database is down.

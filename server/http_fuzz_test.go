@@ -27,8 +27,8 @@ func (noPlayers) CreatePlayer(context.Context, string, string, []byte) error {
 	return errors.New("no players here")
 }
 
-func (noPlayers) PlayerByToken(context.Context, []byte) (string, string, error) {
-	return "", "", room.ErrUnknownPlayer
+func (noPlayers) PlayerByToken(context.Context, []byte) (string, string, bool, error) {
+	return "", "", false, room.ErrUnknownPlayer
 }
 
 func (noPlayers) Ping(context.Context) error { return errors.New("no database here") }

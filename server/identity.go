@@ -28,6 +28,7 @@ type identities struct {
 // identity is a player, and the room they last joined here.
 type identity struct {
 	id, name, room string
+	guest          bool
 }
 
 // minPrune is the size below which the map is not pruned.
@@ -63,9 +64,9 @@ func (ids *identities) remember(tokenHash []byte, who identity, rooms *room.Regi
 
 // playerByToken is the player holding the token: from memory when they
 // joined a live room here, else from the database.
-func (s *Server) playerByToken(ctx context.Context, tokenHash []byte) (id, name string, err error) {
+func (s *Server) playerByToken(ctx context.Context, tokenHash []byte) (id, name string, guest bool, err error) {
 	if who, ok := s.known.lookup(tokenHash); ok {
-		return who.id, who.name, nil
+		return who.id, who.name, who.guest, nil
 	}
 	return s.players.PlayerByToken(ctx, tokenHash)
 }

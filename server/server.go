@@ -33,9 +33,10 @@ import (
 // health. Tokens are secrets: only their SHA-256 is stored.
 type Players interface {
 	CreatePlayer(ctx context.Context, id, name string, tokenHash []byte) error
-	// PlayerByToken is the player whose token has the hash, or
+	// PlayerByToken is the player whose token has the hash (an account's
+	// name is its handle; guest says it has none), or
 	// room.ErrUnknownPlayer.
-	PlayerByToken(ctx context.Context, tokenHash []byte) (id, name string, err error)
+	PlayerByToken(ctx context.Context, tokenHash []byte) (id, name string, guest bool, err error)
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 }

@@ -48,10 +48,16 @@ func TestStorageOnEveryStore(t *testing.T) {
 			assert.Equal(t, store.StateWaiting, rec.State)
 
 			require.NoError(t, sg.CreatePlayer(ctx, "p_a", "Ann", server.HashToken("secret")))
-			id, pname, err := sg.PlayerByToken(ctx, server.HashToken("secret"))
+			id, pname, guest, err := sg.PlayerByToken(ctx, server.HashToken("secret"))
 			require.NoError(t, err)
 			assert.Equal(t, []string{"p_a", "Ann"}, []string{id, pname})
-			_, _, err = sg.PlayerByToken(ctx, server.HashToken("other"))
+			assert.True(t, guest)
+			require.NoError(t, st.CreateAccount(ctx, "p_a", "Ann_L", "ann_l", time.Now(), nil))
+			id, pname, guest, err = sg.PlayerByToken(ctx, server.HashToken("secret"))
+			require.NoError(t, err)
+			assert.Equal(t, []string{"p_a", "Ann_L"}, []string{id, pname}, "an account is its handle")
+			assert.False(t, guest)
+			_, _, _, err = sg.PlayerByToken(ctx, server.HashToken("other"))
 			assert.ErrorIs(t, err, room.ErrUnknownPlayer)
 
 			// A running game's state comes back as it was saved.

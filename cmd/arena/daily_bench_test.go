@@ -95,7 +95,7 @@ func BenchmarkDailyLeaderboardHTTP(b *testing.B) {
 	}
 	for range 500 {
 		i := rng.IntN(rows)
-		timed("token", func() error { _, _, err := data.PlayerByToken(ctx, server.HashToken(benchToken(i))); return err })
+		timed("token", func() error { _, _, _, err := data.PlayerByToken(ctx, server.HashToken(benchToken(i))); return err })
 		timed("count", func() error { _, err := dailies.DailyCount(ctx, dailyDay, "medium"); return err })
 		timed("top", func() error { _, err := dailies.DailyTop(ctx, dailyDay, "medium", 100); return err })
 		timed("around", func() error {
