@@ -85,7 +85,7 @@ function fill(s) {
   const a = s.account;
   $('acct-handle').textContent = a.handle;
   $('acct-since').textContent = a.created_at
-    ? new Date(a.created_at).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' })
+    ? new Date(a.created_at).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })
     : '–';
   $('acct-passkeys').textContent = String(a.passkeys ?? '–');
   const left = a.recovery_codes_left ?? 0;
