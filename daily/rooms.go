@@ -65,15 +65,16 @@ func (r *Rooms) SaveResults(ctx context.Context, rs []room.Result) error {
 }
 
 // resultOf is a finish as the store keeps it: a ranked daily finish with
-// its day and its time as the leaderboard score.
+// its day (played on it) and its time as the leaderboard score. It counts
+// on the all-time board unless co-op or flagged, as before.
 func resultOf(r room.Result) store.Result {
 	out := store.Result{
 		RoomID: r.GameID, PlayerID: r.PlayerID, PuzzleID: r.PuzzleID, Mode: r.Mode, Level: r.Level,
 		Elapsed: r.Elapsed, Mistakes: r.Mistakes, Hints: r.Hints, Score: r.Score, FinishedAt: r.FinishedAt,
-		Flagged: r.Flagged,
+		Flagged: r.Flagged, AllTime: r.Mode != room.ModeCoop && !r.Flagged,
 	}
 	if r.Ranked {
-		out.Day, out.Score = r.Day, Score(r.Time())
+		out.Day, out.PlayedDay, out.Score = r.Day, r.Day, Score(r.Time())
 	}
 	return out
 }

@@ -192,7 +192,7 @@ func checkJoin(msg *Msg) *Error {
 	if msg.LastSeq < 0 {
 		return Errorf(CodeBadField, "last_seq must not be negative")
 	}
-	name, err := cleanName(msg.Name)
+	name, err := CleanName(msg.Name)
 	if err != nil {
 		return err
 	}
@@ -200,10 +200,11 @@ func checkJoin(msg *Msg) *Error {
 	return nil
 }
 
-// cleanName trims a display name and checks it: valid UTF-8, at most
+// CleanName trims a display name and checks it: valid UTF-8, at most
 // MaxNameRunes characters, no control or format characters. An empty name
-// is allowed here; a new player without one is refused by the join.
-func cleanName(s string) (string, *Error) {
+// is allowed here; a new player without one is refused by the join (and
+// by POST /api/session).
+func CleanName(s string) (string, *Error) {
 	s = strings.TrimSpace(s)
 	if !utf8.ValidString(s) {
 		return "", Errorf(CodeBadName, "the name is not valid UTF-8")

@@ -51,6 +51,15 @@ const (
 	// Replays (HTTP).
 	CodeReplayLive    = "replay_live"    // the round is still being played: no replay until it is over
 	CodeReplayExpired = "replay_expired" // the round's events were deleted (EVENT_RETENTION)
+
+	// Accounts and sessions (HTTP).
+	CodeBadHandle      = "bad_handle"      // the handle is refused: the message says why
+	CodeHandleTaken    = "handle_taken"    // another account's handle is the same or looks the same
+	CodeAlreadyAccount = "already_account" // a sign-up by a session that is an account's already
+	CodeNotSignedIn    = "not_signed_in"   // the route needs the session of an account
+	CodeBadOrigin      = "bad_origin"      // a request with the session cookie from an Origin that is not allowed
+	CodePasskeyFailed  = "passkey_failed"  // the passkey ceremony did not verify, expired or was used
+	CodeBadCode        = "bad_code"        // the sign-in or recovery code is unknown, used or expired
 )
 
 // Error is a refused message: a stable Code, a human Message, and the cells

@@ -59,6 +59,10 @@ type conn struct {
 	addr string
 	// fromNode is set on a connection another node relays (relay.go).
 	fromNode bool
+	// session is the secret of the session cookie the upgrade carried
+	// (accounts.go), "" for none: a join without a token plays as its
+	// player, looked up at the join.
+	session string
 
 	// pinged is set while a keep-alive ping waits for its answer, and
 	// pingHeard is the socket's count of reads when it went (tick).
@@ -520,6 +524,13 @@ func (c *conn) join(ctx context.Context, msg *protocol.Msg) *protocol.Error {
 	j := room.Join{Name: msg.Name, LastSeq: msg.LastSeq, Spectator: msg.As == protocol.RoleSpectator}
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
+	var sp *SessionPlayer
+	if !j.Spectator && msg.Token == "" && c.session != "" {
+		var perr *protocol.Error
+		if sp, perr = c.sessionPlayer(sctx); perr != nil {
+			return perr
+		}
+	}
 	switch {
 	case j.Spectator:
 		j.ID = newMemberID("s_")
@@ -539,6 +550,14 @@ func (c *conn) join(ctx context.Context, msg *protocol.Msg) *protocol.Error {
 		c.s.known.remember(HashToken(msg.Token), identity{id: id, name: name, room: rm.ID()}, c.s.rooms)
 		if j.Name == "" {
 			j.Name = name
+		}
+	case sp != nil:
+		// The session's player; the welcome carries no token, since the
+		// cookie is the identity (and page scripts never see a secret).
+		// An account plays under its handle.
+		j.ID = sp.ID
+		if j.Name == "" || !sp.Guest {
+			j.Name = sp.Name
 		}
 	default:
 		if j.Name == "" {

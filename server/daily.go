@@ -80,14 +80,15 @@ func readLimit(r *http.Request) (int, *protocol.Error) {
 }
 
 // bearer is the player the request's Authorization: Bearer token names,
-// or "" when it names none (no header, or an unknown token: the answer
-// then leaves out what is about the caller). A token is never read from
-// the query, where it would land in logs and histories.
+// or without one the session cookie's, or "" when they name none (no
+// header, an unknown token, no live session: the answer then leaves out
+// what is about the caller). A token is never read from the query, where
+// it would land in logs and histories.
 func (s *Server) bearer(r *http.Request) (string, error) {
 	h := r.Header.Get("Authorization")
 	token, ok := strings.CutPrefix(h, "Bearer ")
 	if !ok || token == "" || len(token) > protocol.MaxTokenLen {
-		return "", nil
+		return s.cookiePlayer(r)
 	}
 	id, _, err := s.playerByToken(r.Context(), HashToken(token))
 	if errors.Is(err, room.ErrUnknownPlayer) {

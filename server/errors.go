@@ -21,6 +21,11 @@ var httpStatus = map[string]int{
 	protocol.CodeTooManyRooms:   http.StatusTooManyRequests,
 	protocol.CodeServerFull:     http.StatusServiceUnavailable,
 	protocol.CodeUnavailable:    http.StatusServiceUnavailable,
+	protocol.CodeBadToken:       http.StatusUnauthorized,
+	protocol.CodeHandleTaken:    http.StatusConflict,
+	protocol.CodeAlreadyAccount: http.StatusConflict,
+	protocol.CodeNotSignedIn:    http.StatusUnauthorized,
+	protocol.CodeBadOrigin:      http.StatusForbidden,
 }
 
 // statusOf is the HTTP status an API error of the code answers with.

@@ -75,6 +75,14 @@ var docHTTPBodies = map[string]func() any{
 	"steps":                func() any { return new(StepsResponse) },
 	"generate":             func() any { return new(GenerateResponse) },
 	"replay":               func() any { return new(ReplayResponse) },
+	"me":                   func() any { return new(MeResponse) },
+	"session-request":      func() any { return new(SessionRequest) },
+	"handle-request":       func() any { return new(HandleRequest) },
+	"ceremony":             func() any { return new(Ceremony) },
+	"finish-request":       func() any { return new(FinishRequest) },
+	"signup":               func() any { return new(SignUpResponse) },
+	"link":                 func() any { return new(LinkResponse) },
+	"code-request":         func() any { return new(CodeRequest) },
 }
 
 // TestProtocolDoc keeps docs/protocol.md and the code in step: every JSON

@@ -118,9 +118,12 @@ func (s *Server) owner(ctx context.Context, id string, fromNode bool) (string, e
 func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 	s := c.s
 	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	up, _, err := websocket.Dial(dctx, wsURL(addr), &websocket.DialOptions{HTTPHeader: http.Header{
-		HeaderNodeSecret: {s.nodes.Secret()}, HeaderClientAddr: {c.addr},
-	}})
+	h := http.Header{HeaderNodeSecret: {s.nodes.Secret()}, HeaderClientAddr: {c.addr}}
+	if c.session != "" {
+		// The owner plays the join as the session's player too.
+		h.Set("Cookie", (&http.Cookie{Name: SessionCookie, Value: c.session}).String())
+	}
+	up, _, err := websocket.Dial(dctx, wsURL(addr), &websocket.DialOptions{HTTPHeader: h})
 	cancel()
 	if err != nil {
 		s.log.Warn("relay: dial the room's node", "node", addr, "err", err)

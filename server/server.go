@@ -54,6 +54,10 @@ type Server struct {
 	mux     *http.ServeMux
 	clock   Clock // cfg.Clock, or WallClock
 
+	// accounts is nil until SetAccounts: the account routes answer
+	// unavailable and session cookies are ignored (accounts.go).
+	accounts Accounts
+
 	// The per-address limits (limits.go); nil: no limit.
 	creates     *addrLimiter // rooms made a minute
 	newPlayers  *addrLimiter // new players a minute
@@ -111,6 +115,7 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	mux.HandleFunc("POST /api/steps", s.steps)
 	mux.HandleFunc("GET /api/generate", s.generate)
 	mux.HandleFunc("GET /api/rooms/{id}/replay", s.getReplay)
+	s.accountRoutes(mux)
 	if web != nil {
 		files, err := newStatic(web)
 		if err != nil {
@@ -127,6 +132,7 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 			mux.HandleFunc("GET /p/{id}", files.serveIndex)
 			mux.HandleFunc("GET /lab", files.serveIndex)
 			mux.HandleFunc("GET /r/{id}/replay", files.serveIndex)
+			mux.HandleFunc("GET /signin", files.serveIndex)
 		}
 	}
 	s.mux = mux
@@ -202,6 +208,10 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	if err := errors.Join(rc.SetReadDeadline(time.Time{}), rc.SetWriteDeadline(time.Time{})); err != nil {
 		s.log.Debug("websocket: clear deadlines", "err", err)
 	}
+	session, ok := s.wsSession(w, r)
+	if !ok {
+		return
+	}
 	// The socket is counted before the upgrade is answered, so that a
 	// client whose upgrade succeeded holds its place: sockets dialled one
 	// after another are counted in that order.
@@ -224,7 +234,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := newConn(s, sock)
-	c.addr, c.fromNode = addr, s.fromNode(r)
+	c.addr, c.fromNode, c.session = addr, s.fromNode(r), session
 	s.admit(c)
 	// The connection is read on a goroutine of its own (or parks with
 	// none while it has nothing to read), and the handler returns:

@@ -24,8 +24,9 @@ func ValidDay(day string, emptyOK bool) error {
 	return nil
 }
 
-// StreakOf computes a streak from the distinct days a player has a daily
-// result on, in ascending order, none after today.
+// StreakOf computes a streak from the distinct days a player finished the
+// day's daily on (their results' PlayedDay), in ascending order, none after
+// today.
 func StreakOf(days []string, today string) Streak {
 	var s Streak
 	run := 0
@@ -52,4 +53,15 @@ func StreakOf(days []string, today string) Streak {
 		s.Current = run
 	}
 	return s
+}
+
+// ValidResultDays checks a result's days (Day, PlayedDay, HeldDay): each
+// is a date in DayLayout or empty.
+func ValidResultDays(r Result) error {
+	for _, day := range []string{r.Day, r.PlayedDay, r.HeldDay} {
+		if err := ValidDay(day, true); err != nil {
+			return err
+		}
+	}
+	return nil
 }

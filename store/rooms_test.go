@@ -191,7 +191,7 @@ func TestOwnGameOnEveryStore(t *testing.T) {
 			finish := func(gameID string, pz room.Puzzle, elapsed time.Duration, flagged bool) store.Result {
 				return store.Result{
 					RoomID: gameID, PlayerID: "p_a", PuzzleID: pz.ID, Mode: room.ModeRace, Level: "medium",
-					Elapsed: elapsed, Score: 100, FinishedAt: now, Flagged: flagged,
+					Elapsed: elapsed, Score: 100, FinishedAt: now, Flagged: flagged, AllTime: !flagged,
 				}
 			}
 			require.NoError(t, sg.SaveFinish(ctx, []store.Result{finish("0wn", pz, 30*time.Second, true)}))

@@ -182,9 +182,11 @@ type Entry struct {
 	Guest bool
 }
 
-// Streak is a player's run of consecutive days with a daily result.
-// Current counts back from today, or from yesterday when today is not
-// played yet; Longest is the longest run ever.
+// Streak is a player's run of consecutive days on which they finished
+// that day's daily puzzle (Result.PlayedDay: any finish on its day, ranked
+// or not; an archive day's is not one). Current counts back from today,
+// or from yesterday when today is not played yet; Longest is the longest
+// run ever.
 type Streak struct {
 	Current int
 	Longest int
@@ -193,6 +195,8 @@ type Streak struct {
 
 // Store is everything the server persists.
 type Store interface {
+	Accounts
+
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connections.
@@ -258,11 +262,12 @@ type Store interface {
 	// PlayerHistory is the player's results, newest first.
 	PlayerHistory(ctx context.Context, playerID string, limit int) ([]Result, error)
 	// PlayerBest is the player's fastest finish of each level they have
-	// finished, as BestTimes counts them (no co-op, nothing flagged; ties
-	// go to the earlier finish), in no particular order.
+	// finished, as BestTimes counts them (AllTime results, nothing
+	// flagged; ties go to the earlier finish), in no particular order.
 	PlayerBest(ctx context.Context, playerID string) ([]Result, error)
-	// PlayerStreak counts the player's consecutive days with a daily
-	// result, as of today (YYYY-MM-DD).
+	// PlayerStreak counts the player's consecutive days with a finish of
+	// the day's daily on its day (the results' PlayedDay, ranked or not),
+	// as of today (YYYY-MM-DD).
 	PlayerStreak(ctx context.Context, playerID, today string) (Streak, error)
 
 	// SetDaily records the puzzle of a day and level unless one is recorded
@@ -278,7 +283,8 @@ type Store interface {
 	// rows before and n after it; ErrNotFound when the player has no result.
 	DailyAround(ctx context.Context, day, level, playerID string, n int) ([]Entry, error)
 	// BestTimes is the all-time fastest finishes of a level, one row per
-	// player (their fastest), fastest first; ties break on the earlier
+	// player (their fastest), fastest first: only AllTime results count,
+	// and none flagged; ties break on the earlier
 	// finish, then the player ID. Rank follows that order.
 	BestTimes(ctx context.Context, level string, limit int) ([]Entry, error)
 }

@@ -190,7 +190,7 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 		return server.QueueStats{Depth: s.Pending, Bytes: s.PendingBytes, OldestAt: s.OldestAt, Full: s.Full, Dropped: s.Dropped}
 	})
 	if cfg.DebugAddr != "" {
-		_, stopDebug, err := debugServer(cfg.DebugAddr, logger)
+		_, stopDebug, err := server.DebugServer(cfg.DebugAddr, logger)
 		if err != nil {
 			return err
 		}

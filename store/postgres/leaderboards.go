@@ -11,7 +11,9 @@ import (
 	"github.com/sudoku-arena/arena/store"
 )
 
-const entryCols = `r.player_id, p.name, r.score, r.elapsed_ms, r.mistakes, r.hints, r.finished_at`
+// entryCols are a leaderboard row's columns, of results r and players p;
+// a player without a handle key is a guest.
+const entryCols = `r.player_id, p.name, r.score, r.elapsed_ms, r.mistakes, r.hints, r.finished_at, p.handle_key IS NULL`
 
 func collectEntries(rows pgx.Rows, err error, firstRank int, what string) ([]store.Entry, error) {
 	if err != nil {
@@ -21,7 +23,7 @@ func collectEntries(rows pgx.Rows, err error, firstRank int, what string) ([]sto
 	es, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Entry, error) {
 		var e store.Entry
 		var ms int64
-		err := row.Scan(&e.PlayerID, &e.Name, &e.Score, &ms, &e.Mistakes, &e.Hints, &e.FinishedAt)
+		err := row.Scan(&e.PlayerID, &e.Name, &e.Score, &ms, &e.Mistakes, &e.Hints, &e.FinishedAt, &e.Guest)
 		e.Elapsed, e.FinishedAt, e.Rank = time.Duration(ms)*time.Millisecond, e.FinishedAt.UTC(), firstRank+i
 		i++
 		return e, err
@@ -53,8 +55,8 @@ func (s *Store) DailyCount(ctx context.Context, day, level string) (int, error) 
 }
 
 // dailyAroundSQL is DailyAround in one round trip, through the function of
-// migration 000003 (see there why a function).
-const dailyAroundSQL = `SELECT side, ahead, player_id, name, score, elapsed_ms, mistakes, hints, finished_at
+// migration 000003 (see there why a function; 000009 made its last).
+const dailyAroundSQL = `SELECT side, ahead, player_id, name, score, elapsed_ms, mistakes, hints, finished_at, guest
   FROM daily_around($1::date, $2, $3, $4)`
 
 // DailyAround is the player's row with n rows on either side.
@@ -73,7 +75,7 @@ func (s *Store) DailyAround(ctx context.Context, day, level, playerID string, n 
 		var e store.Entry
 		var side int
 		var ms int64
-		if err := rows.Scan(&side, &ahead, &e.PlayerID, &e.Name, &e.Score, &ms, &e.Mistakes, &e.Hints, &e.FinishedAt); err != nil {
+		if err := rows.Scan(&side, &ahead, &e.PlayerID, &e.Name, &e.Score, &ms, &e.Mistakes, &e.Hints, &e.FinishedAt, &e.Guest); err != nil {
 			rows.Close()
 			return nil, mapErr(err, what)
 		}
@@ -98,12 +100,13 @@ func (s *Store) DailyAround(ctx context.Context, day, level, playerID string, n 
 	return out, nil
 }
 
-// BestTimes is each player's fastest finish of a level, fastest first.
+// BestTimes is each player's fastest finish of a level that counts on the
+// all-time board, fastest first.
 func (s *Store) BestTimes(ctx context.Context, level string, limit int) ([]store.Entry, error) {
 	rows, err := s.pool.Query(ctx,
 		`SELECT `+entryCols+` FROM (
 		   SELECT DISTINCT ON (player_id) * FROM results
-		   WHERE level = $1 AND mode <> 'coop' AND NOT flagged
+		   WHERE level = $1 AND all_time AND NOT flagged
 		   ORDER BY player_id, elapsed_ms, finished_at, id
 		 ) r JOIN players p ON p.id = r.player_id
 		 ORDER BY r.elapsed_ms, r.finished_at, r.player_id LIMIT $2`, level, limit)

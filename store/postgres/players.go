@@ -10,19 +10,25 @@ import (
 // CreatePlayer stores a new player.
 func (s *Store) CreatePlayer(ctx context.Context, p store.Player) error {
 	_, err := s.pool.Exec(ctx,
-		`INSERT INTO players (id, name, token_hash, created_at, last_seen) VALUES ($1, $2, $3, $4, $5)`,
-		p.ID, p.Name, p.TokenHash, p.CreatedAt, p.LastSeen)
+		`INSERT INTO players (id, name, token_hash, created_at, last_seen, seed) VALUES ($1, $2, $3, $4, $5, $6)`,
+		p.ID, p.Name, p.TokenHash, p.CreatedAt, p.LastSeen, int64(p.Seed))
 	return mapErr(err, "create player "+p.ID)
 }
 
-const playerCols = `id, name, token_hash, created_at, last_seen`
+const playerCols = `id, name, token_hash, created_at, last_seen, coalesce(handle, ''), coalesce(handle_key, ''), account_at, seed`
 
+// player finds the player whose column where (a trusted name) is arg.
 func (s *Store) player(ctx context.Context, what, where string, arg any) (store.Player, error) {
 	var p store.Player
+	var accountAt *time.Time
+	var seed int64
 	err := s.pool.QueryRow(ctx, `SELECT `+playerCols+` FROM players WHERE `+where+` = $1`, arg).
-		Scan(&p.ID, &p.Name, &p.TokenHash, &p.CreatedAt, &p.LastSeen)
-	p.CreatedAt, p.LastSeen = p.CreatedAt.UTC(), p.LastSeen.UTC()
-	return p, mapErr(err, what)
+		Scan(&p.ID, &p.Name, &p.TokenHash, &p.CreatedAt, &p.LastSeen, &p.Handle, &p.HandleKey, &accountAt, &seed)
+	if err != nil {
+		return store.Player{}, mapErr(err, what)
+	}
+	p.CreatedAt, p.LastSeen, p.AccountAt, p.Seed = p.CreatedAt.UTC(), p.LastSeen.UTC(), fromTS(accountAt), uint64(seed)
+	return p, nil
 }
 
 // Player finds a player by id.

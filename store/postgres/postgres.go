@@ -3,9 +3,11 @@
 // suite as the embedded SQLite store.
 //
 // One file per entity: players.go, puzzles.go (the pool and the daily
-// puzzles), rooms.go, events.go, results.go, leaderboards.go, and
-// cluster.go (nodes, room owners and the fenced writes); this file opens,
-// migrates and closes the store and maps its errors.
+// puzzles), rooms.go, events.go, results.go, leaderboards.go, accounts.go
+// (with passkeys), sessions.go (with sign-in and recovery codes and
+// ceremonies), attempts.go, review.go, and cluster.go (nodes, room owners
+// and the fenced writes); this file opens, migrates and closes the store
+// and maps its errors.
 package postgres
 
 import (

@@ -9,7 +9,9 @@ import (
 	"github.com/sudoku-arena/arena/store"
 )
 
-const entryCols = `r.player_id, p.name, r.score, r.elapsed_ms, r.mistakes, r.hints, r.finished_at`
+// entryCols are a leaderboard row's columns, of results r and players p;
+// a player without a handle key is a guest.
+const entryCols = `r.player_id, p.name, r.score, r.elapsed_ms, r.mistakes, r.hints, r.finished_at, p.handle_key IS NULL`
 
 // entries runs a leaderboard query selecting entryCols and numbers its rows
 // from firstRank.
@@ -18,7 +20,7 @@ func (s *Store) entries(ctx context.Context, what string, firstRank int, query s
 		var e store.Entry
 		var ms int64
 		var fin sql.NullInt64
-		err := row.Scan(&e.PlayerID, &e.Name, &e.Score, &ms, &e.Mistakes, &e.Hints, &fin)
+		err := row.Scan(&e.PlayerID, &e.Name, &e.Score, &ms, &e.Mistakes, &e.Hints, &fin, &e.Guest)
 		e.Elapsed, e.FinishedAt = time.Duration(ms)*time.Millisecond, fromMicros(fin)
 		return e, err
 	}, query, args...)
@@ -68,12 +70,13 @@ func (s *Store) DailyAround(ctx context.Context, day, level, playerID string, n 
 		day, level, ahead-first+n+1, first)
 }
 
-// BestTimes is each player's fastest finish of a level, fastest first.
+// BestTimes is each player's fastest finish of a level that counts on the
+// all-time board, fastest first.
 func (s *Store) BestTimes(ctx context.Context, level string, limit int) ([]store.Entry, error) {
 	return s.entries(ctx, "best times "+level, 1,
 		`SELECT `+entryCols+` FROM (
 		   SELECT *, row_number() OVER (PARTITION BY player_id ORDER BY elapsed_ms, finished_at, id) AS n
-		   FROM results WHERE level = ? AND mode <> 'coop' AND NOT flagged
+		   FROM results WHERE level = ? AND all_time AND NOT flagged
 		 ) r JOIN players p ON p.id = r.player_id
 		 WHERE r.n = 1 ORDER BY r.elapsed_ms, r.finished_at, r.player_id LIMIT ?`, level, limit)
 }

@@ -11,31 +11,34 @@ import (
 // CreatePlayer stores a new player.
 func (s *Store) CreatePlayer(ctx context.Context, p store.Player) error {
 	_, err := s.w.ExecContext(ctx,
-		`INSERT INTO players (id, name, token_hash, created_at, last_seen) VALUES (?, ?, ?, ?, ?)`,
-		p.ID, p.Name, p.TokenHash, micros(p.CreatedAt), micros(p.LastSeen))
+		`INSERT INTO players (id, name, token_hash, created_at, last_seen, seed) VALUES (?, ?, ?, ?, ?, ?)`,
+		p.ID, p.Name, p.TokenHash, micros(p.CreatedAt), micros(p.LastSeen), int64(p.Seed))
 	return mapErr(err, "create player "+p.ID)
 }
 
-const playerCols = `id, name, token_hash, created_at, last_seen`
+const playerCols = `id, name, token_hash, created_at, last_seen, coalesce(handle, ''), coalesce(handle_key, ''), account_at, seed`
 
-func scanPlayer(row *sql.Row, what string) (store.Player, error) {
+// player finds the player whose column where (a trusted name) is arg.
+func (s *Store) player(ctx context.Context, what, where string, arg any) (store.Player, error) {
 	var p store.Player
-	var created, seen sql.NullInt64
-	if err := row.Scan(&p.ID, &p.Name, &p.TokenHash, &created, &seen); err != nil {
+	var created, seen, accountAt sql.NullInt64
+	var seed int64
+	row := s.r.QueryRowContext(ctx, `SELECT `+playerCols+` FROM players WHERE `+where+` = ?`, arg)
+	if err := row.Scan(&p.ID, &p.Name, &p.TokenHash, &created, &seen, &p.Handle, &p.HandleKey, &accountAt, &seed); err != nil {
 		return store.Player{}, mapErr(err, what)
 	}
-	p.CreatedAt, p.LastSeen = fromMicros(created), fromMicros(seen)
+	p.CreatedAt, p.LastSeen, p.AccountAt, p.Seed = fromMicros(created), fromMicros(seen), fromMicros(accountAt), uint64(seed)
 	return p, nil
 }
 
 // Player finds a player by id.
 func (s *Store) Player(ctx context.Context, id string) (store.Player, error) {
-	return scanPlayer(s.r.QueryRowContext(ctx, `SELECT `+playerCols+` FROM players WHERE id = ?`, id), "player "+id)
+	return s.player(ctx, "player "+id, "id", id)
 }
 
 // PlayerByToken finds a player by the hash of their token.
 func (s *Store) PlayerByToken(ctx context.Context, tokenHash []byte) (store.Player, error) {
-	return scanPlayer(s.r.QueryRowContext(ctx, `SELECT `+playerCols+` FROM players WHERE token_hash = ?`, tokenHash), "player by token")
+	return s.player(ctx, "player by token", "token_hash", tokenHash)
 }
 
 // TouchPlayer records when the player was last seen.

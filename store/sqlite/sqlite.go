@@ -12,8 +12,10 @@
 //
 // One file per entity: players.go, puzzles.go (the pool and the daily
 // puzzles), rooms.go, events.go (with inserts.go, the events' prepared
-// INSERTs), results.go, leaderboards.go, and fence.go (the epochs writes
-// carry); this file opens, migrates and closes the store.
+// INSERTs), results.go, leaderboards.go, accounts.go (with passkeys),
+// sessions.go (with sign-in and recovery codes and ceremonies),
+// attempts.go, review.go, and fence.go (the epochs writes carry); this
+// file opens, migrates and closes the store.
 package sqlite
 
 import (
@@ -297,4 +299,18 @@ func queryAll[T any](ctx context.Context, db *sql.DB, what string, scan func(sca
 		out = append(out, v)
 	}
 	return out, mapErr(rows.Err(), what)
+}
+
+// inTx runs fn in a transaction on the writer and commits it unless fn
+// fails.
+func (s *Store) inTx(ctx context.Context, what string, fn func(tx *sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return mapErr(err, what+": begin")
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return mapErr(err, what)
+	}
+	return mapErr(tx.Commit(), what+": commit")
 }

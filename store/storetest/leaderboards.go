@@ -149,6 +149,18 @@ func testStreaks(t *testing.T, s store.Store) {
 	st, err = s.PlayerStreak(ctx, "nobody", "2026-11-04")
 	require.NoError(t, err)
 	assert.Equal(t, store.Streak{}, st)
+
+	// A finish of the day's daily on its day counts, ranked or not (an
+	// unranked one has no leaderboard day); one on an archive day does not.
+	mkRoom(t, s, "unranked", room.ModeDaily, pz.ID, "a")
+	require.NoError(t, s.SaveResults(ctx, []store.Result{{RoomID: "unranked", PlayerID: "a", PuzzleID: pz.ID, Mode: room.ModeDaily,
+		Level: "easy", Elapsed: time.Minute, FinishedAt: t0, PlayedDay: "2026-11-05"}}))
+	mkRoom(t, s, "archive", room.ModeDaily, pz2.ID, "a")
+	require.NoError(t, s.SaveResults(ctx, []store.Result{{RoomID: "archive", PlayerID: "a", PuzzleID: pz2.ID, Mode: room.ModeDaily,
+		Level: "medium", Elapsed: time.Minute, FinishedAt: t0}}))
+	st, err = s.PlayerStreak(ctx, "a", "2026-11-06")
+	require.NoError(t, err)
+	assert.Equal(t, store.Streak{Current: 6, Longest: 6, LastDay: "2026-11-05"}, st, "the unranked finish on its day counts")
 }
 
 func testBestTimes(t *testing.T, s store.Store) {
@@ -157,21 +169,27 @@ func testBestTimes(t *testing.T, s store.Store) {
 	for _, p := range []string{"a", "b", "c"} {
 		mkPlayer(t, s, p)
 	}
-	add := func(room, player string, mode string, secs int, fin time.Duration) {
-		mkRoom(t, s, room, mode, pz.ID, player)
-		require.NoError(t, s.SaveResults(ctx, []store.Result{{RoomID: room, PlayerID: player, PuzzleID: pz.ID, Mode: mode, Level: "expert",
-			Elapsed: time.Duration(secs) * time.Second, FinishedAt: t0.Add(fin)}}))
+	// Results count on the all-time board when AllTime (never co-op).
+	add := func(roomID, player string, mode string, secs int, fin time.Duration) {
+		mkRoom(t, s, roomID, mode, pz.ID, player)
+		require.NoError(t, s.SaveResults(ctx, []store.Result{{RoomID: roomID, PlayerID: player, PuzzleID: pz.ID, Mode: mode, Level: "expert",
+			Elapsed: time.Duration(secs) * time.Second, FinishedAt: t0.Add(fin), AllTime: mode != room.ModeCoop}}))
 	}
 	add("1", "a", room.ModeRace, 300, 0)
 	add("2", "a", room.ModeRace, 200, time.Hour) // a's best
 	add("3", "b", room.ModeRace, 200, 0)         // ties a's best, finished earlier
 	add("4", "c", room.ModeCoop, 10, 0)          // co-op times are a team's, not counted
 	add("5", "c", room.ModeRace, 400, 0)
+	// A finish that is not for the all-time board (a solo race, say) does
+	// not count, however fast.
+	mkRoom(t, s, "solo", room.ModeRace, pz.ID, "c")
+	require.NoError(t, s.SaveResults(ctx, []store.Result{{RoomID: "solo", PlayerID: "c", PuzzleID: pz.ID, Mode: room.ModeRace, Level: "expert",
+		Elapsed: 5 * time.Second, FinishedAt: t0}}))
 	// A finish under the level's floor is kept, flagged, and counts on no
 	// board.
 	mkRoom(t, s, "6", room.ModeDaily, pz.ID, "c")
 	require.NoError(t, s.SaveResults(ctx, []store.Result{{RoomID: "6", PlayerID: "c", PuzzleID: pz.ID, Mode: room.ModeDaily, Level: "expert",
-		Elapsed: time.Second, FinishedAt: t0.Add(2 * time.Hour), Flagged: true}}))
+		Elapsed: time.Second, FinishedAt: t0.Add(2 * time.Hour), Flagged: true, AllTime: true}}))
 	hist, err := s.PlayerHistory(ctx, "c", 1)
 	require.NoError(t, err)
 	require.Len(t, hist, 1)
@@ -185,7 +203,7 @@ func testBestTimes(t *testing.T, s store.Store) {
 	mine, err = s.PlayerBest(ctx, "c")
 	require.NoError(t, err)
 	require.Len(t, mine, 1)
-	assert.Equal(t, "5", mine[0].RoomID, "neither co-op nor a flagged finish counts")
+	assert.Equal(t, "5", mine[0].RoomID, "neither co-op, nor a finish off the all-time board, nor a flagged one counts")
 	mine, err = s.PlayerBest(ctx, "nobody")
 	require.NoError(t, err)
 	assert.Empty(t, mine)
@@ -195,4 +213,38 @@ func testBestTimes(t *testing.T, s store.Store) {
 	assert.Equal(t, []int{1, 2, 3}, ranks(best))
 	assert.Equal(t, 200*time.Second, best[1].Elapsed)
 	assert.Equal(t, 400*time.Second, best[2].Elapsed)
+}
+
+func testGuests(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	day := "2026-11-21"
+	pz := mkPuzzle(t, s, 12, "easy")
+	seedBoard(t, s, day, pz, []int{300, 200, 100}, []time.Duration{0, 0, 0}) // p00, p01, p02
+	mkAccount(t, s, "p01")
+	for i, p := range []string{"p00", "p01", "p02"} {
+		rm := "race-" + p
+		mkRoom(t, s, rm, room.ModeRace, pz.ID, p)
+		require.NoError(t, s.SaveResults(ctx, []store.Result{{RoomID: rm, PlayerID: p, PuzzleID: pz.ID, Mode: room.ModeRace, Level: "easy",
+			Elapsed: time.Duration(30+i) * time.Second, FinishedAt: t0, AllTime: true}}))
+	}
+	guests := func(es []store.Entry) []bool {
+		var out []bool
+		for _, e := range es {
+			out = append(out, e.Guest)
+		}
+		return out
+	}
+	want := []bool{true, false, true}
+	top, err := s.DailyTop(ctx, day, "easy", 10)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p00", "p01", "p02"}, ids(top))
+	assert.Equal(t, want, guests(top))
+	around, err := s.DailyAround(ctx, day, "easy", "p01", 1)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p00", "p01", "p02"}, ids(around))
+	assert.Equal(t, want, guests(around))
+	best, err := s.BestTimes(ctx, "easy", 10)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p00", "p01", "p02"}, ids(best))
+	assert.Equal(t, want, guests(best))
 }

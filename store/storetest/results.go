@@ -12,6 +12,8 @@ import (
 	"github.com/sudoku-arena/arena/store"
 )
 
+// mkResult stores a race result, or with a day a ranked daily result
+// played on its day.
 func mkResult(t *testing.T, s store.Store, roomID, player string, pz store.Puzzle, day string, score int, fin time.Time, elapsed time.Duration) {
 	t.Helper()
 	mode := room.ModeRace
@@ -20,7 +22,7 @@ func mkResult(t *testing.T, s store.Store, roomID, player string, pz store.Puzzl
 	}
 	require.NoError(t, s.SaveResults(context.Background(), []store.Result{{
 		RoomID: roomID, PlayerID: player, PuzzleID: pz.ID, Mode: mode, Level: pz.Level,
-		Elapsed: elapsed, Mistakes: 1, Hints: 2, Score: score, FinishedAt: fin, Day: day,
+		Elapsed: elapsed, Mistakes: 1, Hints: 2, Score: score, FinishedAt: fin, Day: day, PlayedDay: day,
 	}}))
 }
 
@@ -52,6 +54,22 @@ func testResults(t *testing.T, s store.Store) {
 	assert.Equal(t, 1, hist[1].Mistakes)
 	assert.Equal(t, 2, hist[1].Hints)
 	assert.Equal(t, pz.ID, hist[1].PuzzleID)
+	assert.Equal(t, "2026-11-21", hist[0].PlayedDay)
+	assert.Equal(t, "", hist[1].PlayedDay)
+
+	// Every field comes back as it was stored.
+	mkRoom(t, s, "r4", room.ModeDaily, pz.ID, "b")
+	held := store.Result{RoomID: "r4", PlayerID: "b", PuzzleID: pz.ID, Mode: room.ModeDaily, Level: "hard",
+		Elapsed: 3 * time.Second, Mistakes: 3, Hints: 4, Score: 77, FinishedAt: t0.Add(time.Hour + 5*time.Millisecond),
+		Flagged: true, PlayedDay: "2026-11-22", AllTime: true, Review: store.ReviewHeld, Reason: "faster than the level's floor",
+		HeldDay: "2026-11-22"}
+	require.NoError(t, s.SaveResults(ctx, []store.Result{held}))
+	hist, err = s.PlayerHistory(ctx, "b", 1)
+	require.NoError(t, err)
+	require.Len(t, hist, 1)
+	assert.NotZero(t, hist[0].ID)
+	held.ID = hist[0].ID
+	assert.Equal(t, held, hist[0])
 }
 
 func testSaveResults(t *testing.T, s store.Store) {

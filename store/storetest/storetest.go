@@ -1,7 +1,8 @@
 // Package storetest is the contract every store.Store implementation must
 // pass: one suite, run against the PostgreSQL and the SQLite store alike.
 // Its tests are in one file per entity (players, puzzles, rooms, events,
-// results, leaderboards); Run lists them all.
+// results, leaderboards, accounts, sessions, attempts, review); Run lists
+// them all.
 package storetest
 
 import (
@@ -46,6 +47,19 @@ func Run(t *testing.T, open Opener) {
 		{"LeaderboardAround", testAround},
 		{"Streaks", testStreaks},
 		{"BestTimes", testBestTimes},
+		{"LeaderboardGuests", testGuests},
+		{"Accounts", testAccounts},
+		{"HandleKeyRace", testHandleRace},
+		{"DeleteAccount", testDeleteAccount},
+		{"Credentials", testCredentials},
+		{"Sessions", testSessions},
+		{"DeleteExpired", testDeleteExpired},
+		{"SignInCodes", testSignInCodes},
+		{"RecoveryCodes", testRecoveryCodes},
+		{"Ceremonies", testCeremonies},
+		{"Attempts", testAttempts},
+		{"AttemptsConcurrent", testAttemptsConcurrent},
+		{"Review", testReview},
 		{"BadInput", testBadInput},
 	}
 	for _, tt := range tests {
@@ -62,9 +76,19 @@ var t0 = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
 func mkPlayer(t *testing.T, s store.Store, id string) store.Player {
 	t.Helper()
-	p := store.Player{ID: id, Name: "Player " + id, TokenHash: []byte("hash-" + id), CreatedAt: t0, LastSeen: t0}
+	p := store.Player{ID: id, Name: "Player " + id, TokenHash: []byte("hash-" + id), CreatedAt: t0, LastSeen: t0, Seed: seedOf(id)}
 	require.NoError(t, s.CreatePlayer(context.Background(), p))
 	return p
+}
+
+// seedOf is a player's seed in the fixtures: its top bit set, so that a
+// seed stored as a signed 64-bit number comes back bit for bit.
+func seedOf(id string) uint64 {
+	var seed uint64
+	for _, c := range id {
+		seed = seed*31 + uint64(c)
+	}
+	return seed | 1<<63
 }
 
 func mkPuzzle(t *testing.T, s store.Store, n int, level string) store.Puzzle {
@@ -105,6 +129,10 @@ func testBadInput(t *testing.T, s store.Store) {
 	assert.ErrorIs(t, err, store.ErrInvalid)
 	err = s.SaveResults(ctx, []store.Result{{RoomID: "r", PlayerID: "ghost", PuzzleID: pz.ID, Mode: room.ModeRace, Level: "easy", FinishedAt: t0}})
 	assert.ErrorIs(t, err, store.ErrInvalid)
+	for _, r := range []store.Result{{PlayedDay: "2026-11-31"}, {HeldDay: "tomorrow"}, {Review: "maybe"}} {
+		r.RoomID, r.PlayerID, r.PuzzleID, r.Mode, r.Level, r.FinishedAt = "r", "a", pz.ID, room.ModeDaily, "easy", t0
+		assert.ErrorIs(t, s.SaveResults(ctx, []store.Result{r}), store.ErrInvalid, "%+v", r)
+	}
 	hist, err := s.PlayerHistory(ctx, "a", 0)
 	require.NoError(t, err)
 	assert.Empty(t, hist, "refused results are not stored")

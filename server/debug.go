@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -11,12 +11,12 @@ import (
 	"time"
 )
 
-// debugServer serves net/http/pprof on addr (DEBUG_ADDR, checked to be
+// DebugServer serves net/http/pprof on addr (DEBUG_ADDR, checked to be
 // loopback by internal/config) on a listener of its own, so that the
 // public listener never exposes profiles. Its mux is its own too: nothing
 // registered on http.DefaultServeMux leaks onto it. It returns the address
 // it listens on and a function that stops it.
-func debugServer(addr string, logger *slog.Logger) (string, func(), error) {
+func DebugServer(addr string, logger *slog.Logger) (string, func(), error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", nil, fmt.Errorf("DEBUG_ADDR: %w", err)

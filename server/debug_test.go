@@ -1,4 +1,4 @@
-package main
+package server_test
 
 import (
 	"io"
@@ -10,12 +10,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/internal/arenatest"
+	"github.com/sudoku-arena/arena/server"
 )
 
 // TestDebugServer: the debug listener serves pprof's index on loopback,
 // and stops.
 func TestDebugServer(t *testing.T) {
-	addr, stop, err := debugServer("127.0.0.1:0", slog.New(slog.DiscardHandler))
+	addr, stop, err := server.DebugServer("127.0.0.1:0", slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	resp, err := arenatest.Get("http://" + addr + "/debug/pprof/")
 	require.NoError(t, err)
@@ -28,6 +29,6 @@ func TestDebugServer(t *testing.T) {
 	_, err = arenatest.Get("http://" + addr + "/debug/pprof/")
 	assert.Error(t, err, "stopped")
 
-	_, _, err = debugServer("0.0.0.0:0", slog.New(slog.DiscardHandler))
+	_, _, err = server.DebugServer("0.0.0.0:0", slog.New(slog.DiscardHandler))
 	assert.ErrorContains(t, err, "DEBUG_ADDR")
 }

@@ -1,0 +1,33 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/sudoku-arena/arena/store"
+)
+
+// HeldResults are the results held for review, oldest first.
+func (s *Store) HeldResults(ctx context.Context, limit int) ([]store.Result, error) {
+	return s.results(ctx, "held results",
+		`SELECT `+resultCols+` FROM results WHERE review = 'held' ORDER BY finished_at, id LIMIT $1`, limitArg(limit))
+}
+
+// ReviewResult confirms or removes a held result, in one statement.
+// Confirming gives the result its held day: the unique index of one daily
+// result per day, level and player refuses a second (ErrConflict, and
+// nothing changes), and the trigger of migration 000009 counts it on the
+// day's leaderboard.
+func (s *Store) ReviewResult(ctx context.Context, id int64, confirm bool, at time.Time) (store.Result, error) {
+	set := `review = 'removed'`
+	if confirm {
+		set = `review = 'confirmed', flagged = false, day = held_day`
+	}
+	r, err := scanResult(s.pool.QueryRow(ctx,
+		`UPDATE results SET `+set+`, reviewed_at = $2 WHERE id = $1 AND review = 'held' RETURNING `+resultCols, id, at))
+	if err != nil {
+		return store.Result{}, mapErr(err, fmt.Sprintf("review result %d", id))
+	}
+	return r, nil
+}
