@@ -1,14 +1,20 @@
 package account
 
 import (
+	"context"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	arena "github.com/sudoku-arena/arena/protocol"
+	"github.com/sudoku-arena/arena/server"
+	"github.com/sudoku-arena/arena/store"
+	"github.com/sudoku-arena/arena/store/sqlite"
 )
 
 // A code is twelve characters of the alphabet in groups of four, and is
@@ -73,4 +79,39 @@ func TestAccountRelyingParty(t *testing.T) {
 	var pe *arena.Error
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, arena.CodeUnavailable, pe.Code)
+}
+
+// clock is a Clock moved by hand.
+type clock struct{ now time.Time }
+
+func (c *clock) Now() time.Time { return c.now }
+
+// Sessions end when they expire, and the sweep deletes them.
+func TestAccountSessionExpires(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "arena.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	clk := &clock{now: time.Now()}
+	require.NoError(t, st.CreatePlayer(ctx, store.Player{ID: "p_a", Name: "Ann", TokenHash: hash("t"), CreatedAt: clk.now, LastSeen: clk.now}))
+	s := New(Config{Clock: clk}, st)
+	ns, err := s.StartSession(ctx, "p_a")
+	require.NoError(t, err)
+	assert.Equal(t, clk.now.Add(server.SessionLifetime), ns.Expires)
+	p, err := s.Session(ctx, ns.Secret)
+	require.NoError(t, err)
+	assert.Equal(t, server.SessionPlayer{ID: "p_a", Name: "Ann", Guest: true}, p)
+	_, err = s.Session(ctx, "another secret")
+	assert.ErrorIs(t, err, server.ErrNoSession)
+
+	n, err := s.Sweep(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, n, "nothing has expired")
+	clk.now = clk.now.Add(server.SessionLifetime + time.Second)
+	_, err = s.Session(ctx, ns.Secret)
+	assert.ErrorIs(t, err, server.ErrNoSession)
+	n, err = s.Sweep(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), n)
 }

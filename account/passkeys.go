@@ -52,12 +52,19 @@ func newRelyingParty(publicURL, listenAddr string) (*relyingParty, error) {
 			UserVerification:   protocol.VerificationPreferred,
 		},
 		AttestationPreference: protocol.PreferNoAttestation,
+		// Browsers and password managers add client extension outputs
+		// of their own; nothing here reads them, and they are not signed.
+		ExtensionsUnsolicitedOutputPolicy: protocol.UnsolicitedOutputPolicyIgnore,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("account: the relying party %q (PUBLIC_URL): %w", id, err)
 	}
 	return &relyingParty{wa: wa}, nil
 }
+
+// credProps asks the browser whether the new passkey is discoverable
+// (the credential keeps the answer).
+var credProps = webauthn.WithExtensions(webauthn.WithExtensionCredProps())
 
 // user is a player as the WebAuthn library sees them: the id is the
 // player's id, the credentials their stored passkeys.
@@ -189,7 +196,7 @@ func (s *Service) SignUpBegin(ctx context.Context, playerID, raw string) (server
 	if err != nil {
 		return server.Ceremony{}, err
 	}
-	creation, sd, err := wa.BeginRegistration(&user{id: playerID, name: handle})
+	creation, sd, err := wa.BeginRegistration(&user{id: playerID, name: handle}, credProps)
 	if err != nil {
 		return server.Ceremony{}, fmt.Errorf("account: begin a registration: %w", err)
 	}
@@ -358,7 +365,7 @@ func (s *Service) PasskeyBegin(ctx context.Context, playerID string) (server.Cer
 	}
 	// The browser makes no second passkey on an authenticator that
 	// holds one of the account's.
-	creation, sd, err := wa.BeginRegistration(u, webauthn.WithExclusions(webauthn.Credentials(u.creds).CredentialDescriptors()))
+	creation, sd, err := wa.BeginRegistration(u, credProps, webauthn.WithExclusions(webauthn.Credentials(u.creds).CredentialDescriptors()))
 	if err != nil {
 		return server.Ceremony{}, fmt.Errorf("account: begin a registration: %w", err)
 	}

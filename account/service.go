@@ -1,6 +1,7 @@
-// Package account is players' accounts: a guest takes a handle and a
-// passkey and becomes an account, keeping their player id (and with it
-// their history and streak); an account signs in on another browser with a
+// Package account is players' accounts: a guest takes a handle (public,
+// unique up to case and look-alike characters: CheckHandle) and a passkey
+// and becomes an account, keeping their player id (and with it their
+// history and streak); an account signs in on another browser with a
 // passkey, a one-time sign-in code made on a browser already signed in, or
 // one of its recovery codes. Browsers hold sessions, whose secrets the
 // store keeps only hashed.

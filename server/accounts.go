@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -248,6 +249,17 @@ func (s *Server) originAllowed(r *http.Request) bool {
 		}
 	}
 	return false
+}
+
+// wsOrigins are the patterns of the origins that may open WebSockets
+// beside the request's own host: ALLOWED_ORIGINS, and PUBLIC_URL's origin
+// (a proxy may pass the request on under another host).
+func wsOrigins(cfg Config) []string {
+	u, err := url.Parse(cfg.PublicURL)
+	if cfg.PublicURL == "" || err != nil || u.Host == "" {
+		return cfg.AllowedOrigins
+	}
+	return append(slices.Clone(cfg.AllowedOrigins), u.Scheme+"://"+u.Host)
 }
 
 // accountReq is what an account route has read of its request: the

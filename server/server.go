@@ -57,6 +57,9 @@ type Server struct {
 	// accounts is nil until SetAccounts: the account routes answer
 	// unavailable and session cookies are ignored (accounts.go).
 	accounts Accounts
+	// wsOrigins are the origins other than the request's own host that
+	// may open WebSockets: ALLOWED_ORIGINS and PUBLIC_URL's.
+	wsOrigins []string
 
 	// The per-address limits (limits.go); nil: no limit.
 	creates     *addrLimiter // rooms made a minute
@@ -89,6 +92,7 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	if s.clock == nil {
 		s.clock = WallClock{}
 	}
+	s.wsOrigins = wsOrigins(cfg)
 	s.queues.add("results", s.resultsQueue)
 	s.metrics = newMetrics(s)
 	s.creates = newAddrLimiter(cfg.CreateRate, cfg.CreateRate)
@@ -218,7 +222,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	// after another are counted in that order.
 	addr := s.remoteAddr(r)
 	admitted := s.sockets.acquire(addr)
-	sock, err := ws.Accept(w, r, s.cfg.AllowedOrigins, s.cfg.WriteTimeout, int(s.cfg.ReadLimit))
+	sock, err := ws.Accept(w, r, s.wsOrigins, s.cfg.WriteTimeout, int(s.cfg.ReadLimit))
 	if err != nil {
 		// Accept has answered (403 for a foreign origin, 400 or 426 for
 		// a bad handshake).

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sudoku-arena/arena/account"
 	"github.com/sudoku-arena/arena/cluster"
 	"github.com/sudoku-arena/arena/daily"
 	"github.com/sudoku-arena/arena/internal/config"
@@ -185,6 +186,9 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 	}
 	srv.SetDailies(&daily.Service{Store: st, Puzzles: puzzles})
 	srv.SetReplays(data)
+	accounts := account.New(account.Config{PublicURL: cfg.PublicURL, ListenAddr: cfg.ListenAddr, Logger: logger}, st)
+	srv.SetAccounts(accounts)
+	defer background(accounts.Run)() // sweeps the expired sessions and codes
 	srv.AddQueue("events", func() server.QueueStats {
 		s := events.Stats()
 		return server.QueueStats{Depth: s.Pending, Bytes: s.PendingBytes, OldestAt: s.OldestAt, Full: s.Full, Dropped: s.Dropped}
