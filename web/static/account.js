@@ -80,6 +80,23 @@ function view(note) {
   if (!h.value && s) h.value = s.player.name;
 }
 
+// resetGuest closes the guest's sign-in forms and clears their codes (used
+// up by a sign-in), and the account's forms: after a sign-out or a delete
+// the page starts afresh.
+function resetGuest() {
+  for (const id of ['code-box', 'recovery-box']) $(id).open = false;
+  for (const id of ['signin-code', 'rec-code']) $(id).value = '';
+  for (const id of ['signin-message', 'code-message', 'rec-message', 'signup-message']) say(id, '');
+  // And the account's: its sign-in code and the delete's confirmation.
+  clearInterval(ticker);
+  $('link-box').hidden = true;
+  $('link-make').textContent = 'Make a sign-in code';
+  $('delete-box').hidden = true;
+  $('delete-open').hidden = false;
+  $('delete-handle').value = '';
+  $('delete-go').disabled = true;
+}
+
 // fill writes the account's facts.
 function fill(s) {
   const a = s.account;
@@ -388,6 +405,7 @@ async function signout(btn) {
     clearInterval(ticker);
     api.store.set('name', '');
     api.setSession(null);
+    resetGuest();
     view('Signed out. Sign in again whenever you like.');
   } catch (e) {
     done();
@@ -410,6 +428,7 @@ async function remove(btn) {
     clearInterval(ticker);
     api.store.set('name', '');
     api.setSession(null);
+    resetGuest();
     view('Your account is deleted.');
   } catch (e) {
     done();
