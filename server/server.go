@@ -138,6 +138,7 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 			mux.HandleFunc("GET /lab", files.serveIndex)
 			mux.HandleFunc("GET /r/{id}/replay", files.serveIndex)
 			mux.HandleFunc("GET /signin", files.serveIndex)
+			mux.HandleFunc("GET /account", files.serveIndex)
 		}
 	}
 	s.mux = mux

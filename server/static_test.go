@@ -69,6 +69,7 @@ func TestStaticContentTypes(t *testing.T) {
 		{"/daily/2026-11-22/hard", "text/html; charset=utf-8", testClient["index.html"].Data},
 		{"/p/p_q7vmd2xkc9ra", "text/html; charset=utf-8", testClient["index.html"].Data},
 		{"/signin", "text/html; charset=utf-8", testClient["index.html"].Data},
+		{"/account", "text/html; charset=utf-8", testClient["index.html"].Data},
 		{"/js/app.js", "text/javascript; charset=utf-8", testClient["js/app.js"].Data},
 		{"/css/style.css", "text/css; charset=utf-8", testClient["css/style.css"].Data},
 		{"/icons/icon.png", "image/png", testClient["icons/icon.png"].Data},

@@ -1,7 +1,8 @@
-// api.js: the JSON API of docs/protocol.md ("HTTP API") and what the pages
-// keep in local storage. Every page that asks the server something goes
-// through here, so a refused request reads the same everywhere: an Error
-// with the protocol's error code and the server's message.
+// api.js: the JSON API of docs/protocol.md ("HTTP API"), the session (who
+// this browser plays as) and what the pages keep in local storage. Every
+// page that asks the server something goes through here, so a refused
+// request reads the same everywhere: an Error with the protocol's error
+// code and the server's message.
 
 export const LEVELS = ['easy', 'medium', 'hard', 'expert'];
 
@@ -34,25 +35,96 @@ async function request(path, init) {
   return body;
 }
 
-// get reads a JSON resource; with the player's token it goes as a bearer
-// header (never in the address, where logs and history would keep it). A
-// token the server no longer knows is dropped and the request asked again
-// without it, as the WebSocket join does.
-export async function get(path, withToken) {
-  const token = withToken ? store.get('token') : '';
-  if (!token) return request(path);
-  try {
-    return await request(path, { headers: { Authorization: `Bearer ${token}` } });
-  } catch (e) {
-    if (e.status !== 401 && e.code !== 'bad_token') throw e;
-    return request(path);
+// get reads a JSON resource. The player goes with it as the session cookie
+// (the browser sends it on every same-origin request); pages never hold a
+// secret of the player's.
+export const get = (path) => request(path);
+
+const send = (method) => (path, body) => request(path, {
+  method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body || {}),
+});
+
+// post sends a JSON body and answers the JSON reply; del is DELETE with a
+// body.
+export const post = send('POST');
+export const del = send('DELETE');
+
+// The session: who this browser plays as, from GET /api/me ({player: {id,
+// name, guest}, account: {handle, created_at, passkeys,
+// recovery_codes_left} or null}), or null before the player's first name.
+// The player's id and name are mirrored in local storage (they are no
+// secret) for the name fields; the token older versions of the page kept
+// there is exchanged once and dropped.
+let me = null;
+let started = null;
+const watchers = new Set();
+
+export const session = () => me;
+export const myId = () => (me ? me.player.id : '');
+export const account = () => (me && me.account) || null;
+
+// onSession calls fn with the session each time it changes.
+export const onSession = (fn) => { watchers.add(fn); };
+
+// setSession takes a reply that names the player (GET /api/me, POST
+// /api/session, a sign-in), or null after a sign-out; it answers the
+// session.
+export function setSession(r) {
+  me = r && r.player ? { player: r.player, account: r.account || null } : null;
+  if (me) {
+    store.set('id', me.player.id);
+    // A guest's name field keeps what they typed last; an account's is
+    // its handle.
+    if (me.account || !store.get('name')) store.set('name', me.player.name);
+  } else {
+    store.set('id', '');
   }
+  for (const fn of watchers) fn(me);
+  return me;
 }
 
-// post sends a JSON body and answers the JSON reply.
-export const post = (path, body) => request(path, {
-  method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
-});
+// start reads the session once per page load. With none, a token that an
+// older version of the page kept is exchanged for a session of its player,
+// so that their history and streak stay theirs, and is deleted; it is kept
+// only when the server could not be asked.
+export function start() {
+  if (!started) started = (async () => {
+    let r;
+    try {
+      r = await get('/api/me');
+    } catch {
+      me = null;
+      return null;
+    }
+    const token = store.get('token');
+    if (token && !r.player) {
+      try {
+        r = await post('/api/session', { token });
+        store.set('token', '');
+      } catch (e) {
+        if (e.code === 'bad_token' || e.status === 400 || e.status === 401) store.set('token', '');
+      }
+    } else if (token) {
+      store.set('token', '');
+    }
+    return setSession(r);
+  })();
+  return started;
+}
+
+// refresh reads the session again (after a sign-in elsewhere, an added
+// passkey, a deleted account).
+export async function refresh() {
+  return setSession(await get('/api/me'));
+}
+
+// ensurePlayer answers the session's player, making a guest named name
+// when this browser has none yet (the first time a name is needed).
+export async function ensurePlayer(name) {
+  await start();
+  if (me) return me;
+  return setSession(await post('/api/session', { name }));
+}
 
 // createRoom makes a room (POST /api/rooms) and answers its id.
 export async function createRoom(body) {

@@ -1,9 +1,10 @@
-// app.js: the entry point. It picks the page from the address (home at /,
-// a room at /r/ID, its replay at /r/ID/replay, a daily at
-// /daily/DATE/LEVEL, a player at /p/ID, the solver lab at /lab), keeps
-// the player's name, id and token in local storage, and wires the room
-// page: the Link (socket), the Game (model), the Board and the panels
-// around it. A daily page is the room page with the daily's panels.
+// app.js: the entry point. It reads the session (api.start), picks the
+// page from the address (home at /, a room at /r/ID, its replay at
+// /r/ID/replay, a daily at /daily/DATE/LEVEL, a player at /p/ID, the
+// solver lab at /lab, the account at /account, a one-time sign-in link at
+// /signin#CODE), and wires the room page: the Link (socket), the Game
+// (model), the Board and the panels around it. A daily page is the room
+// page with the daily's panels.
 
 import { Link } from './net.js';
 import { Game, fmt, refusal as refuse } from './game.js';
@@ -28,11 +29,24 @@ dark.addEventListener('change', theme);
 function mount(tpl) {
   const app = $('app');
   app.replaceChildren($(tpl).content.cloneNode(true));
-  const me = $('me'), id = store.get('id');
-  me.hidden = !id || location.pathname === `/p/${id}`;
-  me.href = `/p/${encodeURIComponent(id)}`;
+  header();
   return app;
 }
+
+// header shows the links to the player's record and to the account page:
+// "Sign in" for a guest (or nobody yet), the handle for an account.
+function header() {
+  const me = $('me'), id = api.myId(), acct = api.account();
+  me.hidden = !id || location.pathname === `/p/${id}`;
+  me.href = `/p/${encodeURIComponent(id)}`;
+  const a = $('acct');
+  a.textContent = acct ? acct.handle : 'Sign in';
+  a.classList.toggle('signed-in', !!acct);
+  a.title = acct ? 'Your account' : 'Sign in, or keep your history with an account';
+  if (location.pathname === '/account') a.setAttribute('aria-current', 'page');
+  else a.removeAttribute('aria-current');
+}
+api.onSession(header);
 
 // cleanName trims a display name; '' when it is not one the server takes.
 function cleanName(s) {
@@ -54,20 +68,18 @@ function home() {
   $('room-tag').textContent = '';
   const name = $('name');
   name.value = store.get('name');
+  playingAs();
   const level = $('level');
   level.value = store.get('level') || 'easy';
   const say = (text) => { const m = $('message'); m.textContent = text; };
-  const needName = (tell = say) => {
-    const n = cleanName(name.value);
-    if (!n) { tell('Pick a name first: 1 to 24 characters.'); name.focus(); return ''; }
-    store.set('name', n);
-    return n;
-  };
+  // needName checks the name field (an account plays under its handle) and
+  // makes this browser's guest the first time; tell says what is wrong.
+  const needName = (tell = say) => named(name, tell);
   const create = async (mode, btn) => {
-    if (!needName()) return;
-    store.set('level', level.value);
     btn.disabled = true;
     say('');
+    if (!await needName()) { btn.disabled = false; return; }
+    store.set('level', level.value);
     try {
       location.assign(`/r/${await api.createRoom({ mode, level: level.value })}`);
     } catch (e) {
@@ -77,11 +89,15 @@ function home() {
   };
   $('create-race').addEventListener('click', (e) => create('race', e.currentTarget));
   $('create-coop').addEventListener('click', (e) => create('coop', e.currentTarget));
-  const join = () => {
+  const join = async () => {
     const id = roomIdFrom($('join-code').value);
     if (!id) { say('That is not a room code: 8 letters and digits, or a link to a room.'); return; }
+    // With a name typed, the room's page need not ask for it.
     const n = cleanName(name.value);
-    if (n) store.set('name', n);
+    if (n && !api.account()) {
+      store.set('name', n);
+      await api.ensurePlayer(n).catch(() => {});
+    }
     location.assign(`/r/${id}`);
   };
   $('join').addEventListener('click', join);
@@ -102,9 +118,9 @@ function ownPuzzle(needName) {
   const say = (text) => { $('own-message').textContent = text; };
   const create = async (mode, btn) => {
     if (!field.value.trim()) { say('Paste a puzzle first: 81 cells, row by row.'); field.focus(); return; }
-    if (!needName(say)) return;
     btn.disabled = true;
     say('');
+    if (!await needName(say)) { btn.disabled = false; return; }
     try {
       location.assign(`/r/${await api.createRoom({ mode, puzzle: field.value })}`);
     } catch (e) {
@@ -114,6 +130,36 @@ function ownPuzzle(needName) {
   };
   $('own-race').addEventListener('click', (e) => create('race', e.currentTarget));
   $('own-coop').addEventListener('click', (e) => create('coop', e.currentTarget));
+}
+
+// playingAs shows, in place of the name field, the handle an account plays
+// under.
+function playingAs() {
+  const acct = api.account();
+  const as = $('playing-as');
+  if (!as) return;
+  as.hidden = !acct;
+  $('name-field').hidden = !!acct;
+  if (acct) as.querySelector('strong').textContent = acct.handle;
+}
+
+// named checks a name field and makes this browser's guest player under
+// it the first time a name is needed (POST /api/session); an account plays
+// under its handle. It answers whether the page may go on, having said
+// what is wrong with tell.
+async function named(field, tell) {
+  if (api.account()) return true;
+  const n = cleanName(field.value);
+  if (!n) { tell('Pick a name first: 1 to 24 characters.'); field.focus(); return false; }
+  store.set('name', n);
+  try {
+    await api.ensurePlayer(n);
+    return true;
+  } catch (e) {
+    tell(refuse(e, ['bad_name'], 'Too many new players from here just now; wait a minute.'));
+    field.focus();
+    return false;
+  }
 }
 
 // refusal says why a request to make a room was refused.
@@ -127,13 +173,14 @@ function enter(id, then) {
   const name = $('name');
   name.value = store.get('name');
   name.focus();
-  const go = () => {
-    const n = cleanName(name.value);
-    if (!n) { $('message').textContent = 'Pick a name: 1 to 24 characters.'; name.focus(); return; }
-    store.set('name', n);
-    then();
+  const btn = $('enter');
+  const go = async () => {
+    btn.disabled = true;
+    const ok = await named(name, (text) => { $('message').textContent = text; });
+    btn.disabled = false;
+    if (ok) then();
   };
-  $('enter').addEventListener('click', go);
+  btn.addEventListener('click', go);
   // Say what the invitation is for, from the public view of the room.
   fetch(`/api/rooms/${encodeURIComponent(id)}`).then((r) => (r.ok ? r.json() : null)).then((r) => {
     const about = $('enter-about');
@@ -260,8 +307,10 @@ function room(id, as, day) {
           notice('This room is full.', [['Watch', () => { link.stop('closed'); room(id, 'spectator'); }, true], goHome]);
           return;
         case 'bad_name':
+          // The name was refused, or the session ended elsewhere (an
+          // account signed out in another tab): ask again.
           store.set('name', '');
-          enter(id, () => room(id));
+          api.refresh().catch(() => {}).then(() => enter(id, () => room(id)));
           return;
       }
     }
@@ -294,14 +343,12 @@ function room(id, as, day) {
     }
   };
 
+  // The player is the session's (its cookie goes with the socket): an
+  // account plays under its handle, a guest under the name they typed last.
   link = new Link({
-    room: id, as, name: as === 'spectator' ? cleanName(store.get('name')) : store.get('name'), token: store.get('token'),
+    room: id, as, name: as === 'spectator' ? cleanName(store.get('name')) : api.account() ? '' : store.get('name'),
     onState,
-    onToken: (token, name) => { store.set('token', token); if (name) store.set('name', name); },
-    onEvent: (ev) => {
-      if (ev.type === 'welcome' && ev.you && ev.you.role === 'player') store.set('id', ev.you.id);
-      onEvent(ev);
-    },
+    onEvent,
   });
 
   $('copy-link').addEventListener('click', async (e) => {
@@ -427,7 +474,7 @@ async function dailyPage(date, level, fresh) {
 
   let you = null, finished = 0;
   try {
-    const d = await api.get('/api/daily', true);
+    const d = await api.get('/api/daily');
     day.today = d.date;
     const l = (d.levels || []).find((x) => x.level === level);
     if (date === d.date && l) { you = l.you || null; finished = l.finished; }
@@ -441,7 +488,7 @@ async function dailyPage(date, level, fresh) {
   if (saved) return room(saved, undefined, day);
 
   card.hidden = false;
-  const needName = !store.get('name') && !store.get('token');
+  const needName = !api.myId();
   $('start-name').hidden = !needName;
   if (needName) $('name').focus();
   if (date > day.today) {
@@ -460,18 +507,20 @@ async function dailyPage(date, level, fresh) {
   } else {
     $('start-sub').textContent = 'The clock starts when the board appears. Mistakes add 30 s and hints 60 s; your first finish today goes on the leaderboard.';
   }
-  const named = () => {
+  // The first name makes this browser's guest; then the start card asks
+  // no more.
+  const ready = async (btn) => {
     if (!needName) return true;
-    const n = cleanName($('name').value);
-    if (!n) { say('Pick a name first: 1 to 24 characters.'); $('name').focus(); return false; }
-    store.set('name', n);
-    return true;
+    btn.disabled = true;
+    const ok = await named($('name'), say);
+    btn.disabled = false;
+    return ok;
   };
-  go.addEventListener('click', () => { if (named()) startDaily(day, go, say); });
+  go.addEventListener('click', async () => { if (await ready(go)) startDaily(day, go, say); });
   $('name').addEventListener('keydown', (e) => { if (e.key === 'Enter') go.click(); });
   $('daily-race').addEventListener('click', async (e) => {
-    if (!named()) return;
     const btn = e.currentTarget;
+    if (!await ready(btn)) return;
     btn.disabled = true;
     try {
       location.assign(`/r/${await api.createRoom({ mode: 'race', level, date })}`);
@@ -492,6 +541,9 @@ function playerPage(id) {
 
 function route() {
   const path = location.pathname;
+  // The account page's module (and its passkey helpers) loads only there.
+  if (/^\/account\/?$/.test(path)) return import('./account.js').then((m) => m.page(mount));
+  if (/^\/signin\/?$/.test(path)) return import('./account.js').then((m) => m.signinLink(mount));
   const d = /^\/daily\/([^/]+)\/([^/]+)\/?$/.exec(path);
   if (d) {
     if (api.validDate(d[1]) && api.LEVELS.includes(d[2])) return dailyPage(d[1], d[2]);
@@ -520,8 +572,8 @@ function route() {
   const m = /^\/r\/([^/]+)\/?$/.exec(path);
   if (!m) return home();
   const id = m[1].toLowerCase();
-  if (!store.get('name') && !store.get('token')) return enter(id, () => room(id));
+  if (!api.myId()) return enter(id, () => room(id));
   room(id);
 }
 
-route();
+api.start().then(route);

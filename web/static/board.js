@@ -254,7 +254,7 @@ export class Board {
         k.style.setProperty('--pc', `var(--p${this.colour(id) % 7})`);
         const label = document.createElement('span');
         label.className = 'label';
-        label.textContent = g.nameOf(id);
+        label.textContent = g.player(id) ? g.player(id).name : g.nameOf(id); // short: no "(guest)" on the board
         k.append(label);
         el.append(k);
       }

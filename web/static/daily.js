@@ -4,7 +4,7 @@
 // a room of mode "daily". Every string from the server is set as text.
 
 import { fmt, ordinal } from './game.js';
-import { el } from './ui.js';
+import { el, nameEl } from './ui.js';
 import * as api from './api.js';
 
 const $ = (id) => document.getElementById(id);
@@ -43,7 +43,7 @@ export async function homeDailies() {
   ul.replaceChildren(...rows.values());
   let d;
   try {
-    d = await api.get('/api/daily', true);
+    d = await api.get('/api/daily');
   } catch {
     for (const li of rows.values()) li.querySelector('.status').textContent = 'Not available just now';
     return;
@@ -74,7 +74,7 @@ export function lbRow(r, me) {
   tr.dataset.player = r.player.id;
   if (r.player.id === me) tr.classList.add('me');
   const name = el('td', 'name');
-  const a = el('a', null, r.player.name);
+  const a = nameEl(r.player, 'a');
   a.href = `/p/${encodeURIComponent(r.player.id)}`;
   name.append(a);
   const extra = [];
@@ -101,9 +101,9 @@ export class Panels {
   // refresh reads the leaderboard and the player's record again; it
   // answers the player's row of this day's leaderboard, if ranked.
   async refresh() {
-    const me = api.store.get('id');
+    const me = api.myId();
     const [lb, rec] = await Promise.all([
-      api.get(`/api/daily/${this.date}/${this.level}/leaderboard?limit=10&around=me`, true).catch(() => null),
+      api.get(`/api/daily/${this.date}/${this.level}/leaderboard?limit=10&around=me`).catch(() => null),
       me ? api.get(`/api/players/${encodeURIComponent(me)}`).catch(() => null) : null,
     ]);
     if (!$('lb-rows')) return null; // the page changed meanwhile
@@ -206,7 +206,11 @@ export async function playerPage(id) {
   }
   document.title = `${p.name} · Sudoku Arena`;
   $('player-name').textContent = p.name;
-  $('player-sub').textContent = p.id === api.store.get('id') ? 'Your record' : 'Player record';
+  const mine = p.id === api.myId();
+  $('player-guest').hidden = !p.guest;
+  $('player-sub').textContent = mine ? 'Your record' : p.guest ? 'Player record · playing as a guest' : 'Player record';
+  // A guest's own record: an account keeps it on every device.
+  $('player-keep').hidden = !(mine && p.guest);
   const { current = 0, longest = 0 } = p.streak || {};
   $('streak-current').textContent = String(current);
   $('streak-longest').textContent = String(longest);

@@ -56,7 +56,7 @@ export class Game {
   get host() { return !!this.me.id && !this.spectator && this.room.host === this.me.id; }
   now() { return Date.now() + this.offset; }
   player(id) { return this.players.find((p) => p.id === id); }
-  nameOf(id) { const p = this.player(id); return p ? p.name : 'Someone'; }
+  nameOf(id) { const p = this.player(id); return p ? shown(p) : 'Someone'; }
   mine() { return this.player(this.me.id); }
 
   clock(now) { if (now) this.offset = time(now) - Date.now(); }
@@ -190,26 +190,27 @@ export class Game {
       return;
     }
     let p = this.player(ev.player);
+    const who = shown(p || ev);
     switch (ev.status) {
       case 'joined':
         if (!p) {
-          p = { id: ev.player, name: ev.name, connected: true, filled: 0, empty: this.players[0] ? this.players[0].empty : 0, mistakes: 0, hints: 0, moves: 0 };
+          p = { id: ev.player, name: ev.name, guest: !!ev.guest, connected: true, filled: 0, empty: this.players[0] ? this.players[0].empty : 0, mistakes: 0, hints: 0, moves: 0 };
           this.players.push(p);
         }
-        out.feed.push({ kind: 'join', text: `${ev.name} joined.` });
+        out.feed.push({ kind: 'join', text: `${who} joined.` });
         break;
       case 'away':
         if (p) p.connected = false;
-        out.feed.push({ kind: 'away', text: `${ev.name} lost the connection; their place is kept.` });
+        out.feed.push({ kind: 'away', text: `${who} lost the connection; their place is kept.` });
         break;
       case 'back':
         if (p) p.connected = true;
-        out.feed.push({ kind: 'back', text: `${ev.name} is back.` });
+        out.feed.push({ kind: 'back', text: `${who} is back.` });
         break;
       case 'left':
         this.players = this.players.filter((q) => q.id !== ev.player);
         this.cursors.delete(ev.player);
-        out.feed.push({ kind: 'leave', text: `${ev.name} left.` });
+        out.feed.push({ kind: 'leave', text: `${who} left.` });
         break;
     }
     if (ev.host && ev.status === 'left' && ev.host !== (p && p.id)) {
@@ -265,6 +266,11 @@ export function fmt(ms) {
   return h ? `${h}:${String(m).padStart(2, '0')}:${x}` : `${m}:${x}`;
 }
 
+// shown is a player's name as the pages show it: an account's handle as
+// it is, a guest's name marked "(guest)" (the server marks guests in
+// player refs, snapshots and presence events).
+export const shown = (p) => (!p ? '' : p.guest ? `${p.name} (guest)` : p.name);
+
 export const ordinal = (n) => n + (n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] || 'th');
 
 // ERRORS says every error code of docs/protocol.md as a short sentence.
@@ -305,6 +311,13 @@ const ERRORS = {
   many_solutions: 'This puzzle has more than one solution: it needs more givens to be played.',
   replay_live: 'This round is still being played: its replay opens once it is over.',
   replay_expired: 'This round is too old: its replay is no longer kept.',
+  bad_handle: 'That handle cannot be used: pick another.',
+  handle_taken: 'That handle is taken, or looks too much like one that is: pick another.',
+  not_signed_in: 'You are not signed in to an account (any more): sign in again.',
+  bad_origin: 'This page was not opened from the address of this site, so the server refused the change.',
+  passkey_failed: 'The passkey could not be checked, or it took too long: try again.',
+  bad_code: 'That code is not right, has been used already, or has expired.',
+  already_account: 'This browser is signed in to an account already.',
 };
 
 // refusal says why an API request was refused: in the server's own words

@@ -1,7 +1,9 @@
 // net.js: the WebSocket to the server. One Link joins one room and keeps
-// the player in it: it resumes with the token and last_seq after a drop
-// (backoff with jitter), honours the close codes of docs/protocol.md, and
-// hands every event to the caller in order.
+// the player in it: it resumes with last_seq after a drop (backoff with
+// jitter), honours the close codes of docs/protocol.md, and hands every
+// event to the caller in order. The player is the session's: the upgrade
+// request carries its cookie, so the join names no token and the welcome
+// brings none.
 
 // Close codes (docs/protocol.md, "Close codes").
 const NORMAL = 1000, GOING_AWAY = 1001, TOO_BIG = 1009;
@@ -12,7 +14,8 @@ const MOVED = 4009;
 const FATAL_JOIN = new Set(['room_not_found', 'room_full', 'game_started', 'bad_name']);
 
 export class Link {
-  // opts: {room, name, token, as, onEvent(ev), onState(state, detail), onToken(token)}
+  // opts: {room, name, as, onEvent(ev), onState(state, detail)}; name is
+  // left out for a player whose session names them (an account).
   constructor(opts) {
     this.o = opts;
     this.ws = null;
@@ -58,9 +61,8 @@ export class Link {
     const o = this.o;
     const msg = { type: 'join', room: o.room };
     if (o.as === 'spectator') msg.as = 'spectator';
-    else if (o.token) msg.token = o.token;
     if (o.name) msg.name = o.name;
-    if (o.as !== 'spectator' && o.token && this.lastSeq > 0 && !this.noResume) msg.last_seq = this.lastSeq;
+    if (o.as !== 'spectator' && this.lastSeq > 0 && !this.noResume) msg.last_seq = this.lastSeq;
     this.noResume = false;
     this.raw(msg);
   }
@@ -92,10 +94,6 @@ export class Link {
   welcome(ev) {
     this.joined = true;
     this.fails = 0;
-    if (ev.you && ev.you.token && this.o.as !== 'spectator') {
-      this.o.token = ev.you.token;
-      this.o.onToken(ev.you.token, ev.you.name);
-    }
     if (ev.resumed) {
       this.pendingReplay = ev.replay || 0;
       this.welcomeSeq = ev.seq || 0;
@@ -111,14 +109,6 @@ export class Link {
   }
 
   joinRefused(ev) {
-    if (ev.code === 'bad_token' && this.o.token) {
-      // The server does not know this player (a wiped store): play as new.
-      this.o.token = '';
-      this.o.onToken('', this.o.name);
-      this.lastSeq = 0;
-      this.join();
-      return;
-    }
     if (FATAL_JOIN.has(ev.code)) {
       this.o.onEvent(ev);
       this.stop('closed', ev.code);

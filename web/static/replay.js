@@ -5,9 +5,9 @@
 // shared board with each player's digits in their colour and, as cursors
 // are not kept, each player's last move as where they were.
 
-import { Game, errorText, fmt, ordinal } from './game.js';
+import { Game, errorText, fmt, ordinal, shown } from './game.js';
 import { Board } from './board.js';
-import { el } from './ui.js';
+import { el, nameEl } from './ui.js';
 import * as api from './api.js';
 
 const $ = (id) => document.getElementById(id);
@@ -76,13 +76,13 @@ class Player {
       if (p) {
         card.dataset.player = p.id;
         card.style.setProperty('--pc', `var(--p${p.colour % 7})`);
-        head.append(el('span', 'dot'), el('span', 'pname', p.name));
+        head.append(el('span', 'dot'), nameEl(p, 'span', 'pname'));
       } else {
         // The shared board's key: each player's colour.
         for (const q of r.players) {
           const k = el('span', 'who rp-key');
           k.style.setProperty('--pc', `var(--p${q.colour % 7})`);
-          k.append(el('span', 'dot'), el('span', 'pname', q.name));
+          k.append(el('span', 'dot'), nameEl(q, 'span', 'pname'));
           head.append(k);
         }
       }
@@ -94,7 +94,7 @@ class Player {
       const root = el('div', 'rp-board');
       root.setAttribute('role', 'grid');
       root.setAttribute('aria-readonly', 'true');
-      root.setAttribute('aria-label', p ? `${p.name}'s board` : 'The shared board');
+      root.setAttribute('aria-label', p ? `Board of ${shown(p)}` : 'The shared board');
       const stats = el('p', 'rp-stats muted');
       card.append(head, bar, root, stats);
       box.append(card);
@@ -251,8 +251,8 @@ class Player {
     $('rp-title').textContent = `${mode} replay · ${api.title(r.level || 'easy')}`;
     const won = r.mode === 'race' ? r.players.find((p) => p.rank === 1) : null;
     const team = r.players.find((p) => p.finished);
-    const names = r.players.map((p) => p.name).join(', ');
-    $('rp-sub').textContent = won ? `${won.name} won in ${fmt(won.elapsed_ms)} · ${names}` : team ? `Solved in ${fmt(team.elapsed_ms)} by ${names}` : names;
+    const names = r.players.map(shown).join(', ');
+    $('rp-sub').textContent = won ? `${shown(won)} won in ${fmt(won.elapsed_ms)} · ${names}` : team ? `Solved in ${fmt(team.elapsed_ms)} by ${names}` : names;
     const rounds = $('rp-rounds');
     if (r.rounds > 1) {
       for (let n = 1; n <= r.rounds; n++) {

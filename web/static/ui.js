@@ -2,7 +2,7 @@
 // line, the lobby, the countdown, the freeze, the clock and the finish
 // banner. Every string from the server is set with textContent.
 
-import { fmt, ordinal } from './game.js';
+import { fmt, ordinal, shown } from './game.js';
 
 // el makes an element with a class and text.
 export function el(tag, cls, text) {
@@ -13,6 +13,14 @@ export function el(tag, cls, text) {
 }
 
 const $ = (id) => document.getElementById(id);
+
+// nameEl is a player's name as an element (tag, class cls): an account's
+// handle as it is, a guest's name with a quieter "(guest)" after it.
+export function nameEl(p, tag, cls) {
+  const e = el(tag || 'span', cls, p.name);
+  if (p.guest) e.append(el('span', 'guest', ' (guest)'));
+  return e;
+}
 
 // colourOf gives each player the index of their Okabe–Ito colour: their
 // place in the room's list, which every member sees in the same order.
@@ -28,7 +36,7 @@ let playersKey = '';
 export function renderPlayers(game) {
   const ul = $('players');
   const key = JSON.stringify([game.mode, game.me.id, game.room.host, game.spectators,
-    game.players.map((p) => [p.id, p.name, p.connected, p.filled, p.empty, p.hints, status(game, p)])]);
+    game.players.map((p) => [p.id, p.name, !!p.guest, p.connected, p.filled, p.empty, p.hints, status(game, p)])]);
   if (key === playersKey && ul.childElementCount === game.players.length) return;
   playersKey = key;
   const items = game.players.map((p) => {
@@ -38,7 +46,7 @@ export function renderPlayers(game) {
     if (p.id === game.me.id) li.classList.add('me');
     if (!p.connected) li.classList.add('away');
     const head = el('div', 'who');
-    head.append(el('span', 'dot'), el('span', 'pname', p.name));
+    head.append(el('span', 'dot'), nameEl(p, 'span', 'pname'));
     const tags = [];
     if (p.id === game.me.id) tags.push('you');
     if (p.id === game.room.host) tags.push('host');
@@ -47,7 +55,7 @@ export function renderPlayers(game) {
     bar.max = Math.max(1, p.empty || 0);
     bar.value = p.filled || 0;
     const what = game.mode === 'coop' ? 'placed' : 'filled';
-    bar.setAttribute('aria-label', `${p.name}: ${p.filled || 0} of ${p.empty || 0} ${what}`);
+    bar.setAttribute('aria-label', `${shown(p)}: ${p.filled || 0} of ${p.empty || 0} ${what}`);
     const stats = el('div', 'stats');
     stats.append(
       el('span', 'count', game.mode === 'coop' ? `${p.filled || 0} placed` : `${p.filled || 0}/${p.empty || 0}`),
@@ -111,7 +119,7 @@ export function renderLobby(game) {
   lobby.hidden = !waiting;
   if (!waiting) return;
   $('share-link').value = `${location.origin}/r/${game.room.id}`;
-  const names = game.players.map((p) => p.name);
+  const names = game.players.map(shown);
   const watching = game.spectators ? ` · ${game.spectators} watching` : '';
   $('lobby-count').textContent = names.length ? `Here: ${names.join(', ')}${watching}` : `Nobody here yet${watching}`;
   $('lobby-title').textContent = game.phase === 'preparing' ? 'Finding a new puzzle…' : game.room.round > 1 ? `Round ${game.room.round}` : game.mode === 'coop' ? 'Solve together' : 'Race';
@@ -197,7 +205,7 @@ export function renderFinish(game, dismissed, result) {
     $('finish-title').textContent = game.players.length > 1 ? 'Solved together!' : 'Solved!';
     const f = team || [...game.finishes.values()][0];
     $('finish-sub').textContent = `${game.players.length === 1 ? 'Solved' : 'Team time'} ${fmt(f.elapsed_ms)} · ${f.mistakes} mistakes · ${f.hints} hints`;
-    const tr = row(1, 'Team', fmt(f.elapsed_ms), team ? team.score : f.score);
+    const tr = row(1, { name: 'Team' }, fmt(f.elapsed_ms), team ? team.score : f.score);
     rows.push(tr);
     const total = game.players.reduce((s, p) => s + (p.filled || 0), 0);
     for (const p of [...game.players].sort((a, b) => (b.filled || 0) - (a.filled || 0))) {
@@ -205,7 +213,7 @@ export function renderFinish(game, dismissed, result) {
       r.style.setProperty('--pc', `var(--p${colourOf(game, p.id) % 7})`);
       const name = el('td', 'name');
       const who = el('span', 'who');
-      who.append(el('span', 'dot'), el('span', null, p.name));
+      who.append(el('span', 'dot'), nameEl(p));
       name.append(who);
       r.append(el('td'), name, el('td', 'num', `${p.filled || 0} digits`), el('td', 'num', total ? `${Math.round((100 * (p.filled || 0)) / total)}%` : ''));
       rows.push(r);
@@ -217,7 +225,7 @@ export function renderFinish(game, dismissed, result) {
     $('finish-sub').textContent = game.phase === 'finished' ? 'Final ranks' : left ? `${left} still racing` : '';
     const fs = [...game.finishes.values()].filter((f) => f.player).sort((a, b) => a.rank - b.rank);
     for (const f of fs) {
-      const r = row(f.rank, game.nameOf(f.player), fmt(f.elapsed_ms), f.score);
+      const r = row(f.rank, game.player(f.player) || { name: game.nameOf(f.player) }, fmt(f.elapsed_ms), f.score);
       if (f.player === game.me.id) r.classList.add('me');
       rows.push(r);
     }
@@ -225,10 +233,10 @@ export function renderFinish(game, dismissed, result) {
   $('finish-rows').replaceChildren(...rows);
 }
 
-function row(rank, name, time, score) {
+function row(rank, player, time, score) {
   const tr = el('tr');
   tr.dataset.rank = rank;
-  tr.append(el('td', 'rank', ordinal(rank)), el('td', 'name', name), el('td', 'num time', time), el('td', 'num score', `${score} pts`));
+  tr.append(el('td', 'rank', ordinal(rank)), nameEl(player, 'td', 'name'), el('td', 'num time', time), el('td', 'num score', `${score} pts`));
   return tr;
 }
 
