@@ -240,7 +240,7 @@ func startDailyAs(p *page, base, name string) string {
 	p.click("#daily-go")
 	waitPlaying(p)
 	givens, sol := puzzle(p)
-	cells := empties(givens)
+	cells := personOrder(givens)
 	p.click(cellSel(cells[0]))
 	p.fillByKeys(cells[0], cells[:len(cells)-1], sol)
 	return strings.Split(eval[string](p, `location.pathname`), "/")[2]
@@ -251,7 +251,7 @@ func startDailyAs(p *page, base, name string) string {
 func finishDaily(p *page) {
 	p.t.Helper()
 	givens, sol := puzzle(p)
-	cells := empties(givens)
+	cells := personOrder(givens)
 	last := cells[len(cells)-1]
 	p.waitFor("the clock past the floor", `(([m, s]) => +m * 60 + +s)(document.querySelector('#timer').textContent.split(':')) >= 61`, 90*time.Second)
 	p.click(cellSel(last))

@@ -81,6 +81,7 @@ func TestJoinByCode(t *testing.T) {
 	// A code that names no room: the page says so and stops there.
 	dave := b.newPage("Dave")
 	dave.navigate(srv.URL() + "/")
+	dave.wait("the home page", visible("#name"))
 	dave.typeInto("#name", "Dave")
 	dave.typeInto("#join-code", "zzzzzzzz")
 	dave.click("#join")
