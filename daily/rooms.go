@@ -41,15 +41,20 @@ func (r *Rooms) DailyGame(ctx context.Context, roomID, gameID, mode, level, day 
 // when it has not begun). It names the player's own copy of the daily
 // (CopySeed) too.
 func (r *Rooms) DailyAttempt(ctx context.Context, day, level, playerID string) (room.Attempt, error) {
-	p, err := r.Store.Player(ctx, playerID)
+	return attemptOf(ctx, r.Store, r.RankGuests, day, level, playerID)
+}
+
+// attemptOf is Rooms.DailyAttempt over the store st.
+func attemptOf(ctx context.Context, st store.Store, rankGuests bool, day, level, playerID string) (room.Attempt, error) {
+	p, err := st.Player(ctx, playerID)
 	if err != nil {
 		return room.Attempt{}, fmt.Errorf("daily attempt of %s: %w", playerID, err)
 	}
 	cp := CopySeed(p.Seed, day, level)
-	if !p.Account() && !r.RankGuests {
+	if !p.Account() && !rankGuests {
 		return room.Attempt{Unranked: true, Copy: cp}, nil
 	}
-	a, err := r.Store.Attempt(ctx, playerID, day, level)
+	a, err := st.Attempt(ctx, playerID, day, level)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 	case err != nil:
@@ -57,7 +62,7 @@ func (r *Rooms) DailyAttempt(ctx context.Context, day, level, playerID string) (
 	case !a.FinishedAt.IsZero():
 		return room.Attempt{Unranked: true, Copy: cp}, nil
 	}
-	played, err := r.played(ctx, day, level, playerID)
+	played, err := played(ctx, st, day, level, playerID)
 	if err != nil {
 		return room.Attempt{}, err
 	}
@@ -77,8 +82,8 @@ func CopySeed(playerSeed uint64, day, level string) uint64 {
 
 // played reports whether the player has a ranked result on the day's
 // leaderboard of the level.
-func (r *Rooms) played(ctx context.Context, day, level, playerID string) (bool, error) {
-	_, err := r.Store.DailyAround(ctx, day, level, playerID, 0)
+func played(ctx context.Context, st store.Store, day, level, playerID string) (bool, error) {
+	_, err := st.DailyAround(ctx, day, level, playerID, 0)
 	switch {
 	case err == nil:
 		return true, nil

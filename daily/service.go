@@ -15,6 +15,8 @@ import (
 type Service struct {
 	Store   store.Store
 	Puzzles *Puzzles
+	// RankGuests is Rooms.RankGuests, as the server is set up.
+	RankGuests bool
 }
 
 var _ server.Dailies = (*Service)(nil)
@@ -23,6 +25,20 @@ var _ server.Dailies = (*Service)(nil)
 func (s *Service) DailyPuzzle(ctx context.Context, day, level string) (int64, error) {
 	pz, err := s.Puzzles.Puzzle(ctx, day, level)
 	return pz.ID, err
+}
+
+// RanksGuests reports whether guests' finishes are ranked.
+func (s *Service) RanksGuests() bool { return s.RankGuests }
+
+// DailyRanks reports whether the player's finish of the day's daily of
+// the level would be ranked now: an account's (or a guest's, when guests
+// rank) whose attempt has no finish yet.
+func (s *Service) DailyRanks(ctx context.Context, day, level, playerID string) (bool, error) {
+	a, err := attemptOf(ctx, s.Store, s.RankGuests, day, level, playerID)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	return !a.Unranked, err
 }
 
 // DailyCount is how many ranked finishes the day's daily has.

@@ -31,6 +31,12 @@ type Dailies interface {
 	// PlayerRecord is a player's public record as of today, or
 	// room.ErrUnknownPlayer.
 	PlayerRecord(ctx context.Context, id, today string) (PlayerResponse, error)
+	// RanksGuests reports whether guests' finishes are ranked
+	// (RANK_GUESTS).
+	RanksGuests() bool
+	// DailyRanks reports whether the player's finish of the day's daily
+	// of the level would be ranked now.
+	DailyRanks(ctx context.Context, day, level, playerID string) (bool, error)
 }
 
 // SetDailies gives the server its daily routes' data; until it is set they
@@ -127,7 +133,7 @@ func (s *Server) getDaily(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	resp := DailyResponse{Date: today, Levels: make([]DailyLevel, 0, len(room.Levels))}
+	resp := DailyResponse{Date: today, GuestsRanked: s.dailies.RanksGuests(), Levels: make([]DailyLevel, 0, len(room.Levels))}
 	for _, level := range room.Levels {
 		dl := DailyLevel{Level: level}
 		if dl.PuzzleID, err = s.dailies.DailyPuzzle(ctx, today, level); err == nil {
@@ -156,10 +162,14 @@ func (s *Server) dailyYou(ctx context.Context, me, day, level string) (*DailyYou
 			return &DailyYou{Status: DailySolved, TimeMS: row.TimeMS, Rank: row.Rank, Ranked: true}, nil
 		}
 	}
-	if id := s.rooms.PlayingDaily(me, day, level); id != "" {
-		return &DailyYou{Status: DailyPlaying, Room: id, Ranked: true}, nil
+	ranks, err := s.dailies.DailyRanks(ctx, day, level, me)
+	if err != nil {
+		return nil, err
 	}
-	return &DailyYou{Status: DailyNotStarted, Ranked: true}, nil
+	if id := s.rooms.PlayingDaily(me, day, level); id != "" {
+		return &DailyYou{Status: DailyPlaying, Room: id, Ranked: ranks}, nil
+	}
+	return &DailyYou{Status: DailyNotStarted, Ranked: ranks}, nil
 }
 
 // getDailyLeaderboard is GET /api/daily/{date}/{level}/leaderboard.

@@ -8,8 +8,11 @@ import "time"
 
 // DailyResponse is GET /api/daily: today's date and each level's puzzle.
 type DailyResponse struct {
-	Date   string       `json:"date"`
-	Levels []DailyLevel `json:"levels"`
+	Date string `json:"date"`
+	// GuestsRanked says whether guests' finishes are ranked (RANK_GUESTS);
+	// by default only accounts' are.
+	GuestsRanked bool         `json:"guests_ranked"`
+	Levels       []DailyLevel `json:"levels"`
 }
 
 // DailyLevel is one level's daily: its puzzle, how many have a ranked

@@ -48,7 +48,7 @@ func newNode(t *testing.T, st store.Store, at time.Time) *node {
 	rooms := room.NewRegistry(room.RegistryConfig{Clock: clock}, data)
 	// Test players move as fast as they can.
 	srv := server.New(server.Config{RateLimit: 10000, RateBurst: 10000}, rooms, data, nil, nil)
-	srv.SetDailies(&daily.Service{Store: st, Puzzles: data.Puzzles})
+	srv.SetDailies(&daily.Service{Store: st, Puzzles: data.Puzzles, RankGuests: data.RankGuests})
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() {
 		hs.Close()

@@ -184,7 +184,7 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 		srv.SetNodes(nd)
 		nd.Register(srv.Metrics())
 	}
-	srv.SetDailies(&daily.Service{Store: st, Puzzles: puzzles})
+	srv.SetDailies(&daily.Service{Store: st, Puzzles: puzzles, RankGuests: all.RankGuests})
 	srv.SetReplays(data)
 	accounts := account.New(account.Config{PublicURL: cfg.PublicURL, ListenAddr: cfg.ListenAddr, Logger: logger}, st)
 	srv.SetAccounts(accounts)

@@ -472,10 +472,11 @@ async function dailyPage(date, level, fresh) {
   $('start-kicker').textContent = 'Puzzle of the day';
   $('start-title').textContent = `${api.title(level)} · ${api.longDate(date)}`;
 
-  let you = null, finished = 0;
+  let you = null, finished = 0, guestsRanked = false;
   try {
     const d = await api.get('/api/daily');
     day.today = d.date;
+    guestsRanked = !!d.guests_ranked;
     const l = (d.levels || []).find((x) => x.level === level);
     if (date === d.date && l) { you = l.you || null; finished = l.finished; }
   } catch { /* the start card works without it */ }
@@ -504,8 +505,12 @@ async function dailyPage(date, level, fresh) {
   } else if (you && you.status === 'solved') {
     $('start-sub').textContent = `${daily.statusText(you, finished)}. Play again for fun: a second attempt is unranked.`;
     go.textContent = 'Play again · unranked';
+  } else if (!api.account() && !guestsRanked) {
+    $('start-sub').textContent = 'Guests play unranked: sign in (a passkey, no password) to go on the leaderboard. The clock starts when the board appears.';
+  } else if (you && you.ranked === false) {
+    $('start-sub').textContent = 'You have had this puzzle already today: this attempt is unranked.';
   } else {
-    $('start-sub').textContent = 'The clock starts when the board appears. Mistakes add 30 s and hints 60 s; your first finish today goes on the leaderboard.';
+    $('start-sub').textContent = 'The clock starts when the board appears and runs on if you leave. Mistakes add 30 s and hints 60 s; your first finish today goes on the leaderboard.';
   }
   // The first name makes this browser's guest; then the start card asks
   // no more.
