@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"slices"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/internal/arenatest"
 )
 
@@ -229,7 +231,7 @@ func (p *page) shots(name, sel string) {
 }
 
 // startDailyAs opens today's easy daily from home as a new guest named
-// name, and fills all but the last cell; it answers the date.
+// name, and waits for its board; it answers the date.
 func startDailyAs(p *page, base, name string) string {
 	p.t.Helper()
 	p.navigate(base + "/")
@@ -239,24 +241,45 @@ func startDailyAs(p *page, base, name string) string {
 	p.typeInto("#name", name)
 	p.click("#daily-go")
 	waitPlaying(p)
-	givens, sol := puzzle(p)
-	cells := personOrder(givens)
-	p.click(cellSel(cells[0]))
-	p.fillByKeys(cells[0], cells[:len(cells)-1], sol)
 	return strings.Split(eval[string](p, `location.pathname`), "/")[2]
 }
 
-// finishDaily places the last digit once the clock is past the easy
-// level's floor, so that the finish ranks, and waits for the result.
-func finishDaily(p *page) {
-	p.t.Helper()
-	givens, sol := puzzle(p)
-	cells := personOrder(givens)
-	last := cells[len(cells)-1]
-	p.waitFor("the clock past the floor", `(([m, s]) => +m * 60 + +s)(document.querySelector('#timer').textContent.split(':')) >= 61`, 90*time.Second)
-	p.click(cellSel(last))
-	p.press(digitKey(int(sol[last]), false), modNone)
-	p.wait("a ranked result", visible("#finish")+` && document.querySelector('#finish-sub').dataset.ranked === 'true'`)
+// solveDailiesLikePeople solves each page's daily as a person would, so
+// that the finishes rank: the pages take turns placing a digit, in an
+// order of their own (not row by row) and at uneven intervals; the last
+// digit waits until the clock is past the easy level's floor (60 s).
+func solveDailiesLikePeople(pages ...*page) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	type todo struct {
+		cells []int
+		sol   engine.Grid
+	}
+	work := make([]todo, len(pages))
+	most := 0
+	for i, p := range pages {
+		givens, sol := puzzle(p)
+		cells := empties(givens)
+		rng.Shuffle(len(cells), func(a, b int) { cells[a], cells[b] = cells[b], cells[a] })
+		work[i] = todo{cells, sol}
+		most = max(most, len(cells))
+	}
+	for n := range most - 1 {
+		for i, p := range pages {
+			if n < len(work[i].cells)-1 {
+				c := work[i].cells[n]
+				p.place(c, work[i].sol[c])
+			}
+		}
+		time.Sleep(time.Duration(300+rng.IntN(900)) * time.Millisecond)
+	}
+	for i, p := range pages {
+		p.waitFor("the clock past the floor", `(([m, s]) => +m * 60 + +s)(document.querySelector('#timer').textContent.split(':')) >= 61`, 90*time.Second)
+		last := work[i].cells[len(work[i].cells)-1]
+		p.place(last, work[i].sol[last])
+	}
+	for _, p := range pages {
+		p.wait("a ranked result", visible("#finish")+` && document.querySelector('#finish-sub').dataset.ranked === 'true'`)
+	}
 }
 
 // TestAccount is the life of an account in the browser: two guests play
@@ -279,8 +302,7 @@ func TestAccount(t *testing.T) {
 	// Two guests on today's daily, both ranked.
 	date := startDailyAs(ann, base, "Ann")
 	startDailyAs(gus, base, "Gus")
-	finishDaily(ann)
-	finishDaily(gus)
+	solveDailiesLikePeople(ann, gus)
 	before := me(ann)
 	require.NotNil(t, before.Player, "the guest's session")
 	assert.True(t, before.Player.Guest, "Ann is a guest")
@@ -326,10 +348,10 @@ func TestAccount(t *testing.T) {
 	codes := eval[[]string](ann, `[...document.querySelectorAll('#codes-list li')].map(li => li.textContent)`)
 	assert.Contains(t, text(ann, "#acct-codes"), "only this once")
 	assert.Len(t, ann.credentials(annAuth), 1, "the passkey on Ann's device")
+	ann.shots("account-codes", "")
 	ann.click("#codes-copy")
 	ann.wait("the codes copied", `window.__copied !== null`)
 	assert.Equal(t, strings.Join(codes, "\n"), eval[string](ann, `window.__copied`))
-	ann.shots("account-codes", "")
 	ann.click("#codes-done")
 	ann.wait("the account page", accountView("account"))
 
@@ -536,4 +558,60 @@ func (p *page) recordWelcomeTokens() {
 			}
 		};
 	})()`)
+}
+
+// signUp makes the page's browser an account with the handle, through the
+// account page and a passkey of a new virtual authenticator.
+func signUp(p *page, base, handle string) {
+	p.t.Helper()
+	p.authenticator()
+	p.navigate(base + "/account")
+	p.wait("the sign-up form", accountView("guest"))
+	p.typeInto("#signup-handle", handle)
+	p.click("#signup")
+	p.wait("the recovery codes", accountView("codes"))
+	p.click("#codes-done")
+	p.wait("the account page", accountView("account"))
+}
+
+// TestAccountNames plays a race between an account and a guest: the room
+// shows the account's handle as it is and the guest as "Name (guest)" in
+// the players, the feed and the results; the home page plays the account
+// under its handle, with no name to type.
+func TestAccountNames(t *testing.T) {
+	t.Parallel()
+	srv, base := startAccountArena(t)
+	b := newBrowser(t)
+	ann, gus := b.newPage("Ann"), b.newPage("Gus")
+	signUp(ann, base, "Ann")
+
+	ann.navigate(base + "/")
+	ann.wait("the home page", visible("#create-race"))
+	assert.False(t, eval[bool](ann, visible("#name")), "no name field for an account")
+	assert.Equal(t, "Ann", text(ann, "#playing-as strong"))
+	ann.click("#create-race")
+	ann.wait("the room's lobby", `location.pathname.startsWith('/r/') && `+phaseIs("waiting")+" && "+connIs("open"))
+	id := eval[string](ann, `location.pathname.slice(3)`)
+	joinRoom(gus, base+"/r/"+id, "Gus")
+	ids := playerIDs(t, srv, id)
+	require.Len(t, ids, 2)
+	pname := func(p *page, name string) string {
+		return eval[string](p, fmt.Sprintf(`document.querySelector('#players li[data-player=%q] .pname').textContent`, ids[name]))
+	}
+	for _, p := range []*page{ann, gus} {
+		p.wait("both in the room", playersHave("Ann", "Gus"))
+		p.wait("Gus marked a guest", fmt.Sprintf(`document.querySelector('#players li[data-player=%q] .pname')?.textContent === 'Gus (guest)'`, ids["Gus"]))
+		assert.Equal(t, "Ann", pname(p, "Ann"), "%s: the account's handle as it is", p.name)
+	}
+	ann.wait("the join in the feed", feedHas("join", "Gus (guest) joined."))
+	ann.shots("account-room", "")
+
+	// The results name them the same way.
+	startGame(ann, gus)
+	givens, sol := puzzle(gus)
+	cells := empties(givens)
+	gus.click(cellSel(cells[0]))
+	gus.fillByKeys(cells[0], cells, sol)
+	ann.wait("Gus's finish in the feed", feedHas("finish", "Gus (guest) finished 1st"))
+	gus.wait("the results", visible("#finish")+` && [...document.querySelectorAll('#finish-rows .name')].some(td => td.textContent === 'Gus (guest)')`)
 }
