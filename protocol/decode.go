@@ -201,9 +201,12 @@ func checkJoin(msg *Msg) *Error {
 }
 
 // CleanName trims a display name and checks it: valid UTF-8, at most
-// MaxNameRunes characters, no control or format characters. An empty name
-// is allowed here; a new player without one is refused by the join (and
-// by POST /api/session).
+// MaxNameRunes characters, no control or format characters, no line or
+// paragraph separators, nothing invisible (default-ignorable characters,
+// variation selectors), at most MaxMarks combining marks on a character,
+// and a letter or digit somewhere, so that a name is seen as it is. An
+// empty name is allowed here; a new player without one is refused by the
+// join (and by POST /api/session).
 func CleanName(s string) (string, *Error) {
 	s = strings.TrimSpace(s)
 	if !utf8.ValidString(s) {
@@ -212,13 +215,32 @@ func CleanName(s string) (string, *Error) {
 	if n := utf8.RuneCountInString(s); n > MaxNameRunes {
 		return "", Errorf(CodeBadName, "the name has %d characters; at most %d", n, MaxNameRunes)
 	}
+	marks, seen := 0, false
 	for _, r := range s {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+		switch {
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
 			return "", Errorf(CodeBadName, "the name has a control character")
+		case unicode.In(r, unicode.Zl, unicode.Zp):
+			return "", Errorf(CodeBadName, "the name has a line break")
+		case unicode.In(r, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector):
+			return "", Errorf(CodeBadName, "the name has an invisible character")
+		case unicode.In(r, unicode.Mn, unicode.Me):
+			if marks++; marks > MaxMarks {
+				return "", Errorf(CodeBadName, "the name has more than %d accents on one character", MaxMarks)
+			}
+			continue
 		}
+		marks = 0
+		seen = seen || unicode.IsLetter(r) || unicode.IsDigit(r)
+	}
+	if s != "" && !seen {
+		return "", Errorf(CodeBadName, "a name needs a letter or a digit")
 	}
 	return s, nil
 }
+
+// MaxMarks is how many combining marks one character of a name may carry.
+const MaxMarks = 2
 
 // flatMsg is a message decodeFlat made, with what its pointers point to,
 // so that decoding one is one allocation.

@@ -42,3 +42,29 @@ func TestCheckID(t *testing.T) {
 		})
 	}
 }
+
+// A display name is seen as it is: what would hide or fake it is refused,
+// with a sentence that says what; accents and other scripts are names.
+func TestCleanName(t *testing.T) {
+	for _, ok := range []string{"Ann", "  Ann  ", "Zoë", "Zoe\u0308", "Аnn", "李雷", "R2-D2", "Ann (guest)", "e\u0301\u0302"} {
+		_, err := CleanName(ok)
+		assert.Nil(t, err, "%q", ok)
+	}
+	for bad, says := range map[string]string{
+		"An\u2028n":                         "line break",
+		"\u3164":                            "invisible",
+		"A\u200bnn":                         "control",
+		"Ann\u202e":                         "control",
+		"Ann\ufe0f":                         "invisible",
+		"Z" + strings.Repeat("\u0301", 23):  "accents",
+		"e\u0301\u0302\u0303":               "accents",
+		"!!!":                               "letter or a digit",
+		strings.Repeat("x", MaxNameRunes+1): "at most",
+	} {
+		_, err := CleanName(bad)
+		if assert.NotNil(t, err, "%q", bad) {
+			assert.Equal(t, CodeBadName, err.Code)
+			assert.Contains(t, err.Message, says, "%q", bad)
+		}
+	}
+}

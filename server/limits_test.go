@@ -76,6 +76,13 @@ func TestBadInputGetsAnErrorAndChangesNothing(t *testing.T) {
 		{`{"type":"join","room":"` + id + `","name":"   "}`, protocol.CodeBadName, ""},
 		{`{"type":"join","room":"` + id + `","name":"Ann\u0007"}`, protocol.CodeBadName, ""},
 		{`{"type":"join","room":"` + id + `","name":"` + strings.Repeat("x", 25) + `"}`, protocol.CodeBadName, ""},
+		// Names that would pass for another's, or for none.
+		{`{"type":"join","room":"` + id + `","name":"An\u2028n"}`, protocol.CodeBadName, ""},
+		{`{"type":"join","room":"` + id + `","name":"\u3164"}`, protocol.CodeBadName, ""},
+		{`{"type":"join","room":"` + id + `","name":"A\u200bnn"}`, protocol.CodeBadName, ""},
+		{`{"type":"join","room":"` + id + `","name":"Ann\u202e"}`, protocol.CodeBadName, ""},
+		{`{"type":"join","room":"` + id + `","name":"Z` + strings.Repeat(`\u0301`, 23) + `"}`, protocol.CodeBadName, ""},
+		{`{"type":"join","room":"` + id + `","name":"!!!"}`, protocol.CodeBadName, ""},
 		{"{\"type\":\"join\",\"id\":3,\"room\":\"" + id + "\",\"name\":\"An\xc3\"}", protocol.CodeBadName, "3"},
 		{"{\"type\":\"join\",\"room\":\"" + id + "\",\"name\":\"\xffAnn\"}", protocol.CodeBadName, ""},
 		{"{\"type\":\"join\",\"id\":\"j\",\"room\":\"" + id + "\xff\",\"name\":\"Ann\"}", protocol.CodeBadJSON, `"j"`},
