@@ -213,3 +213,32 @@ func TestDaily(t *testing.T) {
 	ann.navigate(srv.URL() + "/p/p_nobody")
 	ann.wait("no such player", `document.querySelector('#player-name').textContent === 'No such player'`)
 }
+
+// TestDailyHeldForReview: a daily filled at a machine's pace (under the
+// level's floor, row by row) is held for review: the finish says so in
+// words, the leaderboard stays empty, and the player's page shows the
+// result as under review.
+func TestDailyHeldForReview(t *testing.T) {
+	t.Parallel()
+	srv := startArena(t, "RANK_GUESTS=true")
+	b := newBrowser(t)
+	hal := b.newPage("Hal")
+	hal.navigate(srv.URL() + "/")
+	hal.wait("today's dailies", `document.querySelectorAll('#daily [data-level][data-status]').length === 4`)
+	hal.click(`#daily [data-level="easy"] a`)
+	hal.wait("the daily's start", `location.pathname.startsWith('/daily/')`+" && "+visible("#daily-go"))
+	date := strings.Split(eval[string](hal, `location.pathname`), "/")[2]
+	hal.typeInto("#name", "Hal")
+	hal.click("#daily-go")
+	solveDaily(hal, false)
+
+	hal.wait("the finish under review", visible("#finish")+` && document.querySelector('#finish-sub').dataset.review === 'held'`)
+	assert.Contains(t, text(hal, "#finish-sub"), "Under review")
+	hal.shots("daily-review", "")
+	assert.Zero(t, srv.leaderboard(date, "easy").Total, "held off the leaderboard")
+
+	id := eval[string](hal, `localStorage.getItem('arena.id') || ''`)
+	require.NotEmpty(t, id)
+	hal.navigate(srv.URL() + "/p/" + id)
+	hal.wait("the result under review", `(document.querySelector('#history tr[data-review="held"]')?.textContent || '').includes('under review')`)
+}

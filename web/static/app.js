@@ -222,7 +222,7 @@ function room(id, as, day) {
   // On a daily page, once this player has finished: their result on the
   // day's leaderboard, read again from the server (the panels too).
   // wasRanked is whether the attempt could rank when it began: a finish
-  // that could and does not was under the level's floor.
+  // that could and does not came past the attempt's 3 hours.
   let result = null, asked = false, read = false, mine = null, wasRanked;
   const dailyResult = () => {
     const me = game.mine();
@@ -403,21 +403,20 @@ function modeLabel(m, watching, unranked) {
 // so that a reload of an archive day comes back to it.
 const dayKey = (day) => `daily.${day.date}.${day.level}`;
 
-// FLOOR is each level's fastest ranked finish in seconds (docs/protocol.md,
-// "The puzzle of the day").
-const FLOOR = { easy: 60, medium: 90, hard: 120, expert: 150 };
-
 // dailyNote says what this finish was worth, for the finish banner: mine
 // is the player's row on the day's leaderboard (null: none), wasRanked
 // whether the attempt could rank when it began.
 function dailyNote(day, me, mine, total, wasRanked) {
+  if (me.review === 'held') {
+    return { ranked: false, review: true, text: 'Under review: this finish was quicker or steadier than a person plays, so it waits off the leaderboard until someone has looked at it.' };
+  }
   if (me.ranked !== false) {
     if (!mine) return { ranked: true, text: 'Ranked: your time is on its way to the leaderboard.' };
     const pen = mine.time_ms - mine.elapsed_ms;
     return { ranked: true, text: `Rank ${api.count(mine.rank)} of ${api.count(total)} · ${fmt(mine.time_ms)}${pen > 0 ? ` with ${fmt(pen)} of penalties` : ''}` };
   }
   if (day.date < day.today) return { ranked: false, text: 'Unranked: an archive day.' };
-  if (wasRanked) return { ranked: false, text: `Unranked: faster than ${fmt(FLOOR[day.level] * 1000)}, this level's floor; it is kept for review.` };
+  if (wasRanked) return { ranked: false, text: 'Unranked: finished more than 3 hours after you first saw the board.' };
   const first = mine ? ` Your ranked finish today: rank ${api.count(mine.rank)} of ${api.count(total)} in ${fmt(mine.time_ms)}.` : '';
   return { ranked: false, text: `Unranked: only your first finish of the day counts.${first}` };
 }

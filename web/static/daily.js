@@ -237,8 +237,12 @@ export async function playerPage(id) {
     // A daily's rank is its place on the day's board; a room's, its place
     // in the room.
     const daily = r.mode === 'daily' || r.date;
-    const rank = daily && !r.ranked ? 'unranked' : !r.rank ? '–' : daily ? api.count(r.rank) : ordinal(r.rank);
-    tr.dataset.ranked = String(!daily || !!r.ranked);
+    // A finish held for review (docs/protocol.md, "Ranked means earned")
+    // says so in place of a rank.
+    const review = { held: 'under review', removed: 'removed in review' }[r.review];
+    const rank = review || (daily && !r.ranked ? 'unranked' : !r.rank ? '–' : daily ? api.count(r.rank) : ordinal(r.rank));
+    tr.dataset.ranked = String(!review && (!daily || !!r.ranked));
+    if (r.review) tr.dataset.review = r.review;
     // A result's room is its round's store id: ID, or ID.N for round N.
     const game = el('td');
     const [rid, round] = (r.room || '').split('.');

@@ -196,6 +196,7 @@ export function renderFinish(game, dismissed, result) {
     const sub = $('finish-sub');
     sub.textContent = result ? result.text : 'Reading the leaderboard…';
     sub.dataset.ranked = result ? String(result.ranked) : '';
+    sub.dataset.review = result && result.review ? 'held' : '';
     for (const [k, v] of [['Time', fmt(f.elapsed_ms)], ['Mistakes', String(f.mistakes || 0)], ['Hints', String(f.hints || 0)]]) {
       const tr = el('tr');
       tr.append(el('td', 'name', k), el('td', 'num', v));
