@@ -248,3 +248,35 @@ func maxLevel(a, b Level) Level {
 	}
 	return b
 }
+
+// Unlocked groups the cells the singles placed after each run of steps
+// above the singles, until the next such run: the cells that run opened,
+// in the order the runs were taken. The solver tries every single before
+// it turns to a harder technique, so none of those cells could be placed
+// before the run: a person meets them after the thinking it took. Steps
+// are a Grade's (GradePuzzle keeps them).
+func Unlocked(steps []Step) [][]int {
+	var out [][]int
+	open := false
+	for _, st := range steps {
+		if st.Technique.Level() != LevelEasy {
+			out = append(out, nil)
+			open = true
+			continue
+		}
+		if open {
+			for _, p := range st.Place {
+				out[len(out)-1] = append(out[len(out)-1], p.Cell)
+			}
+		}
+	}
+	// A step that unlocked no single (its eliminations fed the next
+	// harder step) is the next one's thinking: it has no cells of its own.
+	kept := out[:0]
+	for _, cells := range out {
+		if len(cells) > 0 {
+			kept = append(kept, cells)
+		}
+	}
+	return kept
+}

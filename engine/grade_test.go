@@ -255,3 +255,46 @@ func TestGrade17Clue(t *testing.T) {
 	assert.Positive(t, levels[LevelMedium])
 	assert.Positive(t, levels[LevelHard])
 }
+
+// Unlocked: every cell it names is placed by a single that follows a
+// harder step, none of them was placeable before that step, and an easy
+// puzzle has none.
+func TestUnlocked(t *testing.T) {
+	easy, err := Generate(GenerateOptions{Level: LevelEasy, Seed: 7})
+	require.NoError(t, err)
+	gr, err := GradePuzzle(easy.Givens)
+	require.NoError(t, err)
+	assert.Empty(t, Unlocked(gr.Steps), "singles only")
+
+	hard, err := Generate(GenerateOptions{Level: LevelHard, Seed: 7})
+	require.NoError(t, err)
+	gr, err = GradePuzzle(hard.Givens)
+	require.NoError(t, err)
+	groups := Unlocked(gr.Steps)
+	require.NotEmpty(t, groups)
+	c := NewCandidates(hard.Givens)
+	seen := map[int]bool{}
+	for i, st := range gr.Steps {
+		// Before a run of harder steps (the solver repeats a technique
+		// while it finds one, and goes back to the singles after) no cell
+		// of the groups still to come is a naked single.
+		if st.Technique.Level() != LevelEasy && (i == 0 || gr.Steps[i-1].Technique.Level() == LevelEasy) {
+			for _, cells := range groups {
+				for _, cell := range cells {
+					if !seen[cell] && c.Grid()[cell] == 0 {
+						assert.NotEqual(t, 1, c.Count(cell), "cell %d placeable before its step", cell)
+					}
+				}
+			}
+		}
+		for _, p := range st.Place {
+			seen[p.Cell] = true
+		}
+		require.True(t, c.Apply(&st))
+	}
+	n := 0
+	for _, cells := range groups {
+		n += len(cells)
+	}
+	assert.LessOrEqual(t, n, NumCells-hard.Givens.Filled())
+}

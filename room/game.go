@@ -46,6 +46,9 @@ type Puzzle struct {
 	// Floor is the puzzle's own floor from its grade (PuzzleFloor): a
 	// ranked finish faster than it is held for review.
 	Floor time.Duration
+	// Unlocked are the cells each run of the grade's harder steps opened
+	// (engine.Unlocked): a person pauses before them.
+	Unlocked [][]int
 }
 
 // Effect is work the room's goroutine does off the game's thread and
@@ -208,6 +211,12 @@ func (g *Game) Copy(m engine.Isomorph) {
 	}
 	pz := g.pz
 	pz.Givens, pz.Solution = m.Grid(pz.Givens), m.Grid(pz.Solution)
+	pz.Unlocked = make([][]int, len(g.pz.Unlocked))
+	for i, cells := range g.pz.Unlocked {
+		for _, c := range cells {
+			pz.Unlocked[i] = append(pz.Unlocked[i], m.Cell(c))
+		}
+	}
 	g.setPuzzle(pz)
 	g.copied = string(text)
 }

@@ -17,7 +17,9 @@ import (
 //     puzzle's own floor: its logical steps, each at a person's fastest
 //     pace for its technique (PuzzleFloor);
 //   - place digits at machine-regular intervals (minRegularCV);
-//   - fill the cells in scan order, one after the next (maxScanShare).
+//   - fill the cells in scan order, one after the next (maxScanShare);
+//   - go on at their usual pace into the cells the puzzle's hardest steps
+//     open (minHardPause).
 //
 // The checks look at the player's placements in the round (the digits
 // they set, with when): they run where the finish is made, on what the
@@ -32,6 +34,7 @@ const (
 	HoldStepFloor  = "faster than the puzzle's logical steps allow"
 	HoldRegular    = "digits placed at machine-regular intervals"
 	HoldScanOrder  = "cells filled in scan order"
+	HoldNoPause    = "no pause before the hardest steps"
 )
 
 // LevelFloor is the fastest a puzzle of the level can honestly be
@@ -93,13 +96,20 @@ type placement struct {
 // maxPlacements bounds what a member keeps of their placements.
 const maxPlacements = 4 * engine.NumCells
 
-// holdReason says why a ranked finish of elapsed, with these placements,
-// is held for review ("" for none).
-func holdReason(level string, floor, elapsed time.Duration, placed []placement) string {
+// minHardPause: a person thinks before the cells a run of harder steps
+// opens (Puzzle.Unlocked), so the gaps before the first of each run's
+// cells they place average at least this many times their median gap.
+// It is judged on a puzzle with two such runs or more, and on a finish
+// without hints (a hint does the thinking).
+const minHardPause = 1.5
+
+// holdReason says why a ranked finish of elapsed on pz, with these
+// placements and hints, is held for review ("" for none).
+func holdReason(pz Puzzle, elapsed time.Duration, placed []placement, hints int) string {
 	switch {
-	case elapsed < LevelFloor(level):
+	case elapsed < LevelFloor(pz.Level):
 		return HoldLevelFloor
-	case elapsed < floor:
+	case elapsed < pz.Floor:
 		return HoldStepFloor
 	}
 	if len(placed) < minPlacements {
@@ -111,7 +121,39 @@ func holdReason(level string, floor, elapsed time.Duration, placed []placement) 
 	if scanShare(placed) > maxScanShare {
 		return HoldScanOrder
 	}
+	if hints == 0 && len(pz.Unlocked) >= 2 && hardPause(placed, pz.Unlocked) < minHardPause {
+		return HoldNoPause
+	}
 	return ""
+}
+
+// hardPause is the mean gap before the first placement of each group of
+// unlocked cells, over the median gap between placements (+Inf, which
+// holds nothing, when no group's cell was placed after another).
+func hardPause(placed []placement, unlocked [][]int) float64 {
+	gaps := make([]time.Duration, 0, len(placed)-1)
+	for i := 1; i < len(placed); i++ {
+		gaps = append(gaps, placed[i].at.Sub(placed[i-1].at))
+	}
+	var sum time.Duration
+	n := 0
+	for _, cells := range unlocked {
+		for i, p := range placed {
+			if slices.Contains(cells, int(p.cell)) {
+				if i > 0 {
+					sum += gaps[i-1]
+					n++
+				}
+				break
+			}
+		}
+	}
+	slices.Sort(gaps)
+	median := gaps[len(gaps)/2]
+	if n == 0 || median <= 0 {
+		return math.Inf(1)
+	}
+	return float64(sum) / float64(n) / float64(median)
 }
 
 // intervalCV is the coefficient of variation of the intervals between

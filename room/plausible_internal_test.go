@@ -49,9 +49,30 @@ func TestHoldReason(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, holdReason("easy", tt.floor, tt.elapsed, tt.placed))
+			assert.Equal(t, tt.want, holdReason(Puzzle{Level: "easy", Floor: tt.floor}, tt.elapsed, tt.placed, 0))
 		})
 	}
+}
+
+// A person pauses before the cells the hardest steps open; a bot that
+// keeps its uneven pace into them is held, unless it took hints.
+func TestHoldReasonPauses(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	cells := rng.Perm(81)[:50]
+	unlocked := [][]int{{cells[20], cells[21]}, {cells[35]}, {cells[44], cells[45]}}
+	pz := Puzzle{Level: "hard", Unlocked: unlocked}
+	steady := func(int) time.Duration { return 2*time.Second + time.Duration(rng.Int64N(int64(3*time.Second))) }
+	thinks := func(i int) time.Duration {
+		if i == 20 || i == 35 || i == 44 {
+			return 40 * time.Second
+		}
+		return steady(i)
+	}
+	assert.Equal(t, HoldNoPause, holdReason(pz, 5*time.Minute, placements(cells, steady), 0))
+	assert.Equal(t, "", holdReason(pz, 5*time.Minute, placements(cells, thinks), 0), "a person's pauses")
+	assert.Equal(t, "", holdReason(pz, 5*time.Minute, placements(cells, steady), 1), "a hint did the thinking")
+	pz.Unlocked = unlocked[:1]
+	assert.Equal(t, "", holdReason(pz, 5*time.Minute, placements(cells, steady), 0), "one run is too few to judge")
 }
 
 func TestFloors(t *testing.T) {

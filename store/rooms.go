@@ -126,7 +126,14 @@ func (a *Adapter) RecordGame(ctx context.Context, gameID, mode, day string, pz P
 	if a.Fences != nil && first {
 		a.Fences.Hold(gameID, FirstEpoch(r))
 	}
-	return room.Puzzle{ID: pz.ID, Level: pz.Level, Givens: givens, Solution: sol, Floor: room.PuzzleFloor(pz.Techniques)}, nil
+	out := room.Puzzle{ID: pz.ID, Level: pz.Level, Givens: givens, Solution: sol, Floor: room.PuzzleFloor(pz.Techniques)}
+	// The cells the grade's harder steps open, for the checks of a ranked
+	// finish; a puzzle the grader cannot take (none the pool deals) has
+	// none.
+	if gr, err := engine.GradePuzzle(givens); err == nil {
+		out.Unlocked = engine.Unlocked(gr.Steps)
+	}
+	return out, nil
 }
 
 // SaveFinish stores one finish, as the store keeps it, in one
