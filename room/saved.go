@@ -70,11 +70,11 @@ func (s *Saved) Unstored() bool {
 
 // SavedPuzzle is the puzzle with its solution.
 type SavedPuzzle struct {
-	ID       int64  `json:"id"`
-	Level    string `json:"level"`
-	Givens   string `json:"givens"`
-	Solution string `json:"solution"`
-	FloorMS  int64  `json:"floor_ms,omitempty"`
+	ID       int64   `json:"id"`
+	Level    string  `json:"level"`
+	Givens   string  `json:"givens"`
+	Solution string  `json:"solution"`
+	FloorMS  int64   `json:"floor_ms,omitempty"`
 	Unlocked [][]int `json:"unlocked,omitempty"`
 	// Copy is the isomorph of the stored puzzle that Givens and Solution
 	// are, for a daily shown as its player's copy ("" for none).
