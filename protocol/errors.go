@@ -38,6 +38,7 @@ const (
 	CodeUndoStale     = "undo_stale"  // someone else has changed the cell since
 	CodeCoopOnly      = "coop_only"   // cursors are shared in co-op rooms only
 	CodeUnavailable   = "unavailable" // the server could not do it now (a puzzle, the database); try again
+	CodeOverloaded    = "overloaded"  // the server is behind on storing what it took: nothing was done; try again in a moment
 
 	// Making rooms (HTTP).
 	CodeServerFull     = "server_full"      // the server holds as many live rooms as it may

@@ -21,6 +21,7 @@ var httpStatus = map[string]int{
 	protocol.CodeTooManyRooms:   http.StatusTooManyRequests,
 	protocol.CodeServerFull:     http.StatusServiceUnavailable,
 	protocol.CodeUnavailable:    http.StatusServiceUnavailable,
+	protocol.CodeOverloaded:     http.StatusServiceUnavailable,
 	protocol.CodeBadToken:       http.StatusUnauthorized,
 	protocol.CodeHandleTaken:    http.StatusConflict,
 	protocol.CodeAlreadyAccount: http.StatusConflict,

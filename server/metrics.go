@@ -14,6 +14,7 @@ type metrics struct {
 	sockets    prometheus.Gauge
 	latency    prometheus.Histogram
 	slowClosed prometheus.Counter
+	overloaded prometheus.Counter
 	messages   *prometheus.CounterVec
 	// byType are messages' counters for the types clients send, looked
 	// up once rather than hashed on every message.
@@ -44,6 +45,10 @@ func newMetrics(s *Server) *metrics {
 	m.slowClosed = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "arena_slow_clients_dropped_total", Help: "Connections closed because their send queue filled up (close code 4001).",
 	})
+	m.overloaded = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "arena_overloaded_refusals_total",
+		Help: "Moves, joins and new rooms refused with overloaded while the event log was saturated (see arena_queue_full{queue=\"events\"}).",
+	})
 	m.messages = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "arena_messages_total", Help: "Well-formed client messages received, by type.",
 	}, []string{"type"})
@@ -54,7 +59,7 @@ func newMetrics(s *Server) *metrics {
 	}
 	rooms := s.rooms
 	m.reg.MustRegister(
-		m.sockets, m.latency, m.slowClosed, m.messages,
+		m.sockets, m.latency, m.slowClosed, m.overloaded, m.messages,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "arena_rooms", Help: "Live rooms."},
 			func() float64 { return float64(rooms.Stats().Rooms) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "arena_room_members", Help: "Players and spectators connected to a room."},

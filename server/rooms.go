@@ -68,6 +68,10 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 		writeRefusal(w, rerr)
 		return
 	}
+	if s.overloaded() {
+		writeOverloaded(w)
+		return
+	}
 	if !s.roomsByAddr.acquire(addr) {
 		w.Header().Set("Retry-After", retryRoomsByAddr)
 		writeError(w, protocol.CodeTooManyRooms,

@@ -48,6 +48,7 @@ type Server struct {
 	players Players
 	dailies Dailies // nil: the daily routes answer unavailable
 	replays Replays // nil: the replay route answers unavailable
+	brake   Brake   // nil: nothing is refused for the event log (SetBrake)
 	nodes   Nodes   // nil: one node (relay.go)
 	relays  *relayMetrics
 	log     *slog.Logger

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sudoku-arena/arena/internal/backoff"
@@ -25,15 +26,19 @@ type EventLogOptions struct {
 	// batch is written without waiting for the interval.
 	MaxBatch int
 	// MaxPending and MaxPendingBytes bound the events held in memory while
-	// the database is unreachable (defaults 1,000,000 events and 64 MiB,
-	// counting each event's data and ids and 64 bytes besides); past
-	// either, new events are dropped and counted, so a long outage costs
-	// log entries, never the server. Rooms keep their own state and save
-	// it on their own, so a dropped event costs no game while the process
-	// lives; after a crash a room is rebuilt only up to its first event
-	// missing (or its last save).
+	// the database is slow or unreachable (defaults 1,000,000 events and
+	// 64 MiB, counting each event's data and ids and 64 bytes besides).
+	// The log is Saturated from three quarters of either bound until it
+	// drains below half of both: the server then takes no new moves,
+	// rooms or joins (what it acknowledged is stored; what it would not
+	// store it refuses). The events of what was taken before are held up
+	// to twice the bounds; past that, as a last resort, new events are
+	// dropped, counted and logged (at most once per DropLogEvery).
 	MaxPending      int
 	MaxPendingBytes int64
+	// DropLogEvery is the least time between two logs of dropped events
+	// (default 10s): each says how many since the last.
+	DropLogEvery time.Duration
 	// RetryMin and RetryMax bound the back-off between failed writes
 	// (defaults 10ms and 2s); each wait is drawn from the upper half of
 	// the doubled one.
@@ -69,6 +74,17 @@ type EventLog struct {
 	closed  bool
 	full    bool // the last Append dropped events
 
+	// saturated is Saturated: set from three quarters of either bound,
+	// cleared below half of both. satSince is when it was set, satDrops
+	// what the server refused meanwhile (Refused).
+	saturated atomic.Bool
+	satSince  time.Time
+	refused   atomic.Int64
+	// droppedLogged is the drop count the last drop log reported, at
+	// droppedLogAt.
+	droppedLogged int64
+	droppedLogAt  time.Time
+
 	wake chan struct{}
 	done chan struct{}
 	stop context.CancelFunc
@@ -99,9 +115,13 @@ type EventLogStats struct {
 	Pending      int       // events queued and not yet written
 	PendingBytes int64     // their size, as MaxPendingBytes counts it
 	OldestAt     time.Time // when the oldest of them was queued (zero: none)
-	// Full is set while the queue is within a tenth of either bound, or
-	// dropped events at its last Append: what readiness reports.
+	// Full is set while the log is saturated (see MaxPending), or dropped
+	// events at its last Append: what readiness reports.
 	Full bool
+	// Saturated is Saturated(), and Refused what the server refused for
+	// it (Refused) since it last set in.
+	Saturated bool
+	Refused   int64
 	// MaxPending and MaxPendingBytes are the bounds in force.
 	MaxPending      int
 	MaxPendingBytes int64
@@ -137,6 +157,9 @@ func NewEventLog(dst EventAppender, opts EventLogOptions) *EventLog {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	if opts.DropLogEvery <= 0 {
+		opts.DropLogEvery = 10 * time.Second
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &EventLog{dst: dst, opts: opts, wake: make(chan struct{}, 1), done: make(chan struct{}), stop: cancel}
 	go l.run(ctx)
@@ -144,8 +167,8 @@ func NewEventLog(dst EventAppender, opts EventLogOptions) *EventLog {
 }
 
 // Append queues events for writing. It never blocks on the database.
-// Past either bound the events that do not fit are dropped, counted, and
-// logged.
+// Past twice either bound the events that do not fit are dropped and
+// counted (see MaxPending).
 func (l *EventLog) Append(events ...Event) {
 	l.AppendEach(len(events), func(i int, e *Event) { *e = events[i] })
 }
@@ -158,12 +181,12 @@ func (l *EventLog) AppendEach(count int, fill func(i int, e *Event)) {
 	l.mu.Lock()
 	n := 0
 	if !l.closed {
-		for n < count && len(l.pending) < l.opts.MaxPending {
+		for n < count && len(l.pending) < 2*l.opts.MaxPending {
 			l.pending = append(l.pending, Event{})
 			e := &l.pending[len(l.pending)-1]
 			fill(n, e)
 			size := eventSize(e)
-			if l.bytes+size > l.opts.MaxPendingBytes {
+			if l.bytes+size > 2*l.opts.MaxPendingBytes {
 				l.pending[len(l.pending)-1] = Event{}
 				l.pending = l.pending[:len(l.pending)-1]
 				break
@@ -179,15 +202,40 @@ func (l *EventLog) AppendEach(count int, fill func(i int, e *Event)) {
 	l.dropped += int64(count - n)
 	l.full = n < count
 	full := len(l.pending) >= l.opts.MaxBatch
+	saturates := !l.saturated.Load() && (4*len(l.pending) >= 3*l.opts.MaxPending || 4*l.bytes >= 3*l.opts.MaxPendingBytes)
+	if saturates {
+		l.saturated.Store(true)
+		l.satSince = now
+		l.refused.Store(0)
+	}
+	var logDrops int64
+	if l.dropped > l.droppedLogged && now.Sub(l.droppedLogAt) >= l.opts.DropLogEvery {
+		logDrops, l.droppedLogged, l.droppedLogAt = l.dropped-l.droppedLogged, l.dropped, now
+	}
+	pending, bytes := len(l.pending), l.bytes
 	l.mu.Unlock()
-	if n < count {
-		l.opts.Logger.Error("event log: queue full, events dropped", "dropped", count-n,
+	if saturates {
+		l.opts.Logger.Warn("event log: saturated: new moves, rooms and joins are refused until it drains",
+			"pending", pending, "pending_bytes", bytes, "max_pending", l.opts.MaxPending, "max_pending_bytes", l.opts.MaxPendingBytes)
+	}
+	if logDrops > 0 {
+		l.opts.Logger.Error("event log: past twice its bound, events dropped", "dropped", logDrops, "dropped_total", l.dropped,
 			"max_pending", l.opts.MaxPending, "max_pending_bytes", l.opts.MaxPendingBytes)
 	}
 	if full {
 		l.poke()
 	}
 }
+
+// Saturated reports whether the log holds so much not yet written (three
+// quarters of either bound, until it drains below half of both) that the
+// server must take no new work: a move, room or join taken now might not
+// be stored. It is one atomic load.
+func (l *EventLog) Saturated() bool { return l.saturated.Load() }
+
+// Refused counts a piece of work the server refused because the log was
+// saturated, for the log's summary when it drains.
+func (l *EventLog) Refused() { l.refused.Add(1) }
 
 func (l *EventLog) poke() {
 	select {
@@ -249,8 +297,9 @@ func (l *EventLog) Stats() EventLogStats {
 	if len(l.marks) > 0 {
 		s.OldestAt = l.marks[0].at
 	}
-	s.Full = l.full || s.Pending >= l.opts.MaxPending-l.opts.MaxPending/10 ||
-		s.PendingBytes >= l.opts.MaxPendingBytes-l.opts.MaxPendingBytes/10
+	s.Saturated = l.saturated.Load()
+	s.Full = l.full || s.Saturated
+	s.Refused = l.refused.Load()
 	l.mu.Unlock()
 	s.MaxPending, s.MaxPendingBytes = l.opts.MaxPending, l.opts.MaxPendingBytes
 	return s
@@ -348,6 +397,12 @@ func (l *EventLog) writeOne(ctx context.Context) bool {
 	if n > 0 {
 		l.full = false
 	}
+	var drained time.Duration
+	dropped := l.dropped
+	if l.saturated.Load() && 2*len(l.pending) < l.opts.MaxPending && 2*l.bytes < l.opts.MaxPendingBytes {
+		l.saturated.Store(false)
+		drained = max(l.opts.Clock.Now().Sub(l.satSince), time.Nanosecond)
+	}
 	k := 0
 	for k < len(l.marks) && l.marks[k].upTo <= l.written {
 		k++
@@ -368,6 +423,10 @@ func (l *EventLog) writeOne(ctx context.Context) bool {
 	}
 	l.flushes = waiting
 	l.mu.Unlock()
+	if drained > 0 {
+		l.opts.Logger.Info("event log: drained: taking new moves, rooms and joins again", "saturated_for", drained,
+			"refused", l.refused.Load(), "dropped_total", dropped)
+	}
 	if n > 0 {
 		l.statsMu.Lock()
 		l.stats.Written += int64(n)

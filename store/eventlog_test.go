@@ -1,8 +1,10 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -132,38 +134,57 @@ func TestEventLogHoldsThroughAnOutageAndCatchesUp(t *testing.T) {
 	}
 }
 
-// The queue is bounded in bytes as well as in events: past the bound new
-// events are dropped and counted, the log reports itself full, and it
-// takes events again once it has written what it held.
+// The queue is bounded in bytes as well as in events. From three
+// quarters of the bound the log is saturated (the server takes no new
+// work) and reports itself full; what comes meanwhile (what was taken
+// before) is held up to twice the bound, and past that dropped, counted
+// and logged once per DropLogEvery, not once per event. Once written out,
+// the log takes work again.
 func TestEventLogIsBoundedInBytes(t *testing.T) {
 	t.Parallel()
 	db := &outage{down: true, kept: map[int64]int{}}
 	big := `"` + strings.Repeat("x", 1000) + `"`
 	size := int64(len(big) + len("r00m") + len("move") + len("p_a") + 64)
 	clock := newClock(t0)
+	var logs bytes.Buffer
 	l := store.NewEventLog(db, store.EventLogOptions{
 		Interval: time.Millisecond, MaxBatch: 100, MaxPendingBytes: 10 * size, RetryMin: time.Millisecond, RetryMax: 2 * time.Millisecond,
-		Clock: clock,
+		Clock: clock, Logger: slog.New(slog.NewTextHandler(&logs, nil)),
 	})
 	defer l.Close(context.Background())
-	for i := int64(1); i <= 15; i++ {
+	for i := int64(1); i <= 7; i++ {
 		l.Append(event(i, big))
+	}
+	assert.False(t, l.Saturated(), "seven tenths of the bound")
+	l.Append(event(8, big))
+	assert.True(t, l.Saturated(), "three quarters of the bound")
+	for i := int64(9); i <= 25; i++ {
+		l.Append(event(i, big))
+		l.Refused()
 	}
 	// The database is away: the writes fail and wait out their back-off.
 	moveUntil(t, clock, 2*time.Millisecond, func() bool { return l.Stats().Retries >= 2 })
 	st := l.Stats()
-	assert.Equal(t, 10, st.Pending, "ten fit in the bytes allowed")
-	assert.Equal(t, 10*size, st.PendingBytes)
+	assert.Equal(t, 20, st.Pending, "twice the bytes allowed are held")
+	assert.Equal(t, 20*size, st.PendingBytes)
 	assert.Equal(t, int64(5), st.Dropped)
 	assert.True(t, st.Full)
+	assert.True(t, st.Saturated)
+	assert.Equal(t, int64(17), st.Refused)
 	assert.Equal(t, 10*size, st.MaxPendingBytes)
+	assert.Equal(t, 1, strings.Count(logs.String(), "events dropped"), "one log for the five drops in one interval:\n%s", logs.String())
+	assert.Equal(t, 1, strings.Count(logs.String(), "event log: saturated"))
 
 	db.up()
 	flush(t, l, clock, 2*time.Millisecond)
 	assert.False(t, l.Stats().Full, "written out, it is no longer full")
-	l.Append(event(16, big))
+	assert.False(t, l.Saturated(), "nor saturated")
+	assert.Contains(t, logs.String(), "event log: drained")
+	assert.Contains(t, logs.String(), "refused=17")
+	assert.Contains(t, logs.String(), "dropped_total=5", "the drain tells the drops")
+	l.Append(event(26, big))
 	flush(t, l, clock, 2*time.Millisecond)
-	assert.Len(t, db.stored(), 11)
+	assert.Len(t, db.stored(), 21)
 	assert.Equal(t, int64(5), l.Stats().Dropped)
 }
 
@@ -181,17 +202,17 @@ func TestEventLogAppendEachFillsInPlace(t *testing.T) {
 	})
 	defer l.Close(context.Background())
 	var asked []int
-	l.AppendEach(5, func(i int, e *store.Event) {
+	l.AppendEach(8, func(i int, e *store.Event) {
 		asked = append(asked, i)
 		*e = event(int64(i+1), big)
 	})
 	st := l.Stats()
-	assert.Equal(t, 3, st.Pending)
-	assert.Equal(t, 3*size, st.PendingBytes)
+	assert.Equal(t, 6, st.Pending, "twice the bound")
+	assert.Equal(t, 6*size, st.PendingBytes)
 	assert.Equal(t, int64(2), st.Dropped)
-	assert.Equal(t, []int{0, 1, 2, 3}, asked, "filled in order, up to the one that did not fit")
+	assert.Equal(t, []int{0, 1, 2, 3, 4, 5, 6}, asked, "filled in order, up to the one that did not fit")
 
 	db.up()
 	flush(t, l, clock, 2*time.Millisecond)
-	assert.Equal(t, map[int64]int{1: 1, 2: 1, 3: 1}, db.stored())
+	assert.Equal(t, map[int64]int{1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1}, db.stored())
 }

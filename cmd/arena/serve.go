@@ -186,6 +186,7 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 	}
 	srv.SetDailies(&daily.Service{Store: st, Puzzles: puzzles, RankGuests: all.RankGuests})
 	srv.SetReplays(data)
+	srv.SetBrake(events)
 	accounts := account.New(account.Config{PublicURL: cfg.PublicURL, ListenAddr: cfg.ListenAddr, Logger: logger}, st)
 	srv.SetAccounts(accounts)
 	defer background(accounts.Run)() // sweeps the expired sessions and codes

@@ -225,7 +225,7 @@ func Settings() []Setting {
 			func(c *Config) *int { return &c.Server.PoolStock }),
 		whole("RESULT_QUEUE", "results waiting for the database before new rooms are refused and /readyz fails", 1, 1_000_000,
 			func(c *Config) *int { return &c.Server.Rooms.MaxResultsWaiting }),
-		whole("EVENT_QUEUE_MB", "MiB of room events held while the database is away; past it new events are dropped", 1, 65536,
+		whole("EVENT_QUEUE_MB", "MiB of room events held while the database is slow or away; from three quarters of it new moves, rooms and joins are refused (overloaded)", 1, 65536,
 			func(c *Config) *int { return &c.Server.EventQueueMB }),
 		whole("CREATE_RATE", "rooms one client address may create a minute; 0 turns the limit off", 0, 100000,
 			func(c *Config) *int { return &c.Server.CreateRate }),

@@ -302,6 +302,7 @@ const ERRORS = {
   nothing_to_redo: 'Nothing to redo.',
   undo_stale: 'That cell has changed since; undo skipped it.',
   coop_only: 'Cursors are shared in co-op rooms only.',
+  overloaded: 'The server is busy saving games; your move was not made. Try it again in a moment.',
   unavailable: 'The server is busy just now; try again in a moment.',
   server_full: 'The server is full just now; try again in a minute.',
   too_many_rooms: 'You have many rooms open already; finish or leave one first.',
