@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -89,6 +90,7 @@ type proxy struct {
 
 	mu     sync.Mutex
 	conns  map[net.Conn]struct{}
+	muted  map[net.Conn]*atomic.Bool // by client connection: drop what the server sends
 	closed bool
 	wg     sync.WaitGroup
 }
@@ -98,7 +100,7 @@ func startProxy(t *testing.T, target string) *proxy {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	p := &proxy{ln: ln, target: target, conns: map[net.Conn]struct{}{}}
+	p := &proxy{ln: ln, target: target, conns: map[net.Conn]struct{}{}, muted: map[net.Conn]*atomic.Bool{}}
 	p.wg.Add(1)
 	go p.accept()
 	t.Cleanup(func() {
@@ -137,13 +139,30 @@ func (p *proxy) forward(client net.Conn) {
 	if !p.track(client, server) {
 		return
 	}
+	muted := new(atomic.Bool)
+	p.mu.Lock()
+	p.muted[client] = muted
+	p.mu.Unlock()
 	done := make(chan struct{}, 2)
-	pipe := func(dst, src net.Conn) {
-		_, _ = io.Copy(dst, src)
+	go func() {
+		_, _ = io.Copy(server, client)
 		done <- struct{}{}
-	}
-	go pipe(server, client)
-	go pipe(client, server)
+	}()
+	go func() {
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := server.Read(buf)
+			if n > 0 && !muted.Load() {
+				if _, werr := client.Write(buf[:n]); werr != nil {
+					break
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
+		done <- struct{}{}
+	}()
 	<-done
 	_ = client.Close()
 	_ = server.Close()
@@ -151,7 +170,22 @@ func (p *proxy) forward(client net.Conn) {
 	p.mu.Lock()
 	delete(p.conns, client)
 	delete(p.conns, server)
+	delete(p.muted, client)
 	p.mu.Unlock()
+}
+
+// mute drops, from now on, all the server sends on every connection open
+// through the proxy, and says how many there are: to the browser the link
+// goes silent, with no close and no error, as over a network that died,
+// while what it sends still reaches the server. New connections are not
+// muted.
+func (p *proxy) mute() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, m := range p.muted {
+		m.Store(true)
+	}
+	return len(p.muted)
 }
 
 // track records the connections, for cut; once the proxy is closed it

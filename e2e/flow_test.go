@@ -161,8 +161,15 @@ func empties(g engine.Grid) []int {
 	return cells
 }
 
-// digitIs is a predicate: the cell shows the digit (0: nothing).
+// digitIs is a predicate: the cell shows the digit (0: nothing) as the
+// server has it, not a digit typed and still pending.
 func digitIs(cell int, d uint8) string {
+	return fmt.Sprintf(`%s && !document.querySelector('%s').classList.contains('pending')`, shows(cell, d), cellSel(cell))
+}
+
+// shows is a predicate: the cell shows the digit (0: nothing), pending or
+// not.
+func shows(cell int, d uint8) string {
 	want := ""
 	if d != 0 {
 		want = strconv.Itoa(int(d))

@@ -205,10 +205,15 @@ function room(id, as, day) {
   const game = new Game();
   let dismissed = false;
   let finishKey = '';
-  let link;
+  let link, conn = '';
   const act = (msg) => {
     if (game.spectator) return;
-    if (!link.send(msg)) ui.message({ code: 'offline', text: 'Not connected: reconnecting…' });
+    // A digit waits for the link, shown pending; the rest needs it now (and
+    // a clash the server will refuse at once is not shown).
+    if (msg.type === 'move' && game.canPlay() && !game.frozenUntil() && !game.givens[msg.cell] && !(link.ready && msg.digit && board.clashes(msg.cell, msg.digit))) {
+      link.place(msg, game.room.round, game.board[msg.cell]);
+      render();
+    } else if (!link.send(msg)) ui.message({ code: 'offline', text: 'Not connected: reconnecting…' });
   };
   let cursorTimer = 0, cursorCell = -1;
   const moved = (c) => {
@@ -261,6 +266,7 @@ function room(id, as, day) {
     if (panels) dailyResult();
     ui.renderFinish(game, dismissed, result);
     ui.tick(game);
+    ui.offline(!!game.me.id && conn === 'reconnecting', game.pending.size);
     // For tests: the phase once the server has said it.
     if (game.me.id) document.documentElement.dataset.phase = game.phase;
   };
@@ -287,6 +293,7 @@ function room(id, as, day) {
   const goHome = ['Home', () => location.assign('/'), false];
 
   const onEvent = (ev) => {
+    if (ev.type === 'pong') return void game.apply(ev);
     if (ev.type === 'welcome') {
       clearNotice();
       if (ev.you && ev.you.name && ev.you.role === 'player') store.set('name', ev.you.name);
@@ -333,7 +340,9 @@ function room(id, as, day) {
   };
 
   const onState = (state, detail) => {
+    conn = state;
     ui.connState(state, detail);
+    ui.offline(!!game.me.id && state === 'reconnecting', game.pending.size);
     if (state === 'replaced') {
       notice('This game is open in another tab or device.', [
         ['Play here', () => { clearNotice(); link.start(); }, true], goHome]);
@@ -349,7 +358,16 @@ function room(id, as, day) {
     room: id, as, name: as === 'spectator' ? cleanName(store.get('name')) : api.account() ? '' : store.get('name'),
     onState,
     onEvent,
+    // Digits kept while the link was down, once it is back: sent, unless
+    // the board has them or the game has moved on.
+    settle: (m, round, fresh) => (!game.canPlay() || round !== game.room.round ? 'drop' : fresh && game.board[m.cell] === m.digit ? 'done' : 'send'),
+    onFlush: (dropped) => {
+      const n = dropped.length;
+      if (n) ui.message({ code: 'dropped', text: `${n === 1 ? 'A digit' : `${n} digits`} typed while offline could not be sent: the game moved on.` });
+      render();
+    },
   });
+  game.pending = link.pending;
 
   $('copy-link').addEventListener('click', async (e) => {
     const input = $('share-link');
@@ -380,6 +398,7 @@ function room(id, as, day) {
   $('redo').addEventListener('click', () => act({ type: 'redo' }));
   $('hint').addEventListener('click', () => act({ type: 'hint' }));
   window.addEventListener('online', () => link.now());
+  window.addEventListener('offline', () => link.now());
   document.addEventListener('visibilitychange', () => { if (!document.hidden) link.now(); });
 
   render();

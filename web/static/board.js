@@ -1,7 +1,8 @@
 // board.js: the 9×9 grid and the digit pad, and the keyboard and pointer
 // input on them. Rendering reads the Game model; input becomes protocol
-// messages through act(msg). The server is the authority: nothing changes on
-// the board until its event comes back.
+// messages through act(msg). The server is the authority: a digit typed
+// shows as pending until its event comes back (game.pending), and nothing
+// else changes on the board before.
 
 import { PEERS } from './game.js';
 
@@ -160,6 +161,11 @@ export class Board {
 
   given(c) { const g = this.game.givens; return !!(g && g[c]); }
 
+  // digit is what the cell shows: its pending digit, else the server's.
+  digit(c) { const p = this.game.pending.get(c); return p ?? this.game.board[c]; }
+
+  clashes(c, d) { return PEERS[c].some((p) => this.digit(p) === d); }
+
   enter(d, mode) {
     const c = this.sel;
     if (c < 0 || this.game.spectator) return;
@@ -174,7 +180,7 @@ export class Board {
     const c = this.sel;
     if (c < 0 || this.game.spectator) return;
     // A given answers given_cell from the server, which the player then reads.
-    if (this.game.board[c]) return void this.act({ type: 'move', cell: c, digit: 0 });
+    if (this.digit(c)) return void this.act({ type: 'move', cell: c, digit: 0 });
     const n = this.game.notes.get(c);
     if (!n) return;
     for (const kind of ['corner', 'centre']) {
@@ -195,7 +201,8 @@ export class Board {
   }
 
   render() {
-    const g = this.game, b = g.board, sel = this.sel;
+    const g = this.game, sel = this.sel;
+    const b = g.board.map((d, c) => this.digit(c));
     const selDigit = sel >= 0 ? b[sel] : 0;
     const peers = sel >= 0 ? new Set(PEERS[sel]) : null;
     const clash = localConflicts(b);
@@ -215,7 +222,8 @@ export class Board {
       const n = shown && !d ? g.notes.get(c) : null;
       const corner = n ? [...n.corner].sort() : [];
       const centre = n ? [...n.centre].sort() : [];
-      const by = d && !given && g.mode === 'coop' ? g.by[c] : '';
+      const pending = shown && g.pending.has(c);
+      const by = d && !given && g.mode === 'coop' ? (pending ? g.me.id : g.by[c]) : '';
       const cur = cursors.get(c) || [];
       const cls = ['cell'];
       if (given) cls.push('given'); else if (d) cls.push('entered');
@@ -226,6 +234,7 @@ export class Board {
       if (this.flash.has(c)) cls.push('flash');
       if (hinted.has(c)) cls.push('hinted');
       if (g.solution && d && !given && g.solution[c] !== String(d)) cls.push('wrong');
+      if (pending) cls.push('pending');
       const tint = [by, ...cur].map((id) => this.colour(id)).join();
       const key = `${cls.join(' ')}|${d}|${corner.join('')}|${centre.join('')}|${by}|${cur.join(',')}|${tint}`;
       if (key === this.keys[c]) continue;
@@ -258,7 +267,7 @@ export class Board {
         k.append(label);
         el.append(k);
       }
-      el.setAttribute('aria-label', label(c, d, given, corner, centre, clash.has(c)));
+      el.setAttribute('aria-label', label(c, d, given, corner, centre, clash.has(c)) + (pending ? ', pending' : ''));
       el.setAttribute('aria-selected', String(c === sel));
     }
     this.renderPad();
@@ -267,7 +276,7 @@ export class Board {
   renderPad() {
     const g = this.game;
     const count = new Array(10).fill(0);
-    if (g.givens) for (const d of g.board) count[d]++;
+    if (g.givens) for (let c = 0; c < 81; c++) count[this.digit(c)]++;
     for (const b of this.padButtons) {
       const d = Number(b.dataset.digit);
       const left = 9 - count[d];

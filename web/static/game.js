@@ -32,6 +32,7 @@ export class Game {
     this.me = { id: '', name: '', role: 'player', host: false };
     this.reset();
     this.offset = 0; // server clock minus ours, ms
+    this.pending = new Map(); // cell -> digit typed, not yet answered (Link.pending)
   }
 
   reset() {
@@ -158,7 +159,12 @@ export class Game {
         break;
       case 'finish': this.finish(ev, out); break;
       case 'board_full': out.message = { code: 'board_full', text: 'The board is full, but some digits are wrong. A hint names them.' }; break;
-      case 'pong': this.clock(ev.now); break;
+      case 'pong': {
+        // Half the round trip late; frequent pings must not make the clock jitter.
+        const o = time(ev.now) + (ev.rtt || 0) / 2 - Date.now();
+        if (Math.abs(o - this.offset) > 150) this.offset = o;
+        break;
+      }
       case 'error': this.error(ev, out); break;
     }
     return out;

@@ -3,7 +3,8 @@
 // jitter), honours the close codes of docs/protocol.md, and hands every
 // event to the caller in order. The player is the session's: the upgrade
 // request carries its cookie, so the join names no token and the welcome
-// brings none.
+// brings none. A socket that goes quiet is pinged, and one that does not
+// answer is given up for a new one: a dead network sends no close frame.
 
 // Close codes (docs/protocol.md, "Close codes").
 const NORMAL = 1000, GOING_AWAY = 1001, TOO_BIG = 1009;
@@ -12,6 +13,11 @@ const MOVED = 4009;
 
 // Join errors after which trying again cannot help.
 const FATAL_JOIN = new Set(['room_not_found', 'room_full', 'game_started', 'bad_name']);
+
+// The heartbeat (ms): a ping after QUIET without a frame from the server
+// (a hidden tab: QUIET_HIDDEN), and the socket is dead when nothing comes
+// within WAIT of it (or of a move); a new one must join within OPEN_WAIT.
+const QUIET = 2000, QUIET_HIDDEN = 25000, WAIT = 2000, WAIT_HIDDEN = 10000, OPEN_WAIT = 10000;
 
 export class Link {
   // opts: {room, name, as, onEvent(ev), onState(state, detail)}; name is
@@ -29,7 +35,13 @@ export class Link {
     this.noResume = false;  // next join asks for a snapshot (4001 during a replay)
     this.ids = 0;
     this.sent = new Map();  // message id -> message, to explain errors
-    this.ping = 0;
+    this.me = '';           // the player's id, from the welcome
+    this.ready = false;     // joined, and the replay is through
+    this.outbox = new Map(); // id -> {msg, meta, sent, old}: moves not yet answered
+    this.pending = new Map(); // cell -> digit of its latest move not yet answered
+    this.heard = 0;         // performance.now() of the last frame
+    this.asked = 0;         // when the unanswered ping (or move) went; 0: none
+    this.beat = 0; this.beatAt = 0; this.openTimer = 0;
   }
 
   start() { this.stopped = false; this.connect(); }
@@ -37,8 +49,9 @@ export class Link {
   // stop ends the link for good (leave, room gone, replaced).
   stop(state, detail) {
     this.stopped = true;
+    this.joined = false;
     clearTimeout(this.timer);
-    clearInterval(this.ping);
+    this.quiet();
     if (this.ws) { this.ws.onclose = null; this.ws.close(); this.ws = null; }
     this.o.onState(state || 'closed', detail);
   }
@@ -46,7 +59,7 @@ export class Link {
   connect() {
     clearTimeout(this.timer);
     if (this.stopped) return;
-    this.o.onState(this.fails ? 'reconnecting' : 'connecting');
+    this.o.onState(this.fails || this.me ? 'reconnecting' : 'connecting');
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     let ws;
     try { ws = new WebSocket(`${proto}//${location.host}/ws`); } catch { this.retry(); return; }
@@ -55,6 +68,49 @@ export class Link {
     ws.onopen = () => this.join();
     ws.onmessage = (m) => this.receive(m.data);
     ws.onclose = (e) => this.closed(e.code, e.reason || '');
+    this.openTimer = setTimeout(() => this.joined || this.dead(), OPEN_WAIT);
+  }
+
+  // dead gives up a socket that does not answer, without waiting for its
+  // close (which a dead network never brings), and reconnects.
+  dead() {
+    const ws = this.ws;
+    if (!ws) return;
+    ws.onopen = ws.onmessage = ws.onclose = null;
+    ws.close();
+    this.closed(0, '');
+  }
+
+  quiet() {
+    clearTimeout(this.beat);
+    clearTimeout(this.openTimer);
+    this.ready = false;
+    this.asked = 0;
+  }
+
+  // tick pings a quiet socket and finds a dead one; it runs when something
+  // is due (see QUIET and WAIT). A tick that comes late (the tab was
+  // frozen, the computer slept) pings again before judging.
+  tick() {
+    clearTimeout(this.beat);
+    if (!this.joined) return;
+    const now = performance.now(), hidden = document.hidden;
+    if (this.asked && this.heard < this.asked) {
+      if (now - this.asked >= (hidden ? WAIT_HIDDEN : WAIT)) {
+        if (now - this.beatAt < 1000) return this.dead();
+        this.probe();
+      }
+    } else {
+      this.asked = 0;
+      if (now - this.heard >= (hidden ? QUIET_HIDDEN : QUIET)) this.probe();
+    }
+    this.beatAt = this.asked ? this.asked + (hidden ? WAIT_HIDDEN : WAIT) : this.heard + (hidden ? QUIET_HIDDEN : QUIET);
+    this.beat = setTimeout(() => this.tick(), Math.max(50, this.beatAt - now));
+  }
+
+  probe() {
+    this.raw({ type: 'ping' });
+    this.asked = performance.now();
   }
 
   join() {
@@ -68,6 +124,7 @@ export class Link {
   }
 
   receive(data) {
+    this.heard = performance.now();
     let ev;
     try { ev = JSON.parse(data); } catch { return; }
     if (!ev || typeof ev !== 'object') return;
@@ -76,24 +133,36 @@ export class Link {
       if (ev.type === 'error') { ev.refused = true; return this.joinRefused(ev); }
       return;
     }
-    if (ev.type === 'pong') { this.o.onEvent(ev); return; }
+    if (ev.type === 'pong') {
+      if (this.asked) ev.rtt = this.heard - this.asked;
+      this.o.onEvent(ev);
+      return;
+    }
     const seq = ev.seq || 0;
+    let caught = false;
     if (this.pendingReplay > 0 && seq > 0 && seq <= this.welcomeSeq) {
       this.pendingReplay--;
       if (seq > this.lastSeq) this.lastSeq = seq;
-      if (this.pendingReplay === 0) this.lastSeq = Math.max(this.lastSeq, this.welcomeSeq);
+      if (this.pendingReplay === 0) { this.lastSeq = Math.max(this.lastSeq, this.welcomeSeq); caught = true; }
     } else if (seq > this.lastSeq) {
       this.lastSeq = seq;
     }
     if (ev.type === 'error' && ev.id != null) {
       ev.sent = this.sent.get(ev.id);
     }
+    // A move's answer: its move event, or the error refusing it.
+    if (ev.id != null && this.outbox.has(ev.id) && (ev.type === 'error' || (ev.type === 'move' && ev.player === this.me))) {
+      this.outbox.delete(ev.id);
+      this.pend();
+    }
     this.o.onEvent(ev);
+    if (caught) this.flush(false);
   }
 
   welcome(ev) {
     this.joined = true;
     this.fails = 0;
+    this.me = (ev.you && ev.you.id) || '';
     if (ev.resumed) {
       this.pendingReplay = ev.replay || 0;
       this.welcomeSeq = ev.seq || 0;
@@ -102,10 +171,60 @@ export class Link {
       this.pendingReplay = 0;
       this.lastSeq = ev.seq || 0;
     }
-    clearInterval(this.ping);
-    this.ping = setInterval(() => this.send({ type: 'ping' }), 20000);
+    clearTimeout(this.openTimer);
+    this.tick();
     this.o.onState('open');
     this.o.onEvent(ev);
+    if (!this.pendingReplay) this.flush(!ev.resumed);
+  }
+
+  // place sends a move and keeps it until it is answered. One typed while
+  // the link is down waits; one sent on a socket that died unanswered goes
+  // again once the link is back, unless the resume's replay answered it.
+  // base is the cell's digit as the server last said.
+  place(msg, meta, base) {
+    msg.id = ++this.ids;
+    this.remember(msg);
+    const mine = [...this.outbox.values()].filter((e) => e.msg.cell === msg.cell);
+    for (const e of mine) if (e.sent) e.old = true; else this.outbox.delete(e.msg.id);
+    // Back to what the server has, with nothing of it sent: nothing to send.
+    if (msg.digit !== base || mine.some((e) => e.sent)) {
+      const e = { msg, meta, sent: false, old: false };
+      this.outbox.set(msg.id, e);
+      if (this.ready) this.post(e);
+    }
+    this.pend();
+  }
+
+  post(e) {
+    this.raw(e.msg);
+    e.sent = true;
+    // A move is answered as a ping is.
+    if (!this.asked) { this.asked = performance.now(); this.tick(); }
+  }
+
+  pend() {
+    this.pending.clear();
+    for (const e of this.outbox.values()) if (!e.old) this.pending.set(e.msg.cell, e.msg.digit);
+  }
+
+  // flush sends the moves still unanswered once the link has caught up
+  // (fresh: with a snapshot, which answers none). o.settle says of each
+  // 'send', 'done' (the board has it) or 'drop' (the game has moved on);
+  // o.onFlush gets the dropped.
+  flush(fresh) {
+    this.ready = true;
+    const dropped = [];
+    for (const e of [...this.outbox.values()]) {
+      const say = e.old ? 'done' : this.o.settle ? this.o.settle(e.msg, e.meta, fresh) : 'send';
+      if (say === 'send') this.post(e);
+      else {
+        this.outbox.delete(e.msg.id);
+        if (say === 'drop') dropped.push(e.msg);
+      }
+    }
+    this.pend();
+    if (this.o.onFlush) this.o.onFlush(dropped);
   }
 
   joinRefused(ev) {
@@ -119,7 +238,7 @@ export class Link {
   }
 
   closed(code, reason) {
-    clearInterval(this.ping);
+    this.quiet();
     this.ws = null;
     if (this.stopped) return;
     const wasJoined = this.joined;
@@ -173,9 +292,10 @@ export class Link {
   }
 
   // now reconnects at once when a retry is waiting (the page became visible,
-  // the network came back).
+  // the network came or went), or checks the socket with a ping.
   now() {
     if (!this.stopped && !this.ws && this.timer) this.connect();
+    else if (this.joined) { this.probe(); this.tick(); }
   }
 
   // send sends a game message with an id; false when the socket is not ready.
@@ -183,11 +303,15 @@ export class Link {
     if (!this.ws || !this.joined || this.ws.readyState !== WebSocket.OPEN) return false;
     if (msg.type !== 'ping' && msg.type !== 'cursor') {
       msg.id = ++this.ids;
-      this.sent.set(msg.id, msg);
-      if (this.sent.size > 64) this.sent.delete(this.sent.keys().next().value);
+      this.remember(msg);
     }
     this.raw(msg);
     return true;
+  }
+
+  remember(msg) {
+    this.sent.set(msg.id, msg);
+    if (this.sent.size > 64) this.sent.delete(this.sent.keys().next().value);
   }
 
   raw(msg) {

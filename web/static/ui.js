@@ -252,6 +252,16 @@ const CONN = {
 
 let retryAt = 0;
 
+// offline says by the board that the link is down, and how many digits
+// wait for it.
+export function offline(down, waiting) {
+  const p = $('offline');
+  if (!p) return;
+  p.hidden = !down;
+  const t = !waiting ? 'Connection lost · reconnecting…' : `Reconnecting… ${waiting === 1 ? '1 digit' : `${waiting} digits`} to send`;
+  if (down && p.textContent !== t) p.textContent = t;
+}
+
 // connState shows the connection's state in #conn; while a reconnection
 // waits, connTick counts its seconds down.
 export function connState(state, detail) {
