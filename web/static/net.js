@@ -150,6 +150,14 @@ export class Link {
     if (ev.type === 'error' && ev.id != null) {
       ev.sent = this.sent.get(ev.id);
     }
+    // A move the server was too busy storing games to take stays pending
+    // and goes again a moment later (docs/protocol.md, overloaded): it was
+    // not made, and it is not the player's mistake.
+    if (ev.type === 'error' && ev.code === 'overloaded' && ev.id != null && this.outbox.has(ev.id)) {
+      this.outbox.get(ev.id).sent = false;
+      this.retryBusy();
+      return;
+    }
     // A move's answer: its move event, or the error refusing it.
     if (ev.id != null && this.outbox.has(ev.id) && (ev.type === 'error' || (ev.type === 'move' && ev.player === this.me))) {
       this.outbox.delete(ev.id);
@@ -201,6 +209,17 @@ export class Link {
     e.sent = true;
     // A move is answered as a ping is.
     if (!this.asked) { this.asked = performance.now(); this.tick(); }
+  }
+
+  // retryBusy sends the moves an overloaded server did not take again
+  // after 1.5 to 2.5 s (its Retry-After is 2 s), once for them all.
+  retryBusy() {
+    if (this.busyTimer) return;
+    this.busyTimer = setTimeout(() => {
+      this.busyTimer = 0;
+      if (!this.ready || !this.ws) return;
+      for (const e of this.outbox.values()) if (!e.sent && !e.old) this.post(e);
+    }, 1500 + Math.random() * 1000);
   }
 
   pend() {
