@@ -52,8 +52,8 @@ type Server struct {
 	relays  *relayMetrics
 	log     *slog.Logger
 	metrics *metrics
-	mux     *http.ServeMux
-	clock   Clock // cfg.Clock, or WallClock
+	handler http.Handler // the routes behind guard (guard.go)
+	clock   Clock        // cfg.Clock, or WallClock
 
 	// accounts is nil until SetAccounts: the account routes answer
 	// unavailable and session cookies are ignored (accounts.go).
@@ -141,19 +141,19 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 			mux.HandleFunc("GET /account", files.serveIndex)
 		}
 	}
-	s.mux = mux
+	s.handler = s.guard(mux)
 	return s
 }
 
-// Handler is the server's HTTP handler.
-func (s *Server) Handler() http.Handler { return s.mux }
+// Handler is the server's HTTP handler: the routes behind guard.
+func (s *Server) Handler() http.Handler { return s.handler }
 
 // HTTPServer is an http.Server for the handler with the configured
 // timeouts (Config.HTTP) and errors logged as warnings. Its read and write
 // timeouts do not cut WebSockets: the upgrade clears them.
 func (s *Server) HTTPServer() *http.Server {
 	return &http.Server{
-		Handler:           s.mux,
+		Handler:           s.handler,
 		ReadHeaderTimeout: s.cfg.HTTP.ReadHeader,
 		ReadTimeout:       s.cfg.HTTP.Read,
 		WriteTimeout:      s.cfg.HTTP.Write,
