@@ -26,6 +26,7 @@ var httpStatus = map[string]int{
 	protocol.CodeAlreadyAccount: http.StatusConflict,
 	protocol.CodeNotSignedIn:    http.StatusUnauthorized,
 	protocol.CodeBadOrigin:      http.StatusForbidden,
+	protocol.CodeBadContentType: http.StatusUnsupportedMediaType,
 }
 
 // statusOf is the HTTP status an API error of the code answers with.

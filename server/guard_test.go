@@ -1,10 +1,12 @@
 package server_test
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/internal/arenatest"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/server"
 )
 
@@ -105,4 +108,85 @@ func TestSecurityHeadersDocumented(t *testing.T) {
 	for _, want := range []string{"`X-Content-Type-Options: nosniff`", "`Referrer-Policy: same-origin`", "`X-Frame-Options: DENY`"} {
 		assert.Contains(t, text, want)
 	}
+}
+
+// apiWrites are the POST and DELETE routes the server registers, read from
+// its source, so that a route added later is checked too.
+func apiWrites(t *testing.T) []string {
+	t.Helper()
+	var routes []string
+	for _, file := range []string{"server.go", "accounts.go"} {
+		src, err := os.ReadFile(file)
+		require.NoError(t, err)
+		for _, m := range regexp.MustCompile(`mux\.HandleFunc\("((?:POST|DELETE) /api/[^"]*)"`).FindAllStringSubmatch(string(src), -1) {
+			routes = append(routes, m[1])
+		}
+	}
+	require.GreaterOrEqual(t, len(routes), 16, "the rooms', the lab's and the accounts' routes")
+	return routes
+}
+
+// A POST or DELETE of the API must say its body is JSON: what a page of
+// another site can send without asking first (text/plain, a form's
+// urlencoded data, multipart) or no type at all is refused with 415
+// bad_content_type, before the route reads anything.
+func TestWritesMustBeJSON(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(c *server.Config) { c.LabRate = 2; c.CreateRate = 1 })
+	foreign := []string{"", "text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonp", "json"}
+	for _, route := range apiWrites(t) {
+		method, path, _ := strings.Cut(route, " ")
+		path = strings.ReplaceAll(path, "{id}", "k3m9x2pq")
+		for _, ct := range foreign {
+			resp, body := e.do(method, path, ct, `{"mode":"race","puzzle":"1"}`, "Origin", e.http.URL)
+			require.Equal(t, http.StatusUnsupportedMediaType, resp.StatusCode, "%s with %q: %s", route, ct, body)
+			code, msg := apiErrorOf(t, []byte(body))
+			assert.Equal(t, protocol.CodeBadContentType, code, route)
+			assert.Contains(t, msg, "application/json")
+			assert.Empty(t, resp.Header.Values("Set-Cookie"), "%s: no session", route)
+			assert.Equal(t, "DENY", resp.Header.Get("X-Frame-Options"), "a refusal has the headers too")
+		}
+	}
+	assert.Zero(t, e.rooms.Stats().Rooms, "no room was made")
+
+	// The refusals used none of the address's budgets: the one room and
+	// the two lab requests a minute are still there. A type with
+	// parameters, in any case, is JSON.
+	resp, body := e.do(http.MethodPost, "/api/rooms", "Application/JSON; charset=utf-8", `{"mode":"race"}`)
+	assert.Equal(t, http.StatusCreated, resp.StatusCode, "%s", body)
+	resp, body = e.do(http.MethodPost, "/api/solve", "application/json", fmt.Sprintf(`{"puzzle":%q}`, labMedium.Givens.String()))
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "%s", body)
+
+	// GETs need no type.
+	resp, _ = e.do(http.MethodGet, "/api/generate?level=easy&seed=1", "text/plain", "")
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+// An account route refused for its type starts no session and changes
+// none: the cookie's routes are behind the same check.
+func TestAccountWritesMustBeJSON(t *testing.T) {
+	t.Parallel()
+	e := newAcctEnv(t)
+	resp, _ := e.do(http.MethodPost, "/api/session", "text/plain", `{"name":"Mallory"}`, "Origin", e.origin)
+	assert.Equal(t, http.StatusUnsupportedMediaType, resp.StatusCode)
+	assert.Empty(t, resp.Header.Values("Set-Cookie"))
+
+	b := e.browser()
+	var me server.MeResponse
+	b.ok(http.MethodPost, "/api/session", map[string]string{"name": "Ann"}, &me)
+	require.NotNil(t, me.Player)
+	b.refusedAs(http.MethodPost, "/api/account/signout", "application/x-www-form-urlencoded", http.StatusUnsupportedMediaType, protocol.CodeBadContentType)
+	b.refusedAs(http.MethodDelete, "/api/account", "text/plain", http.StatusUnsupportedMediaType, protocol.CodeBadContentType)
+	b.ok(http.MethodGet, "/api/me", nil, &me)
+	require.NotNil(t, me.Player, "the session is still there")
+	assert.Equal(t, "Ann", me.Player.Name)
+}
+
+// refusedAs sends the request, with an empty JSON object, as contentType
+// and checks that it is refused with the status and code.
+func (b *browser) refusedAs(method, path, contentType string, status int, code string) {
+	b.t.Helper()
+	b.contentType = contentType
+	defer func() { b.contentType = "" }()
+	b.refused(method, path, struct{}{}, status, code)
 }
