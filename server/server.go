@@ -1,13 +1,15 @@
-// Package server is Sudoku Arena over HTTP: the JSON API (rooms, health,
-// metrics), the WebSocket connections that carry the protocol
-// (docs/protocol.md) with their limits, player identity, and the embedded
-// web client. The protocol's messages, events, codes and codec are package
-// protocol's: a connection decodes each frame with it, once, and hands the
-// message to its room. It knows rooms through package room and persistence
-// only through the small Players interface it declares; it holds no game
-// rules and no SQL. The WebSocket's transport (handshake, frames, corked
-// writes, parked readers) is package internal/ws; a server owns its
-// ws.Poller. Time comes from the Clock in its Config.
+// Package server is Sudoku Arena over HTTP: the JSON API (rooms, health),
+// the WebSocket connections that carry the protocol (docs/protocol.md)
+// with their limits, player identity, and the embedded web client, behind
+// the web defaults of guard.go; the metrics and the profiles each on a
+// listener of their own (debug.go). The protocol's messages, events, codes
+// and codec are package protocol's: a connection decodes each frame with
+// it, once, and hands the message to its room. It knows rooms through
+// package room and persistence only through the small Players interface it
+// declares; it holds no game rules and no SQL. The WebSocket's transport
+// (handshake, frames, corked writes, parked readers) is package
+// internal/ws; a server owns its ws.Poller. Time comes from the Clock in
+// its Config.
 package server
 
 import (
@@ -22,7 +24,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/sudoku-arena/arena/internal/ws"
 
 	"github.com/sudoku-arena/arena/protocol"
@@ -106,7 +107,6 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	mux.HandleFunc("GET /livez", s.livez)
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.HandleFunc("GET /healthz", s.readyz)
-	mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("POST /api/rooms", s.createRoom)
 	mux.HandleFunc("GET /api/rooms/{id}", s.getRoom)
 	mux.HandleFunc("GET /ws", s.serveWS)

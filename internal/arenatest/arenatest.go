@@ -90,9 +90,11 @@ func Main(m *testing.M) int {
 // Defaults are the settings every server the harness starts has, before the
 // test's own: JSON logs (the harness reads them) and no per-address limit,
 // since every test client comes from one loopback address; a pool of one
-// puzzle a level, so that a start does not generate for long.
+// puzzle a level, so that a start does not generate for long; and the
+// metrics on a loopback port of their own (Metric reads them there).
 var Defaults = []string{
 	"LOG_FORMAT=json",
+	"METRICS_ADDR=127.0.0.1:0",
 	"CREATE_RATE=0",
 	"ROOMS_PER_ADDR=0",
 	"PLAYER_RATE=0",
@@ -123,6 +125,10 @@ type Arena struct {
 	bin  string
 	opts Options
 	addr string
+
+	// metricsAddr is where the running server serves its metrics
+	// (METRICS_ADDR), read from its log; "" when it serves none.
+	metricsAddr string
 
 	mu     sync.Mutex
 	cmd    *exec.Cmd
@@ -167,6 +173,17 @@ func (a *Arena) WS() string  { return "ws://" + a.addr + "/ws" }
 
 // Addr is the address the server listens on.
 func (a *Arena) Addr() string { return a.addr }
+
+// MetricsURL is the address of the running server's metrics (its
+// METRICS_ADDR listener's /metrics), or "" when it serves none.
+func (a *Arena) MetricsURL() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.metricsAddr == "" {
+		return ""
+	}
+	return "http://" + a.metricsAddr + "/metrics"
+}
 
 // PID is the running server's process id (for its RSS and CPU time).
 func (a *Arena) PID() int {
@@ -229,7 +246,7 @@ func (a *Arena) start(listen string) {
 	a.mu.Lock()
 	a.starts++
 	run := a.starts
-	a.cmd, a.exited, a.state, a.paused = cmd, exited, nil, false
+	a.cmd, a.exited, a.state, a.paused, a.metricsAddr = cmd, exited, nil, false, ""
 	a.mu.Unlock()
 	go func() {
 		sc := bufio.NewScanner(stderr)
@@ -240,7 +257,15 @@ func (a *Arena) start(listen string) {
 			a.logs = append(a.logs, fmt.Sprintf("[run %d] %s", run, line))
 			a.mu.Unlock()
 			var rec struct{ Msg, Addr string }
-			if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == "listening" {
+			if json.Unmarshal([]byte(line), &rec) != nil {
+				continue
+			}
+			switch rec.Msg {
+			case "metrics served": // before "listening"
+				a.mu.Lock()
+				a.metricsAddr = rec.Addr
+				a.mu.Unlock()
+			case "listening":
 				select {
 				case listening <- rec.Addr:
 				default:

@@ -242,6 +242,18 @@ func Settings() []Setting {
 		duration("PING_INTERVAL", "how often a joined connection is pinged; one that does not answer closes (4007)", 1,
 			func(c *Config) *time.Duration { return &c.Server.PingInterval }),
 		{
+			Name: "METRICS_ADDR", Doc: "HOST:PORT or :PORT where Prometheus scrapes /metrics, on a listener of its own (LISTEN_ADDR never serves them)",
+			Unset: "off",
+			get:   func(c *Config) string { return c.Server.MetricsAddr },
+			set: func(c *Config, v string) error {
+				if err := listenAddr(v); err != nil {
+					return err
+				}
+				c.Server.MetricsAddr = v
+				return nil
+			},
+		},
+		{
 			Name: "DEBUG_ADDR", Doc: "loopback HOST:PORT for net/http/pprof on a listener of its own",
 			Unset: "off",
 			get:   func(c *Config) string { return c.Server.DebugAddr },
