@@ -63,6 +63,7 @@ const (
 
 	// Any request (HTTP).
 	CodeBadContentType = "bad_content_type" // a POST or DELETE of the API whose Content-Type is not application/json
+	CodeWrongHost      = "wrong_host"       // the request's Host is not PUBLIC_URL's
 )
 
 // Error is a refused message: a stable Code, a human Message, and the cells

@@ -70,6 +70,7 @@ func newAcctEnv(t *testing.T) *acctEnv {
 	hs.Listener = ln
 	hs.Config = srv.HTTPServer()
 	hs.Start()
+	hs.URL = origin // the site's host: the server answers for no other
 	e := &env{tb: t, kept: k, rooms: rooms, srv: srv, http: hs}
 	t.Cleanup(e.stop)
 	return &acctEnv{env: e, st: st, clk: clk, origin: origin}

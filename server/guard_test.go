@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,7 +11,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -189,4 +193,109 @@ func (b *browser) refusedAs(method, path, contentType string, status int, code s
 	b.contentType = contentType
 	defer func() { b.contentType = "" }()
 	b.refused(method, path, struct{}{}, status, code)
+}
+
+// With PUBLIC_URL set, the server answers for its host alone: a request
+// naming another (its address, a name it was not set up for) is refused
+// with 421 wrong_host and changes nothing, while the probes, which an
+// orchestrator sends to the node's own address, are answered whatever
+// their Host.
+func TestHostCheck(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(c *server.Config) { c.PublicURL = "https://sudoku.example" })
+	for _, host := range []string{"sudoku.example", "SUDOKU.example:443", "sudoku.example."} {
+		resp, body := e.do(http.MethodPost, "/api/rooms", "application/json", `{"mode":"race"}`, "Host", host)
+		require.Equal(t, http.StatusCreated, resp.StatusCode, "%s: %s", host, body)
+		var out server.CreateRoomResponse
+		require.NoError(t, json.Unmarshal([]byte(body), &out))
+		assert.True(t, strings.HasPrefix(out.URL, "https://sudoku.example/r/"), out.URL)
+		resp, _ = e.do(http.MethodGet, "/r/"+out.ID, "", "", "Host", host)
+		assert.Equal(t, http.StatusOK, resp.StatusCode, host)
+	}
+	rooms := e.rooms.Stats().Rooms
+
+	own := strings.TrimPrefix(e.http.URL, "http://")
+	for _, host := range []string{own, "evil.example", "sudoku.example:8443", "sudoku.example.evil.example", "localhost"} {
+		for _, tt := range []struct{ method, path, ctype, body string }{
+			{http.MethodGet, "/", "", ""},
+			{http.MethodGet, "/r/k3m9x2pq", "", ""},
+			{http.MethodGet, "/app.js", "", ""},
+			{http.MethodGet, "/api/generate?level=easy", "", ""},
+			{http.MethodPost, "/api/rooms", "application/json", `{"mode":"race"}`},
+			{http.MethodPost, "/api/session", "application/json", `{"name":"Mallory"}`},
+			{http.MethodGet, "/ws", "", ""},
+		} {
+			resp, body := e.do(tt.method, tt.path, tt.ctype, tt.body, "Host", host)
+			require.Equal(t, http.StatusMisdirectedRequest, resp.StatusCode, "%s %s for %s: %s", tt.method, tt.path, host, body)
+			code, msg := apiErrorOf(t, []byte(body))
+			assert.Equal(t, protocol.CodeWrongHost, code)
+			assert.Contains(t, msg, "sudoku.example")
+			assert.Equal(t, server.ContentSecurityPolicy, resp.Header.Get("Content-Security-Policy"), "a refusal has the headers too")
+			assert.Empty(t, resp.Header.Values("Set-Cookie"))
+		}
+		for _, probe := range []string{"/livez", "/readyz", "/healthz"} {
+			resp, body := e.do(http.MethodGet, probe, "", "", "Host", host)
+			assert.Equal(t, http.StatusOK, resp.StatusCode, "%s for %s: %s", probe, host, body)
+		}
+	}
+	assert.Equal(t, rooms, e.rooms.Stats().Rooms, "no room was made for another host")
+
+	// A WebSocket for another host is refused before its upgrade.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, resp, err := websocket.Dial(ctx, e.wsURL(), &websocket.DialOptions{Host: "evil.example"})
+	require.Error(t, err)
+	require.NotNil(t, resp)
+	assert.Equal(t, http.StatusMisdirectedRequest, resp.StatusCode)
+	ws, _, err := websocket.Dial(ctx, e.wsURL(), &websocket.DialOptions{Host: "sudoku.example"})
+	require.NoError(t, err)
+	ws.CloseNow()
+}
+
+// Without PUBLIC_URL any Host is answered, and a room's link is made from
+// it, as before.
+func TestNoHostCheckWithoutPublicURL(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for _, host := range []string{"sudoku.example", "10.0.0.5:8080"} {
+		resp, body := e.do(http.MethodPost, "/api/rooms", "application/json", `{"mode":"race"}`, "Host", host)
+		require.Equal(t, http.StatusCreated, resp.StatusCode, "%s: %s", host, body)
+		var out server.CreateRoomResponse
+		require.NoError(t, json.Unmarshal([]byte(body), &out))
+		assert.Equal(t, "http://"+host+"/r/"+out.ID, out.URL)
+	}
+}
+
+// Nodes reach one another at NODE_ADDR, whose host is not PUBLIC_URL's:
+// what a node relays, with the nodes' secret, is answered, and a request
+// that shows no secret (or a wrong one) for that host is not.
+func TestHostCheckLetsNodesRelay(t *testing.T) {
+	t.Parallel()
+	public := func(c *server.Config) { c.PublicURL = "http://arena.example" }
+	owner, relay := twoNodes(t, public)
+	resp, body := owner.do(http.MethodPost, "/api/rooms", "application/json", `{"mode":"coop"}`, "Host", "arena.example")
+	require.Equal(t, http.StatusCreated, resp.StatusCode, "%s", body)
+	var room server.CreateRoomResponse
+	require.NoError(t, json.Unmarshal([]byte(body), &room))
+
+	// A room request and a join through the node that does not own the
+	// room: it relays both to the owner's address.
+	resp, body = relay.do(http.MethodGet, "/api/rooms/"+room.ID, "", "", "Host", "arena.example")
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", body)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, relay.wsURL(), &websocket.DialOptions{Host: "arena.example"})
+	require.NoError(t, err)
+	c := &client{tb: t, name: "Bo", ws: ws}
+	t.Cleanup(func() { _ = ws.CloseNow() })
+	w := c.join(room.ID)
+	assert.Equal(t, room.ID, w.Room.ID)
+
+	// The owner's own address without the secret is another host.
+	resp, _ = owner.do(http.MethodGet, "/api/rooms/"+room.ID, "", "")
+	assert.Equal(t, http.StatusMisdirectedRequest, resp.StatusCode)
+	resp, _ = owner.do(http.MethodGet, "/api/rooms/"+room.ID, "", "", server.HeaderNodeSecret, "a guess at the secret")
+	assert.Equal(t, http.StatusMisdirectedRequest, resp.StatusCode)
+	resp, _ = owner.do(http.MethodGet, "/api/rooms/"+room.ID, "", "", server.HeaderNodeSecret, nodeSecret)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
 }

@@ -62,6 +62,9 @@ type Server struct {
 	// wsOrigins are the origins other than the request's own host that
 	// may open WebSockets: ALLOWED_ORIGINS and PUBLIC_URL's.
 	wsOrigins []string
+	// publicHost is PUBLIC_URL's host as hostKey writes it, the one Host
+	// requests may name (guard.go); "" without PUBLIC_URL: any.
+	publicHost, publicScheme string
 
 	// The per-address limits (limits.go); nil: no limit.
 	creates     *addrLimiter // rooms made a minute
@@ -95,6 +98,7 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 		s.clock = WallClock{}
 	}
 	s.wsOrigins = wsOrigins(cfg)
+	s.publicHost, s.publicScheme = publicHost(cfg.PublicURL)
 	s.queues.add("results", s.resultsQueue)
 	s.metrics = newMetrics(s)
 	s.creates = newAddrLimiter(cfg.CreateRate, cfg.CreateRate)

@@ -113,6 +113,11 @@ type Options struct {
 	Env []string
 	// Listen is LISTEN_ADDR; empty: a free loopback port.
 	Listen string
+	// URL is the base URL the tests reach the server at, when that is
+	// not http://ADDR: the PUBLIC_URL it is given, when that names it
+	// (http://localhost:PORT), since with PUBLIC_URL set the server
+	// answers for that host only.
+	URL string
 	// NotReady, when set, does not wait for /readyz (a start while the
 	// database is away); the server is waited for until it listens.
 	NotReady bool
@@ -167,9 +172,15 @@ func Start(tb testing.TB, opts Options) *Arena {
 	return a
 }
 
-// URL is the server's base URL; WS is its WebSocket endpoint.
-func (a *Arena) URL() string { return "http://" + a.addr }
-func (a *Arena) WS() string  { return "ws://" + a.addr + "/ws" }
+// URL is the server's base URL (Options.URL, or http://ADDR); WS is its
+// WebSocket endpoint.
+func (a *Arena) URL() string {
+	if a.opts.URL != "" {
+		return a.opts.URL
+	}
+	return "http://" + a.addr
+}
+func (a *Arena) WS() string { return "ws" + strings.TrimPrefix(a.URL(), "http") + "/ws" }
 
 // Addr is the address the server listens on.
 func (a *Arena) Addr() string { return a.addr }

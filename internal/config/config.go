@@ -147,7 +147,7 @@ func Settings() []Setting {
 		duration("DATABASE_WAIT", "how long a start retries a database it cannot reach yet, then stops; 0 does not wait", 0,
 			func(c *Config) *time.Duration { return &c.StoreWait }),
 		{
-			Name: "PUBLIC_URL", Doc: "base of share links, an http:// or https:// URL",
+			Name: "PUBLIC_URL", Doc: "the site, an http:// or https:// URL: base of share links, and the one host served",
 			Unset: "the request's scheme and host",
 			get:   func(c *Config) string { return c.Server.PublicURL },
 			set: func(c *Config, v string) error {

@@ -254,7 +254,7 @@ func TestUsage(t *testing.T) {
 	require.NoError(t, Usage(&b))
 	out := b.String()
 	assert.Contains(t, out, "  LISTEN_ADDR       address to listen on, HOST:PORT or :PORT (default :8080)\n")
-	assert.Contains(t, out, "  PUBLIC_URL        base of share links, an http:// or https:// URL (default: the request's scheme and host)\n")
+	assert.Contains(t, out, "  PUBLIC_URL        the site, an http:// or https:// URL: base of share links, and the one host served (default: the request's scheme and host)\n")
 	assert.Contains(t, out, "  MAX_PLAYERS       players per room, 1 to 1000 (default 16)\n")
 	assert.Equal(t, len(Settings()), strings.Count(out, "\n"))
 }
