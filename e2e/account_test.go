@@ -32,7 +32,7 @@ func startAccountArena(t *testing.T, env ...string) (*arena, string) {
 	addr := arenatest.FreeAddr(t)
 	_, port, _ := strings.Cut(addr, ":")
 	base := "http://localhost:" + port
-	opts := arenatest.Options{Listen: addr, Env: append(append(slices.Clone(arenaEnv), "PUBLIC_URL="+base), env...)}
+	opts := arenatest.Options{Listen: addr, URL: base, Env: append(append(slices.Clone(arenaEnv), "PUBLIC_URL="+base), env...)}
 	return &arena{Arena: arenatest.Start(t, opts), t: t}, base
 }
 

@@ -85,6 +85,7 @@ func newBrowser(t *testing.T) *browser {
 	}
 	b := &browser{t: t, ctx: ctx}
 	t.Cleanup(func() {
+		b.checkCSP()
 		if t.Failed() {
 			b.diagnose()
 		}
@@ -131,7 +132,46 @@ func (b *browser) open(name string, parent context.Context, opts ...chromedp.Con
 	b.pages = append(b.pages, p)
 	b.mu.Unlock()
 	p.viewport(1280, 800, false) // a laptop's, whatever the window is
+	p.initScript("watch for CSP violations", cspWatch)
 	return p
+}
+
+// cspWatch runs in every document a page opens, before the page's own
+// scripts: it keeps each violation of the server's Content-Security-Policy
+// that the document reports in the tab's session storage, which outlives
+// the document (a reload, a room's link), for checkCSP.
+const cspWatch = `document.addEventListener('securitypolicyviolation', (e) => {
+	try {
+		const seen = JSON.parse(sessionStorage.getItem('e2e.csp') || '[]');
+		seen.push(e.effectiveDirective + ': ' + (e.blockedURI || 'inline') + ' (' + e.sourceFile + ':' + e.lineNumber + ')');
+		sessionStorage.setItem('e2e.csp', JSON.stringify(seen));
+	} catch { /* a document without storage */ }
+}, true);`
+
+// cspViolations are the violations of the Content-Security-Policy the
+// page's tab has reported on its current origin; nil when the tab is gone.
+func (p *page) cspViolations() ([]string, error) {
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	return chromedp.Run(ctx, chromedp.Evaluate[[]string](
+		`(() => { try { return JSON.parse(sessionStorage.getItem('e2e.csp') || '[]'); } catch { return []; } })()`))
+}
+
+// checkCSP fails the test when a page reported that the server's
+// Content-Security-Policy blocked something: the client must work under
+// it, with nothing inline and nothing from elsewhere.
+func (b *browser) checkCSP() {
+	b.mu.Lock()
+	pages := slices.Clone(b.pages)
+	b.mu.Unlock()
+	for _, p := range pages {
+		if p.ctx.Err() != nil {
+			continue
+		}
+		if seen, err := p.cspViolations(); err == nil && len(seen) > 0 {
+			b.t.Errorf("%s: the Content-Security-Policy blocked %s", p.name, strings.Join(seen, "; "))
+		}
+	}
 }
 
 // diagnose saves a screenshot of each page and logs what the page says

@@ -61,6 +61,10 @@ const (
 	CodeBadOrigin      = "bad_origin"      // a request with the session cookie from an Origin that is not allowed
 	CodePasskeyFailed  = "passkey_failed"  // the passkey ceremony did not verify, expired or was used
 	CodeBadCode        = "bad_code"        // the sign-in or recovery code is unknown, used or expired
+
+	// Any request (HTTP).
+	CodeBadContentType = "bad_content_type" // a POST or DELETE of the API whose Content-Type is not application/json
+	CodeWrongHost      = "wrong_host"       // the request's Host is not PUBLIC_URL's
 )
 
 // Error is a refused message: a stable Code, a human Message, and the cells

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -69,6 +70,7 @@ func newAcctEnv(t *testing.T) *acctEnv {
 	hs.Listener = ln
 	hs.Config = srv.HTTPServer()
 	hs.Start()
+	hs.URL = origin // the site's host: the server answers for no other
 	e := &env{tb: t, kept: k, rooms: rooms, srv: srv, http: hs}
 	t.Cleanup(e.stop)
 	return &acctEnv{env: e, st: st, clk: clk, origin: origin}
@@ -92,6 +94,9 @@ type browser struct {
 	jar    http.CookieJar
 	client *http.Client
 	origin string
+	// contentType is the type of its POSTs and DELETEs; "" is
+	// application/json, as the web client sends.
+	contentType string
 }
 
 func (e *acctEnv) browser() *browser {
@@ -113,6 +118,9 @@ func (b *browser) call(method, path string, body, out any) (int, string) {
 	}
 	req, err := http.NewRequest(method, b.e.http.URL+path, rd)
 	require.NoError(b.t, err)
+	if method != http.MethodGet {
+		req.Header.Set("Content-Type", cmp.Or(b.contentType, "application/json"))
+	}
 	if b.origin != "" {
 		req.Header.Set("Origin", b.origin)
 	}

@@ -27,6 +27,7 @@ import (
 func postRoom(t *testing.T, e *env, remote string) *httptest.ResponseRecorder {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodPost, "/api/rooms", strings.NewReader(`{"mode":"race"}`))
+	req.Header.Set("Content-Type", "application/json")
 	req.RemoteAddr = remote
 	rec := httptest.NewRecorder()
 	e.srv.Handler().ServeHTTP(rec, req)

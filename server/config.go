@@ -89,6 +89,12 @@ type Config struct {
 	// WithDefaults keeps it.
 	EventRetention time.Duration
 
+	// MetricsAddr, when set, is the HOST:PORT where serve exposes the
+	// metrics (GET /metrics) on a listener of its own, for Prometheus;
+	// the public listener never serves them. Empty (the default) serves
+	// none.
+	MetricsAddr string
+
 	// DebugAddr, when set, is a loopback HOST:PORT where serve exposes
 	// net/http/pprof on a listener of its own, apart from the public one.
 	// Empty (the default) serves no profiles.

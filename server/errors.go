@@ -27,6 +27,8 @@ var httpStatus = map[string]int{
 	protocol.CodeAlreadyAccount: http.StatusConflict,
 	protocol.CodeNotSignedIn:    http.StatusUnauthorized,
 	protocol.CodeBadOrigin:      http.StatusForbidden,
+	protocol.CodeBadContentType: http.StatusUnsupportedMediaType,
+	protocol.CodeWrongHost:      http.StatusMisdirectedRequest,
 }
 
 // statusOf is the HTTP status an API error of the code answers with.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -374,13 +373,12 @@ func (c *client) closeStatus() (protocol.CloseCode, string) {
 	}
 }
 
-// metrics is the server's /metrics page.
+// metrics is the server's metrics page, as its metrics listener
+// (METRICS_ADDR) serves it.
 func (e *env) metrics() string {
 	e.tb.Helper()
-	resp, err := arenatest.Get(e.http.URL + "/metrics")
-	require.NoError(e.tb, err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	require.NoError(e.tb, err)
-	return string(body)
+	rec := httptest.NewRecorder()
+	e.srv.MetricsHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	require.Equal(e.tb, http.StatusOK, rec.Code)
+	return rec.Body.String()
 }

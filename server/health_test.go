@@ -39,7 +39,7 @@ func TestReadinessReportsEveryQueue(t *testing.T) {
 	var checks map[string]string
 	require.NoError(t, json.Unmarshal([]byte(body), &checks))
 	assert.Equal(t, "ok", checks["events"])
-	_, metrics := e.get("/metrics")
+	metrics := e.metrics()
 	assert.Contains(t, metrics, `arena_queue_depth{queue="events"} 7`+"\n")
 	assert.Contains(t, metrics, `arena_queue_bytes{queue="events"} 700`+"\n")
 	assert.Contains(t, metrics, `arena_queue_dropped_total{queue="events"} 3`+"\n")

@@ -108,6 +108,7 @@ func FuzzCreateRoom(f *testing.F) {
 	h := s.Handler()
 	f.Fuzz(func(t *testing.T, body []byte) {
 		req := httptest.NewRequest(http.MethodPost, "/api/rooms", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		_, rerr := readCreateRoom(bytes.NewReader(body))
@@ -240,6 +241,7 @@ func FuzzLabSolve(f *testing.F) {
 	h := New(cfg, rooms, noPlayers{}, nil, nil).Handler()
 	f.Fuzz(func(t *testing.T, body []byte) {
 		req := httptest.NewRequest(http.MethodPost, "/api/solve", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		g, rerr := readLabPuzzle(bytes.NewReader(body))

@@ -43,6 +43,9 @@ var (
 func labDo(t *testing.T, e *env, method, path, body, remote string) (int, []byte) {
 	t.Helper()
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	if method == http.MethodPost {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	req.RemoteAddr = remote
 	rec := httptest.NewRecorder()
 	e.srv.Handler().ServeHTTP(rec, req)
@@ -221,6 +224,7 @@ func TestLabIsRateLimitedPerAddress(t *testing.T) {
 		require.Equal(t, http.StatusOK, status, "request %d: %s", i, body)
 	}
 	req := httptest.NewRequest(http.MethodPost, "/api/grade", strings.NewReader(p))
+	req.Header.Set("Content-Type", "application/json")
 	req.RemoteAddr = "192.0.2.9:2"
 	rec := httptest.NewRecorder()
 	e.srv.Handler().ServeHTTP(rec, req)

@@ -51,7 +51,7 @@ func TestDatabaseOutageMidGame(t *testing.T) {
 	status, body = e.get("/readyz")
 	assert.Equal(t, http.StatusServiceUnavailable, status)
 	assert.JSONEq(t, `{"status":"unavailable","database":"unreachable","results":"full"}`, body)
-	_, metrics := e.get("/metrics")
+	metrics := e.metrics()
 	assert.Contains(t, metrics, `arena_queue_depth{queue="results"} 2`+"\n")
 	assert.Contains(t, metrics, `arena_queue_full{queue="results"} 1`+"\n")
 	assert.Regexp(t, `arena_queue_oldest_seconds\{queue="results"\} [0-9.e-]+\n`, metrics)

@@ -1,13 +1,15 @@
-// Package server is Sudoku Arena over HTTP: the JSON API (rooms, health,
-// metrics), the WebSocket connections that carry the protocol
-// (docs/protocol.md) with their limits, player identity, and the embedded
-// web client. The protocol's messages, events, codes and codec are package
-// protocol's: a connection decodes each frame with it, once, and hands the
-// message to its room. It knows rooms through package room and persistence
-// only through the small Players interface it declares; it holds no game
-// rules and no SQL. The WebSocket's transport (handshake, frames, corked
-// writes, parked readers) is package internal/ws; a server owns its
-// ws.Poller. Time comes from the Clock in its Config.
+// Package server is Sudoku Arena over HTTP: the JSON API (rooms, health),
+// the WebSocket connections that carry the protocol (docs/protocol.md)
+// with their limits, player identity, and the embedded web client, behind
+// the web defaults of guard.go; the metrics and the profiles each on a
+// listener of their own (debug.go). The protocol's messages, events, codes
+// and codec are package protocol's: a connection decodes each frame with
+// it, once, and hands the message to its room. It knows rooms through
+// package room and persistence only through the small Players interface it
+// declares; it holds no game rules and no SQL. The WebSocket's transport
+// (handshake, frames, corked writes, parked readers) is package
+// internal/ws; a server owns its ws.Poller. Time comes from the Clock in
+// its Config.
 package server
 
 import (
@@ -22,7 +24,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/sudoku-arena/arena/internal/ws"
 
 	"github.com/sudoku-arena/arena/protocol"
@@ -53,8 +54,8 @@ type Server struct {
 	relays  *relayMetrics
 	log     *slog.Logger
 	metrics *metrics
-	mux     *http.ServeMux
-	clock   Clock // cfg.Clock, or WallClock
+	handler http.Handler // the routes behind guard (guard.go)
+	clock   Clock        // cfg.Clock, or WallClock
 
 	// accounts is nil until SetAccounts: the account routes answer
 	// unavailable and session cookies are ignored (accounts.go).
@@ -62,6 +63,9 @@ type Server struct {
 	// wsOrigins are the origins other than the request's own host that
 	// may open WebSockets: ALLOWED_ORIGINS and PUBLIC_URL's.
 	wsOrigins []string
+	// publicHost is PUBLIC_URL's host as hostKey writes it, the one Host
+	// requests may name (guard.go); "" without PUBLIC_URL: any.
+	publicHost, publicScheme string
 
 	// The per-address limits (limits.go); nil: no limit.
 	creates     *addrLimiter // rooms made a minute
@@ -95,6 +99,7 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 		s.clock = WallClock{}
 	}
 	s.wsOrigins = wsOrigins(cfg)
+	s.publicHost, s.publicScheme = publicHost(cfg.PublicURL)
 	s.queues.add("results", s.resultsQueue)
 	s.metrics = newMetrics(s)
 	s.creates = newAddrLimiter(cfg.CreateRate, cfg.CreateRate)
@@ -107,7 +112,6 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	mux.HandleFunc("GET /livez", s.livez)
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.HandleFunc("GET /healthz", s.readyz)
-	mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("POST /api/rooms", s.createRoom)
 	mux.HandleFunc("GET /api/rooms/{id}", s.getRoom)
 	mux.HandleFunc("GET /ws", s.serveWS)
@@ -142,19 +146,19 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 			mux.HandleFunc("GET /account", files.serveIndex)
 		}
 	}
-	s.mux = mux
+	s.handler = s.guard(mux)
 	return s
 }
 
-// Handler is the server's HTTP handler.
-func (s *Server) Handler() http.Handler { return s.mux }
+// Handler is the server's HTTP handler: the routes behind guard.
+func (s *Server) Handler() http.Handler { return s.handler }
 
 // HTTPServer is an http.Server for the handler with the configured
 // timeouts (Config.HTTP) and errors logged as warnings. Its read and write
 // timeouts do not cut WebSockets: the upgrade clears them.
 func (s *Server) HTTPServer() *http.Server {
 	return &http.Server{
-		Handler:           s.mux,
+		Handler:           s.handler,
 		ReadHeaderTimeout: s.cfg.HTTP.ReadHeader,
 		ReadTimeout:       s.cfg.HTTP.Read,
 		WriteTimeout:      s.cfg.HTTP.Write,

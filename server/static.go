@@ -159,7 +159,6 @@ func (sf *staticFiles) serve(w http.ResponseWriter, r *http.Request, f *staticFi
 	}
 	h.Set("ETag", tag)
 	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Content-Type-Options", "nosniff")
 	if etagMatches(r.Header.Get("If-None-Match"), tag) {
 		h.Del("Content-Encoding")
 		w.WriteHeader(http.StatusNotModified)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"net/http"
 	"testing"
 	"time"
 
@@ -135,6 +136,52 @@ func TestNodesBehindBalancer(t *testing.T) {
 			assert.Greater(t, o.Epoch, epochs[r.id], "%s room %s moved as its node left", r.mode, r.id)
 		}
 	})
+}
+
+// TestNodesAnswerForTheirPublicURL runs three nodes as docker-compose.yml
+// does, with PUBLIC_URL the balancer's URL: a race made and played
+// through nginx plays to the end, its joins and room requests that reach
+// the node without the room relayed to the owner at its NODE_ADDR (a
+// host other than PUBLIC_URL's, answered for the nodes' secret), while a
+// request straight to a node's own address is refused as another host
+// (421) and its probes still answer; nginx answers /metrics itself.
+// Without nginx it skips, unless E2E_REQUIRED=1.
+func TestNodesAnswerForTheirPublicURL(t *testing.T) {
+	arenatest.Nginx(t)
+	ctx := context.Background()
+	pg, err := pgtest.Start(ctx, pgtest.Options{})
+	require.NoError(t, err)
+	t.Cleanup(pg.Stop)
+	lbAddr := arenatest.FreeAddr(t)
+	nodes := arenatest.StartNodes(t, arenatest.NodeOptions{
+		DatabaseURL: pg.NewDatabase(t), N: 3, Heartbeat: testHeartbeat, Timeout: testTimeout,
+		Env: []string{"COUNTDOWN=10ms", "HINT_PENALTY=0", "PING_INTERVAL=1h", "PUBLIC_URL=http://" + lbAddr},
+	})
+	lb := arenatest.StartBalancerOn(t, lbAddr, nginxFile, nodes)
+
+	r := startVia(ctx, t, room.ModeRace, lb, lb, lb)
+	assert.Len(t, roomView(t, lb, r.id).Players, 3)
+	assert.Len(t, roomView(t, lb, r.id).Players, 3, "asked again, through another node")
+	finishRace(ctx, t, r, r.players)
+	relays := 0.0
+	for _, n := range nodes {
+		relays += metric(t, n, "arena_relays_total")
+		assert.Equal(t, http.StatusMisdirectedRequest, n.Status("/api/rooms/"+r.id), "%s's own address is another host", n.Addr())
+		assert.Equal(t, http.StatusMisdirectedRequest, n.Status("/"), n.Addr())
+		for _, probe := range []string{"/livez", "/readyz", "/healthz"} {
+			assert.Equal(t, http.StatusOK, n.Status(probe), "%s at %s", probe, n.Addr())
+		}
+	}
+	assert.GreaterOrEqual(t, relays, 2.0, "joins and a room request relayed to the owner")
+	for _, p := range r.players {
+		assert.NotNil(t, p.finish, "%s finished", p.name)
+		p.close()
+	}
+
+	resp, err := arenatest.Get(lb.URL() + "/metrics")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "no metrics through the balancer")
 }
 
 // ownerOf is the node that owns room id now.

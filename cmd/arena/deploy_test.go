@@ -31,6 +31,7 @@ type compose struct {
 		Image       string            `yaml:"image"`
 		Environment map[string]string `yaml:"environment"`
 		Ports       []string          `yaml:"ports"`
+		Expose      []string          `yaml:"expose"`
 		Volumes     []string          `yaml:"volumes"`
 	} `yaml:"services"`
 }
@@ -43,8 +44,10 @@ var composeVar = regexp.MustCompile(`\$\{[A-Z_]+:-([^}]*)\}`)
 // on, in NODE_ADDR too; the port it listens on is the one compose
 // publishes; every setting the nodes get is one of internal/config's and
 // their environment loads; the nodes share their database, secret and
-// public URL; and the per-address limits are off behind the proxy. With
-// docker-compose and nginx on the machine, each checks its file as well.
+// public URL; the per-address limits are off behind the proxy; and the
+// metrics are on a port of their own, exposed to compose's network only,
+// never through nginx. With docker-compose and nginx on the machine, each
+// checks its file as well.
 func TestDeployment(t *testing.T) {
 	raw, err := os.ReadFile(composeFile)
 	require.NoError(t, err)
@@ -82,6 +85,12 @@ func TestDeployment(t *testing.T) {
 		for _, k := range []string{"ROOMS_PER_ADDR", "SOCKETS_PER_ADDR", "PLAYER_RATE", "CREATE_RATE"} {
 			assert.Equal(t, "0", env[k], "%s: %s is off behind the proxy", name, k)
 		}
+		_, metricsPort, err := net.SplitHostPort(env["METRICS_ADDR"])
+		if assert.NoError(t, err, "%s serves its metrics for the scrape (METRICS_ADDR)", name) {
+			assert.NotEqual(t, port, metricsPort, "%s: the metrics have a port of their own", name)
+			assert.Equal(t, []string{metricsPort}, svc.Expose, "%s: the scrape port is exposed on compose's network", name)
+			assert.Empty(t, svc.Ports, "%s: no port of a node is published", name)
+		}
 		for _, k := range []string{"DATABASE_URL", "NODE_SECRET", "PUBLIC_URL", "NODE_TIMEOUT"} {
 			if v, ok := shared[k]; ok {
 				assert.Equal(t, v, env[k], "%s: every node has the same %s", name, k)
@@ -109,6 +118,7 @@ func TestDeployment(t *testing.T) {
 	for _, want := range []string{"proxy_set_header Upgrade $http_upgrade;", "proxy_set_header Connection $connection_upgrade;", "proxy_http_version 1.1;"} {
 		assert.Contains(t, string(conf), want, "WebSockets pass through")
 	}
+	assert.Regexp(t, `location = /metrics \{\s*return 404;\s*\}`, string(conf), "nginx passes no /metrics on")
 
 	if dc, err := exec.LookPath("docker-compose"); err == nil {
 		out, err := exec.Command(dc, "-f", composeFile, "config", "-q").CombinedOutput()

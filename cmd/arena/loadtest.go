@@ -9,9 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/pprof"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -31,7 +29,7 @@ connections held, rooms, moves sent and acknowledged, events received,
 errors by code, unexpected closes, latency p50/p95/p99/max, how many
 seconds of the window would miss a 50 ms p99 on their own (and the worst:
 a stall shows there, where the quantiles spread it), moves per second,
-and the server's RSS per connection (from -pid, or /metrics), and exits 1
+and the server's RSS per connection (from -pid, or -metrics), and exits 1
 when a connection failed unexpectedly; -json adds every second's count.
 
 On Linux, against an http:// server, the sockets are read by one epoll
@@ -71,7 +69,8 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	duration := fs.Duration("duration", 30*time.Second, "the measured window, after the ramp")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	allowRemote := fs.Bool("allow-remote", false, "allow a -url that is not a loopback address")
-	pids := fs.String("pid", "", "the server's process id, for its RSS and CPU time (else RSS from /metrics); several nodes' comma-separated")
+	pids := fs.String("pid", "", "the server's process id, for its RSS and CPU time (else RSS from -metrics); several nodes' comma-separated")
+	metrics := fs.String("metrics", "", "the server's metrics listener (METRICS_ADDR), http://HOST:PORT, for its RSS without -pid; several nodes' comma-separated")
 	remote := fs.Float64("remote", 0, "share of each room's players (0 to 1) that connect to a node other than the room's owner")
 	procs := fs.Int("procs", 1, "worker processes to spread the connections over (each under its open-file limit)")
 	sources := fs.Int("sources", 0, "loopback source addresses per process, from 127.0.0.2 (0: one per 10,000 connections)")
@@ -91,14 +90,19 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena loadtest: %v\n", err)
 		return exitUsage
 	}
-	pidList, err := parsePIDs(*pids)
+	pidList, err := loadtest.ParsePIDs(*pids)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena loadtest: %v\n", err)
+		return exitUsage
+	}
+	metricsURLs, err := loadtest.ParseMetrics(*metrics)
 	if err != nil {
 		fmt.Fprintf(stderr, "arena loadtest: %v\n", err)
 		return exitUsage
 	}
 	o := loadtest.Options{
 		URL: targets[0], Nodes: targets, Remote: *remote, Rooms: *rooms, Players: *players, Mode: *mode, Rate: *rate,
-		Ramp: *ramp, Duration: *duration, PIDs: pidList, ClashEvery: *clash,
+		Ramp: *ramp, Duration: *duration, PIDs: pidList, Metrics: metricsURLs, ClashEvery: *clash,
 		Sources: *sources, SourceOffset: max(*worker, 0), Client: *client,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
@@ -118,7 +122,7 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if *worker >= 0 {
 			path += "." + strconv.Itoa(*worker)
 		}
-		stopProfile, err := startCPUProfile(path)
+		stopProfile, err := loadtest.StartCPUProfile(path)
 		if err != nil {
 			fmt.Fprintf(stderr, "arena loadtest: %v\n", err)
 			return exitFail
@@ -151,37 +155,4 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	return exitOK
-}
-
-// parsePIDs reads -pid: process ids, comma-separated; "" or "0" is none.
-func parsePIDs(raw string) ([]int, error) {
-	if raw == "" || raw == "0" {
-		return nil, nil
-	}
-	var pids []int
-	for part := range strings.SplitSeq(raw, ",") {
-		pid, err := strconv.Atoi(strings.TrimSpace(part))
-		if err != nil || pid <= 0 {
-			return nil, fmt.Errorf("-pid %q: want process ids, comma-separated", raw)
-		}
-		pids = append(pids, pid)
-	}
-	return pids, nil
-}
-
-// startCPUProfile profiles this process into path until the returned
-// function is called.
-func startCPUProfile(path string) (func(), error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, fmt.Errorf("cpu profile: %w", err)
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("cpu profile %s: %w", path, err)
-	}
-	return func() {
-		pprof.StopCPUProfile()
-		_ = f.Close()
-	}, nil
 }

@@ -5,20 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
-
-func TestParsePIDs(t *testing.T) {
-	for raw, want := range map[string][]int{"": nil, "0": nil, "12": {12}, "12, 13,14": {12, 13, 14}} {
-		got, err := parsePIDs(raw)
-		require.NoError(t, err, raw)
-		assert.Equal(t, want, got, raw)
-	}
-	for _, bad := range []string{"x", "12,", "-3", "1,0"} {
-		_, err := parsePIDs(bad)
-		assert.ErrorContains(t, err, "-pid", bad)
-	}
-}
 
 // TestLoadtestRemoteNeedsNodes: -remote with one node, or a share out of
 // range, is a usage error before anything is sent.

@@ -69,7 +69,7 @@ func testLoadtest(t *testing.T, client string) {
 func TestLoadtestWorkers(t *testing.T) {
 	a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=8"}})
 	cmd := arenatest.Command(t, 2*time.Minute, arenatest.Binary(t), "loadtest", "-url", a.URL(), "-rooms", "4", "-players", "2",
-		"-mode", "race", "-rate", "4", "-ramp", "0s", "-duration", "2s", "-procs", "2", "-sources", "2", "-json")
+		"-mode", "race", "-rate", "4", "-ramp", "0s", "-duration", "2s", "-procs", "2", "-sources", "2", "-metrics", a.MetricsURL(), "-json")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	require.NoError(t, cmd.Run(), "stderr: %s", errb.String())
@@ -81,7 +81,7 @@ func TestLoadtestWorkers(t *testing.T) {
 	assert.Zero(t, res.UnexpectedCloses)
 	assert.Greater(t, res.MovesAcked, int64(20))
 	assert.Equal(t, res.Measured, res.Latency.Count)
-	assert.Positive(t, res.ServerRSS, "read from /metrics")
+	assert.Positive(t, res.ServerRSS, "read from the metrics listener")
 }
 
 // TestLoadtestRefusesRemote: a target that is not loopback is refused

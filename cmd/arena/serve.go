@@ -194,13 +194,11 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 		s := events.Stats()
 		return server.QueueStats{Depth: s.Pending, Bytes: s.PendingBytes, OldestAt: s.OldestAt, Full: s.Full, Dropped: s.Dropped}
 	})
-	if cfg.DebugAddr != "" {
-		_, stopDebug, err := server.DebugServer(cfg.DebugAddr, logger)
-		if err != nil {
-			return err
-		}
-		defer stopDebug()
+	stopApart, err := srv.ServeApart() // DEBUG_ADDR's profiles, METRICS_ADDR's metrics
+	if err != nil {
+		return err
 	}
+	defer stopApart()
 	hs := srv.HTTPServer() // with its timeouts
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {

@@ -43,7 +43,16 @@ func openCounted(ctx context.Context, k backend.Kind) (store.Store, error) {
 // called, and returns the base URL.
 func startServe(t *testing.T, dbPath string) (string, func()) {
 	t.Helper()
+	return startServeWith(t, dbPath, nil)
+}
+
+// startServeWith is startServe with more settings.
+func startServeWith(t *testing.T, dbPath string, env map[string]string) (string, func()) {
+	t.Helper()
 	cfg, err := config.Load(func(name string) string {
+		if v, ok := env[name]; ok {
+			return v
+		}
 		switch name {
 		case "LISTEN_ADDR":
 			return "127.0.0.1:0"
@@ -85,7 +94,8 @@ func startServe(t *testing.T, dbPath string) (string, func()) {
 func TestServeServesAndKeepsRoomsAcrossARestart(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "arena.db")
 	migrations := opens.Load()
-	base, stop := startServe(t, db)
+	metricsAddr := arenatest.FreeAddr(t)
+	base, stop := startServeWith(t, db, map[string]string{"METRICS_ADDR": metricsAddr})
 	assert.Equal(t, int64(1), opens.Load()-migrations, "a start opens the store, and so migrates it, once")
 
 	for path, want := range map[string]string{
@@ -102,8 +112,13 @@ func TestServeServesAndKeepsRoomsAcrossARestart(t *testing.T) {
 	}
 	resp, err := arenatest.Get(base + "/metrics")
 	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "no metrics on the public listener")
+	resp, err = arenatest.Get("http://" + metricsAddr + "/metrics")
+	require.NoError(t, err)
 	metrics, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "METRICS_ADDR serves them")
 	for _, series := range []string{`arena_queue_depth{queue="events"} `, `arena_queue_bytes{queue="events"} `, `arena_queue_oldest_seconds{queue="events"} `, `arena_queue_depth{queue="results"} 0`} {
 		assert.Contains(t, string(metrics), series, "the event log's and the results' queues are exported")
 	}

@@ -90,9 +90,11 @@ func Main(m *testing.M) int {
 // Defaults are the settings every server the harness starts has, before the
 // test's own: JSON logs (the harness reads them) and no per-address limit,
 // since every test client comes from one loopback address; a pool of one
-// puzzle a level, so that a start does not generate for long.
+// puzzle a level, so that a start does not generate for long; and the
+// metrics on a loopback port of their own (Metric reads them there).
 var Defaults = []string{
 	"LOG_FORMAT=json",
+	"METRICS_ADDR=127.0.0.1:0",
 	"CREATE_RATE=0",
 	"ROOMS_PER_ADDR=0",
 	"PLAYER_RATE=0",
@@ -111,6 +113,11 @@ type Options struct {
 	Env []string
 	// Listen is LISTEN_ADDR; empty: a free loopback port.
 	Listen string
+	// URL is the base URL the tests reach the server at, when that is
+	// not http://ADDR: the PUBLIC_URL it is given, when that names it
+	// (http://localhost:PORT), since with PUBLIC_URL set the server
+	// answers for that host only.
+	URL string
 	// NotReady, when set, does not wait for /readyz (a start while the
 	// database is away); the server is waited for until it listens.
 	NotReady bool
@@ -123,6 +130,10 @@ type Arena struct {
 	bin  string
 	opts Options
 	addr string
+
+	// metricsAddr is where the running server serves its metrics
+	// (METRICS_ADDR), read from its log; "" when it serves none.
+	metricsAddr string
 
 	mu     sync.Mutex
 	cmd    *exec.Cmd
@@ -161,12 +172,29 @@ func Start(tb testing.TB, opts Options) *Arena {
 	return a
 }
 
-// URL is the server's base URL; WS is its WebSocket endpoint.
-func (a *Arena) URL() string { return "http://" + a.addr }
-func (a *Arena) WS() string  { return "ws://" + a.addr + "/ws" }
+// URL is the server's base URL (Options.URL, or http://ADDR); WS is its
+// WebSocket endpoint.
+func (a *Arena) URL() string {
+	if a.opts.URL != "" {
+		return a.opts.URL
+	}
+	return "http://" + a.addr
+}
+func (a *Arena) WS() string { return "ws" + strings.TrimPrefix(a.URL(), "http") + "/ws" }
 
 // Addr is the address the server listens on.
 func (a *Arena) Addr() string { return a.addr }
+
+// MetricsURL is the address of the running server's metrics (its
+// METRICS_ADDR listener's /metrics), or "" when it serves none.
+func (a *Arena) MetricsURL() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.metricsAddr == "" {
+		return ""
+	}
+	return "http://" + a.metricsAddr + "/metrics"
+}
 
 // PID is the running server's process id (for its RSS and CPU time).
 func (a *Arena) PID() int {
@@ -229,7 +257,7 @@ func (a *Arena) start(listen string) {
 	a.mu.Lock()
 	a.starts++
 	run := a.starts
-	a.cmd, a.exited, a.state, a.paused = cmd, exited, nil, false
+	a.cmd, a.exited, a.state, a.paused, a.metricsAddr = cmd, exited, nil, false, ""
 	a.mu.Unlock()
 	go func() {
 		sc := bufio.NewScanner(stderr)
@@ -240,7 +268,15 @@ func (a *Arena) start(listen string) {
 			a.logs = append(a.logs, fmt.Sprintf("[run %d] %s", run, line))
 			a.mu.Unlock()
 			var rec struct{ Msg, Addr string }
-			if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == "listening" {
+			if json.Unmarshal([]byte(line), &rec) != nil {
+				continue
+			}
+			switch rec.Msg {
+			case "metrics served": // before "listening"
+				a.mu.Lock()
+				a.metricsAddr = rec.Addr
+				a.mu.Unlock()
+			case "listening":
 				select {
 				case listening <- rec.Addr:
 				default:

@@ -111,6 +111,13 @@ func (b *Balancer) WS() string  { return "ws://" + b.addr + "/ws" }
 // skips (see Nginx).
 func StartBalancer(tb testing.TB, conf string, servers []*Arena) *Balancer {
 	tb.Helper()
+	return StartBalancerOn(tb, FreeAddr(tb), conf, servers)
+}
+
+// StartBalancerOn is StartBalancer on the address given: one known before
+// the servers start, for their PUBLIC_URL.
+func StartBalancerOn(tb testing.TB, addr, conf string, servers []*Arena) *Balancer {
+	tb.Helper()
 	bin := Nginx(tb)
 	raw, err := os.ReadFile(conf)
 	if err != nil {
@@ -130,7 +137,7 @@ func StartBalancer(tb testing.TB, conf string, servers []*Arena) *Balancer {
 	for i, s := range servers {
 		upstreams[i] = s.Addr()
 	}
-	b := &Balancer{addr: FreeAddr(tb)}
+	b := &Balancer{addr: addr}
 	text, err := NginxConfig(string(raw), b.addr, upstreams, dir)
 	if err != nil {
 		tb.Fatal(err)

@@ -62,11 +62,15 @@ func FreeAddr(tb testing.TB) string {
 }
 
 // Metric is a counter's or gauge's value (one without labels) on the
-// server's /metrics.
+// server's metrics listener (METRICS_ADDR, which Defaults set).
 func (a *Arena) Metric(name string) (float64, error) {
+	metrics := a.MetricsURL()
+	if metrics == "" {
+		return 0, fmt.Errorf("arenatest: metric %s: the server serves no metrics (METRICS_ADDR)", name)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.URL()+"/metrics", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, metrics, nil)
 	if err != nil {
 		return 0, fmt.Errorf("arenatest: metric %s: %w", name, err)
 	}
@@ -89,5 +93,5 @@ func (a *Arena) Metric(name string) (float64, error) {
 	if err := sc.Err(); err != nil {
 		return 0, fmt.Errorf("arenatest: metric %s: %w", name, err)
 	}
-	return 0, fmt.Errorf("arenatest: %s is not in %s/metrics", name, a.URL())
+	return 0, fmt.Errorf("arenatest: %s is not in %s", name, metrics)
 }

@@ -147,7 +147,7 @@ func Settings() []Setting {
 		duration("DATABASE_WAIT", "how long a start retries a database it cannot reach yet, then stops; 0 does not wait", 0,
 			func(c *Config) *time.Duration { return &c.StoreWait }),
 		{
-			Name: "PUBLIC_URL", Doc: "base of share links, an http:// or https:// URL",
+			Name: "PUBLIC_URL", Doc: "the site, an http:// or https:// URL: base of share links, and the one host served",
 			Unset: "the request's scheme and host",
 			get:   func(c *Config) string { return c.Server.PublicURL },
 			set: func(c *Config, v string) error {
@@ -241,6 +241,18 @@ func Settings() []Setting {
 			func(c *Config) *int { return &c.Server.SocketsPerAddr }),
 		duration("PING_INTERVAL", "how often a joined connection is pinged; one that does not answer closes (4007)", 1,
 			func(c *Config) *time.Duration { return &c.Server.PingInterval }),
+		{
+			Name: "METRICS_ADDR", Doc: "HOST:PORT or :PORT where Prometheus scrapes /metrics, on a listener of its own (LISTEN_ADDR never serves them)",
+			Unset: "off",
+			get:   func(c *Config) string { return c.Server.MetricsAddr },
+			set: func(c *Config, v string) error {
+				if err := listenAddr(v); err != nil {
+					return err
+				}
+				c.Server.MetricsAddr = v
+				return nil
+			},
+		},
 		{
 			Name: "DEBUG_ADDR", Doc: "loopback HOST:PORT for net/http/pprof on a listener of its own",
 			Unset: "off",

@@ -124,6 +124,7 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		"LAB_RATE":         "100001",
 		"SOCKETS_PER_ADDR": "1.5",
 		"PING_INTERVAL":    "0",
+		"METRICS_ADDR":     "9090",
 		"DEBUG_ADDR":       "0.0.0.0:6060",
 		"EVENT_RETENTION":  "30d",
 		"NODE_ID":          "a b",
@@ -253,7 +254,7 @@ func TestUsage(t *testing.T) {
 	require.NoError(t, Usage(&b))
 	out := b.String()
 	assert.Contains(t, out, "  LISTEN_ADDR       address to listen on, HOST:PORT or :PORT (default :8080)\n")
-	assert.Contains(t, out, "  PUBLIC_URL        base of share links, an http:// or https:// URL (default: the request's scheme and host)\n")
+	assert.Contains(t, out, "  PUBLIC_URL        the site, an http:// or https:// URL: base of share links, and the one host served (default: the request's scheme and host)\n")
 	assert.Contains(t, out, "  MAX_PLAYERS       players per room, 1 to 1000 (default 16)\n")
 	assert.Equal(t, len(Settings()), strings.Count(out, "\n"))
 }
@@ -380,5 +381,26 @@ func TestDebugAddrLoopbackOnly(t *testing.T) {
 		_, err := Load(envOf(map[string]string{"DEBUG_ADDR": bad}))
 		require.Error(t, err, bad)
 		assert.Contains(t, err.Error(), "DEBUG_ADDR=", bad)
+	}
+}
+
+// TestMetricsAddr: the metrics are off unless METRICS_ADDR names a
+// listener, which any address to listen on may be (Prometheus scrapes it
+// from another machine); what is no such address stops the start with an
+// error naming METRICS_ADDR.
+func TestMetricsAddr(t *testing.T) {
+	c, err := Load(envOf(nil))
+	require.NoError(t, err)
+	assert.Empty(t, c.Server.MetricsAddr, "off by default")
+
+	for _, ok := range []string{":9090", "127.0.0.1:9090", "[::1]:0", "10.0.0.5:9090", "metrics.internal:9090"} {
+		c, err := Load(envOf(map[string]string{"METRICS_ADDR": ok}))
+		require.NoError(t, err, ok)
+		assert.Equal(t, ok, c.Server.MetricsAddr)
+	}
+	for _, bad := range []string{"9090", "127.0.0.1", ":99999", "http://127.0.0.1:9090", "bad_host:9090"} {
+		_, err := Load(envOf(map[string]string{"METRICS_ADDR": bad}))
+		require.Error(t, err, bad)
+		assert.Contains(t, err.Error(), "METRICS_ADDR=", bad)
 	}
 }

@@ -70,8 +70,10 @@ type Options struct {
 	// process takes (a worker's index). 0 lets the system choose.
 	Sources, SourceOffset int
 	// PIDs are the servers' processes, for their RSS and CPU (summed);
-	// none reads the RSS from /metrics instead.
-	PIDs []int
+	// without them the RSS is read from Metrics, the servers' metrics
+	// listeners (METRICS_ADDR: each URL a /metrics), if any.
+	PIDs    []int
+	Metrics []*url.URL
 	// ClashEvery makes one move in this many, at random, a clashing one;
 	// 0 never.
 	ClashEvery int

@@ -99,7 +99,8 @@ func serverCPU(pids []int) (time.Duration, error) {
 }
 
 // serverRSS is the servers' resident memory, summed: from their processes
-// when pids are given, else from each node's /metrics.
+// when pids are given, else from each metrics listener's /metrics; 0 with
+// neither.
 func (r *run) serverRSS(ctx context.Context) (int64, error) {
 	var sum int64
 	if len(r.o.PIDs) > 0 {
@@ -112,7 +113,7 @@ func (r *run) serverRSS(ctx context.Context) (int64, error) {
 		}
 		return sum, nil
 	}
-	for _, u := range r.o.nodes() {
+	for _, u := range r.o.Metrics {
 		mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		n, err := metricsRSS(mctx, r.http, u)
 		cancel()

@@ -183,7 +183,7 @@ func (r *Result) Print(w io.Writer) {
 	if r.ServerRSS > 0 {
 		fmt.Fprintf(w, "server RSS           %.1f MiB, %.1f KiB per connection\n", float64(r.ServerRSS)/(1<<20), float64(r.RSSPerConnection())/1024)
 	} else {
-		fmt.Fprintf(w, "server RSS           unknown (give -pid, or a server with /metrics)\n")
+		fmt.Fprintf(w, "server RSS           unknown (give -pid, or -metrics: the server's METRICS_ADDR)\n")
 	}
 	if r.ServerCPU > 0 && r.Window > 0 {
 		fmt.Fprintf(w, "server CPU           %.1f s over the window (%.0f%% of one core)\n", r.ServerCPU.Seconds(), 100*r.ServerCPU.Seconds()/r.Window.Seconds())

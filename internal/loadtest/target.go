@@ -126,10 +126,10 @@ func readCPU(pid int) (time.Duration, error) {
 	return time.Duration(ut+st) * clockTick, nil
 }
 
-// metricsRSS reads process_resident_memory_bytes from the server's
-// /metrics.
-func metricsRSS(ctx context.Context, c *http.Client, base *url.URL) (int64, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base.JoinPath("/metrics").String(), nil)
+// metricsRSS reads process_resident_memory_bytes from a server's metrics
+// listener at u (its /metrics).
+func metricsRSS(ctx context.Context, c *http.Client, u *url.URL) (int64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return 0, fmt.Errorf("metrics: %w", err)
 	}
