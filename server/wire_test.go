@@ -85,6 +85,18 @@ func TestTheWireIsKeptToRFC6455(t *testing.T) {
 	assert.Equal(t, int(protocol.CloseProtocolError), code)
 	assert.Contains(t, reason, "masked")
 
+	// A 64-bit length with its top bit set is a broken frame, not a big
+	// one: 1002, and the socket closed at once.
+	w = dialWire(t, e)
+	start := time.Now()
+	w.send([]byte{0x81, 0x80 | 127, 0x80, 0, 0, 0, 0, 0, 0, 5, key[0], key[1], key[2], key[3]})
+	code, reason = w.closeFrame()
+	assert.Equal(t, int(protocol.CloseProtocolError), code)
+	assert.Contains(t, reason, "top bit")
+	_, err := w.br.ReadByte()
+	assert.ErrorIs(t, err, io.EOF, "the socket is closed")
+	assert.Less(t, time.Since(start), 2*time.Second, "at once, not after the close handshake's wait")
+
 	w = dialWire(t, e)
 	w.send(ws.AppendMasked(nil, ws.OpClose, append(binary.BigEndian.AppendUint16(nil, 4000), "bye"...), key))
 	code, reason = w.closeFrame()
@@ -97,6 +109,6 @@ func TestTheWireIsKeptToRFC6455(t *testing.T) {
 	assert.Equal(t, int(protocol.CloseTooBig), code)
 	w.send(ws.AppendMasked(nil, ws.OpClose, binary.BigEndian.AppendUint16(nil, 1000), key))
 	require.NoError(t, w.nc.SetReadDeadline(time.Now().Add(time.Second)))
-	_, err := w.br.ReadByte()
+	_, err = w.br.ReadByte()
 	assert.ErrorIs(t, err, io.EOF, "the socket is closed after the client's close")
 }

@@ -287,6 +287,13 @@ func TestConformanceFraming(t *testing.T) {
 		p.send(frame(ws.OpText, bytes.Repeat([]byte("x"), confLimit+1)))
 		assert.Contains(t, p.closedWith(ws.StatusTooBig), "4096")
 	})
+	t.Run("5.2 a 64-bit length with its most significant bit set closes with 1002 at once", func(t *testing.T) {
+		p := dial(t, hs)
+		start := time.Now()
+		p.send([]byte{ws.Fin | ws.OpText, 0x80 | 127, 0x80, 0, 0, 0, 0, 0, 0, 5, key[0], key[1], key[2], key[3]})
+		assert.Contains(t, p.refusedWith(ws.StatusProtocolError), "top bit")
+		assert.Less(t, time.Since(start), 2*time.Second, "no wait for a close that cannot be found")
+	})
 	t.Run("10.4 a 64-bit length over the limit closes with 1009 before its payload; the payload is skipped for the close behind it", func(t *testing.T) {
 		p := dial(t, hs)
 		const n = 70000

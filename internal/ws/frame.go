@@ -95,8 +95,8 @@ var ErrTooBig = errors.New("websocket: frame too big")
 // when b holds only part of one. masked says whose frame it is: a
 // client's, which masks every frame, or a server's, which masks none; the
 // other kind is an error, and so is a frame longer than limit, one with
-// extension bits (none is negotiated), an unknown opcode, or a control
-// frame fragmented or over 125 bytes.
+// extension bits (none is negotiated), an unknown opcode, a 64-bit length
+// with its top bit set, or a control frame fragmented or over 125 bytes.
 func Parse(b []byte, limit int, masked bool) (f Frame, size int, err error) {
 	if len(b) < 2 {
 		return Frame{}, 0, nil
@@ -120,6 +120,11 @@ func Parse(b []byte, limit int, masked bool) (f Frame, size int, err error) {
 	head, n, ok := length(b)
 	if !ok {
 		return Frame{}, 0, nil
+	}
+	if n>>63 != 0 {
+		// RFC 6455, section 5.2: the most significant bit of a 64-bit
+		// length must be 0. Not a frame too big but a broken one.
+		return Frame{}, 0, fmt.Errorf("%w: a 64-bit length with its top bit set", ErrFrame)
 	}
 	if n > uint64(limit) {
 		return Frame{}, 0, fmt.Errorf("%w: %w: %d bytes, over the limit of %d", ErrFrame, ErrTooBig, n, limit)

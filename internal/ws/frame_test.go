@@ -146,6 +146,13 @@ func TestSizeAndClose(t *testing.T) {
 	size, ok := Size([]byte{0x81, 127, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}, false)
 	assert.True(t, ok)
 	assert.Equal(t, math.MaxInt, size)
+	// A 64-bit length with its top bit set breaks the framing (section
+	// 5.2): refused as a bad frame, not as one too big.
+	_, _, err := Parse([]byte{0x81, 0x80 | 127, 0x80, 0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 4}, 4096, true)
+	assert.ErrorIs(t, err, ErrFrame)
+	assert.NotErrorIs(t, err, ErrTooBig)
+	_, _, err = Parse([]byte{0x81, 0x80 | 127, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 1, 2, 3, 4}, 4096, true)
+	assert.ErrorIs(t, err, ErrTooBig, "the longest a length may be is too big")
 
 	f, n, err := Parse(AppendClose(nil, 4003, "bye"), MaxControlPayload, false)
 	require.NoError(t, err)
