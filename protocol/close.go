@@ -9,6 +9,7 @@ const (
 	CloseNormal        CloseCode = 1000 // left the room
 	CloseGoingAway     CloseCode = 1001 // server restarting: retry after the hint
 	CloseProtocolError CloseCode = 1002 // a frame broke RFC 6455
+	CloseInvalidData   CloseCode = 1007 // a text message (or a close's reason) not in UTF-8
 	CloseTooBig        CloseCode = 1009 // a message over the read limit
 	CloseTooSlow       CloseCode = 4001 // the send queue filled up: resume with token and last seq
 	CloseReplaced      CloseCode = 4002 // the same player connected elsewhere

@@ -363,8 +363,8 @@ func (c *conn) read(ctx context.Context) bool {
 
 // ended closes the connection for how its reading ended (in): with the
 // code of the client's close, which is answered with its code and reason
-// as RFC 6455 asks; with 1002 or 1009 for a rule the client broke; or, the
-// socket gone, plainly.
+// as RFC 6455 asks; with the code the transport gives a rule the client
+// broke (1002, 1007, 1009: ws.Input.Code); or, the socket gone, plainly.
 func (c *conn) ended(in ws.Input) {
 	if in.Kind == ws.InputClose || in.Kind == ws.InputBad {
 		c.closeWith(protocol.CloseCode(in.Code), in.Reason, false)

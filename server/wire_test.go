@@ -2,7 +2,9 @@ package server_test
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -18,12 +20,17 @@ import (
 )
 
 // wire is a client that writes a WebSocket's bytes itself, to send what
-// a library would not: an unmasked frame, a close of its own making.
+// a library would not: an unmasked frame, a close of its own making,
+// text that is not UTF-8, a frame in parts.
 type wire struct {
 	t  *testing.T
 	nc net.Conn
 	br *bufio.Reader
+	in []byte // read and not yet parsed
 }
+
+// wireKey masks the frames a wire client builds.
+var wireKey = [4]byte{1, 2, 3, 4}
 
 func dialWire(t *testing.T, e *env) *wire {
 	t.Helper()
@@ -42,30 +49,90 @@ func dialWire(t *testing.T, e *env) *wire {
 }
 
 func (w *wire) send(b []byte) {
+	w.t.Helper()
 	_, err := w.nc.Write(b)
 	require.NoError(w.t, err)
+}
+
+// wireFrame is a client's frame of op holding p, masked; final unless fin
+// is false.
+func wireFrame(op byte, p []byte, fin ...bool) []byte {
+	b := ws.AppendMasked(nil, op, p, wireKey)
+	if len(fin) > 0 && !fin[0] {
+		b[0] &^= ws.Fin
+	}
+	return b
+}
+
+// text sends a text message of s in one frame.
+func (w *wire) text(s string) { w.send(wireFrame(ws.OpText, []byte(s))) }
+
+// next is the server's next frame, its payload copied; every frame the
+// server sends must be well formed.
+func (w *wire) next() ws.Frame {
+	w.t.Helper()
+	for {
+		f, size, err := ws.Parse(w.in, 1<<20, false)
+		require.NoError(w.t, err, "a server frame is well formed")
+		if size > 0 {
+			f.Payload = bytes.Clone(f.Payload)
+			w.in = w.in[size:]
+			return f
+		}
+		p := make([]byte, 4096)
+		n, err := w.br.Read(p)
+		require.NoError(w.t, err, "the server's next frame")
+		w.in = append(w.in, p[:n]...)
+	}
+}
+
+// await reads frames until a text one of the event type typ, and returns
+// it.
+func (w *wire) await(typ string) []byte {
+	w.t.Helper()
+	for {
+		f := w.next()
+		if f.Op != ws.OpText {
+			continue
+		}
+		var ev struct{ Type string }
+		require.NoError(w.t, json.Unmarshal(f.Payload, &ev))
+		if ev.Type == typ {
+			return f.Payload
+		}
+	}
+}
+
+// join joins the room as a new player named name.
+func (w *wire) join(roomID, name string) {
+	w.t.Helper()
+	w.text(`{"type":"join","room":"` + roomID + `","name":"` + name + `"}`)
+	w.await(protocol.TypeWelcome)
 }
 
 // closeFrame reads frames until the server's close, and returns its code
 // and reason.
 func (w *wire) closeFrame() (int, string) {
 	w.t.Helper()
-	var b []byte
 	for {
-		f, size, err := ws.Parse(b, 1<<20, false)
-		require.NoError(w.t, err)
-		if size == 0 {
-			p := make([]byte, 512)
-			n, err := w.br.Read(p)
-			require.NoError(w.t, err, "the server's close frame")
-			b = append(b, p[:n]...)
-			continue
-		}
-		b = b[size:]
+		f := w.next()
 		if f.Op == ws.OpClose {
 			code, reason, err := ws.CheckClose(f.Payload)
 			require.NoError(w.t, err)
 			return int(code), reason
+		}
+	}
+}
+
+// ended checks that the server closes the socket, within d.
+func (w *wire) ended(d time.Duration) {
+	w.t.Helper()
+	require.NoError(w.t, w.nc.SetReadDeadline(time.Now().Add(d)))
+	for {
+		_, err := w.br.ReadByte()
+		if err != nil {
+			require.ErrorIs(w.t, err, io.EOF, "the server closes the socket")
+			return
 		}
 	}
 }
@@ -77,7 +144,7 @@ func (w *wire) closeFrame() (int, string) {
 func TestTheWireIsKeptToRFC6455(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	key := [4]byte{1, 2, 3, 4}
+	key := wireKey
 
 	w := dialWire(t, e)
 	w.send([]byte{0x81, 2, '{', '}'}) // unmasked
@@ -111,4 +178,66 @@ func TestTheWireIsKeptToRFC6455(t *testing.T) {
 	require.NoError(t, w.nc.SetReadDeadline(time.Now().Add(time.Second)))
 	_, err = w.br.ReadByte()
 	assert.ErrorIs(t, err, io.EOF, "the socket is closed after the client's close")
+}
+
+// A text message that is not UTF-8 fails the connection with 1007 (RFC
+// 6455, section 8.1; docs/protocol.md, "Close codes"), wherever the bad
+// bytes are (a name, an id, a key, a room), joined or not; so does a
+// fragment that holds them, before the message's end, and a close whose
+// reason is not UTF-8. Nothing reaches the room.
+func TestTextThatIsNotUTF8ClosesWith1007(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	id := e.createRoom("coop", "easy")
+	for _, tc := range []struct {
+		name, frame string
+		joined      bool
+	}{
+		{"a name cut short", "{\"type\":\"join\",\"id\":3,\"room\":\"" + id + "\",\"name\":\"An\xc3\"}", false},
+		{"a name with a byte no character has", "{\"type\":\"join\",\"room\":\"" + id + "\",\"name\":\"\xffAnn\"}", false},
+		{"a room", "{\"type\":\"join\",\"id\":\"j\",\"room\":\"" + id + "\xff\",\"name\":\"Ann\"}", false},
+		{"an id", "{\"type\":\"move\",\"id\":\"xA\xff\",\"cell\":3,\"digit\":1}", true},
+		{"a string cut short", "{\"type\":\"note\",\"id\":\"n\",\"cell\":3,\"kind\":\"corner\xe2\x82\",\"digit\":1}", true},
+		{"a key", "{\"type\":\"ping\",\"\xff\":1,\"id\":7}", true},
+		{"an overlong encoding", "{\"type\":\"ping\",\"id\":8,\"x\":\"\xc0\xaf\"}", true},
+		{"a lone surrogate's bytes", "{\"type\":\"ping\",\"id\":9,\"x\":\"\xed\xa0\x80\"}", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := dialWire(t, e)
+			if tc.joined {
+				w.join(id, "Ann")
+			}
+			w.text(tc.frame)
+			code, reason := w.closeFrame()
+			assert.Equal(t, int(protocol.CloseInvalidData), code)
+			assert.Contains(t, reason, "UTF-8")
+			w.send(wireFrame(ws.OpClose, binary.BigEndian.AppendUint16(nil, uint16(code))))
+			w.ended(time.Second)
+		})
+	}
+	t.Run("a fragment, before the message's end", func(t *testing.T) {
+		w := dialWire(t, e)
+		w.join(id, "Ann")
+		w.send(append(wireFrame(ws.OpText, []byte(`{"type":"ping","x":"`), false), wireFrame(ws.OpContinuation, []byte{'a', 0xFF}, false)...))
+		code, _ := w.closeFrame()
+		assert.Equal(t, int(protocol.CloseInvalidData), code)
+		// The rest of the message is dropped; the client's close behind
+		// it ends the handshake.
+		w.send(append(wireFrame(ws.OpContinuation, []byte(`"}`)), wireFrame(ws.OpClose, binary.BigEndian.AppendUint16(nil, 1007))...))
+		w.ended(time.Second)
+	})
+	t.Run("a character cut across fragments is whole", func(t *testing.T) {
+		w := dialWire(t, e)
+		msg := []byte(`{"type":"ping","id":"café"}`)
+		cut := bytes.IndexByte(msg, 0xC3) + 1
+		w.send(append(wireFrame(ws.OpText, msg[:cut], false), wireFrame(ws.OpContinuation, msg[cut:])...))
+		assert.Contains(t, string(w.await(protocol.TypeError)), `"id":"café"`, "not joined, and the id is echoed whole")
+	})
+	t.Run("a close whose reason is not UTF-8", func(t *testing.T) {
+		w := dialWire(t, e)
+		w.send(wireFrame(ws.OpClose, append(binary.BigEndian.AppendUint16(nil, 1000), 0xFF)))
+		code, _ := w.closeFrame()
+		assert.Equal(t, int(protocol.CloseInvalidData), code)
+		w.ended(time.Second)
+	})
 }

@@ -60,13 +60,18 @@ type Conn struct {
 	tryWriteFn func(fd uintptr) bool
 
 	// rmu orders the taking of frames (take): the reader's, and a close
-	// handshake's, which reads on the writer's goroutine. It guards frag
-	// and fragOp.
+	// handshake's, which reads on the writer's goroutine. It guards frag,
+	// fragOp, checked and dropping.
 	rmu sync.Mutex
 	// frag is a fragmented message's payload so far, and fragOp its
-	// opcode; nil when no message is in part.
-	frag   *bytes.Buffer
-	fragOp byte
+	// opcode; nil when no message is in part. checked is how much of a
+	// text message's payload is checked UTF-8 (checkText).
+	frag    *bytes.Buffer
+	fragOp  byte
+	checked int
+	// dropping is set while the rest of a message refused for its text
+	// (not UTF-8) is dropped, up to its final frame.
+	dropping bool
 	// raw is the socket's descriptor, through which every read goes
 	// (fill); nil: reads go to the socket as they are (fillConn).
 	raw  syscall.RawConn

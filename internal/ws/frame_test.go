@@ -195,6 +195,26 @@ func TestMaskIsTheRFCsXOR(t *testing.T) {
 	}
 }
 
+// unmask reports all-ASCII bytes, unmasked, at every length, with one
+// byte of the high half at each place in the word loop and the tail.
+func TestUnmaskTellsASCII(t *testing.T) {
+	key := [4]byte{0x37, 0xfa, 0x21, 0x3d}
+	for n := range 41 {
+		text := bytes.Repeat([]byte("a"), n)
+		p := bytes.Clone(text)
+		Mask(p, key)
+		assert.True(t, unmask(p, key), "length %d", n)
+		assert.Equal(t, text, p)
+		for i := range n {
+			text[i] = 0x80
+			p := bytes.Clone(text)
+			Mask(p, key)
+			assert.False(t, unmask(p, key), "length %d, 0x80 at %d", n, i)
+			text[i] = 'a'
+		}
+	}
+}
+
 func BenchmarkMask(b *testing.B) {
 	for _, n := range []int{64, 4096} {
 		p := make([]byte, n)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"unicode/utf8"
 )
 
 // Kind is what Next found in what the client sent (Input.Kind).
@@ -33,7 +34,8 @@ type Input struct {
 	Msg *bytes.Buffer
 	// Code and Reason are those of the client's close (InputClose), or
 	// those to close with for a broken rule (InputBad): StatusTooBig for
-	// a message over the limit, StatusProtocolError for any other.
+	// a message over the limit, StatusInvalidData for text (or a close's
+	// reason) that is not UTF-8, StatusProtocolError for any other.
 	Code   StatusCode
 	Reason string
 }
@@ -51,6 +53,55 @@ func broken(err error) Input {
 // tooBig is the input of a message over the limit: 1009.
 func (c *Conn) tooBig() Input {
 	return bad(StatusTooBig, fmt.Sprintf("a message over %d bytes", c.limit))
+}
+
+// notUTF8 is the input of a text message that is not UTF-8: 1007. The
+// rest of a message in fragments is dropped as it comes (c.dropping), so
+// that the close handshake finds the client's close behind it.
+func (c *Conn) notUTF8(fin bool) Input {
+	c.dropFrag()
+	c.dropping = !fin
+	return bad(StatusInvalidData, "a text message not in UTF-8")
+}
+
+// dropFrag gives back the buffer of a message in fragments refused
+// before its end.
+func (c *Conn) dropFrag() {
+	if c.frag != nil {
+		DoneWith(c.frag)
+		c.frag = nil
+	}
+}
+
+// checkText checks the text of a message in fragments that came since
+// the last check, and reports whether it is UTF-8 so far: every character
+// whole and valid, but for one cut at the end of a fragment (fin not
+// set), which must be a valid character's start. c.checked is how far
+// the message is checked, to the end of its last whole character. ascii
+// says the fragment just written, of n bytes, is all ASCII: with no
+// character cut before it, it needs no look.
+func (c *Conn) checkText(n int, ascii, fin bool) bool {
+	p := c.frag.Bytes()[c.checked:]
+	if ascii && len(p) == n {
+		c.checked += n
+		return true
+	}
+	n = len(p)
+	if !fin {
+		// A character cut at the end: at most 3 bytes, which FullRune
+		// says are the start of a valid one (an invalid start counts as
+		// whole, and Valid refuses it).
+		for i := n - 1; i >= 0 && i >= n-(utf8.UTFMax-1); i-- {
+			if utf8.RuneStart(p[i]) {
+				if !utf8.FullRune(p[i:]) {
+					n = i
+				}
+				break
+			}
+		}
+	}
+	c.checked += n
+	return utf8.Valid(p[:n])
 }
 
 // take takes the frames at the front of what the client sent, answering
@@ -93,7 +144,7 @@ func (c *Conn) take() Input {
 			return Input{Kind: InputNone}
 		}
 		in.r += size
-		Mask(f.Payload, f.Key)
+		ascii := unmask(f.Payload, f.Key)
 		switch f.Op {
 		case OpPing:
 			// The answer: a pong with the ping's payload.
@@ -105,30 +156,51 @@ func (c *Conn) take() Input {
 		case OpClose:
 			c.closeSeen = true
 			code, reason, err := CheckClose(f.Payload)
+			if errors.Is(err, ErrNotUTF8) {
+				return bad(StatusInvalidData, "a close reason not in UTF-8")
+			}
 			if err != nil {
 				return broken(err)
 			}
 			return Input{Kind: InputClose, Code: code, Reason: reason}
 		case OpText, OpBinary:
-			if c.frag != nil {
+			if c.frag != nil || c.dropping {
 				return bad(StatusProtocolError, "a new message before the last one's final frame")
+			}
+			if f.Fin {
+				// A message in one frame, the usual case: its text is
+				// checked whole.
+				if f.Op == OpText && !ascii && !utf8.Valid(f.Payload) {
+					return c.notUTF8(true)
+				}
+				buf := readBuffers.Get().(*bytes.Buffer)
+				buf.Write(f.Payload)
+				return Input{Kind: InputMessage, Op: f.Op, Msg: buf}
 			}
 			buf := readBuffers.Get().(*bytes.Buffer)
 			buf.Write(f.Payload)
-			if f.Fin {
-				return Input{Kind: InputMessage, Op: f.Op, Msg: buf}
+			c.frag, c.fragOp, c.checked = buf, f.Op, 0
+			if f.Op == OpText && !c.checkText(len(f.Payload), ascii, false) {
+				return c.notUTF8(false)
 			}
-			c.frag, c.fragOp = buf, f.Op
 		case OpContinuation:
+			if c.dropping {
+				c.dropping = !f.Fin
+				continue
+			}
 			if c.frag == nil {
 				return bad(StatusProtocolError, "a continuation frame with no message begun")
 			}
 			if c.frag.Len()+len(f.Payload) > c.limit {
-				DoneWith(c.frag)
-				c.frag = nil
+				c.dropFrag()
 				return c.tooBig()
 			}
 			c.frag.Write(f.Payload)
+			// Each fragment's text is checked as it comes, so that bytes
+			// that are not UTF-8 fail the connection at once.
+			if c.fragOp == OpText && !c.checkText(len(f.Payload), ascii, f.Fin) {
+				return c.notUTF8(f.Fin)
+			}
 			if f.Fin {
 				buf := c.frag
 				c.frag = nil

@@ -16,9 +16,9 @@
 //     its socket has bytes.
 //
 // What a message means, and the close codes an application picks, are the
-// caller's: the transport sends its own statuses (StatusProtocolError and
-// StatusTooBig for a client that broke a rule) and takes any other as a
-// plain number.
+// caller's: the transport sends its own statuses (StatusProtocolError,
+// StatusInvalidData and StatusTooBig for a client that broke a rule) and
+// takes any other as a plain number.
 //
 // docs/protocol.md is the contract; `go test ./internal/ws -run
 // Conformance -v` checks the transport against RFC 6455 case by case.
@@ -40,6 +40,9 @@ const (
 	// StatusNoStatus is a close frame with no status in it, which is
 	// sent as an empty frame; no peer may put it in a close frame.
 	StatusNoStatus StatusCode = 1005
+	// StatusInvalidData closes for a text message, or a close frame's
+	// reason, that is not UTF-8 (RFC 6455, section 8.1).
+	StatusInvalidData StatusCode = 1007
 	// StatusTooBig closes for a message over the read limit.
 	StatusTooBig StatusCode = 1009
 )
