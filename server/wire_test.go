@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -240,4 +241,48 @@ func TestTextThatIsNotUTF8ClosesWith1007(t *testing.T) {
 		assert.Equal(t, int(protocol.CloseInvalidData), code)
 		w.ended(time.Second)
 	})
+}
+
+// A message that never ends, a text frame and then empty continuation
+// frames without end, is no message: neither the size limit nor the rate
+// limit would ever see it. Its 65th frame closes the connection with
+// 1008 (docs/protocol.md, "Limits"), and the socket is cut at once: the
+// flood stops, and the server answers another client promptly while it
+// runs.
+func TestAFloodOfEmptyFragmentsIsCut(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	id := e.createRoom("coop", "easy")
+	b := e.dial("Bob")
+	b.join(id)
+	w := dialWire(t, e)
+	w.join(id, "Ann")
+
+	w.send(wireFrame(ws.OpText, []byte(`{"type":"ping"`), false))
+	flood := bytes.Repeat(wireFrame(ws.OpContinuation, nil, false), 1024)
+	stopped := make(chan error, 1)
+	go func() {
+		for {
+			if _, err := w.nc.Write(flood); err != nil {
+				stopped <- err
+				return
+			}
+		}
+	}()
+	start := time.Now()
+	for range 3 {
+		t0 := time.Now()
+		b.ping()
+		assert.Less(t, time.Since(t0), time.Second, "a ping's answer to another client while the flood runs")
+	}
+	code, reason := w.closeFrame()
+	assert.Equal(t, int(protocol.ClosePolicyViolation), code)
+	assert.Contains(t, reason, "64 frames")
+	select {
+	case err := <-stopped: // the socket is gone: written to, it is reset
+		assert.NotErrorIs(t, err, os.ErrDeadlineExceeded, "the writes stopped for the socket's end, not the client's deadline")
+	case <-time.After(5 * time.Second):
+		t.Fatal("the flood was not cut within 5 s")
+	}
+	assert.Less(t, time.Since(start), 5*time.Second)
 }

@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -372,6 +373,48 @@ func TestConformanceFragmentation(t *testing.T) {
 			assert.Contains(t, p.closedWith(ws.StatusProtocolError), "final frame")
 		})
 	}
+	t.Run("5.4 a message in 64 fragments is handed on whole", func(t *testing.T) {
+		p := dial(t, hs)
+		var b []byte
+		for i := range ws.MaxMessageFrames {
+			op := byte(ws.OpContinuation)
+			if i == 0 {
+				op = ws.OpText
+			}
+			b = append(b, frame(op, []byte{'a' + byte(i%26)}, i == ws.MaxMessageFrames-1)...)
+		}
+		p.send(b)
+		f, _ := p.next()
+		assert.Len(t, f.Payload, ws.MaxMessageFrames)
+	})
+	t.Run("10.4 a 65th fragment closes with 1008", func(t *testing.T) {
+		p := dial(t, hs)
+		b := text("", false)
+		for range ws.MaxMessageFrames {
+			b = append(b, frame(ws.OpContinuation, nil, false)...)
+		}
+		p.send(b)
+		assert.Contains(t, p.closedWith(ws.StatusPolicyViolation), "64 frames")
+	})
+	t.Run("10.4 endless empty fragments close with 1008, and the socket is closed at once", func(t *testing.T) {
+		p := dial(t, hs)
+		p.send(text("", false))
+		flood := bytes.Repeat(frame(ws.OpContinuation, nil, false), 512)
+		go func() {
+			for {
+				if _, err := p.nc.Write(flood); err != nil {
+					return
+				}
+			}
+		}()
+		start := time.Now()
+		assert.Contains(t, p.closeFrom(ws.StatusPolicyViolation), "64 frames")
+		_, err := io.Copy(io.Discard, p.br)
+		if err != nil {
+			require.ErrorIs(t, err, syscall.ECONNRESET, "the socket is closed, or reset for the flood it did not read")
+		}
+		assert.Less(t, time.Since(start), 5*time.Second)
+	})
 	t.Run("10.4 fragments over the limit together close with 1009", func(t *testing.T) {
 		p := dial(t, hs)
 		half := bytes.Repeat([]byte("x"), confLimit/2+1)

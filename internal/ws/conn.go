@@ -61,14 +61,16 @@ type Conn struct {
 
 	// rmu orders the taking of frames (take): the reader's, and a close
 	// handshake's, which reads on the writer's goroutine. It guards frag,
-	// fragOp, checked and dropping.
+	// fragOp, checked, frames and dropping.
 	rmu sync.Mutex
 	// frag is a fragmented message's payload so far, and fragOp its
 	// opcode; nil when no message is in part. checked is how much of a
-	// text message's payload is checked UTF-8 (checkText).
+	// text message's payload is checked UTF-8 (checkText), frames how
+	// many frames it has come in.
 	frag    *bytes.Buffer
 	fragOp  byte
 	checked int
+	frames  int
 	// dropping is set while the rest of a message refused for its text
 	// (not UTF-8) is dropped, up to its final frame.
 	dropping bool

@@ -35,7 +35,9 @@ type Input struct {
 	// Code and Reason are those of the client's close (InputClose), or
 	// those to close with for a broken rule (InputBad): StatusTooBig for
 	// a message over the limit, StatusInvalidData for text (or a close's
-	// reason) that is not UTF-8, StatusProtocolError for any other.
+	// reason) that is not UTF-8, StatusPolicyViolation for a message in
+	// more than MaxMessageFrames frames, StatusProtocolError for any
+	// other.
 	Code   StatusCode
 	Reason string
 }
@@ -179,17 +181,25 @@ func (c *Conn) take() Input {
 			}
 			buf := readBuffers.Get().(*bytes.Buffer)
 			buf.Write(f.Payload)
-			c.frag, c.fragOp, c.checked = buf, f.Op, 0
+			c.frag, c.fragOp, c.checked, c.frames = buf, f.Op, 0, 1
 			if f.Op == OpText && !c.checkText(len(f.Payload), ascii, false) {
 				return c.notUTF8(false)
 			}
 		case OpContinuation:
+			if c.frag == nil && !c.dropping {
+				return bad(StatusProtocolError, "a continuation frame with no message begun")
+			}
+			// Frames that hold little or nothing cost a parse each and
+			// make no message: the rate limit, which counts messages,
+			// would never see them.
+			if c.frames++; c.frames > MaxMessageFrames {
+				c.dropFrag()
+				c.dropping = false
+				return bad(StatusPolicyViolation, fmt.Sprintf("a message in more than %d frames", MaxMessageFrames))
+			}
 			if c.dropping {
 				c.dropping = !f.Fin
 				continue
-			}
-			if c.frag == nil {
-				return bad(StatusProtocolError, "a continuation frame with no message begun")
 			}
 			if c.frag.Len()+len(f.Payload) > c.limit {
 				c.dropFrag()

@@ -169,7 +169,7 @@ func TestTheClientsCloseIsHandedOn(t *testing.T) {
 
 // A frame that breaks the rules is reported with the close code and a
 // reason for it: 1009 for a message over the limit, 1007 for text that
-// is not UTF-8, 1002 otherwise.
+// is not UTF-8, 1008 for a message in too many frames, 1002 otherwise.
 func TestBrokenRulesAreReportedWithTheirCloseCode(t *testing.T) {
 	key := [4]byte{5, 6, 7, 8}
 	long := bytes.Repeat([]byte("x"), 3000)
@@ -191,6 +191,7 @@ func TestBrokenRulesAreReportedWithTheirCloseCode(t *testing.T) {
 		"a fragment not UTF-8":     {append(clientFrame(OpText, []byte("ok"), key, false), clientFrame(OpContinuation, []byte{0xC0, 0xAF}, key)...), StatusInvalidData},
 		"a frame over the limit":   {clientFrame(OpText, bytes.Repeat([]byte("x"), 4097), key), StatusTooBig},
 		"fragments over the limit": {append(clientFrame(OpText, long, key, false), clientFrame(OpContinuation, long, key)...), StatusTooBig},
+		"a message in 65 frames":   {manyFrames(65, key), StatusPolicyViolation},
 	} {
 		t.Run(name, func(t *testing.T) {
 			c, client := newFillPair(t)
@@ -202,11 +203,26 @@ func TestBrokenRulesAreReportedWithTheirCloseCode(t *testing.T) {
 			assert.LessOrEqual(t, len(in.Reason), MaxCloseReason)
 		})
 	}
+	t.Run("a message in 64 frames", func(t *testing.T) {
+		c, client := newFillPair(t)
+		go func() { _, _ = client.Write(manyFrames(MaxMessageFrames, key)) }()
+		message(t, await(t, c), strings.Repeat("x", MaxMessageFrames))
+	})
 	t.Run("a message at the limit", func(t *testing.T) {
 		c, client := newFillPair(t)
 		go func() { _, _ = client.Write(clientFrame(OpText, bytes.Repeat([]byte("y"), 4096), key)) }()
 		message(t, await(t, c), strings.Repeat("y", 4096))
 	})
+}
+
+// manyFrames is a text message of n frames of one byte each, the last
+// final.
+func manyFrames(n int, key [4]byte) []byte {
+	b := clientFrame(OpText, []byte("x"), key, n == 1)
+	for i := 1; i < n; i++ {
+		b = append(b, clientFrame(OpContinuation, []byte("x"), key, i == n-1)...)
+	}
+	return b
 }
 
 // A reader that waits (next without parking) returns once bytes come,
