@@ -58,6 +58,7 @@ func upgrading(s *Server, got func(*conn)) http.Handler {
 		if err != nil {
 			return
 		}
+		sock.SetMessageTimeout(s.cfg.MessageTimeout)
 		c := newConn(s, sock)
 		s.admit(c)
 		got(c)

@@ -5,11 +5,14 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -18,6 +21,7 @@ import (
 
 	"github.com/sudoku-arena/arena/internal/ws"
 	"github.com/sudoku-arena/arena/protocol"
+	"github.com/sudoku-arena/arena/server"
 )
 
 // wire is a client that writes a WebSocket's bytes itself, to send what
@@ -125,14 +129,17 @@ func (w *wire) closeFrame() (int, string) {
 	}
 }
 
-// ended checks that the server closes the socket, within d.
+// ended checks that the server closes the socket, within d: the socket's
+// end, or a reset when the server closed it with bytes it had not read.
 func (w *wire) ended(d time.Duration) {
 	w.t.Helper()
 	require.NoError(w.t, w.nc.SetReadDeadline(time.Now().Add(d)))
 	for {
 		_, err := w.br.ReadByte()
 		if err != nil {
-			require.ErrorIs(w.t, err, io.EOF, "the server closes the socket")
+			if !errors.Is(err, syscall.ECONNRESET) {
+				require.ErrorIs(w.t, err, io.EOF, "the server closes the socket")
+			}
 			return
 		}
 	}
@@ -285,4 +292,70 @@ func TestAFloodOfEmptyFragmentsIsCut(t *testing.T) {
 		t.Fatal("the flood was not cut within 5 s")
 	}
 	assert.Less(t, time.Since(start), 5*time.Second)
+}
+
+// A message begun has MessageTimeout (10 s; 300 ms here) from its first
+// byte to its last: a client that sends a frame a byte at a time, or
+// stops in the middle of a message, is closed with 1008 when it passes
+// (docs/protocol.md, "Limits"), whether its reader waits in a socket or
+// is parked; one that sends each message in parts, each in time, is read
+// on.
+func TestAMessageBegunMustComeWholeInTime(t *testing.T) {
+	t.Parallel()
+	const limit = 300 * time.Millisecond
+	e := newEnv(t, func(c *server.Config) { c.MessageTimeout = limit })
+	id := e.createRoom("coop", "easy")
+	overdue := func(t *testing.T, w *wire, start time.Time) {
+		t.Helper()
+		code, reason := w.closeFrame()
+		took := time.Since(start)
+		assert.Equal(t, int(protocol.ClosePolicyViolation), code)
+		assert.Contains(t, reason, "not whole")
+		assert.GreaterOrEqual(t, took, limit)
+		assert.Less(t, took, limit+2*time.Second)
+		w.ended(time.Second)
+	}
+	t.Run("a frame a byte at a time", func(t *testing.T) {
+		t.Parallel()
+		w := dialWire(t, e)
+		w.join(id, "Ann")
+		frame := wireFrame(ws.OpText, []byte(`{"type":"ping","id":"a byte at a time"}`))
+		start := time.Now()
+		go func() {
+			for _, b := range frame {
+				if _, err := w.nc.Write([]byte{b}); err != nil {
+					return
+				}
+				time.Sleep(limit / 10)
+			}
+		}()
+		overdue(t, w, start)
+	})
+	t.Run("a message whose last fragment does not come", func(t *testing.T) {
+		t.Parallel()
+		w := dialWire(t, e)
+		w.join(id, "Bob")
+		start := time.Now()
+		w.send(wireFrame(ws.OpText, []byte(`{"type":"ping",`), false))
+		overdue(t, w, start)
+	})
+	t.Run("a frame cut short before the join", func(t *testing.T) {
+		t.Parallel()
+		w := dialWire(t, e)
+		start := time.Now()
+		w.send(wireFrame(ws.OpText, []byte(`{"type":"join"}`))[:4])
+		overdue(t, w, start)
+	})
+	t.Run("messages in parts, each in time, for longer than it", func(t *testing.T) {
+		t.Parallel()
+		w := dialWire(t, e)
+		w.join(id, "Cy")
+		for i := range 4 {
+			frame := wireFrame(ws.OpText, fmt.Appendf(nil, `{"type":"ping","id":%d}`, i))
+			w.send(frame[:7])
+			time.Sleep(limit / 2)
+			w.send(frame[7:])
+			assert.Contains(t, string(w.await(protocol.TypePong)), fmt.Sprintf(`"id":%d`, i))
+		}
+	})
 }

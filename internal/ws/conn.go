@@ -82,7 +82,8 @@ type Conn struct {
 	poll func(fd uintptr) bool
 	// fmu orders fillConn's reads, which wait inside the socket's read.
 	fmu sync.Mutex
-	// smu guards in, rerr and closeSeen, which fill and take set.
+	// smu guards in, rerr and closeSeen, which fill and take set, and the
+	// time of a part begun (partDue).
 	smu sync.Mutex
 	// in holds what was read from the socket and not taken yet; nil when
 	// nothing waits, so that an idle connection holds no buffer.
@@ -98,6 +99,13 @@ type Conn struct {
 	skip int
 	// heard counts the reads that brought bytes from the client (Heard).
 	heard atomic.Uint32
+	// msgTimeout is how long a message or frame begun has to come whole
+	// (SetMessageTimeout); partDue is when the one begun now is due, zero
+	// when none is, and partTimer wakes the reader then (timePart). They
+	// are guarded by smu.
+	msgTimeout time.Duration
+	partDue    time.Time
+	partTimer  *time.Timer
 
 	// poller is set once the socket is in a Poller (Poller.Add): its
 	// reader then ends when nothing is left to read (Park), and the
@@ -113,7 +121,7 @@ type Conn struct {
 // its handshake, which net/http had read already. limit is the longest
 // message the client may send, timeout the time each write has.
 func newConn(nc net.Conn, early []byte, timeout time.Duration, limit int) *Conn {
-	c := &Conn{Conn: nc, timeout: timeout, limit: limit}
+	c := &Conn{Conn: nc, timeout: timeout, limit: limit, msgTimeout: DefaultMessageTimeout}
 	if sc, ok := nc.(syscall.Conn); ok && canFill {
 		if raw, err := sc.SyscallConn(); err == nil {
 			c.raw, c.fill, c.poll, c.tryWriteFn = raw, c.fillFD, c.pollFD, c.tryWriteFD
@@ -126,6 +134,21 @@ func newConn(nc net.Conn, early []byte, timeout time.Duration, limit int) *Conn 
 		c.heard.Add(1)
 	}
 	return c
+}
+
+// DefaultMessageTimeout is the time a client's message, or any frame,
+// has from its first byte to its last unless SetMessageTimeout says
+// otherwise.
+const DefaultMessageTimeout = 10 * time.Second
+
+// SetMessageTimeout sets how long a message, or any frame, has from its
+// first byte to its last: one begun and not whole by then closes the
+// connection with StatusPolicyViolation, whether more of it is coming (a
+// byte at a time) or not. 0 sets no time. Call it before reading.
+func (c *Conn) SetMessageTimeout(d time.Duration) {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	c.msgTimeout = d
 }
 
 // Heard counts the reads that brought bytes from the client, its pongs

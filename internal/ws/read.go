@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 	"unicode/utf8"
 )
 
@@ -36,8 +37,8 @@ type Input struct {
 	// those to close with for a broken rule (InputBad): StatusTooBig for
 	// a message over the limit, StatusInvalidData for text (or a close's
 	// reason) that is not UTF-8, StatusPolicyViolation for a message in
-	// more than MaxMessageFrames frames, StatusProtocolError for any
-	// other.
+	// more than MaxMessageFrames frames or not whole in its time
+	// (SetMessageTimeout), StatusProtocolError for any other.
 	Code   StatusCode
 	Reason string
 }
@@ -110,10 +111,23 @@ func (c *Conn) checkText(n int, ascii, fin bool) bool {
 // pings and dropping pongs, up to a message, the client's close, the
 // socket's end or a broken rule, and says which; InputNone when no whole
 // frame is left. A message is copied out of the socket's buffer, which
-// goes back to the pool once empty. c.rmu is held.
+// goes back to the pool once empty. A message or frame begun and not
+// whole by its time (SetMessageTimeout) is a broken rule. c.rmu is held.
 func (c *Conn) take() Input {
 	c.smu.Lock()
 	defer c.smu.Unlock()
+	if c.overdueLocked() {
+		return bad(StatusPolicyViolation, fmt.Sprintf("a message not whole %s after its first byte", c.msgTimeout))
+	}
+	in := c.takeFrames()
+	if in.Kind == InputNone || !c.partDue.IsZero() {
+		c.timePart(in.Kind) // a message whole, with no clock running, needs none
+	}
+	return in
+}
+
+// takeFrames is take's work, c.smu held.
+func (c *Conn) takeFrames() Input {
 	defer c.dropEmpty()
 	for {
 		if in := c.in; in != nil && c.skip > 0 {
@@ -221,6 +235,59 @@ func (c *Conn) take() Input {
 	}
 }
 
+// timePart starts the clock on what is left begun once take has taken
+// all it could (kind InputNone): a frame in part, or a message of which
+// frames are missing, has c.msgTimeout from now to come whole; the
+// timer (partExpired) wakes the reader then. A message handed on, or
+// nothing left begun, stops it: what follows a message has a time of its
+// own. c.smu is held.
+func (c *Conn) timePart(kind Kind) {
+	begun := c.in != nil || c.frag != nil || c.dropping
+	if kind == InputNone && begun {
+		if c.partDue.IsZero() && c.msgTimeout > 0 {
+			c.partDue = time.Now().Add(c.msgTimeout)
+			if c.partTimer == nil {
+				c.partTimer = time.AfterFunc(c.msgTimeout, c.partExpired)
+			} else {
+				c.partTimer.Reset(c.msgTimeout)
+			}
+		}
+		return
+	}
+	if !c.partDue.IsZero() {
+		c.partDue = time.Time{}
+		c.partTimer.Stop()
+	}
+}
+
+// partExpired is the timer of a part begun going off: unless it has come
+// whole meanwhile, the reader is made to look (take then reports it).
+// A parked reader is woken; one that waits in the socket's read is let
+// go by a read deadline that has passed, which Next tells from the
+// socket's end by the part being overdue.
+func (c *Conn) partExpired() {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	if !c.overdueLocked() {
+		return // come whole, or begun again later
+	}
+	_ = c.Conn.SetReadDeadline(time.Now())
+	if c.poller != nil {
+		c.Wake()
+	}
+}
+
+// overdue reports whether a part begun has not come whole by its time.
+func (c *Conn) overdue() bool {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	return c.overdueLocked()
+}
+
+func (c *Conn) overdueLocked() bool {
+	return !c.partDue.IsZero() && !time.Now().Before(c.partDue)
+}
+
 // dropEmpty gives back the socket's buffer once all it holds is taken.
 // c.smu is held.
 func (c *Conn) dropEmpty() {
@@ -268,6 +335,9 @@ func (c *Conn) Next(park bool) Input {
 		if park {
 			heard := c.heard.Load()
 			if err := c.raw.Read(c.poll); err != nil {
+				if c.overdue() {
+					continue // take says so
+				}
 				return Input{Kind: InputEnd}
 			}
 			if c.heard.Load() == heard && !c.ended() {
@@ -276,6 +346,9 @@ func (c *Conn) Next(park bool) Input {
 			continue
 		}
 		if err := c.raw.Read(c.fill); err != nil {
+			if c.overdue() {
+				continue // the deadline partExpired set: take says so
+			}
 			return Input{Kind: InputEnd}
 		}
 	}

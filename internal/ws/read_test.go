@@ -3,6 +3,7 @@ package ws
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -476,5 +477,93 @@ func TestTextIsCheckedAsUTF8FragmentByFragment(t *testing.T) {
 		c.in = &inBuf{b: sent, w: len(sent)}
 		assert.Equal(t, StatusInvalidData, c.take().Code)
 		assert.Equal(t, Input{Kind: InputClose, Code: 1007}, c.take(), "the close, behind the message's other fragments")
+	})
+}
+
+// A message, or a frame, begun has its time from its first byte to its
+// last (SetMessageTimeout): one not whole by then is a broken rule, 1008,
+// whether the rest trickles in a byte at a time or does not come; a
+// reader that waits in the socket's read is let go for it. Each message
+// has a time of its own, so that messages that each come in parts, one
+// after another, are read for as long as they come.
+func TestAMessageBegunHasItsTime(t *testing.T) {
+	key := [4]byte{2, 7, 1, 8}
+	const limit = 200 * time.Millisecond
+	overdue := func(t *testing.T, in Input, start time.Time) {
+		t.Helper()
+		assert.Equal(t, InputBad, in.Kind, "%+v", in)
+		assert.Equal(t, StatusPolicyViolation, in.Code)
+		assert.Contains(t, in.Reason, "not whole")
+		took := time.Since(start)
+		assert.GreaterOrEqual(t, took, limit)
+		assert.Less(t, took, limit+time.Second)
+	}
+	t.Run("a frame in part, the rest never sent, with the reader waiting", func(t *testing.T) {
+		c, client := newFillPair(t)
+		c.SetMessageTimeout(limit)
+		start := time.Now()
+		_, err := client.Write(clientFrame(OpText, []byte(`{"type":"ping"}`), key)[:5])
+		require.NoError(t, err)
+		overdue(t, c.Next(false), start)
+		assert.Equal(t, InputBad, c.Next(false).Kind, "and it stays so")
+	})
+	t.Run("a frame a byte at a time", func(t *testing.T) {
+		c, client := newFillPair(t)
+		c.SetMessageTimeout(limit)
+		frame := clientFrame(OpText, bytes.Repeat([]byte("x"), 100), key)
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			for _, b := range frame {
+				select {
+				case <-stop:
+					return
+				case <-time.After(10 * time.Millisecond):
+				}
+				if _, err := client.Write([]byte{b}); err != nil {
+					return
+				}
+			}
+		}()
+		start := time.Now()
+		overdue(t, c.Next(false), start)
+	})
+	t.Run("a message whose last fragment does not come", func(t *testing.T) {
+		c, client := newFillPair(t)
+		c.SetMessageTimeout(limit)
+		start := time.Now()
+		_, err := client.Write(clientFrame(OpText, []byte(`{"type":`), key, false))
+		require.NoError(t, err)
+		overdue(t, c.Next(false), start)
+	})
+	t.Run("a reader that parks finds it once woken", func(t *testing.T) {
+		c, client := newFillPair(t)
+		c.SetMessageTimeout(limit)
+		start := time.Now()
+		_, err := client.Write(clientFrame(OpText, []byte("x"), key)[:3])
+		require.NoError(t, err)
+		require.Eventually(t, func() bool { return c.Next(true).Kind == InputNone && c.held() }, time.Second, time.Millisecond)
+		var in Input
+		require.Eventually(t, func() bool { in = c.Next(true); return in.Kind != InputNone }, 2*time.Second, 10*time.Millisecond)
+		overdue(t, in, start)
+	})
+	t.Run("messages in parts, each within its time, for longer than it", func(t *testing.T) {
+		c, client := newFillPair(t)
+		c.SetMessageTimeout(limit)
+		go func() {
+			for i := range 6 {
+				frame := clientFrame(OpText, fmt.Appendf(nil, "message %d", i), key)
+				if _, err := client.Write(frame[:4]); err != nil {
+					return
+				}
+				time.Sleep(limit / 2)
+				if _, err := client.Write(frame[4:]); err != nil {
+					return
+				}
+			}
+		}()
+		for i := range 6 {
+			message(t, c.Next(false), fmt.Sprintf("message %d", i))
+		}
 	})
 }

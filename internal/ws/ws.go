@@ -45,7 +45,7 @@ const (
 	StatusInvalidData StatusCode = 1007
 	// StatusPolicyViolation closes for a message that broke the
 	// transport's bounds on its making: more than MaxMessageFrames
-	// frames.
+	// frames, or not whole in its time (Conn.SetMessageTimeout).
 	StatusPolicyViolation StatusCode = 1008
 	// StatusTooBig closes for a message over the read limit.
 	StatusTooBig StatusCode = 1009
