@@ -33,8 +33,10 @@ const (
 // ping), are gathered in one buffer and sent with one write, rather than
 // a system call per frame. Outside a batch each write goes straight to the
 // socket, so a pong or a close never waits for a batch that is not being
-// written. Every write to the socket has a deadline, the write timeout
-// from its start, set on the socket rather than with a timer.
+// written, but for the rest of one the socket took in part (TryWrite,
+// WriteRest): a frame is never cut by another. Every write to the socket
+// has a deadline, the write timeout from its start, set on the socket
+// rather than with a timer.
 //
 // Reads (read.go): every read of the socket goes through fill, which
 // keeps what it read in in, a pooled buffer that an idle connection does
@@ -53,6 +55,14 @@ type Conn struct {
 	// take writes, the keep-alive pings and the close frame.
 	mu  sync.Mutex
 	buf *[]byte // the batch's buffer while corked; nil otherwise
+	// owed is set while the rest of a write TryWrite made in part is
+	// still to be written (WriteRest): other writes wait on restDone
+	// (whose lock is mu) until it is, so that none lands inside the frame
+	// cut short. werr is the first write's failure, which every write
+	// after it reports.
+	owed     bool
+	restDone sync.Cond
+	werr     error
 	// wbuf and wrote are TryWrite's bytes and how many of them the
 	// socket took, and tryWriteFn its write (tryWriteFD, made once).
 	wbuf       []byte
