@@ -3,6 +3,7 @@ package server
 import (
 	"time"
 
+	"github.com/sudoku-arena/arena/internal/ws"
 	"github.com/sudoku-arena/arena/room"
 )
 
@@ -35,6 +36,11 @@ type Config struct {
 	SendQueue int
 	// WriteTimeout bounds each write to a client (not a setting).
 	WriteTimeout time.Duration
+	// MessageTimeout bounds the time from a client's message's first byte
+	// to its last, and a frame's (not a setting): one begun and not whole
+	// by then, trickling or stalled, closes the connection with
+	// ClosePolicyViolation (ws.Conn.SetMessageTimeout).
+	MessageTimeout time.Duration
 	// JoinTimeout closes a connection that has not joined a room (not a
 	// setting).
 	JoinTimeout time.Duration
@@ -125,19 +131,20 @@ type HTTPTimeouts struct {
 // with the rooms' defaults from room.DefaultRegistryConfig.
 func DefaultConfig() Config {
 	c := Config{
-		ListenAddr:   ":8080",
-		LogFormat:    "text",
-		ReadLimit:    4096,
-		RateLimit:    20,
-		RateBurst:    40,
-		SendQueue:    256,
-		WriteTimeout: 5 * time.Second,
-		JoinTimeout:  30 * time.Second,
-		RetryAfter:   5 * time.Second,
-		Rooms:        room.DefaultRegistryConfig(),
-		PoolStock:    20,
-		EventQueueMB: 64,
-		CreateRate:   30,
+		ListenAddr:     ":8080",
+		LogFormat:      "text",
+		ReadLimit:      4096,
+		RateLimit:      20,
+		RateBurst:      40,
+		SendQueue:      256,
+		WriteTimeout:   5 * time.Second,
+		MessageTimeout: ws.DefaultMessageTimeout,
+		JoinTimeout:    30 * time.Second,
+		RetryAfter:     5 * time.Second,
+		Rooms:          room.DefaultRegistryConfig(),
+		PoolStock:      20,
+		EventQueueMB:   64,
+		CreateRate:     30,
 		// A household or a classroom behind one address plays a few rooms
 		// with a few dozen sockets; these leave them room and stop a
 		// script.
@@ -183,6 +190,7 @@ func (c *Config) defaults() {
 	orDefault(&c.RateBurst, d.RateBurst)
 	orDefault(&c.SendQueue, d.SendQueue)
 	orDefault(&c.WriteTimeout, d.WriteTimeout)
+	orDefault(&c.MessageTimeout, d.MessageTimeout)
 	orDefault(&c.JoinTimeout, d.JoinTimeout)
 	orDefault(&c.RetryAfter, d.RetryAfter)
 	orDefault(&c.PoolStock, d.PoolStock)

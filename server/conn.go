@@ -32,7 +32,9 @@ type conn struct {
 	// the socket is closed.
 	writing bool
 	// partial is a batch framed in its buf and written in part, up to
-	// partialSent, by flushLocked: the writer sends the rest first.
+	// partialSent, by flushLocked: the writer sends the rest first
+	// (ws.Conn.WriteRest), and the socket's other writes (a pong, the
+	// keep-alive ping) wait for it, so that none cuts a frame.
 	partial     *batch
 	partialSent int
 	// held is set between the room's Hold and Release: frames are queued
@@ -249,7 +251,9 @@ func (c *conn) write() {
 			sent := c.partialSent
 			c.partial, c.partialSent = nil, 0
 			c.mu.Unlock()
-			_, err := c.sock.Write(p.buf[sent:])
+			// The socket's other writes (a pong, the keep-alive ping)
+			// wait for this one (ws.Conn.WriteRest).
+			err := c.sock.WriteRest(p.buf[sent:])
 			if err == nil {
 				c.observe(p.frames)
 			}
@@ -363,8 +367,8 @@ func (c *conn) read(ctx context.Context) bool {
 
 // ended closes the connection for how its reading ended (in): with the
 // code of the client's close, which is answered with its code and reason
-// as RFC 6455 asks; with 1002 or 1009 for a rule the client broke; or, the
-// socket gone, plainly.
+// as RFC 6455 asks; with the code the transport gives a rule the client
+// broke (1002, 1007, 1009: ws.Input.Code); or, the socket gone, plainly.
 func (c *conn) ended(in ws.Input) {
 	if in.Kind == ws.InputClose || in.Kind == ws.InputBad {
 		c.closeWith(protocol.CloseCode(in.Code), in.Reason, false)

@@ -15,24 +15,29 @@ import (
 )
 
 // In co-op every member gets a move with its mover's id. An id that is not
-// valid UTF-8 is refused to its sender alone and reaches nobody; a valid one
-// reaches the others as the same value in bytes the server wrote (each
-// client's reads check that every frame is valid UTF-8 JSON).
+// valid UTF-8 closes its sender's connection (1007) and reaches nobody; a
+// valid one reaches the others as the same value in bytes the server wrote
+// (each client's reads check that every frame is valid UTF-8 JSON).
 func TestCoopMovesCarryOnlyIDsTheServerBuilt(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	a, b := e.dial("Ann"), e.dial("Bob")
-	_, givens, sol := e.startGame("coop", a, b)
+	a, b, c := e.dial("Ann"), e.dial("Bob"), e.dial("Cy")
+	_, givens, sol := e.startGame("coop", a, b, c)
 	cell := firstEmpty(givens, nil)
 
 	before := b.ping()
 	seen := len(b.seen)
 	bad := "{\"type\":\"move\",\"id\":\"xA\xff\",\"cell\":" + itoa(cell) + ",\"digit\":" + itoa(int(sol[cell])) + "}"
-	a.sendRaw([]byte(bad))
-	err := a.awaitError(protocol.CodeBadJSON)
-	assert.Empty(t, err.ID, "an id that is not valid UTF-8 is not echoed")
-	assert.Equal(t, before, b.ping(), "the refused move changed the room")
-	assert.Len(t, b.seen, seen+1, "Bob got nothing but his pong")
+	c.sendRaw([]byte(bad))
+	code, _ := c.closeStatus()
+	assert.Equal(t, protocol.CloseInvalidData, code)
+	await(b, protocol.TypePresence, func(p *protocol.PresenceEvent) bool {
+		return p.Player == c.id && p.Status == protocol.PresenceAway
+	})
+	for _, f := range b.seen[seen:] {
+		assert.NotEqual(t, protocol.TypeMove, f.Type, "the refused move reached Bob: %s", f.raw)
+	}
+	assert.Less(t, before, b.ping(), "the presence, and nothing else, is logged")
 
 	a.sendRaw([]byte(`{"type":"move","id":"\u003c\u00e9\u003e\u2028","cell":` + itoa(cell) + `,"digit":` + itoa(int(sol[cell])) + `}`))
 	for _, c := range []*client{a, b} {

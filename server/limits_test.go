@@ -83,9 +83,6 @@ func TestBadInputGetsAnErrorAndChangesNothing(t *testing.T) {
 		{`{"type":"join","room":"` + id + `","name":"Ann\u202e"}`, protocol.CodeBadName, ""},
 		{`{"type":"join","room":"` + id + `","name":"Z` + strings.Repeat(`\u0301`, 23) + `"}`, protocol.CodeBadName, ""},
 		{`{"type":"join","room":"` + id + `","name":"!!!"}`, protocol.CodeBadName, ""},
-		{"{\"type\":\"join\",\"id\":3,\"room\":\"" + id + "\",\"name\":\"An\xc3\"}", protocol.CodeBadName, "3"},
-		{"{\"type\":\"join\",\"room\":\"" + id + "\",\"name\":\"\xffAnn\"}", protocol.CodeBadName, ""},
-		{"{\"type\":\"join\",\"id\":\"j\",\"room\":\"" + id + "\xff\",\"name\":\"Ann\"}", protocol.CodeBadJSON, `"j"`},
 		{`{"type":"join","id":"j","room":"` + id + `","name":["Ann"]}`, protocol.CodeBadField, `"j"`},
 		{`{"type":"join","id":4,"room":"` + id + `","name":"Ann","last_seq":"9"}`, protocol.CodeBadField, "4"},
 		{`{"type":"join","room":"` + id + `","name":"Ann","token":"not-a-token"}`, protocol.CodeBadToken, ""},
@@ -122,6 +119,8 @@ func TestBadInputGetsAnErrorAndChangesNothing(t *testing.T) {
 		return string(data)
 	}
 
+	// Text that is not UTF-8 is not refused but closes the connection
+	// (TestTextThatIsNotUTF8ClosesWith1007).
 	for _, tc := range []struct{ name, frame, code, id string }{
 		{"not JSON", `{not json`, protocol.CodeBadJSON, ""},
 		{"an array", `[1,2]`, protocol.CodeBadJSON, ""},
@@ -142,11 +141,6 @@ func TestBadInputGetsAnErrorAndChangesNothing(t *testing.T) {
 		{"note kind", `{"type":"note","cell":3,"kind":"side","digit":1}`, protocol.CodeBadField, ""},
 		{"id an object", `{"type":"ping","id":{"a":1}}`, protocol.CodeBadField, ""},
 		{"id too long", `{"type":"ping","id":"` + strings.Repeat("x", 80) + `"}`, protocol.CodeBadField, ""},
-		{"id not valid UTF-8", "{\"type\":\"move\",\"id\":\"xA\xff\",\"cell\":" + itoa(empty) + ",\"digit\":1}", protocol.CodeBadJSON, ""},
-		{"a string not valid UTF-8", "{\"type\":\"note\",\"id\":\"n\",\"cell\":" + itoa(empty) + ",\"kind\":\"corner\xe2\x82\",\"digit\":1}", protocol.CodeBadJSON, `"n"`},
-		{"a key not valid UTF-8", "{\"type\":\"ping\",\"\xff\":1,\"id\":7}", protocol.CodeBadJSON, "7"},
-		{"an overlong encoding", "{\"type\":\"ping\",\"id\":8,\"x\":\"\xc0\xaf\"}", protocol.CodeBadJSON, "8"},
-		{"a lone surrogate's bytes", "{\"type\":\"ping\",\"id\":9,\"x\":\"\xed\xa0\x80\"}", protocol.CodeBadJSON, "9"},
 		{"cell a string", `{"type":"move","id":"c","cell":"4","digit":1}`, protocol.CodeBadField, `"c"`},
 		{"cell 1e309", `{"type":"move","id":2,"cell":1e309,"digit":1}`, protocol.CodeBadField, "2"},
 		{"cell a fraction", `{"type":"move","id":2.5,"cell":4.5,"digit":1}`, protocol.CodeBadField, "2.5"},

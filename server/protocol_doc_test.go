@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/internal/ws"
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
@@ -259,6 +260,8 @@ func TestProtocolDoc(t *testing.T) {
 			fmt.Sprintf("%d events per connection", cfg.SendQueue),
 			fmt.Sprintf("%d s after connecting", int(cfg.JoinTimeout/time.Second)),
 			fmt.Sprintf("%d s per write", int(cfg.WriteTimeout/time.Second)),
+			fmt.Sprintf("%d s from a message's first byte to its last", int(cfg.MessageTimeout/time.Second)),
+			fmt.Sprintf("%d frames a message at most", ws.MaxMessageFrames),
 			fmt.Sprintf("%d bytes of JSON", protocol.MaxIDBytes),
 			fmt.Sprintf("%d characters", protocol.MaxRoomLen),
 			fmt.Sprintf("at most %d characters", protocol.MaxNameRunes),

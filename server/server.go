@@ -214,7 +214,8 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	// connection. net/http clears them when it hands the connection over
 	// (Hijack), but its documentation leaves that to the handler: clear
 	// them here, so that no WebSocket is cut when they pass. The WebSocket
-	// has its own (the write timeout, the join timeout and the pings).
+	// has its own (the write timeout, the join timeout, the pings and the
+	// time a message begun has to come whole).
 	rc := http.NewResponseController(w)
 	if err := errors.Join(rc.SetReadDeadline(time.Time{}), rc.SetWriteDeadline(time.Time{})); err != nil {
 		s.log.Debug("websocket: clear deadlines", "err", err)
@@ -244,6 +245,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		sock.CloseHandshake(ws.StatusCode(protocol.CloseTooManySockets), fmt.Sprintf("too many connections from this address (at most %d): close another first", s.cfg.SocketsPerAddr))
 		return
 	}
+	sock.SetMessageTimeout(s.cfg.MessageTimeout)
 	c := newConn(s, sock)
 	c.addr, c.fromNode, c.session = addr, s.fromNode(r), session
 	s.admit(c)

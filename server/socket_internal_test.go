@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -58,6 +59,7 @@ func upgrading(s *Server, got func(*conn)) http.Handler {
 		if err != nil {
 			return
 		}
+		sock.SetMessageTimeout(s.cfg.MessageTimeout)
 		c := newConn(s, sock)
 		s.admit(c)
 		got(c)
@@ -484,4 +486,130 @@ func TestEachServerHasItsOwnPoller(t *testing.T) {
 		require.NoError(t, err, "message %d", i)
 		assert.Contains(t, string(got), protocol.CodeNotJoined)
 	}
+}
+
+// tinySendBuffers gives the server's sockets a small kernel send buffer,
+// so that a write of a few frames goes out in part.
+type tinySendBuffers struct{ net.Listener }
+
+func (l tinySendBuffers) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(4096)
+	}
+	return c, err
+}
+
+// Frames for a client that reads slowly go out in part (TryWrite) and are
+// finished by the writer goroutine; meanwhile the reader answers the
+// client's pings and the timer sends keep-alive pings. Those control
+// frames wait for the rest of the frame under way: the client, which
+// reads the bytes itself, gets only well-formed frames, every text frame
+// whole and in order, with the pongs and pings between them.
+func TestControlFramesNeverCutAFrameWrittenInPart(t *testing.T) {
+	t.Parallel()
+	s := New(Config{JoinTimeout: 20 * time.Millisecond, PingInterval: 250 * time.Millisecond, PingTimeout: 200 * time.Millisecond}, nil, nil, nil, nil)
+	defer s.CloseConns(true)
+	conns := make(chan *conn, 1)
+	hs := httptest.NewUnstartedServer(upgrading(s, func(c *conn) {
+		c.joined.Store(true) // pinged once the join timeout's timer goes off
+		conns <- c
+		go c.serve()
+	}))
+	hs.Listener = tinySendBuffers{hs.Listener}
+	hs.Start()
+	defer hs.Close()
+
+	// A small receive buffer, set before the connection is made, keeps
+	// the client's window small.
+	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
+		return rc.Control(func(fd uintptr) {
+			_ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096)
+		})
+	}}
+	nc, err := d.Dial("tcp", hs.Listener.Addr().String())
+	require.NoError(t, err)
+	defer nc.Close()
+	require.NoError(t, nc.SetDeadline(time.Now().Add(20*time.Second)))
+	_, err = nc.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"))
+	require.NoError(t, err)
+	br := bufio.NewReader(nc)
+	resp, err := http.ReadResponse(br, nil)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusSwitchingProtocols, resp.StatusCode)
+	c := <-conns
+
+	const frames = 600
+	frame := func(i int) []byte {
+		f := bytes.Repeat([]byte{byte('a' + i%26)}, 12<<10+i%7)
+		copy(f, fmt.Sprint(i))
+		return f
+	}
+	var got atomic.Int64
+	done := make(chan struct{})
+	defer close(done)
+	// The server sends a frame once the client has read all but a few.
+	go func() {
+		for i := range frames {
+			for int64(i)-got.Load() > 4 {
+				select {
+				case <-done:
+					return
+				case <-time.After(100 * time.Microsecond):
+				}
+			}
+			if !c.Send(room.Frame{Data: frame(i)}) {
+				return
+			}
+		}
+	}()
+	// The client pings all the while.
+	go func() {
+		ping := ws.AppendMasked(nil, ws.OpPing, []byte("p"), [4]byte{1, 2, 3, 4})
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(50 * time.Microsecond):
+			}
+			if _, err := nc.Write(ping); err != nil {
+				return
+			}
+		}
+	}()
+	// The client reads slowly, a few kilobytes at a time.
+	var in []byte
+	var pongs, pings int
+	p := make([]byte, 4<<10)
+	for got.Load() < frames {
+		f, size, err := ws.Parse(in, 1<<20, false)
+		require.NoError(t, err, "a well-formed frame after %d text frames, %d pongs and %d pings", got.Load(), pongs, pings)
+		if size == 0 {
+			time.Sleep(50 * time.Microsecond)
+			n, err := br.Read(p)
+			require.NoError(t, err, "after %d text frames", got.Load())
+			in = append(in, p[:n]...)
+			continue
+		}
+		switch f.Op {
+		case ws.OpText:
+			i := int(got.Load())
+			require.True(t, bytes.Equal(frame(i), f.Payload), "text frame %d whole", i)
+			got.Add(1)
+		case ws.OpPong:
+			pongs++
+		case ws.OpPing:
+			pings++
+		case ws.OpClose:
+			code, reason, err := ws.CheckClose(f.Payload)
+			t.Fatalf("closed with %d %q (%v) after %d text frames", code, reason, err, got.Load())
+		default:
+			t.Fatalf("a frame of opcode %#x after %d text frames", f.Op, got.Load())
+		}
+		in = in[size:]
+	}
+	assert.Positive(t, pongs, "the client's pings were answered")
+	assert.Positive(t, pings, "the server pinged")
+	t.Logf("%d text frames, %d pongs, %d pings", got.Load(), pongs, pings)
 }

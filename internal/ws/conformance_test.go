@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -287,6 +288,13 @@ func TestConformanceFraming(t *testing.T) {
 		p.send(frame(ws.OpText, bytes.Repeat([]byte("x"), confLimit+1)))
 		assert.Contains(t, p.closedWith(ws.StatusTooBig), "4096")
 	})
+	t.Run("5.2 a 64-bit length with its most significant bit set closes with 1002 at once", func(t *testing.T) {
+		p := dial(t, hs)
+		start := time.Now()
+		p.send([]byte{ws.Fin | ws.OpText, 0x80 | 127, 0x80, 0, 0, 0, 0, 0, 0, 5, key[0], key[1], key[2], key[3]})
+		assert.Contains(t, p.refusedWith(ws.StatusProtocolError), "top bit")
+		assert.Less(t, time.Since(start), 2*time.Second, "no wait for a close that cannot be found")
+	})
 	t.Run("10.4 a 64-bit length over the limit closes with 1009 before its payload; the payload is skipped for the close behind it", func(t *testing.T) {
 		p := dial(t, hs)
 		const n = 70000
@@ -365,6 +373,48 @@ func TestConformanceFragmentation(t *testing.T) {
 			assert.Contains(t, p.closedWith(ws.StatusProtocolError), "final frame")
 		})
 	}
+	t.Run("5.4 a message in 64 fragments is handed on whole", func(t *testing.T) {
+		p := dial(t, hs)
+		var b []byte
+		for i := range ws.MaxMessageFrames {
+			op := byte(ws.OpContinuation)
+			if i == 0 {
+				op = ws.OpText
+			}
+			b = append(b, frame(op, []byte{'a' + byte(i%26)}, i == ws.MaxMessageFrames-1)...)
+		}
+		p.send(b)
+		f, _ := p.next()
+		assert.Len(t, f.Payload, ws.MaxMessageFrames)
+	})
+	t.Run("10.4 a 65th fragment closes with 1008", func(t *testing.T) {
+		p := dial(t, hs)
+		b := text("", false)
+		for range ws.MaxMessageFrames {
+			b = append(b, frame(ws.OpContinuation, nil, false)...)
+		}
+		p.send(b)
+		assert.Contains(t, p.closedWith(ws.StatusPolicyViolation), "64 frames")
+	})
+	t.Run("10.4 endless empty fragments close with 1008, and the socket is closed at once", func(t *testing.T) {
+		p := dial(t, hs)
+		p.send(text("", false))
+		flood := bytes.Repeat(frame(ws.OpContinuation, nil, false), 512)
+		go func() {
+			for {
+				if _, err := p.nc.Write(flood); err != nil {
+					return
+				}
+			}
+		}()
+		start := time.Now()
+		assert.Contains(t, p.closeFrom(ws.StatusPolicyViolation), "64 frames")
+		_, err := io.Copy(io.Discard, p.br)
+		if err != nil {
+			require.ErrorIs(t, err, syscall.ECONNRESET, "the socket is closed, or reset for the flood it did not read")
+		}
+		assert.Less(t, time.Since(start), 5*time.Second)
+	})
 	t.Run("10.4 fragments over the limit together close with 1009", func(t *testing.T) {
 		p := dial(t, hs)
 		half := bytes.Repeat([]byte("x"), confLimit/2+1)
@@ -450,10 +500,10 @@ func TestConformanceClose(t *testing.T) {
 		p.send(closeFrame([]byte{0x03}))
 		assert.Contains(t, p.answered(ws.StatusProtocolError), "one byte")
 	})
-	t.Run("5.5.1 a close whose reason is not UTF-8 closes with 1002", func(t *testing.T) {
+	t.Run("8.1 a close whose reason is not UTF-8 closes with 1007", func(t *testing.T) {
 		p := dial(t, hs)
 		p.send(closeFrame(append(closePayload(1000, "ok"), 0xFF)))
-		assert.Contains(t, p.answered(ws.StatusProtocolError), "UTF-8")
+		assert.Contains(t, p.answered(ws.StatusInvalidData), "UTF-8")
 	})
 	t.Run("7.1.2 the server's close waits for the client's, dropping the messages before it", func(t *testing.T) {
 		p := dial(t, hs)
@@ -474,25 +524,58 @@ func TestConformanceClose(t *testing.T) {
 	})
 }
 
-// TestConformanceUTF8: text messages (section 8.1). The transport does
-// not check that a text message is UTF-8, and does not close with 1007
-// for one that is not: it hands the bytes on as sent, and the server
-// answers such a message with a bad_json error (docs/protocol.md,
-// "Refused messages"), keeping the connection. A close's reason it does
-// check (TestConformanceClose).
+// TestConformanceUTF8: text messages (section 8.1). A text message that
+// is not UTF-8 fails the connection with 1007 (section 8.1); the check
+// goes fragment by fragment (section 5.6), so the connection fails in the
+// fragment that holds the bad bytes, before the message's end, while a
+// character cut across fragments is joined whole. A close's reason that
+// is not UTF-8 is 1007 too (TestConformanceClose). A binary message is
+// not checked.
 func TestConformanceUTF8(t *testing.T) {
 	t.Parallel()
 	hs := confServer(t)
-	t.Run("8.1 a text message that is not UTF-8 is handed on as sent: no 1007", func(t *testing.T) {
+	t.Run("8.1 a text message that is not UTF-8 closes with 1007", func(t *testing.T) {
 		p := dial(t, hs)
-		bad := []byte{'{', 0xFF, 0xFE, '}'}
-		p.send(frame(ws.OpText, bad))
-		p.message(ws.OpText, bad)
+		p.send(frame(ws.OpText, []byte{'{', 0xFF, 0xFE, '}'}))
+		assert.Contains(t, p.closedWith(ws.StatusInvalidData), "UTF-8")
+	})
+	for name, b := range map[string][]byte{
+		"an overlong encoding":         {'/', 0xC0, 0xAF},
+		"a lone surrogate's bytes":     {0xED, 0xA0, 0x80},
+		"a code point past U+10FFFF":   {0xF4, 0x90, 0x80, 0x80},
+		"a continuation byte alone":    {'a', 0x80},
+		"a character cut by the end":   {'a', 0xE2, 0x82},
+		"a character cut by a new one": {0xE2, 'x'},
+	} {
+		t.Run("8.1 "+name+" closes with 1007", func(t *testing.T) {
+			p := dial(t, hs)
+			p.send(frame(ws.OpText, b))
+			p.closedWith(ws.StatusInvalidData)
+		})
+	}
+	t.Run("8.1 a fragment that is not UTF-8 closes with 1007 before the message's end; the rest of the message is dropped", func(t *testing.T) {
+		p := dial(t, hs)
+		p.send(text("fine so far", false), frame(ws.OpContinuation, []byte{'x', 0xFF}, false))
+		reason := p.closeFrom(ws.StatusInvalidData)
+		assert.Contains(t, reason, "UTF-8")
+		p.send(frame(ws.OpContinuation, []byte("the rest")), closeFrame(p.last))
+		p.ended()
 	})
 	t.Run("5.6 a character split across fragments is joined whole", func(t *testing.T) {
 		p := dial(t, hs)
 		p.send(frame(ws.OpText, []byte{'c', 'a', 'f', 0xC3}, false), frame(ws.OpContinuation, []byte{0xA9}))
 		p.message(ws.OpText, []byte("café"))
+	})
+	t.Run("5.6 a four-byte character split across three fragments is joined whole", func(t *testing.T) {
+		p := dial(t, hs)
+		emoji := []byte("😀")
+		p.send(frame(ws.OpText, emoji[:1], false), frame(ws.OpContinuation, emoji[1:3], false), frame(ws.OpContinuation, emoji[3:]))
+		p.message(ws.OpText, emoji)
+	})
+	t.Run("5.6 a binary message is not checked as text", func(t *testing.T) {
+		p := dial(t, hs)
+		p.send(frame(ws.OpBinary, []byte{0xFF, 0xC0}))
+		p.message(ws.OpBinary, []byte{0xFF, 0xC0})
 	})
 }
 

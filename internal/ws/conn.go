@@ -33,8 +33,10 @@ const (
 // ping), are gathered in one buffer and sent with one write, rather than
 // a system call per frame. Outside a batch each write goes straight to the
 // socket, so a pong or a close never waits for a batch that is not being
-// written. Every write to the socket has a deadline, the write timeout
-// from its start, set on the socket rather than with a timer.
+// written, but for the rest of one the socket took in part (TryWrite,
+// WriteRest): a frame is never cut by another. Every write to the socket
+// has a deadline, the write timeout from its start, set on the socket
+// rather than with a timer.
 //
 // Reads (read.go): every read of the socket goes through fill, which
 // keeps what it read in in, a pooled buffer that an idle connection does
@@ -53,6 +55,14 @@ type Conn struct {
 	// take writes, the keep-alive pings and the close frame.
 	mu  sync.Mutex
 	buf *[]byte // the batch's buffer while corked; nil otherwise
+	// owed is set while the rest of a write TryWrite made in part is
+	// still to be written (WriteRest): other writes wait on restDone
+	// (whose lock is mu) until it is, so that none lands inside the frame
+	// cut short. werr is the first write's failure, which every write
+	// after it reports.
+	owed     bool
+	restDone sync.Cond
+	werr     error
 	// wbuf and wrote are TryWrite's bytes and how many of them the
 	// socket took, and tryWriteFn its write (tryWriteFD, made once).
 	wbuf       []byte
@@ -60,13 +70,20 @@ type Conn struct {
 	tryWriteFn func(fd uintptr) bool
 
 	// rmu orders the taking of frames (take): the reader's, and a close
-	// handshake's, which reads on the writer's goroutine. It guards frag
-	// and fragOp.
+	// handshake's, which reads on the writer's goroutine. It guards frag,
+	// fragOp, checked, frames and dropping.
 	rmu sync.Mutex
 	// frag is a fragmented message's payload so far, and fragOp its
-	// opcode; nil when no message is in part.
-	frag   *bytes.Buffer
-	fragOp byte
+	// opcode; nil when no message is in part. checked is how much of a
+	// text message's payload is checked UTF-8 (checkText), frames how
+	// many frames it has come in.
+	frag    *bytes.Buffer
+	fragOp  byte
+	checked int
+	frames  int
+	// dropping is set while the rest of a message refused for its text
+	// (not UTF-8) is dropped, up to its final frame.
+	dropping bool
 	// raw is the socket's descriptor, through which every read goes
 	// (fill); nil: reads go to the socket as they are (fillConn).
 	raw  syscall.RawConn
@@ -75,7 +92,8 @@ type Conn struct {
 	poll func(fd uintptr) bool
 	// fmu orders fillConn's reads, which wait inside the socket's read.
 	fmu sync.Mutex
-	// smu guards in, rerr and closeSeen, which fill and take set.
+	// smu guards in, rerr and closeSeen, which fill and take set, and the
+	// time of a part begun (partDue).
 	smu sync.Mutex
 	// in holds what was read from the socket and not taken yet; nil when
 	// nothing waits, so that an idle connection holds no buffer.
@@ -91,6 +109,13 @@ type Conn struct {
 	skip int
 	// heard counts the reads that brought bytes from the client (Heard).
 	heard atomic.Uint32
+	// msgTimeout is how long a message or frame begun has to come whole
+	// (SetMessageTimeout); partDue is when the one begun now is due, zero
+	// when none is, and partTimer wakes the reader then (timePart). They
+	// are guarded by smu.
+	msgTimeout time.Duration
+	partDue    time.Time
+	partTimer  *time.Timer
 
 	// poller is set once the socket is in a Poller (Poller.Add): its
 	// reader then ends when nothing is left to read (Park), and the
@@ -106,7 +131,7 @@ type Conn struct {
 // its handshake, which net/http had read already. limit is the longest
 // message the client may send, timeout the time each write has.
 func newConn(nc net.Conn, early []byte, timeout time.Duration, limit int) *Conn {
-	c := &Conn{Conn: nc, timeout: timeout, limit: limit}
+	c := &Conn{Conn: nc, timeout: timeout, limit: limit, msgTimeout: DefaultMessageTimeout}
 	if sc, ok := nc.(syscall.Conn); ok && canFill {
 		if raw, err := sc.SyscallConn(); err == nil {
 			c.raw, c.fill, c.poll, c.tryWriteFn = raw, c.fillFD, c.pollFD, c.tryWriteFD
@@ -119,6 +144,21 @@ func newConn(nc net.Conn, early []byte, timeout time.Duration, limit int) *Conn 
 		c.heard.Add(1)
 	}
 	return c
+}
+
+// DefaultMessageTimeout is the time a client's message, or any frame,
+// has from its first byte to its last unless SetMessageTimeout says
+// otherwise.
+const DefaultMessageTimeout = 10 * time.Second
+
+// SetMessageTimeout sets how long a message, or any frame, has from its
+// first byte to its last: one begun and not whole by then closes the
+// connection with StatusPolicyViolation, whether more of it is coming (a
+// byte at a time) or not. 0 sets no time. Call it before reading.
+func (c *Conn) SetMessageTimeout(d time.Duration) {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	c.msgTimeout = d
 }
 
 // Heard counts the reads that brought bytes from the client, its pongs

@@ -62,18 +62,28 @@ func AppendMasked(b []byte, op byte, p []byte, key [4]byte) []byte {
 // eight bytes at a time (the key repeated twice in a word) and the tail a
 // byte at a time: the read path unmasks every client frame, and the word
 // loop halves the time to parse a small one.
-func Mask(p []byte, key [4]byte) {
+func Mask(p []byte, key [4]byte) { unmask(p, key) }
+
+// unmask is Mask, and reports whether the bytes unmasked are all ASCII:
+// text that is UTF-8 with no further look, which a client's JSON mostly
+// is. The words are at hand in the loop, so the answer costs an OR each.
+func unmask(p []byte, key [4]byte) (ascii bool) {
+	var seen uint64
 	if len(p) >= 8 {
 		k := uint64(binary.LittleEndian.Uint32(key[:]))
 		k |= k << 32
 		for len(p) >= 8 {
-			binary.LittleEndian.PutUint64(p, binary.LittleEndian.Uint64(p)^k)
+			w := binary.LittleEndian.Uint64(p) ^ k
+			binary.LittleEndian.PutUint64(p, w)
+			seen |= w
 			p = p[8:]
 		}
 	}
 	for i := range p {
 		p[i] ^= key[i&3]
+		seen |= uint64(p[i])
 	}
+	return seen&0x8080808080808080 == 0
 }
 
 // Frame is one frame parsed.
@@ -87,6 +97,11 @@ type Frame struct {
 // ErrFrame is what Parse reports for a frame that breaks the rules.
 var ErrFrame = errors.New("websocket: bad frame")
 
+// ErrNotUTF8 is what CheckClose reports, besides ErrFrame, for a close
+// reason that is not UTF-8: a peer closes for it with 1007 rather than
+// 1002.
+var ErrNotUTF8 = errors.New("websocket: not UTF-8")
+
 // ErrTooBig is what Parse reports, besides ErrFrame, for a data frame
 // longer than its limit: a peer closes for it with 1009 rather than 1002.
 var ErrTooBig = errors.New("websocket: frame too big")
@@ -95,8 +110,8 @@ var ErrTooBig = errors.New("websocket: frame too big")
 // when b holds only part of one. masked says whose frame it is: a
 // client's, which masks every frame, or a server's, which masks none; the
 // other kind is an error, and so is a frame longer than limit, one with
-// extension bits (none is negotiated), an unknown opcode, or a control
-// frame fragmented or over 125 bytes.
+// extension bits (none is negotiated), an unknown opcode, a 64-bit length
+// with its top bit set, or a control frame fragmented or over 125 bytes.
 func Parse(b []byte, limit int, masked bool) (f Frame, size int, err error) {
 	if len(b) < 2 {
 		return Frame{}, 0, nil
@@ -120,6 +135,11 @@ func Parse(b []byte, limit int, masked bool) (f Frame, size int, err error) {
 	head, n, ok := length(b)
 	if !ok {
 		return Frame{}, 0, nil
+	}
+	if n>>63 != 0 {
+		// RFC 6455, section 5.2: the most significant bit of a 64-bit
+		// length must be 0. Not a frame too big but a broken one.
+		return Frame{}, 0, fmt.Errorf("%w: a 64-bit length with its top bit set", ErrFrame)
 	}
 	if n > uint64(limit) {
 		return Frame{}, 0, fmt.Errorf("%w: %w: %d bytes, over the limit of %d", ErrFrame, ErrTooBig, n, limit)
@@ -214,7 +234,7 @@ func AppendClose(b []byte, code StatusCode, reason string) []byte {
 // CheckClose reads the payload of a close frame a peer sent: its code
 // (1005 when empty) and reason, or an error when the frame breaks the
 // rules: one byte long, a code no peer may send, a reason that is not
-// UTF-8.
+// UTF-8 (ErrNotUTF8).
 func CheckClose(p []byte) (code StatusCode, reason string, err error) {
 	switch {
 	case len(p) == 0:
@@ -227,7 +247,7 @@ func CheckClose(p []byte) (code StatusCode, reason string, err error) {
 		return 0, "", fmt.Errorf("%w: close code %d", ErrFrame, code)
 	}
 	if !utf8.Valid(p[2:]) {
-		return 0, "", fmt.Errorf("%w: a close reason not in UTF-8", ErrFrame)
+		return 0, "", fmt.Errorf("%w: %w: a close reason", ErrFrame, ErrNotUTF8)
 	}
 	return code, string(p[2:]), nil
 }

@@ -146,6 +146,13 @@ func TestSizeAndClose(t *testing.T) {
 	size, ok := Size([]byte{0x81, 127, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}, false)
 	assert.True(t, ok)
 	assert.Equal(t, math.MaxInt, size)
+	// A 64-bit length with its top bit set breaks the framing (section
+	// 5.2): refused as a bad frame, not as one too big.
+	_, _, err := Parse([]byte{0x81, 0x80 | 127, 0x80, 0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 4}, 4096, true)
+	assert.ErrorIs(t, err, ErrFrame)
+	assert.NotErrorIs(t, err, ErrTooBig)
+	_, _, err = Parse([]byte{0x81, 0x80 | 127, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 1, 2, 3, 4}, 4096, true)
+	assert.ErrorIs(t, err, ErrTooBig, "the longest a length may be is too big")
 
 	f, n, err := Parse(AppendClose(nil, 4003, "bye"), MaxControlPayload, false)
 	require.NoError(t, err)
@@ -185,6 +192,26 @@ func TestMaskIsTheRFCsXOR(t *testing.T) {
 		assert.Equal(t, want, got, "length %d", n)
 		Mask(got, key)
 		assert.Equal(t, p, got, "length %d: masking twice gives the bytes back", n)
+	}
+}
+
+// unmask reports all-ASCII bytes, unmasked, at every length, with one
+// byte of the high half at each place in the word loop and the tail.
+func TestUnmaskTellsASCII(t *testing.T) {
+	key := [4]byte{0x37, 0xfa, 0x21, 0x3d}
+	for n := range 41 {
+		text := bytes.Repeat([]byte("a"), n)
+		p := bytes.Clone(text)
+		Mask(p, key)
+		assert.True(t, unmask(p, key), "length %d", n)
+		assert.Equal(t, text, p)
+		for i := range n {
+			text[i] = 0x80
+			p := bytes.Clone(text)
+			Mask(p, key)
+			assert.False(t, unmask(p, key), "length %d, 0x80 at %d", n, i)
+			text[i] = 'a'
+		}
 	}
 }
 

@@ -3,11 +3,13 @@ package ws
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"net"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -167,7 +169,8 @@ func TestTheClientsCloseIsHandedOn(t *testing.T) {
 }
 
 // A frame that breaks the rules is reported with the close code and a
-// reason for it: 1009 for a message over the limit, 1002 otherwise.
+// reason for it: 1009 for a message over the limit, 1007 for text that
+// is not UTF-8, 1008 for a message in too many frames, 1002 otherwise.
 func TestBrokenRulesAreReportedWithTheirCloseCode(t *testing.T) {
 	key := [4]byte{5, 6, 7, 8}
 	long := bytes.Repeat([]byte("x"), 3000)
@@ -184,9 +187,12 @@ func TestBrokenRulesAreReportedWithTheirCloseCode(t *testing.T) {
 		"a message inside another": {append(clientFrame(OpText, []byte("a"), key, false), clientFrame(OpText, []byte("b"), key)...), StatusProtocolError},
 		"a close of one byte":      {clientFrame(OpClose, []byte{3}, key), StatusProtocolError},
 		"a close with code 1005":   {clientFrame(OpClose, []byte{3, 0xED}, key), StatusProtocolError},
-		"a close reason not UTF-8": {clientFrame(OpClose, []byte{3, 0xE8, 0xFF}, key), StatusProtocolError},
+		"a close reason not UTF-8": {clientFrame(OpClose, []byte{3, 0xE8, 0xFF}, key), StatusInvalidData},
+		"a text not UTF-8":         {clientFrame(OpText, []byte("{\"a\":\"\xff\"}"), key), StatusInvalidData},
+		"a fragment not UTF-8":     {append(clientFrame(OpText, []byte("ok"), key, false), clientFrame(OpContinuation, []byte{0xC0, 0xAF}, key)...), StatusInvalidData},
 		"a frame over the limit":   {clientFrame(OpText, bytes.Repeat([]byte("x"), 4097), key), StatusTooBig},
 		"fragments over the limit": {append(clientFrame(OpText, long, key, false), clientFrame(OpContinuation, long, key)...), StatusTooBig},
+		"a message in 65 frames":   {manyFrames(65, key), StatusPolicyViolation},
 	} {
 		t.Run(name, func(t *testing.T) {
 			c, client := newFillPair(t)
@@ -198,11 +204,26 @@ func TestBrokenRulesAreReportedWithTheirCloseCode(t *testing.T) {
 			assert.LessOrEqual(t, len(in.Reason), MaxCloseReason)
 		})
 	}
+	t.Run("a message in 64 frames", func(t *testing.T) {
+		c, client := newFillPair(t)
+		go func() { _, _ = client.Write(manyFrames(MaxMessageFrames, key)) }()
+		message(t, await(t, c), strings.Repeat("x", MaxMessageFrames))
+	})
 	t.Run("a message at the limit", func(t *testing.T) {
 		c, client := newFillPair(t)
 		go func() { _, _ = client.Write(clientFrame(OpText, bytes.Repeat([]byte("y"), 4096), key)) }()
 		message(t, await(t, c), strings.Repeat("y", 4096))
 	})
+}
+
+// manyFrames is a text message of n frames of one byte each, the last
+// final.
+func manyFrames(n int, key [4]byte) []byte {
+	b := clientFrame(OpText, []byte("x"), key, n == 1)
+	for i := 1; i < n; i++ {
+		b = append(b, clientFrame(OpContinuation, []byte("x"), key, i == n-1)...)
+	}
+	return b
 }
 
 // A reader that waits (next without parking) returns once bytes come,
@@ -305,9 +326,16 @@ func FuzzTake(f *testing.F) {
 			in := c.take()
 			if first {
 				first = false
-				if len(payload) > limit {
+				if len(payload) > limit || !utf8.Valid(payload) {
+					// Whichever the fragments come to first.
 					require.Equal(t, InputBad, in.Kind)
-					require.Equal(t, StatusTooBig, in.Code)
+					require.Contains(t, []StatusCode{StatusTooBig, StatusInvalidData}, in.Code)
+					if len(payload) <= limit {
+						require.Equal(t, StatusInvalidData, in.Code)
+					}
+					if utf8.Valid(payload) {
+						require.Equal(t, StatusTooBig, in.Code)
+					}
 					return
 				}
 				require.Equal(t, InputMessage, in.Kind, "%+v", in)
@@ -371,4 +399,171 @@ func TestTakingAMessageDoesNotAllocate(t *testing.T) {
 		DoneWith(got.Msg)
 	})
 	assert.Zero(t, allocs, "allocations per message taken")
+}
+
+// A text message's bytes are checked as UTF-8 fragment by fragment: a
+// character cut across fragments, anywhere, is joined whole; bytes that
+// cannot be UTF-8 are refused with 1007 in the fragment that holds them,
+// before the message's end; a character cut at the message's end is
+// refused too. A binary message is not checked.
+func TestTextIsCheckedAsUTF8FragmentByFragment(t *testing.T) {
+	key := [4]byte{9, 8, 7, 6}
+	// frags is msg cut at the given offsets, in fragments.
+	frags := func(op byte, msg []byte, cuts ...int) []byte {
+		var b []byte
+		from := 0
+		for i, to := range append(cuts, len(msg)) {
+			o := byte(OpContinuation)
+			if i == 0 {
+				o = op
+			}
+			b = append(b, clientFrame(o, msg[from:to], key, to == len(msg))...)
+			from = to
+		}
+		return b
+	}
+	take := func(sent []byte) Input {
+		c := &Conn{Conn: discardConn{}, timeout: time.Second, limit: 4096}
+		c.in = &inBuf{b: sent, w: len(sent)}
+		return c.take()
+	}
+	good := []byte("é€😀x") // 2, 3 and 4 bytes, then one
+	for i := 0; i <= len(good); i++ {
+		for j := i; j <= len(good); j++ {
+			in := take(frags(OpText, good, i, j))
+			require.Equal(t, InputMessage, in.Kind, "cut at %d and %d: %+v", i, j, in)
+			require.Equal(t, good, in.Msg.Bytes())
+			DoneWith(in.Msg)
+		}
+	}
+	for name, tt := range map[string]struct {
+		first []byte // a fragment that is not final: refused without the rest
+	}{
+		"a byte no character has":         {[]byte("ab\xff")},
+		"a continuation byte first":       {[]byte("\x80ab")},
+		"an overlong start":               {[]byte("ab\xc0")},
+		"an overlong start of three":      {[]byte("ab\xe0\x80")},
+		"a surrogate's start":             {[]byte("ab\xed\xa0")},
+		"a start past U+10FFFF":           {[]byte("ab\xf4\x90")},
+		"a start cut short by ASCII":      {[]byte("a\xe2x")},
+		"a start with too many followers": {[]byte("\xc3\xa9\xa9")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			in := take(clientFrame(OpText, tt.first, key, false))
+			assert.Equal(t, InputBad, in.Kind, "refused before the message's end")
+			assert.Equal(t, StatusInvalidData, in.Code)
+		})
+	}
+	t.Run("a character cut at the message's end", func(t *testing.T) {
+		in := take(frags(OpText, []byte("ab\xe2\x82"), 2))
+		assert.Equal(t, InputBad, in.Kind)
+		assert.Equal(t, StatusInvalidData, in.Code)
+	})
+	t.Run("a character's start followed by a new character in the next fragment", func(t *testing.T) {
+		in := take(frags(OpText, []byte("ab\xe2x"), 3))
+		assert.Equal(t, InputBad, in.Kind)
+		assert.Equal(t, StatusInvalidData, in.Code)
+	})
+	t.Run("a binary message is not checked", func(t *testing.T) {
+		in := take(frags(OpBinary, []byte{0xff, 0xc0}, 1))
+		require.Equal(t, InputMessage, in.Kind)
+		assert.Equal(t, []byte{0xff, 0xc0}, in.Msg.Bytes())
+		DoneWith(in.Msg)
+	})
+	t.Run("the rest of a refused message is dropped up to the client's close", func(t *testing.T) {
+		sent := frags(OpText, []byte("a\xffbcdef"), 2, 4)
+		sent = append(sent, clientFrame(OpClose, []byte{0x03, 0xEF}, key)...)
+		c := &Conn{Conn: discardConn{}, timeout: time.Second, limit: 4096}
+		c.in = &inBuf{b: sent, w: len(sent)}
+		assert.Equal(t, StatusInvalidData, c.take().Code)
+		assert.Equal(t, Input{Kind: InputClose, Code: 1007}, c.take(), "the close, behind the message's other fragments")
+	})
+}
+
+// A message, or a frame, begun has its time from its first byte to its
+// last (SetMessageTimeout): one not whole by then is a broken rule, 1008,
+// whether the rest trickles in a byte at a time or does not come; a
+// reader that waits in the socket's read is let go for it. Each message
+// has a time of its own, so that messages that each come in parts, one
+// after another, are read for as long as they come.
+func TestAMessageBegunHasItsTime(t *testing.T) {
+	key := [4]byte{2, 7, 1, 8}
+	const limit = 200 * time.Millisecond
+	overdue := func(t *testing.T, in Input, start time.Time) {
+		t.Helper()
+		assert.Equal(t, InputBad, in.Kind, "%+v", in)
+		assert.Equal(t, StatusPolicyViolation, in.Code)
+		assert.Contains(t, in.Reason, "not whole")
+		took := time.Since(start)
+		assert.GreaterOrEqual(t, took, limit)
+		assert.Less(t, took, limit+time.Second)
+	}
+	t.Run("a frame in part, the rest never sent, with the reader waiting", func(t *testing.T) {
+		c, client := newFillPair(t)
+		c.SetMessageTimeout(limit)
+		start := time.Now()
+		_, err := client.Write(clientFrame(OpText, []byte(`{"type":"ping"}`), key)[:5])
+		require.NoError(t, err)
+		overdue(t, c.Next(false), start)
+		assert.Equal(t, InputBad, c.Next(false).Kind, "and it stays so")
+	})
+	t.Run("a frame a byte at a time", func(t *testing.T) {
+		c, client := newFillPair(t)
+		c.SetMessageTimeout(limit)
+		frame := clientFrame(OpText, bytes.Repeat([]byte("x"), 100), key)
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			for _, b := range frame {
+				select {
+				case <-stop:
+					return
+				case <-time.After(10 * time.Millisecond):
+				}
+				if _, err := client.Write([]byte{b}); err != nil {
+					return
+				}
+			}
+		}()
+		start := time.Now()
+		overdue(t, c.Next(false), start)
+	})
+	t.Run("a message whose last fragment does not come", func(t *testing.T) {
+		c, client := newFillPair(t)
+		c.SetMessageTimeout(limit)
+		start := time.Now()
+		_, err := client.Write(clientFrame(OpText, []byte(`{"type":`), key, false))
+		require.NoError(t, err)
+		overdue(t, c.Next(false), start)
+	})
+	t.Run("a reader that parks finds it once woken", func(t *testing.T) {
+		c, client := newFillPair(t)
+		c.SetMessageTimeout(limit)
+		start := time.Now()
+		_, err := client.Write(clientFrame(OpText, []byte("x"), key)[:3])
+		require.NoError(t, err)
+		require.Eventually(t, func() bool { return c.Next(true).Kind == InputNone && c.held() }, time.Second, time.Millisecond)
+		var in Input
+		require.Eventually(t, func() bool { in = c.Next(true); return in.Kind != InputNone }, 2*time.Second, 10*time.Millisecond)
+		overdue(t, in, start)
+	})
+	t.Run("messages in parts, each within its time, for longer than it", func(t *testing.T) {
+		c, client := newFillPair(t)
+		c.SetMessageTimeout(limit)
+		go func() {
+			for i := range 6 {
+				frame := clientFrame(OpText, fmt.Appendf(nil, "message %d", i), key)
+				if _, err := client.Write(frame[:4]); err != nil {
+					return
+				}
+				time.Sleep(limit / 2)
+				if _, err := client.Write(frame[4:]); err != nil {
+					return
+				}
+			}
+		}()
+		for i := range 6 {
+			message(t, c.Next(false), fmt.Sprintf("message %d", i))
+		}
+	})
 }

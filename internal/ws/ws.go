@@ -16,9 +16,9 @@
 //     its socket has bytes.
 //
 // What a message means, and the close codes an application picks, are the
-// caller's: the transport sends its own statuses (StatusProtocolError and
-// StatusTooBig for a client that broke a rule) and takes any other as a
-// plain number.
+// caller's: the transport sends its own statuses (StatusProtocolError,
+// StatusInvalidData, StatusPolicyViolation and StatusTooBig for a client
+// that broke a rule) and takes any other as a plain number.
 //
 // docs/protocol.md is the contract; `go test ./internal/ws -run
 // Conformance -v` checks the transport against RFC 6455 case by case.
@@ -40,6 +40,19 @@ const (
 	// StatusNoStatus is a close frame with no status in it, which is
 	// sent as an empty frame; no peer may put it in a close frame.
 	StatusNoStatus StatusCode = 1005
+	// StatusInvalidData closes for a text message, or a close frame's
+	// reason, that is not UTF-8 (RFC 6455, section 8.1).
+	StatusInvalidData StatusCode = 1007
+	// StatusPolicyViolation closes for a message that broke the
+	// transport's bounds on its making: more than MaxMessageFrames
+	// frames, or not whole in its time (Conn.SetMessageTimeout).
+	StatusPolicyViolation StatusCode = 1008
 	// StatusTooBig closes for a message over the read limit.
 	StatusTooBig StatusCode = 1009
 )
+
+// MaxMessageFrames is the most frames a client's message may come in.
+// Fragments are rare (a browser never sends them), and a message that
+// never ends in frames that hold nothing would be no message at all: no
+// limit on its size, and no rate limit, would ever stop it.
+const MaxMessageFrames = 64
