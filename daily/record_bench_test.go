@@ -135,3 +135,8 @@ func (c *countingStore) DailyAround(ctx context.Context, day, level, id string, 
 	c.n.Add(1)
 	return c.Store.DailyAround(ctx, day, level, id, n)
 }
+
+func (c *countingStore) DailyRanks(ctx context.Context, id string, boards []store.Board) ([]int, error) {
+	c.n.Add(1)
+	return c.Store.DailyRanks(ctx, id, boards)
+}
