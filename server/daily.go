@@ -241,8 +241,17 @@ func (s *Server) getDailyLeaderboard(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, resp)
 }
 
+// retryRecords is Retry-After of a player's record refused by RecordRate:
+// a minute refills the address's bucket.
+const retryRecords = "60"
+
 // getPlayer is GET /api/players/{id}.
 func (s *Server) getPlayer(w http.ResponseWriter, r *http.Request) {
+	if !s.recordReqs.allow(clientAddr(r), s.clock.Now()) {
+		w.Header().Set("Retry-After", retryRecords)
+		writeError(w, protocol.CodeRateLimited, "too many players' records read from this address: wait a minute")
+		return
+	}
 	if !s.dailyArgs(w, "", room.Levels[0]) {
 		return
 	}
