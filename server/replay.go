@@ -140,13 +140,10 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 	}
 	req := replayRequest{id: id, round: round, after: after, live: live}
 	key := replayKey{game: room.GameID(id, round), after: after}
-	// An answer kept from before the room's last rematch counts one round
-	// too few.
-	usable := func(e *replayEntry) bool { return live.round == 0 || e.rounds == live.round }
-	entry, refusal, err := s.replayCache.get(r.Context(), key, s.clock.Now(), usable, func() (*replayEntry, *replayRefusal, error) {
+	entry, refusal, err := s.replayCache.get(r.Context(), key, s.clock.Now(), req.usable, func() (*replayEntry, *replayRefusal, error) {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), replayBuildTimeout)
 		defer cancel()
-		return s.buildReplay(ctx, req)
+		return s.replayPage(ctx, req)
 	})
 	switch {
 	case err != nil:
@@ -170,16 +167,125 @@ type replayRequest struct {
 	live  liveInfo
 }
 
+// usable says whether a kept answer will do: one kept from before the
+// room's last rematch counts a round too few.
+func (req replayRequest) usable(e *replayEntry) bool {
+	return req.live.round == 0 || e.rounds == req.live.round
+}
+
 // replayRefusal is a replay's answer when it is no replay: an API error.
 type replayRefusal struct{ code, message string }
 
-// buildReplay reads one page of a round's replay from the store and
-// encodes it, or says why there is none. It reads the round's events
-// twice at most, a page at a time: once through, for what every page
-// says of the round (its players, their finishes, when it started and
-// ended), keeping the page asked for as it passes, and once more for a
-// page that starts at no page's start.
-func (s *Server) buildReplay(ctx context.Context, req replayRequest) (*replayEntry, *replayRefusal, error) {
+// replayBody is a replay answer with its events encoded already.
+type replayBody struct {
+	ReplayResponse
+	Events json.RawMessage `json:"events"`
+	Next   int64           `json:"next,omitempty"`
+}
+
+// headAfter is the cache key's after of a round's head: what every page
+// of its replay says of it.
+const headAfter = -1
+
+// replayPrefetchBytes bounds the pages a round's first reading encodes
+// and keeps as it passes through the events: a longer round's later pages
+// are read when they are asked for.
+const replayPrefetchBytes = 4 << 20
+
+// replayPage answers one page of a round's replay: from what was kept,
+// or from the round's head (kept, or read through once, which keeps the
+// round's pages as it goes) and one read of the page's events.
+func (s *Server) replayPage(ctx context.Context, req replayRequest) (*replayEntry, *replayRefusal, error) {
+	gameID := room.GameID(req.id, req.round)
+	head, refusal, err := s.replayCache.get(ctx, replayKey{game: gameID, after: headAfter}, s.clock.Now(), req.usable,
+		func() (*replayEntry, *replayRefusal, error) { return s.replayHead(ctx, req) })
+	if err != nil || refusal != nil {
+		return nil, refusal, err
+	}
+	if e := s.replayCache.peek(replayKey{game: gameID, after: req.after}, s.clock.Now(), req.usable); e != nil {
+		return e, nil, nil
+	}
+	recs, err := s.replays.ReplayEvents(ctx, gameID, req.after, MaxReplayEvents+1)
+	if err != nil {
+		return nil, nil, err
+	}
+	if req.after == 0 && len(recs) == 0 {
+		return nil, &replayRefusal{protocol.CodeReplayExpired, replayExpiredMessage}, nil
+	}
+	page := recs[:min(len(recs), MaxReplayEvents)]
+	events, err := replayEvents(page)
+	if err != nil {
+		return nil, nil, fmt.Errorf("encode the replay of %s: %w", gameID, err)
+	}
+	var next int64
+	if len(recs) > MaxReplayEvents {
+		next = page[len(page)-1].Seq
+	}
+	return head.page(events, next), nil, nil
+}
+
+// replayEvents encodes records as a replay's events, a JSON array of
+// ReplayEvent, as encoding/json would (the times as time.MarshalJSON
+// writes them), but with each event's data as it is stored, valid JSON
+// the server wrote, not checked and compacted again.
+func replayEvents(recs []room.Record) (json.RawMessage, error) {
+	n := 2
+	for _, rec := range recs {
+		n += len(rec.Data) + 64
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '[')
+	for i, rec := range recs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"at":`...)
+		at, err := rec.At.MarshalJSON()
+		if err != nil {
+			return nil, fmt.Errorf("event %d's time: %w", rec.Seq, err)
+		}
+		b = append(b, at...)
+		b = append(b, `,"event":`...)
+		b = append(b, rec.Data...)
+		b = append(b, '}')
+	}
+	return append(b, ']'), nil
+}
+
+// page is the answer of the head's round with the events, and next: the
+// head's encoding with the events and next spliced in.
+func (head *replayEntry) page(events json.RawMessage, next int64) *replayEntry {
+	b := make([]byte, 0, len(head.prefix)+len(events)+32)
+	b = append(b, head.prefix...)
+	b = append(b, events...)
+	if next > 0 {
+		b = append(b, `,"next":`...)
+		b = strconv.AppendInt(b, next, 10)
+	}
+	b = append(b, "}\n"...)
+	return &replayEntry{body: b, rounds: head.rounds, expires: head.expires}
+}
+
+// newReplayHead is the head of a round's replay, encoded up to its
+// events: `{...,"events":`.
+func newReplayHead(resp *ReplayResponse, rounds int, expires time.Time) (*replayEntry, error) {
+	body, err := json.Marshal(replayBody{ReplayResponse: *resp, Events: json.RawMessage("[]")})
+	if err != nil {
+		return nil, fmt.Errorf("encode the replay of %s round %d: %w", resp.Room, resp.Round, err)
+	}
+	head := &replayEntry{head: resp, prefix: body[:len(body)-len("[]}")], rounds: rounds, expires: expires}
+	head.size = replayHeadSize(resp) + int64(len(head.prefix))
+	return head, nil
+}
+
+const replayExpiredMessage = "the round's events are no longer kept: replays last as long as the server keeps events (EVENT_RETENTION)"
+
+// replayHead reads what every page of a round's replay says of it (the
+// round's state, its players and their finishes, when it started and
+// ended), or why there is no replay. It reads the round's events through
+// once, a page at a time, and keeps the pages as it goes, up to
+// replayPrefetchBytes of them: a client reads every page.
+func (s *Server) replayHead(ctx context.Context, req replayRequest) (*replayEntry, *replayRefusal, error) {
 	gameID := room.GameID(req.id, req.round)
 	saved, err := s.replays.ReplayRound(ctx, gameID)
 	if errors.Is(err, room.ErrNoRound) {
@@ -205,60 +311,72 @@ func (s *Server) buildReplay(ctx context.Context, req replayRequest) (*replayEnt
 			"the round played the puzzle of the day, which others may still be playing for a rank: its replay opens a day after that day is over (midnight UTC)"}, nil
 	}
 
+	// The pages as they pass: where each starts, its events, its last seq.
+	type passed struct {
+		after, last int64
+		events      json.RawMessage
+	}
+	var pages []passed
 	var fold replayFold
-	var page []room.Record
-	pageAt, next, total := -1, false, 0 // pageAt: the read that was the page
-	for i, cursor := 0, int64(0); ; i++ {
+	total, held := 0, 0
+	for cursor := int64(0); ; {
 		recs, err := s.replays.ReplayEvents(ctx, gameID, cursor, MaxReplayEvents)
 		if err != nil {
 			return nil, nil, err
 		}
-		if pageAt >= 0 && i == pageAt+1 {
-			next = len(recs) > 0
-		}
-		if cursor == req.after {
-			page, pageAt = recs, i
-		}
 		fold.add(recs)
 		total += len(recs)
+		if len(recs) > 0 && held <= replayPrefetchBytes {
+			events, err := replayEvents(recs)
+			if err != nil {
+				return nil, nil, fmt.Errorf("encode the replay of %s: %w", gameID, err)
+			}
+			held += len(events)
+			pages = append(pages, passed{after: cursor, last: recs[len(recs)-1].Seq, events: events})
+			if held > replayPrefetchBytes {
+				pages = nil // too long to keep whole: each page is read when asked for
+			}
+		}
 		if len(recs) < MaxReplayEvents {
 			break
 		}
 		cursor = recs[len(recs)-1].Seq
 	}
 	if total == 0 {
-		return nil, &replayRefusal{protocol.CodeReplayExpired,
-			"the round's events are no longer kept: replays last as long as the server keeps events (EVENT_RETENTION)"}, nil
+		return nil, &replayRefusal{protocol.CodeReplayExpired, replayExpiredMessage}, nil
 	}
-	if pageAt < 0 {
-		recs, err := s.replays.ReplayEvents(ctx, gameID, req.after, MaxReplayEvents+1)
-		if err != nil {
-			return nil, nil, err
-		}
-		page, next = recs[:min(len(recs), MaxReplayEvents)], len(recs) > MaxReplayEvents
-	}
-
 	rounds := req.live.round
 	if rounds == 0 {
 		rounds = s.countRounds(ctx, req.id, req.round)
 	}
-	out := ReplayResponse{
+	resp := ReplayResponse{
 		Room: req.id, Round: req.round, Rounds: rounds, Mode: saved.Mode, Level: saved.Puzzle.Level,
 		Puzzle: saved.Puzzle.Givens, Solution: saved.Puzzle.Solution,
 		Players: fold.players, StartedAt: fold.started, FinishedAt: fold.finished,
-		Events: make([]ReplayEvent, len(page)),
 	}
-	for i, rec := range page {
-		out.Events[i] = ReplayEvent{At: rec.At, Event: rec.Data}
-	}
-	if next {
-		out.Next = page[len(page)-1].Seq
-	}
-	body, err := json.Marshal(out)
+	head, err := newReplayHead(&resp, rounds, s.replayExpiry(saved))
 	if err != nil {
-		return nil, nil, fmt.Errorf("encode the replay of %s: %w", gameID, err)
+		return nil, nil, err
 	}
-	return &replayEntry{body: append(body, '\n'), rounds: rounds, expires: s.replayExpiry(saved)}, nil, nil
+	now := s.clock.Now()
+	for i, p := range pages {
+		var next int64
+		if i+1 < len(pages) {
+			next = p.last
+		}
+		s.replayCache.put(replayKey{game: gameID, after: p.after}, head.page(p.events, next), now)
+	}
+	return head, nil, nil
+}
+
+// replayHeadSize is about what a round's head holds, for the cache's
+// count: its strings and each player's.
+func replayHeadSize(r *ReplayResponse) int64 {
+	n := 512 + len(r.Room) + len(r.Puzzle) + len(r.Solution)
+	for _, p := range r.Players {
+		n += 128 + len(p.ID) + len(p.Name)
+	}
+	return int64(n)
 }
 
 // replayExpiry is when a kept replay of the round is given up: after the

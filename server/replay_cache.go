@@ -30,13 +30,22 @@ type replayKey struct {
 	after int64
 }
 
-// replayEntry is one answer: its body as sent, the rounds it counts and
-// when it is given up.
+// replayEntry is one answer: its body as sent (or, for a round's head,
+// the answer without events), the rounds it counts and when it is given
+// up.
 type replayEntry struct {
-	body    []byte
+	body []byte
+	head *ReplayResponse
+	// prefix is a head's answer encoded up to its events (page makes it).
+	prefix  []byte
 	rounds  int
 	expires time.Time
+	// size is what a head holds, about; a body counts its length.
+	size int64
 }
+
+// bytes is what the entry counts against the cache's bound.
+func (e *replayEntry) bytes() int64 { return e.size + int64(len(e.body)) }
 
 type replayKept struct {
 	key   replayKey
@@ -98,10 +107,34 @@ func (c *replayCache) get(ctx context.Context, key replayKey, now time.Time, usa
 	return f.entry, f.refusal, f.err
 }
 
+// peek is the kept answer for key while it lasts and usable says it will
+// do; nil if there is none.
+func (c *replayCache) peek(key replayKey, now time.Time, usable func(*replayEntry) bool) *replayEntry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.entries[key]
+	if !ok {
+		return nil
+	}
+	e := el.Value.(*replayKept).entry
+	if !now.Before(e.expires) || !usable(e) {
+		return nil
+	}
+	c.lru.MoveToFront(el)
+	return e
+}
+
+// put keeps the answer for key (see keep).
+func (c *replayCache) put(key replayKey, e *replayEntry, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.keep(key, e, now)
+}
+
 // keep adds the answer, unless it is already given up or holds more than
 // the whole cache, and makes room for it.
 func (c *replayCache) keep(key replayKey, e *replayEntry, now time.Time) {
-	size := int64(len(e.body))
+	size := e.bytes()
 	if !now.Before(e.expires) || size > c.max {
 		return
 	}
@@ -119,7 +152,7 @@ func (c *replayCache) remove(el *list.Element) {
 	k := el.Value.(*replayKept)
 	c.lru.Remove(el)
 	delete(c.entries, k.key)
-	c.bytes -= int64(len(k.entry.body))
+	c.bytes -= k.entry.bytes()
 }
 
 // size is how many answers are kept and how many bytes they hold.

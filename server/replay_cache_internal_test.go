@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/room"
 )
 
 // The replay cache keeps answers up to its bytes, the least recently used
@@ -79,4 +82,21 @@ func TestReplayCacheBoundsItsBytesAndAge(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 13, builds, "refusals and errors are not kept")
+}
+
+// replayEvents writes the events as encoding/json writes []ReplayEvent.
+func TestReplayEventsEncodeAsEncodingJSON(t *testing.T) {
+	at := time.Date(2026, 11, 22, 12, 0, 0, 120000000, time.UTC)
+	recs := []room.Record{
+		{Seq: 1, Data: json.RawMessage(`{"type":"move","seq":1,"player":"p_a","cell":3,"digit":4}`), At: at},
+		{Seq: 2, Data: json.RawMessage(`{"type":"presence","seq":2,"player":"p_b","name":"Bé","role":"player","status":"left"}`), At: at.Add(time.Second)},
+	}
+	got, err := replayEvents(recs)
+	require.NoError(t, err)
+	want, err := json.Marshal([]ReplayEvent{{At: recs[0].At, Event: recs[0].Data}, {At: recs[1].At, Event: recs[1].Data}})
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got))
+	none, err := replayEvents(nil)
+	require.NoError(t, err)
+	assert.Equal(t, "[]", string(none))
 }
