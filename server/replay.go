@@ -146,6 +146,8 @@ func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
 		return s.replayPage(ctx, req)
 	})
 	switch {
+	case err != nil && r.Context().Err() != nil:
+		// The client went away while another request's read went on.
 	case err != nil:
 		s.replayUnavailable(w, key.game, err)
 	case refusal != nil:
