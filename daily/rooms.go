@@ -197,7 +197,7 @@ func resultOf(r room.Result, allTime bool) store.Result {
 	out := store.Result{
 		RoomID: r.GameID, PlayerID: r.PlayerID, PuzzleID: r.PuzzleID, Mode: r.Mode, Level: r.Level,
 		Elapsed: r.Elapsed, Mistakes: r.Mistakes, Hints: r.Hints, Score: r.Score, FinishedAt: r.FinishedAt,
-		Flagged: r.Flagged, AllTime: allTime,
+		Flagged: r.Flagged, AllTime: allTime, RoomRank: r.Rank,
 	}
 	if r.Day != "" && !r.Archive {
 		out.PlayedDay = r.Day

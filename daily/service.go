@@ -101,7 +101,9 @@ func (s *Service) BestTimes(ctx context.Context, level string, limit int) ([]ser
 const playerResults = 50
 
 // PlayerRecord is a player's public record as of today, or
-// room.ErrUnknownPlayer.
+// room.ErrUnknownPlayer: five queries, whatever the results shown (the
+// player, their streak, their history, the ranks of its ranked dailies on
+// their days' boards, read together, and their best times).
 func (s *Service) PlayerRecord(ctx context.Context, id, today string) (server.PlayerResponse, error) {
 	p, err := s.Store.Player(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
@@ -122,6 +124,8 @@ func (s *Service) PlayerRecord(ctx context.Context, id, today string) (server.Pl
 		ID: p.ID, Name: p.Name, Guest: !p.Account(), Streak: server.StreakJSON{Current: streak.Current, Longest: streak.Longest},
 		Best: map[string]server.BestTime{}, Results: []server.PlayerResultJSON{},
 	}
+	var boards []store.Board
+	var onBoard []int // the index in rec.Results of each board's result
 	for _, r := range hist {
 		res := server.PlayerResultJSON{
 			Room: r.RoomID, Mode: r.Mode, Level: r.Level, Date: r.Day, ElapsedMS: r.Elapsed.Milliseconds(),
@@ -131,13 +135,24 @@ func (s *Service) PlayerRecord(ctx context.Context, id, today string) (server.Pl
 		if r.Review == store.ReviewHeld || r.Review == store.ReviewRemoved {
 			res.Review = r.Review
 		}
-		if r.Day != "" {
+		switch {
+		case r.Day != "":
+			// A ranked daily's rank is its place on the day's board.
 			res.TimeMS = TimeMS(r.Score)
-			if row, err := s.Store.DailyAround(ctx, r.Day, r.Level, id, 0); err == nil && len(row) == 1 {
-				res.Rank = row[0].Rank
-			}
+			boards = append(boards, store.Board{Day: r.Day, Level: r.Level})
+			onBoard = append(onBoard, len(rec.Results))
+		case r.Mode == room.ModeRace:
+			// A race's is its place in the room (co-op ranks nobody).
+			res.Rank = r.RoomRank
 		}
 		rec.Results = append(rec.Results, res)
+	}
+	ranks, err := s.Store.DailyRanks(ctx, id, boards)
+	if err != nil {
+		return server.PlayerResponse{}, err
+	}
+	for i, rank := range ranks {
+		rec.Results[onBoard[i]].Rank = rank
 	}
 	best, err := s.Store.PlayerBest(ctx, id)
 	if err != nil {
@@ -150,4 +165,53 @@ func (s *Service) PlayerRecord(ctx context.Context, id, today string) (server.Pl
 		}
 	}
 	return rec, nil
+}
+
+// DailyFinishes is the player's finish of each level's daily of the day,
+// played on that day: the ranked one (with its rank on the day's board)
+// where there is one, else one held for review, else the first. Two
+// queries: the finishes, then the ranks.
+func (s *Service) DailyFinishes(ctx context.Context, day, playerID string) (map[string]server.DailyFinish, error) {
+	played, err := s.Store.PlayedOn(ctx, playerID, day)
+	if err != nil {
+		return nil, err
+	}
+	chosen := map[string]store.Result{}
+	weight := func(r store.Result) int {
+		switch {
+		case r.Day != "":
+			return 2
+		case r.Review == store.ReviewHeld:
+			return 1
+		}
+		return 0
+	}
+	for _, r := range played {
+		if c, ok := chosen[r.Level]; !ok || weight(r) > weight(c) {
+			chosen[r.Level] = r
+		}
+	}
+	out := map[string]server.DailyFinish{}
+	var boards []store.Board
+	for level, r := range chosen {
+		f := server.DailyFinish{TimeMS: room.DailyTime(r.Elapsed, r.Mistakes, r.Hints).Milliseconds(), Ranked: r.Day != ""}
+		if r.Review == store.ReviewHeld || r.Review == store.ReviewRemoved {
+			f.Review = r.Review
+		}
+		if f.Ranked {
+			f.TimeMS = TimeMS(r.Score)
+			boards = append(boards, store.Board{Day: r.Day, Level: level})
+		}
+		out[level] = f
+	}
+	ranks, err := s.Store.DailyRanks(ctx, playerID, boards)
+	if err != nil {
+		return nil, err
+	}
+	for i, b := range boards {
+		f := out[b.Level]
+		f.Rank = ranks[i]
+		out[b.Level] = f
+	}
+	return out, nil
 }

@@ -75,6 +75,18 @@ type Config struct {
 	// many: each is engine work on the server's cores. 0 turns the limit
 	// off; WithDefaults keeps it.
 	LabRate int
+	// ReplayRate is how many replay requests (GET /api/rooms/{id}/replay,
+	// each page counted) one client address may make a minute, in bursts
+	// of as many: a replay reads a round's events. 0 turns the limit off;
+	// WithDefaults keeps it.
+	ReplayRate int
+	// RecordRate is how many players' records (GET /api/players/{id})
+	// one client address may read a minute, in bursts of as many: each
+	// is several queries. 0 turns the limit off; WithDefaults keeps it.
+	RecordRate int
+	// ReplayCache bounds the replays kept encoded, ready to send (not a
+	// setting).
+	ReplayCache ReplayCacheConfig
 	// SocketsPerAddr is how many WebSockets one client address may hold
 	// open; one more is closed with CloseTooManySockets. 0 turns the bound
 	// off; WithDefaults keeps it.
@@ -110,6 +122,19 @@ type Config struct {
 	// setting); nil is WallClock. A test that moves time by hand gives
 	// the rooms the same clock (Rooms.Clock), so that one clock decides.
 	Clock Clock
+}
+
+// ReplayCacheConfig bounds the replay cache: the answers of finished
+// rounds, kept encoded so that a replay asked for again (or by many at
+// once) is read from the store once.
+type ReplayCacheConfig struct {
+	// Bytes is the most the kept answers hold in all; the least recently
+	// used go first.
+	Bytes int64
+	// Age is the longest an answer is kept: a round's events may be
+	// deleted (EventRetention) or grow after its finish (players leaving
+	// the finished room), and a kept answer says so only once it is gone.
+	Age time.Duration
 }
 
 // HTTPTimeouts bound each HTTP connection, so that a client that sends or
@@ -151,6 +176,9 @@ func DefaultConfig() Config {
 		RoomsPerAddr:   20,
 		PlayerRate:     30,
 		LabRate:        120,
+		ReplayRate:     60,
+		RecordRate:     120,
+		ReplayCache:    ReplayCacheConfig{Bytes: 32 << 20, Age: 5 * time.Minute},
 		SocketsPerAddr: 64,
 		PingInterval:   30 * time.Second,
 		PingTimeout:    10 * time.Second,
@@ -168,7 +196,8 @@ func DefaultConfig() Config {
 
 // WithDefaults is the configuration with every unset field (zero) at
 // DefaultConfig's value, except CreateRate, RoomsPerAddr, PlayerRate, LabRate,
-// SocketsPerAddr, EventRetention and the rooms' HintPenalty, whose zero
+// ReplayRate, RecordRate, SocketsPerAddr, EventRetention and the rooms'
+// HintPenalty, whose zero
 // turns the limit, the retention or the freeze off. New applies it; build the
 // room registry from its Rooms, since the replay buffer is sized to fit the
 // send queue.
@@ -201,6 +230,8 @@ func (c *Config) defaults() {
 	orDefault(&c.HTTP.Write, d.HTTP.Write)
 	orDefault(&c.HTTP.Idle, d.HTTP.Idle)
 	orDefault(&c.EventQueueMB, d.EventQueueMB)
+	orDefault(&c.ReplayCache.Bytes, d.ReplayCache.Bytes)
+	orDefault(&c.ReplayCache.Age, d.ReplayCache.Age)
 	orDefault(&c.Rooms.MaxResultsWaiting, d.Rooms.MaxResultsWaiting)
 	orDefault(&c.Rooms.Game.ReplayEvents, d.Rooms.Game.ReplayEvents)
 	orDefault(&c.Rooms.MaxRooms, d.Rooms.MaxRooms)

@@ -37,6 +37,23 @@ type Dailies interface {
 	// DailyRanks reports whether the player's finish of the day's daily
 	// of the level would be ranked now.
 	DailyRanks(ctx context.Context, day, level, playerID string) (bool, error)
+	// DailyFinishes is the player's finish of each level's daily of the
+	// day played on that day, by level (none for a level not finished):
+	// the ranked one where there is one, else one held for review, else
+	// the first.
+	DailyFinishes(ctx context.Context, day, playerID string) (map[string]DailyFinish, error)
+}
+
+// DailyFinish is a player's finish of a day's daily, as GET /api/daily
+// tells it: its time on the board's terms, whether it is on the day's
+// board (Ranked, with its Rank there) and where it stands in review.
+type DailyFinish struct {
+	TimeMS int64
+	Rank   int
+	Ranked bool
+	// Review is "held" or "removed" (see PlayerResultJSON.Review); "" for
+	// a finish never held.
+	Review string
 }
 
 // SetDailies gives the server its daily routes' data; until it is set they
@@ -133,6 +150,13 @@ func (s *Server) getDaily(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
+	var finishes map[string]DailyFinish
+	if me != "" {
+		if finishes, err = s.dailies.DailyFinishes(ctx, today, me); err != nil {
+			s.unavailable(w, "daily: finishes", err)
+			return
+		}
+	}
 	resp := DailyResponse{Date: today, GuestsRanked: s.dailies.RanksGuests(), Levels: make([]DailyLevel, 0, len(room.Levels))}
 	for _, level := range room.Levels {
 		dl := DailyLevel{Level: level}
@@ -140,7 +164,7 @@ func (s *Server) getDaily(w http.ResponseWriter, r *http.Request) {
 			dl.Finished, err = s.dailies.DailyCount(ctx, today, level)
 		}
 		if err == nil && me != "" {
-			dl.You, err = s.dailyYou(ctx, me, today, level)
+			dl.You, err = s.dailyYou(ctx, me, today, level, finishes)
 		}
 		if err != nil {
 			s.unavailable(w, "daily: "+level, err)
@@ -151,16 +175,17 @@ func (s *Server) getDaily(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, resp)
 }
 
-// dailyYou is the player's status on the day's daily of the level.
-func (s *Server) dailyYou(ctx context.Context, me, day, level string) (*DailyYou, error) {
-	rows, err := s.dailies.DailyAround(ctx, day, level, me, 0)
-	if err != nil {
-		return nil, err
-	}
-	for _, row := range rows {
-		if row.Player.ID == me {
-			return &DailyYou{Status: DailySolved, TimeMS: row.TimeMS, Rank: row.Rank, Ranked: true}, nil
+// dailyYou is the player's status on the day's daily of the level:
+// solved once they have a finish of it on its day (finishes, by level),
+// whether or not it is on the day's board (ranked, held for review, or an
+// unranked attempt); else playing or not started.
+func (s *Server) dailyYou(ctx context.Context, me, day, level string, finishes map[string]DailyFinish) (*DailyYou, error) {
+	if f, ok := finishes[level]; ok {
+		you := &DailyYou{Status: DailySolved, TimeMS: f.TimeMS, Ranked: f.Ranked, Review: f.Review}
+		if f.Ranked {
+			you.Rank = f.Rank
 		}
+		return you, nil
 	}
 	ranks, err := s.dailies.DailyRanks(ctx, day, level, me)
 	if err != nil {
@@ -216,8 +241,17 @@ func (s *Server) getDailyLeaderboard(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, resp)
 }
 
+// retryRecords is Retry-After of a player's record refused by RecordRate:
+// a minute refills the address's bucket.
+const retryRecords = "60"
+
 // getPlayer is GET /api/players/{id}.
 func (s *Server) getPlayer(w http.ResponseWriter, r *http.Request) {
+	if !s.recordReqs.allow(clientAddr(r), s.clock.Now()) {
+		w.Header().Set("Retry-After", retryRecords)
+		writeError(w, protocol.CodeRateLimited, "too many players' records read from this address: wait a minute")
+		return
+	}
 	if !s.dailyArgs(w, "", room.Levels[0]) {
 		return
 	}

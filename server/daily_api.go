@@ -32,13 +32,17 @@ const (
 )
 
 // DailyYou is the caller's status on one daily: not started, playing (in
-// Room), or solved (with their time and, when ranked, rank).
+// Room), or solved (with their time and, when ranked, rank). Ranked says
+// whether their finish counts on the day's board (or, not yet solved,
+// would count); Review is "held" while a solved finish waits for review
+// ("removed" once a reviewer kept it off the board).
 type DailyYou struct {
 	Status string `json:"status"`
 	Room   string `json:"room,omitempty"`
 	TimeMS int64  `json:"time_ms,omitempty"`
 	Rank   int    `json:"rank,omitempty"`
 	Ranked bool   `json:"ranked"`
+	Review string `json:"review,omitempty"`
 }
 
 // PlayerRef names a player in a leaderboard row.
@@ -104,7 +108,8 @@ type BestTime struct {
 }
 
 // PlayerResultJSON is one of a player's results. Date is set for a ranked
-// daily result; Rank is the rank in the room (a race's finishing order).
+// daily result; Rank is the place in the room (a race's finishing order;
+// none in co-op), or on the day's board for a ranked daily.
 type PlayerResultJSON struct {
 	Room      string `json:"room"`
 	Mode      string `json:"mode"`

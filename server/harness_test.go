@@ -49,6 +49,9 @@ type kept struct {
 	players *players
 	// forgotten holds the game ids whose events the retention deleted.
 	forgotten sync.Map
+	// replayWrap, when set, is what the server reads replays through,
+	// given the kept rooms' replays.
+	replayWrap func(server.Replays) server.Replays
 }
 
 func newKept() *kept { return &kept{rooms: roomtest.NewStore(), players: newPlayers()} }

@@ -266,9 +266,15 @@ func TestProtocolDoc(t *testing.T) {
 			fmt.Sprintf("%d characters", protocol.MaxRoomLen),
 			fmt.Sprintf("at most %d characters", protocol.MaxNameRunes),
 			fmt.Sprintf("| `token` | %d bytes", protocol.MaxTokenLen),
+			fmt.Sprintf("%d requests a minute per client address, in bursts of %d (`REPLAY_RATE`), each page counted; %s events a page",
+				cfg.ReplayRate, cfg.ReplayRate, docThousands(MaxReplayEvents)),
+			fmt.Sprintf("%d a minute per client address, in bursts of %d (`RECORD_RATE`)", cfg.RecordRate, cfg.RecordRate),
 		} {
 			assert.Contains(t, limits, want, "the Limits table")
 		}
+		replay := strings.Join(strings.Fields(string(doc)), " ")
+		assert.Contains(t, replay, fmt.Sprintf("An answer holds at most %s events.", docThousands(MaxReplayEvents)))
+		assert.Contains(t, replay, fmt.Sprintf("ready to send, for up to %d minutes", int(cfg.ReplayCache.Age/time.Minute)))
 	})
 }
 

@@ -29,7 +29,13 @@ type memReplays struct {
 	forgotten *sync.Map
 }
 
-func (k *kept) replays() server.Replays { return memReplays{rooms: k.rooms, forgotten: &k.forgotten} }
+func (k *kept) replays() server.Replays {
+	r := server.Replays(memReplays{rooms: k.rooms, forgotten: &k.forgotten})
+	if k.replayWrap != nil {
+		r = k.replayWrap(r)
+	}
+	return r
+}
 
 func (m memReplays) ReplayRound(ctx context.Context, gameID string) (*room.Saved, error) {
 	if s := m.rooms.Saved(gameID); s != nil {
@@ -52,11 +58,15 @@ func (m memReplays) ReplayRound(ctx context.Context, gameID string) (*room.Saved
 		Puzzle: room.SavedPuzzle{ID: pz.ID, Level: pz.Level, Givens: pz.Givens.String(), Solution: pz.Solution.String()}}, nil
 }
 
-func (m memReplays) ReplayEvents(ctx context.Context, gameID string) ([]room.Record, error) {
+func (m memReplays) ReplayEvents(ctx context.Context, gameID string, afterSeq int64, limit int) ([]room.Record, error) {
 	if _, ok := m.forgotten.Load(gameID); ok {
 		return nil, nil
 	}
-	return m.rooms.LoadEvents(ctx, gameID, 0)
+	recs, err := m.rooms.LoadEvents(ctx, gameID, afterSeq)
+	if limit > 0 && len(recs) > limit {
+		recs = recs[:limit]
+	}
+	return recs, err
 }
 
 // getReplay asks for a replay and returns the status and body.
@@ -177,13 +187,31 @@ func TestReplayOfAFinishedRace(t *testing.T) {
 	assert.Equal(t, sol, boards[b.id])
 	assert.Contains(t, string(mustJSON(t, r.Events)), `"digit":`+string(rune('0'+wd)))
 
-	// Anyone may ask: no token, no join.
-	status, _ = e.getReplay(id + "/replay?round=1")
+	// Anyone may ask: no token, no join. A round under MaxReplayEvents
+	// events is one answer, with no next page.
+	status, body = e.getReplay(id + "/replay?round=1")
 	assert.Equal(t, http.StatusOK, status)
+	assert.NotContains(t, string(body), `"next"`)
+}
 
-	// Past EVENT_RETENTION the events are gone, and the replay with them.
+// A replay is kept, ready to send, for ReplayCache.Age: past
+// EVENT_RETENTION the events are gone, and the replay with them once the
+// kept one is given up.
+func TestReplayIsKeptForItsAgeOnly(t *testing.T) {
+	t.Parallel()
+	clk := server.NewFakeClock(time.Now())
+	e := newEnv(t, func(c *server.Config) { c.Clock = clk }) // the rooms keep the wall clock
+	a := e.dial("Ann")
+	id, givens, sol := e.startGame("race", a)
+	solve(a, givens, sol)
+	await(a, protocol.TypeState, func(s *protocol.State) bool { return s.Room.Phase == protocol.PhaseFinished })
+	first := e.replayOf(id + "/replay")
+
 	e.kept.forgotten.Store(id, true)
-	status, body = e.getReplay(id + "/replay")
+	assert.Equal(t, first, e.replayOf(id+"/replay"), "kept: the store is not read again")
+
+	clk.Advance(server.DefaultConfig().ReplayCache.Age)
+	status, body := e.getReplay(id + "/replay")
 	assert.Equal(t, http.StatusGone, status)
 	assert.Equal(t, protocol.CodeReplayExpired, apiCode(t, body))
 }

@@ -71,6 +71,9 @@ type Server struct {
 	creates     *addrLimiter // rooms made a minute
 	newPlayers  *addrLimiter // new players a minute
 	lab         *addrLimiter // solver lab requests a minute
+	replayReqs  *addrLimiter // replay requests a minute
+	recordReqs  *addrLimiter // players' records read a minute
+	replayCache *replayCache // finished rounds' replays, encoded (replay.go)
 	labGate     labGate      // the lab's work under way, and its time
 	roomsByAddr *addrCounter // live rooms made
 	sockets     *addrCounter // open WebSockets
@@ -105,6 +108,9 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	s.creates = newAddrLimiter(cfg.CreateRate, cfg.CreateRate)
 	s.newPlayers = newAddrLimiter(cfg.PlayerRate, cfg.PlayerRate)
 	s.lab = newAddrLimiter(cfg.LabRate, cfg.LabRate)
+	s.replayReqs = newAddrLimiter(cfg.ReplayRate, cfg.ReplayRate)
+	s.recordReqs = newAddrLimiter(cfg.RecordRate, cfg.RecordRate)
+	s.replayCache = newReplayCache(cfg.ReplayCache)
 	s.labGate = newLabGate(logger)
 	s.roomsByAddr = newAddrCounter(cfg.RoomsPerAddr)
 	s.sockets = newAddrCounter(cfg.SocketsPerAddr)

@@ -35,10 +35,11 @@ func (a *Adapter) ReplayRound(ctx context.Context, gameID string) (*room.Saved, 
 // hold the request for long.
 const replayFlush = 2 * time.Second
 
-// ReplayEvents reads every event of a round, once the event log has
-// written the ones it still holds (or the wait for it is over).
-func (a *Adapter) ReplayEvents(ctx context.Context, gameID string) ([]room.Record, error) {
-	if a.Events != nil {
+// ReplayEvents reads up to limit of a round's events after a seq; read
+// from the start (afterSeq 0), once the event log has written the ones it
+// still holds (or the wait for it is over).
+func (a *Adapter) ReplayEvents(ctx context.Context, gameID string, afterSeq int64, limit int) ([]room.Record, error) {
+	if a.Events != nil && afterSeq == 0 {
 		fctx, cancel := context.WithTimeout(ctx, replayFlush)
 		err := a.Events.Flush(fctx)
 		cancel()
@@ -46,5 +47,5 @@ func (a *Adapter) ReplayEvents(ctx context.Context, gameID string) ([]room.Recor
 			a.Logger.Warn("replay: flush the event log", "game", gameID, "err", err)
 		}
 	}
-	return a.LoadEvents(ctx, gameID, 0)
+	return a.loadEvents(ctx, gameID, afterSeq, limit)
 }

@@ -56,20 +56,33 @@ func TestReplayFromEveryStore(t *testing.T) {
 				require.NoError(t, err)
 				recs = append(recs, room.Record{Seq: seq, Type: protocol.TypeMove, Player: "p_a", Data: data, At: at.Add(time.Duration(seq) * time.Second)})
 			}
-			sg.RecordEvents("r3p1.2", recs)
-			out, err := sg.ReplayEvents(ctx, "r3p1.2")
+			sg.RecordEvents("r3p1.2", recs[:2])
+			out, err := sg.ReplayEvents(ctx, "r3p1.2", 0, 0)
 			require.NoError(t, err)
-			require.Len(t, out, 3, "the log's batch is flushed before the read")
+			require.Len(t, out, 2, "the log's batch is flushed before the read from the start")
+			// A read further on (a replay's next page) does not wait for the
+			// log: the round's events were written when its first page was.
+			sg.RecordEvents("r3p1.2", recs[2:])
+			out, err = sg.ReplayEvents(ctx, "r3p1.2", 2, 0)
+			require.NoError(t, err)
+			assert.Empty(t, out, "not flushed")
+			out, err = sg.ReplayEvents(ctx, "r3p1.2", 0, 0)
+			require.NoError(t, err)
+			require.Len(t, out, 3)
 			for i, r := range out {
 				assert.Equal(t, int64(i+1), r.Seq)
 				assert.JSONEq(t, string(recs[i].Data), string(r.Data))
 				assert.True(t, recs[i].At.Equal(r.At), "event %d's time", i)
 			}
+			page, err := sg.ReplayEvents(ctx, "r3p1.2", 1, 1)
+			require.NoError(t, err)
+			require.Len(t, page, 1, "a page: at most limit events after the seq")
+			assert.Equal(t, int64(2), page[0].Seq)
 
 			n, err := st.DeleteFinishedEvents(ctx, time.Now(), 10)
 			require.NoError(t, err)
 			assert.Equal(t, int64(3), n)
-			out, err = sg.ReplayEvents(ctx, "r3p1.2")
+			out, err = sg.ReplayEvents(ctx, "r3p1.2", 0, 0)
 			require.NoError(t, err)
 			assert.Empty(t, out, "past the retention, no event is left")
 		})

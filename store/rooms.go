@@ -293,7 +293,13 @@ func (a *Adapter) LoadRoom(ctx context.Context, roomID string) ([]*room.Saved, e
 
 // LoadEvents reads back a game's recorded events after a seq.
 func (a *Adapter) LoadEvents(ctx context.Context, gameID string, afterSeq int64) ([]room.Record, error) {
-	evs, err := a.Store.Events(ctx, gameID, afterSeq, 0)
+	return a.loadEvents(ctx, gameID, afterSeq, 0)
+}
+
+// loadEvents reads back up to limit (0: all) of a game's recorded events
+// after a seq.
+func (a *Adapter) loadEvents(ctx context.Context, gameID string, afterSeq int64, limit int) ([]room.Record, error) {
+	evs, err := a.Store.Events(ctx, gameID, afterSeq, limit)
 	if err != nil {
 		return nil, fmt.Errorf("load events of %s: %w", gameID, err)
 	}

@@ -135,6 +135,9 @@ type Result struct {
 	Score      int
 	FinishedAt time.Time
 	Day        string
+	// RoomRank is the finish's place in its room: a race's finishing
+	// order (1 first); 1 for a co-op team and a daily room's one player.
+	RoomRank int
 	// Flagged marks a finish kept off every leaderboard: held for review
 	// (Review "held", with its Reason), removed by a reviewer, or on a
 	// puzzle the player gave.
@@ -163,6 +166,12 @@ type Daily struct {
 	Day      string // YYYY-MM-DD
 	Level    string
 	PuzzleID int64
+}
+
+// Board names one day's leaderboard of a level.
+type Board struct {
+	Day   string // YYYY-MM-DD
+	Level string
 }
 
 // Entry is one row of a leaderboard. Leaderboards order by Score (higher
@@ -265,6 +274,10 @@ type Store interface {
 	// finished, as BestTimes counts them (AllTime results, nothing
 	// flagged; ties go to the earlier finish), in no particular order.
 	PlayerBest(ctx context.Context, playerID string) ([]Result, error)
+	// PlayedOn is the player's finishes of the dailies of the day played
+	// on that day (Result.PlayedDay: ranked, held or unranked), oldest
+	// first.
+	PlayedOn(ctx context.Context, playerID, day string) ([]Result, error)
 	// PlayerStreak counts the player's consecutive days with a finish of
 	// the day's daily on its day (the results' PlayedDay, ranked or not),
 	// as of today (YYYY-MM-DD).
@@ -282,6 +295,10 @@ type Store interface {
 	// DailyAround is the player's row of a day's leaderboard with up to n
 	// rows before and n after it; ErrNotFound when the player has no result.
 	DailyAround(ctx context.Context, day, level, playerID string, n int) ([]Entry, error)
+	// DailyRanks is the player's rank on each of the boards (a day's
+	// leaderboard of a level), in the boards' order, read in one query: 0
+	// where the player has no result on the board.
+	DailyRanks(ctx context.Context, playerID string, boards []Board) ([]int, error)
 	// BestTimes is the all-time fastest finishes of a level, one row per
 	// player (their fastest), fastest first: only AllTime results count,
 	// and none flagged; ties break on the earlier

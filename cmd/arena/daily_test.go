@@ -40,10 +40,18 @@ type node struct {
 func (n *node) URL() string { return n.srv.URL }
 func (n *node) WS() string  { return "ws" + strings.TrimPrefix(n.srv.URL, "http") + "/ws" }
 
-// newNode starts a node over st whose clock reads at.
+// newNode starts a node over st whose clock reads at, which ranks
+// guests' finishes.
 func newNode(t *testing.T, st store.Store, at time.Time) *node {
 	t.Helper()
+	return newNodeRanking(t, st, at, true)
+}
+
+// newNodeRanking is newNode, ranking guests or not.
+func newNodeRanking(t *testing.T, st store.Store, at time.Time, rankGuests bool) *node {
+	t.Helper()
 	data := newRooms(t, st)
+	data.RankGuests = rankGuests
 	clock := roomtest.NewClock(at)
 	rooms := room.NewRegistry(room.RegistryConfig{Clock: clock}, data)
 	// Test players move as fast as they can.
@@ -428,4 +436,95 @@ func TestDailyRoutesRefuseBadInput(t *testing.T) {
 	assert.Equal(t, dailyDay, snap.Date)
 	assert.Equal(t, room.ModeRace, snap.Mode)
 	assert.Equal(t, "hard", snap.Level)
+}
+
+// A finish that is not on the day's board is still a finish: GET
+// /api/daily says "solved", with its time, "ranked": false and, for one
+// held for review, "review": "held"; the day's board does not count it.
+func TestDailySolvedOffTheBoard(t *testing.T) {
+	for name, st := range backendtest.Stores(t) {
+		t.Run(name, func(t *testing.T) {
+			// A guest on a server that ranks accounts only: unranked.
+			n := newNodeRanking(t, st, morning, false)
+			_, gus := n.playDaily(t, `{"mode":"daily","level":"easy"}`, "Gus", "", 4*time.Minute)
+			var d server.DailyResponse
+			n.getJSON(t, "/api/daily", gus.token, &d)
+			require.NotNil(t, d.Levels[0].You)
+			assert.Equal(t, server.DailyYou{Status: server.DailySolved, TimeMS: 240000}, *d.Levels[0].You)
+			assert.Zero(t, d.Levels[0].Finished)
+			assert.Equal(t, server.DailyYou{Status: server.DailyNotStarted}, *d.Levels[1].You)
+
+			// A ranked attempt faster than the level's floor: held for
+			// review, off the board; a second attempt after it is
+			// unranked, and the held one is what "you" tells.
+			r := newNode(t, st, morning)
+			_, hal := r.playDaily(t, `{"mode":"daily","level":"medium"}`, "Hal", "", 30*time.Second)
+			r.playDaily(t, `{"mode":"daily","level":"medium"}`, "Hal", hal.token, 5*time.Minute)
+			var rd server.DailyResponse
+			r.getJSON(t, "/api/daily", hal.token, &rd)
+			assert.Equal(t, server.DailyYou{Status: server.DailySolved, TimeMS: 30000, Review: store.ReviewHeld}, *rd.Levels[1].You)
+			assert.Zero(t, rd.Levels[1].Finished, "held: not on the board")
+			assert.Equal(t, server.DailyYou{Status: server.DailyNotStarted, Ranked: true}, *rd.Levels[0].You)
+
+			// A ranked finish: its rank, as before.
+			_, ivy := r.playDaily(t, `{"mode":"daily","level":"medium"}`, "Ivy", "", 3*time.Minute)
+			var id server.DailyResponse
+			r.getJSON(t, "/api/daily", ivy.token, &id)
+			assert.Equal(t, server.DailyYou{Status: server.DailySolved, TimeMS: 180000, Rank: 1, Ranked: true}, *id.Levels[1].You)
+		})
+	}
+}
+
+// A player's record gives each race result its place in the room: the
+// winner's rank 1, the runner-up's 2; a ranked daily's is its place on
+// the day's board.
+func TestPlayerRecordRanksRacesByTheRoom(t *testing.T) {
+	for name, st := range backendtest.Stores(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			n := newNode(t, st, morning)
+			code, cr, raw := n.create(t, `{"mode":"race","level":"easy"}`)
+			require.Equal(t, http.StatusCreated, code, raw)
+			bob, err := dialPlayer(ctx, n, cr.ID, "Bob", "", 0)
+			require.NoError(t, err)
+			t.Cleanup(bob.close)
+			ann, err := dialPlayer(ctx, n, cr.ID, "Ann", "", 0)
+			require.NoError(t, err)
+			t.Cleanup(ann.close)
+			require.NoError(t, bob.send(ctx, map[string]any{"type": "start"}))
+			_, err = bob.until(ctx, func(f frame) bool { return f.Type == protocol.TypeCountdown })
+			require.NoError(t, err)
+			n.clock.Advance(5 * time.Second) // the countdown
+			givens, err := bob.running(ctx)
+			require.NoError(t, err)
+			_, err = ann.running(ctx)
+			require.NoError(t, err)
+			pacedFill(ctx, t, bob, givens, 4*time.Minute, n.clock.Advance)
+			require.NoError(t, bob.awaitFinish(ctx))
+			pacedFill(ctx, t, ann, givens, time.Minute, n.clock.Advance)
+			require.NoError(t, ann.awaitFinish(ctx))
+			_, _ = n.playDaily(t, `{"mode":"daily","level":"easy"}`, "Ann", ann.token, 3*time.Minute)
+
+			for who, want := range map[string]int{bob.id: 1, ann.id: 2} {
+				var rec server.PlayerResponse
+				n.getJSON(t, "/api/players/"+who, "", &rec)
+				var race *server.PlayerResultJSON
+				for i, r := range rec.Results {
+					if r.Mode == room.ModeRace {
+						race = &rec.Results[i]
+					}
+				}
+				require.NotNil(t, race, "%s's race", who)
+				assert.Equal(t, cr.ID, race.Room)
+				assert.Equal(t, want, race.Rank, "%s's place in the race", who)
+				assert.False(t, race.Ranked, "a race is on no daily board")
+			}
+			var rec server.PlayerResponse
+			n.getJSON(t, "/api/players/"+ann.id, "", &rec)
+			require.Len(t, rec.Results, 2)
+			assert.Equal(t, room.ModeDaily, rec.Results[0].Mode)
+			assert.Equal(t, 1, rec.Results[0].Rank, "the daily's place on the day's board")
+			assert.True(t, rec.Results[0].Ranked)
+		})
+	}
 }

@@ -82,7 +82,7 @@ func TestDeployment(t *testing.T) {
 		assert.Contains(t, upstreams, addr, "nginx's upstream has %s", name)
 		assert.Equal(t, "http://"+addr, env["NODE_ADDR"], "%s: other nodes reach it by its service name", name)
 		assert.Equal(t, name, env["NODE_ID"])
-		for _, k := range []string{"ROOMS_PER_ADDR", "SOCKETS_PER_ADDR", "PLAYER_RATE", "CREATE_RATE"} {
+		for _, k := range []string{"ROOMS_PER_ADDR", "SOCKETS_PER_ADDR", "PLAYER_RATE", "CREATE_RATE", "REPLAY_RATE", "RECORD_RATE"} {
 			assert.Equal(t, "0", env[k], "%s: %s is off behind the proxy", name, k)
 		}
 		_, metricsPort, err := net.SplitHostPort(env["METRICS_ADDR"])

@@ -19,7 +19,8 @@
 // built by hand (in tests, which set only what they are about), except
 // where zero is a setting of its own: HINT_PENALTY=0 is no freeze,
 // EVENT_RETENTION=0 keeps events forever, and CREATE_RATE, ROOMS_PER_ADDR,
-// PLAYER_RATE, LAB_RATE and SOCKETS_PER_ADDR at 0 are no limit, as the table says.
+// PLAYER_RATE, LAB_RATE, REPLAY_RATE, RECORD_RATE and SOCKETS_PER_ADDR at 0
+// are no limit, as the table says.
 //
 // The package does not open anything: it parses DATABASE_URL with
 // store/backend, and cmd/arena wires the result.
@@ -237,6 +238,10 @@ func Settings() []Setting {
 			func(c *Config) *int { return &c.Server.PlayerRate }),
 		whole("LAB_RATE", "solver lab requests (solve, grade, steps, generate) one client address may make a minute; 0 turns the limit off", 0, 100000,
 			func(c *Config) *int { return &c.Server.LabRate }),
+		whole("REPLAY_RATE", "replay requests (GET /api/rooms/{id}/replay, each page) one client address may make a minute; 0 turns the limit off", 0, 100000,
+			func(c *Config) *int { return &c.Server.ReplayRate }),
+		whole("RECORD_RATE", "players' records (GET /api/players/{id}) one client address may read a minute; 0 turns the limit off", 0, 100000,
+			func(c *Config) *int { return &c.Server.RecordRate }),
 		whole("SOCKETS_PER_ADDR", "WebSockets one client address may hold open; 0 turns the limit off", 0, 1000000,
 			func(c *Config) *int { return &c.Server.SocketsPerAddr }),
 		duration("PING_INTERVAL", "how often a joined connection is pinged; one that does not answer closes (4007)", 1,

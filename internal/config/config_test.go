@@ -37,6 +37,8 @@ func TestLoadDefaults(t *testing.T) {
 	assert.Equal(t, 10000, s.Rooms.MaxRooms)
 	assert.Equal(t, 20, s.RoomsPerAddr)
 	assert.Equal(t, 30, s.PlayerRate)
+	assert.Equal(t, 60, s.ReplayRate)
+	assert.Equal(t, 120, s.RecordRate)
 	assert.Equal(t, 64, s.SocketsPerAddr)
 	assert.Equal(t, 30*time.Second, s.PingInterval)
 	assert.Equal(t, 30*24*time.Hour, s.EventRetention)
@@ -53,7 +55,7 @@ func TestLoadFromEnvironment(t *testing.T) {
 		"LISTEN_ADDR": "127.0.0.1:9000", "PUBLIC_URL": "https://sudoku.example/", "ALLOWED_ORIGINS": "a.example, *.b.example,",
 		"RECONNECT_WINDOW": "2m", "HINT_PENALTY": "30s", "MAX_PLAYERS": "4", "RATE_LIMIT": "5", "LOG_FORMAT": " json ",
 		"IDLE_TIMEOUT": "1h", "SEND_QUEUE": "50", "CREATE_RATE": "0", "COUNTDOWN": "",
-		"MAX_ROOMS": "500", "ROOMS_PER_ADDR": "0", "PLAYER_RATE": "0", "SOCKETS_PER_ADDR": "0",
+		"MAX_ROOMS": "500", "ROOMS_PER_ADDR": "0", "PLAYER_RATE": "0", "SOCKETS_PER_ADDR": "0", "REPLAY_RATE": "0", "RECORD_RATE": "0",
 		"PING_INTERVAL": "1m", "EVENT_RETENTION": "0",
 		"RESULT_QUEUE": "500", "EVENT_QUEUE_MB": "8",
 		"DATABASE_URL": "postgres://arena@db/arena",
@@ -75,12 +77,13 @@ func TestLoadFromEnvironment(t *testing.T) {
 	assert.Equal(t, 0, s.CreateRate, "0 turns the limit off")
 	assert.Equal(t, 500, s.Rooms.MaxRooms)
 	assert.Equal(t, time.Minute, s.PingInterval)
-	for name, v := range map[string]int{"ROOMS_PER_ADDR": s.RoomsPerAddr, "PLAYER_RATE": s.PlayerRate, "SOCKETS_PER_ADDR": s.SocketsPerAddr} {
+	for name, v := range map[string]int{"ROOMS_PER_ADDR": s.RoomsPerAddr, "PLAYER_RATE": s.PlayerRate, "SOCKETS_PER_ADDR": s.SocketsPerAddr,
+		"REPLAY_RATE": s.ReplayRate, "RECORD_RATE": s.RecordRate} {
 		assert.Zero(t, v, "%s=0 turns the limit off", name)
 	}
 	assert.Zero(t, s.EventRetention, "0 keeps events forever")
 	kept := s.WithDefaults()
-	assert.Zero(t, kept.RoomsPerAddr+kept.PlayerRate+kept.SocketsPerAddr, "the server keeps the limits off")
+	assert.Zero(t, kept.RoomsPerAddr+kept.PlayerRate+kept.SocketsPerAddr+kept.ReplayRate+kept.RecordRate, "the server keeps the limits off")
 	assert.Zero(t, kept.EventRetention, "the server keeps the events")
 	assert.Equal(t, 500, s.Rooms.MaxResultsWaiting)
 	assert.Equal(t, 8, s.EventQueueMB)
@@ -122,6 +125,8 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		"ROOMS_PER_ADDR":   "-2",
 		"PLAYER_RATE":      "lots",
 		"LAB_RATE":         "100001",
+		"REPLAY_RATE":      "-1",
+		"RECORD_RATE":      "often",
 		"SOCKETS_PER_ADDR": "1.5",
 		"PING_INTERVAL":    "0",
 		"METRICS_ADDR":     "9090",

@@ -100,6 +100,54 @@ func (s *Store) DailyAround(ctx context.Context, day, level, playerID string, n 
 	return out, nil
 }
 
+// dailyRanksSQL is DailyRanks in one round trip: for each board the
+// player's row, and their rank as daily_around counts it (migration
+// 000007): the rows ahead are the counts of the spans, blocks and scores
+// ahead, and the ties on their score that finished earlier.
+const dailyRanksSQL = `SELECT coalesce(k.rank, 0)::bigint
+  FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS b(day, level, i)
+  LEFT JOIN LATERAL (
+    SELECT 1 + coalesce((SELECT sum(p.n) FROM leaderboard_spans p
+                          WHERE p.day = m.day AND p.level = m.level AND p.span > m.score >> 16), 0)
+             + coalesce((SELECT sum(bl.n) FROM leaderboard_blocks bl
+                          WHERE bl.day = m.day AND bl.level = m.level AND bl.block > m.score >> 8
+                            AND bl.block < ((m.score >> 16) + 1) << 8), 0)
+             + coalesce((SELECT sum(s.n) FROM leaderboard_scores s
+                          WHERE s.day = m.day AND s.level = m.level AND s.score > m.score
+                            AND s.score < ((m.score >> 8) + 1) << 8), 0)
+             + (SELECT count(*) FROM results r
+                 WHERE r.day = m.day AND r.day IS NOT NULL AND r.level = m.level AND r.score = m.score
+                   AND (r.finished_at, r.player_id) < (m.finished_at, m.player_id)) AS rank
+      FROM results m
+     WHERE m.day = b.day::date AND m.day IS NOT NULL AND m.level = b.level AND m.player_id = $1
+  ) k ON true
+  ORDER BY b.i`
+
+// DailyRanks is the player's rank on each board, 0 where they have none.
+func (s *Store) DailyRanks(ctx context.Context, playerID string, boards []store.Board) ([]int, error) {
+	if len(boards) == 0 {
+		return nil, nil
+	}
+	days, levels := make([]string, len(boards)), make([]string, len(boards))
+	for i, b := range boards {
+		if err := store.ValidDay(b.Day, false); err != nil {
+			return nil, fmt.Errorf("postgres: daily ranks: %w", err)
+		}
+		days[i], levels[i] = b.Day, b.Level
+	}
+	what := fmt.Sprintf("daily ranks of %s on %d boards", playerID, len(boards))
+	rows, err := s.pool.Query(ctx, dailyRanksSQL, playerID, days, levels)
+	if err != nil {
+		return nil, mapErr(err, what)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (int, error) {
+		var r int64
+		err := row.Scan(&r)
+		return int(r), err
+	})
+	return out, mapErr(err, what)
+}
+
 // BestTimes is each player's fastest finish of a level that counts on the
 // all-time board, fastest first.
 func (s *Store) BestTimes(ctx context.Context, level string, limit int) ([]store.Entry, error) {

@@ -54,7 +54,7 @@ func TestMigrationsUpDownUp(t *testing.T) {
 	assert.Equal(t, uint(0), v)
 	v, dirty, err := Migrate(ctx, url, store.MigrateUp)
 	require.NoError(t, err)
-	assert.Equal(t, uint(9), v)
+	assert.Equal(t, uint(10), v)
 	assert.False(t, dirty)
 	v, _, err = Migrate(ctx, url, store.MigrateDown)
 	require.NoError(t, err)
@@ -64,7 +64,7 @@ func TestMigrationsUpDownUp(t *testing.T) {
 	defer s.Close()
 	v, _, err = Migrate(ctx, url, store.MigrateVersion)
 	require.NoError(t, err)
-	assert.Equal(t, uint(9), v)
+	assert.Equal(t, uint(10), v)
 	n, err := s.PoolSize(ctx, "easy")
 	require.NoError(t, err)
 	assert.Zero(t, n)
@@ -112,4 +112,42 @@ func TestAccountsBackfill(t *testing.T) {
 	require.NoError(t, err)
 	defer s.Close()
 	storetest.CheckAccountsBackfill(t, s)
+}
+
+// TestRoomRankBackfill: the results stored before the room rank migration
+// (schema 9) come out of it as storetest.CheckRoomRankBackfill expects.
+func TestRoomRankBackfill(t *testing.T) {
+	ctx := context.Background()
+	url := server.NewDatabase(t)
+	cfg, err := pgx.ParseConfig(url)
+	require.NoError(t, err)
+	db := stdlib.OpenDB(*cfg)
+	src, err := iofs.New(migrations.Postgres(), ".")
+	require.NoError(t, err)
+	drv, err := pgxmigrate.WithInstance(db, &pgxmigrate.Config{})
+	require.NoError(t, err)
+	m, err := migrate.NewWithInstance("iofs", src, "postgres", drv)
+	require.NoError(t, err)
+	require.NoError(t, m.Migrate(9))
+	_, err = db.ExecContext(ctx, `
+		INSERT INTO players (id, name, token_hash, created_at, last_seen) VALUES
+			('old1', 'Old 1', '\x01', now(), now()), ('old2', 'Old 2', '\x02', now(), now());
+		INSERT INTO puzzles (id, givens, solution, level, score, seed, created_at) OVERRIDING SYSTEM VALUE
+			VALUES (1, '1' || repeat('0', 80), repeat('1', 81), 'easy', 1, 1, now());
+		INSERT INTO rooms (id, mode, puzzle_id, host_id, state, created_at) VALUES
+			('race2', 'race', 1, 'old1', 'finished', now()), ('coop2', 'coop', 1, 'old1', 'finished', now());
+		INSERT INTO results (room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at) VALUES
+			('race2', 'old1', 1, 'race', 'easy', 70000, 0, 0, 900, now()),
+			('race2', 'old2', 1, 'race', 'easy', 60000, 0, 0, 900, now() - interval '10 seconds'),
+			('coop2', 'old1', 1, 'coop', 'easy', 50000, 0, 0, 900, now()),
+			('coop2', 'old2', 1, 'coop', 'easy', 50000, 0, 0, 900, now());`)
+	require.NoError(t, err)
+	srcErr, dbErr := m.Close()
+	require.NoError(t, srcErr)
+	require.NoError(t, dbErr)
+
+	s, err := Open(ctx, url)
+	require.NoError(t, err)
+	defer s.Close()
+	storetest.CheckRoomRankBackfill(t, s)
 }

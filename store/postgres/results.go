@@ -41,11 +41,11 @@ func (s *Store) SaveResults(ctx context.Context, rs []store.Result) error {
 	for _, r := range rs {
 		_, err := tx.Exec(ctx,
 			`INSERT INTO results (room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, day, flagged,
-			                      played_day, all_time, review, reason, held_day)
-			 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::date, $12, $13::date, $14, $15, $16, $17::date)
+			                      played_day, all_time, review, reason, held_day, room_rank)
+			 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::date, $12, $13::date, $14, $15, $16, $17::date, $18)
 			 ON CONFLICT (room_id, player_id) DO NOTHING`,
 			r.RoomID, r.PlayerID, r.PuzzleID, r.Mode, r.Level, r.Elapsed.Milliseconds(), r.Mistakes, r.Hints, r.Score,
-			r.FinishedAt, nullDay(r.Day), r.Flagged, nullDay(r.PlayedDay), r.AllTime, r.Review, r.Reason, nullDay(r.HeldDay))
+			r.FinishedAt, nullDay(r.Day), r.Flagged, nullDay(r.PlayedDay), r.AllTime, r.Review, r.Reason, nullDay(r.HeldDay), r.RoomRank)
 		if err != nil {
 			return mapErr(err, "save result of "+r.PlayerID+" in room "+r.RoomID)
 		}
@@ -56,13 +56,13 @@ func (s *Store) SaveResults(ctx context.Context, rs []store.Result) error {
 // resultCols are a result's columns, in the order scanResult reads them.
 const resultCols = `id, room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at,
 	coalesce(to_char(day, 'YYYY-MM-DD'), ''), flagged, coalesce(to_char(played_day, 'YYYY-MM-DD'), ''), all_time,
-	review, reason, coalesce(to_char(held_day, 'YYYY-MM-DD'), '')`
+	review, reason, coalesce(to_char(held_day, 'YYYY-MM-DD'), ''), room_rank`
 
 func scanResult(row pgx.Row) (store.Result, error) {
 	var r store.Result
 	var ms int64
 	err := row.Scan(&r.ID, &r.RoomID, &r.PlayerID, &r.PuzzleID, &r.Mode, &r.Level, &ms, &r.Mistakes, &r.Hints, &r.Score, &r.FinishedAt,
-		&r.Day, &r.Flagged, &r.PlayedDay, &r.AllTime, &r.Review, &r.Reason, &r.HeldDay)
+		&r.Day, &r.Flagged, &r.PlayedDay, &r.AllTime, &r.Review, &r.Reason, &r.HeldDay, &r.RoomRank)
 	r.Elapsed, r.FinishedAt = time.Duration(ms)*time.Millisecond, r.FinishedAt.UTC()
 	return r, err
 }
@@ -99,6 +99,16 @@ func (s *Store) PlayerBest(ctx context.Context, playerID string) ([]store.Result
 		`SELECT DISTINCT ON (level) `+resultCols+`
 		 FROM results WHERE player_id = $1 AND all_time AND NOT flagged
 		 ORDER BY level, elapsed_ms, finished_at, id`, playerID)
+}
+
+// PlayedOn is the player's finishes of the day's dailies played on it.
+func (s *Store) PlayedOn(ctx context.Context, playerID, day string) ([]store.Result, error) {
+	if err := store.ValidDay(day, false); err != nil {
+		return nil, fmt.Errorf("postgres: played on: %w", err)
+	}
+	return s.results(ctx, "results of "+playerID+" on "+day,
+		`SELECT `+resultCols+` FROM results WHERE player_id = $1 AND played_day = $2::date ORDER BY finished_at, id`,
+		playerID, day)
 }
 
 // PlayerStreak counts consecutive days with a finish of the day's daily on

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -68,6 +69,35 @@ func (s *Store) DailyAround(ctx context.Context, day, level, playerID string, n 
 		`SELECT `+entryCols+` FROM results r JOIN players p ON p.id = r.player_id
 		 WHERE r.day = ? AND r.level = ? ORDER BY r.score DESC, r.finished_at, r.player_id LIMIT ? OFFSET ?`,
 		day, level, ahead-first+n+1, first)
+}
+
+// DailyRanks is the player's rank on each board, 0 where they have none:
+// one query, the boards passed as a JSON array of [day, level] pairs, each
+// rank one plus the rows ahead of the player's (DailyAround's count).
+func (s *Store) DailyRanks(ctx context.Context, playerID string, boards []store.Board) ([]int, error) {
+	if len(boards) == 0 {
+		return nil, nil
+	}
+	pairs := make([][2]string, len(boards))
+	for i, b := range boards {
+		if err := store.ValidDay(b.Day, false); err != nil {
+			return nil, fmt.Errorf("sqlite: daily ranks: %w", err)
+		}
+		pairs[i] = [2]string{b.Day, b.Level}
+	}
+	arg, err := json.Marshal(pairs)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: daily ranks: %w", err)
+	}
+	return queryAll(ctx, s.r, fmt.Sprintf("daily ranks of %s on %d boards", playerID, len(boards)), func(row scanner) (int, error) {
+		var r int
+		return r, row.Scan(&r)
+	}, `WITH b AS (SELECT key AS i, json_extract(value, '$[0]') AS day, json_extract(value, '$[1]') AS level FROM json_each(?))
+	    SELECT coalesce((SELECT 1 + (SELECT count(*) FROM results o WHERE o.day = m.day AND o.level = m.level
+	                      AND (o.score > m.score OR (o.score = m.score AND (o.finished_at < m.finished_at
+	                           OR (o.finished_at = m.finished_at AND o.player_id < m.player_id)))))
+	                     FROM results m WHERE m.day = b.day AND m.level = b.level AND m.player_id = ?), 0)
+	      FROM b ORDER BY b.i`, string(arg), playerID)
 }
 
 // BestTimes is each player's fastest finish of a level that counts on the

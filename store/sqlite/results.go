@@ -36,11 +36,11 @@ func (s *Store) SaveResults(ctx context.Context, rs []store.Result) error {
 		for _, r := range rs {
 			_, err := tx.ExecContext(ctx,
 				`INSERT INTO results (room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at, day, flagged,
-				                      played_day, all_time, review, reason, held_day)
-				 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+				                      played_day, all_time, review, reason, held_day, room_rank)
+				 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 				 ON CONFLICT (room_id, player_id) DO NOTHING`,
 				r.RoomID, r.PlayerID, r.PuzzleID, r.Mode, r.Level, r.Elapsed.Milliseconds(), r.Mistakes, r.Hints, r.Score,
-				micros(r.FinishedAt), nullDay(r.Day), r.Flagged, nullDay(r.PlayedDay), r.AllTime, r.Review, r.Reason, nullDay(r.HeldDay))
+				micros(r.FinishedAt), nullDay(r.Day), r.Flagged, nullDay(r.PlayedDay), r.AllTime, r.Review, r.Reason, nullDay(r.HeldDay), r.RoomRank)
 			if err != nil {
 				return fmt.Errorf("result of %s in room %s: %w", r.PlayerID, r.RoomID, err)
 			}
@@ -51,14 +51,14 @@ func (s *Store) SaveResults(ctx context.Context, rs []store.Result) error {
 
 // resultCols are a result's columns, in the order scanResult reads them.
 const resultCols = `id, room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at,
-	coalesce(day, ''), flagged, coalesce(played_day, ''), all_time, review, reason, coalesce(held_day, '')`
+	coalesce(day, ''), flagged, coalesce(played_day, ''), all_time, review, reason, coalesce(held_day, ''), room_rank`
 
 func scanResult(row scanner) (store.Result, error) {
 	var r store.Result
 	var ms int64
 	var fin sql.NullInt64
 	err := row.Scan(&r.ID, &r.RoomID, &r.PlayerID, &r.PuzzleID, &r.Mode, &r.Level, &ms, &r.Mistakes, &r.Hints, &r.Score, &fin,
-		&r.Day, &r.Flagged, &r.PlayedDay, &r.AllTime, &r.Review, &r.Reason, &r.HeldDay)
+		&r.Day, &r.Flagged, &r.PlayedDay, &r.AllTime, &r.Review, &r.Reason, &r.HeldDay, &r.RoomRank)
 	r.Elapsed, r.FinishedAt = time.Duration(ms)*time.Millisecond, fromMicros(fin)
 	return r, err
 }
@@ -85,6 +85,15 @@ func (s *Store) PlayerBest(ctx context.Context, playerID string) ([]store.Result
 		   SELECT *, row_number() OVER (PARTITION BY level ORDER BY elapsed_ms, finished_at, id) AS n
 		   FROM results WHERE player_id = ? AND all_time AND NOT flagged
 		 ) WHERE n = 1`, playerID)
+}
+
+// PlayedOn is the player's finishes of the day's dailies played on it.
+func (s *Store) PlayedOn(ctx context.Context, playerID, day string) ([]store.Result, error) {
+	if err := store.ValidDay(day, false); err != nil {
+		return nil, fmt.Errorf("sqlite: played on: %w", err)
+	}
+	return queryAll(ctx, s.r, "results of "+playerID+" on "+day, scanResult,
+		`SELECT `+resultCols+` FROM results WHERE player_id = ? AND played_day = ? ORDER BY finished_at, id`, playerID, day)
 }
 
 // PlayerStreak counts consecutive days with a finish of the day's daily on

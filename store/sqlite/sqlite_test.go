@@ -44,14 +44,14 @@ func TestMigrationsUpDownUp(t *testing.T) {
 	require.NoError(t, s.Close())
 	v, dirty, err := Migrate(ctx, path, store.MigrateVersion)
 	require.NoError(t, err)
-	assert.Equal(t, uint(6), v)
+	assert.Equal(t, uint(7), v)
 	assert.False(t, dirty)
 	v, _, err = Migrate(ctx, path, store.MigrateDown)
 	require.NoError(t, err)
 	assert.Equal(t, uint(0), v)
 	v, _, err = Migrate(ctx, path, store.MigrateUp)
 	require.NoError(t, err)
-	assert.Equal(t, uint(6), v)
+	assert.Equal(t, uint(7), v)
 	s, err = Open(ctx, path)
 	require.NoError(t, err)
 	defer s.Close()
@@ -199,4 +199,40 @@ func TestAccountsBackfill(t *testing.T) {
 	require.NoError(t, err)
 	defer s.Close()
 	storetest.CheckAccountsBackfill(t, s)
+}
+
+// TestRoomRankBackfill: the results stored before the room rank migration
+// (schema 6) come out of it as storetest.CheckRoomRankBackfill expects.
+func TestRoomRankBackfill(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "arena.db")
+	db, err := sql.Open("sqlite", dsn(path, writer))
+	require.NoError(t, err)
+	src, err := iofs.New(migrations.SQLite(), ".")
+	require.NoError(t, err)
+	drv, err := sqlitemigrate.WithInstance(db, &sqlitemigrate.Config{})
+	require.NoError(t, err)
+	m, err := migrate.NewWithInstance("iofs", src, "sqlite", drv)
+	require.NoError(t, err)
+	require.NoError(t, m.Migrate(6))
+	_, err = db.ExecContext(ctx, `
+		INSERT INTO players (id, name, token_hash, created_at, last_seen) VALUES ('old1', 'Old 1', x'01', 0, 0), ('old2', 'Old 2', x'02', 0, 0);
+		INSERT INTO puzzles (id, givens, solution, level, score, seed, created_at) VALUES (1, '1'||substr(printf('%081d', 0), 2), printf('%081d', 1), 'easy', 1, 1, 0);
+		INSERT INTO rooms (id, mode, puzzle_id, host_id, state, created_at) VALUES
+			('race2', 'race', 1, 'old1', 'finished', 0), ('coop2', 'coop', 1, 'old1', 'finished', 0);
+		INSERT INTO results (room_id, player_id, puzzle_id, mode, level, elapsed_ms, mistakes, hints, score, finished_at) VALUES
+			('race2', 'old1', 1, 'race', 'easy', 70000, 0, 0, 900, 20),
+			('race2', 'old2', 1, 'race', 'easy', 60000, 0, 0, 900, 10),
+			('coop2', 'old1', 1, 'coop', 'easy', 50000, 0, 0, 900, 30),
+			('coop2', 'old2', 1, 'coop', 'easy', 50000, 0, 0, 900, 30);`)
+	require.NoError(t, err)
+	srcErr, dbErr := m.Close()
+	require.NoError(t, srcErr)
+	require.NoError(t, dbErr)
+
+	s, err := Open(ctx, path)
+	require.NoError(t, err)
+	defer s.Close()
+	storetest.CheckRoomRankBackfill(t, s)
 }

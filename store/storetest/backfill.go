@@ -73,3 +73,26 @@ func CheckAccountsBackfill(t *testing.T, s store.Store) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, st.Current)
 }
+
+// CheckRoomRankBackfill checks what the room rank migration (PostgreSQL's
+// 000010, SQLite's 000007) made of results stored before it. Each store's
+// test writes them with the schema before, on an "easy" puzzle: players
+// "old1" and "old2"; a race "race2" that old2 finished first (at the
+// earlier finished_at) and old1 second, and a co-op room "coop2" that
+// both finished as a team.
+func CheckRoomRankBackfill(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	want := map[string]map[string]int{
+		"old1": {"race2": 2, "coop2": 1},
+		"old2": {"race2": 1, "coop2": 1},
+	}
+	for player, rooms := range want {
+		hist, err := s.PlayerHistory(ctx, player, 0)
+		require.NoError(t, err)
+		got := map[string]int{}
+		for _, r := range hist {
+			got[r.RoomID] = r.RoomRank
+		}
+		assert.Equal(t, rooms, got, "%s's places in their rooms", player)
+	}
+}

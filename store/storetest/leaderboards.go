@@ -114,6 +114,31 @@ func testAround(t *testing.T, s store.Store) {
 		require.Len(t, row, 1)
 		assert.Equal(t, e.Rank, row[0].Rank, "the rank of %s", e.PlayerID)
 	}
+
+	// DailyRanks reads a player's ranks on several boards at once, as
+	// DailyAround gives each: 0 on a board without the player's result.
+	boards := []store.Board{{Day: "2026-11-19", Level: "hard"}, {Day: "2026-11-20", Level: "hard"},
+		{Day: "2026-11-20", Level: "easy"}, {Day: "2026-11-18", Level: "hard"}, {Day: "2026-11-19", Level: "hard"}}
+	for _, id := range []string{"p00", "p07", "p16", "p29"} {
+		want := make([]int, len(boards))
+		for i, b := range boards {
+			if row, err := s.DailyAround(ctx, b.Day, b.Level, id, 0); err == nil {
+				want[i] = row[0].Rank
+			}
+		}
+		got, err := s.DailyRanks(ctx, id, boards)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "the ranks of %s", id)
+		assert.Positive(t, got[0]*got[1], "%s is on both hard boards", id)
+	}
+	got, err := s.DailyRanks(ctx, "nobody", boards)
+	require.NoError(t, err)
+	assert.Equal(t, make([]int, len(boards)), got)
+	got, err = s.DailyRanks(ctx, "p00", nil)
+	require.NoError(t, err)
+	assert.Empty(t, got)
+	_, err = s.DailyRanks(ctx, "p00", []store.Board{{Day: "2026-11-31", Level: "hard"}})
+	assert.ErrorIs(t, err, store.ErrInvalid)
 }
 
 func testStreaks(t *testing.T, s store.Store) {
@@ -161,6 +186,22 @@ func testStreaks(t *testing.T, s store.Store) {
 	st, err = s.PlayerStreak(ctx, "a", "2026-11-06")
 	require.NoError(t, err)
 	assert.Equal(t, store.Streak{Current: 6, Longest: 6, LastDay: "2026-11-05"}, st, "the unranked finish on its day counts")
+
+	// PlayedOn is the finishes of a day's dailies on that day, ranked or
+	// not, of every level, oldest first.
+	on, err := s.PlayedOn(ctx, "a", "2026-11-20")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"d2026-11-20", "dm"}, rooms(on))
+	assert.Equal(t, []string{"2026-11-20", "2026-11-20"}, []string{on[0].Day, on[1].PlayedDay})
+	on, err = s.PlayedOn(ctx, "a", "2026-11-05")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"unranked"}, rooms(on))
+	assert.Equal(t, "", on[0].Day)
+	on, err = s.PlayedOn(ctx, "a", "2026-11-06")
+	require.NoError(t, err)
+	assert.Empty(t, on)
+	_, err = s.PlayedOn(ctx, "a", "2026-11-5")
+	assert.ErrorIs(t, err, store.ErrInvalid)
 }
 
 func testBestTimes(t *testing.T, s store.Store) {

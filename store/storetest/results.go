@@ -57,12 +57,27 @@ func testResults(t *testing.T, s store.Store) {
 	assert.Equal(t, "2026-11-21", hist[0].PlayedDay)
 	assert.Equal(t, "", hist[1].PlayedDay)
 
+	// A race's places in the room come back with each racer's result.
+	mkRoom(t, s, "r5", room.ModeRace, pz.ID, "a")
+	require.NoError(t, s.SaveResults(ctx, []store.Result{{RoomID: "r5", PlayerID: "b", PuzzleID: pz.ID, Mode: room.ModeRace, Level: "hard",
+		Elapsed: time.Minute, FinishedAt: t0.Add(-time.Hour), RoomRank: 1}}))
+	require.NoError(t, s.SaveResults(ctx, []store.Result{{RoomID: "r5", PlayerID: "a", PuzzleID: pz.ID, Mode: room.ModeRace, Level: "hard",
+		Elapsed: 2 * time.Minute, FinishedAt: t0.Add(-time.Hour + time.Minute), RoomRank: 2}}))
+	for player, want := range map[string]int{"a": 2, "b": 1} {
+		hist, err := s.PlayerHistory(ctx, player, 0)
+		require.NoError(t, err)
+		require.NotEmpty(t, hist)
+		last := hist[len(hist)-1]
+		assert.Equal(t, "r5", last.RoomID, player)
+		assert.Equal(t, want, last.RoomRank, "%s's place in the race", player)
+	}
+
 	// Every field comes back as it was stored.
 	mkRoom(t, s, "r4", room.ModeDaily, pz.ID, "b")
 	held := store.Result{RoomID: "r4", PlayerID: "b", PuzzleID: pz.ID, Mode: room.ModeDaily, Level: "hard",
 		Elapsed: 3 * time.Second, Mistakes: 3, Hints: 4, Score: 77, FinishedAt: t0.Add(time.Hour + 5*time.Millisecond),
 		Flagged: true, PlayedDay: "2026-11-22", AllTime: true, Review: store.ReviewHeld, Reason: "faster than the level's floor",
-		HeldDay: "2026-11-22"}
+		HeldDay: "2026-11-22", RoomRank: 1}
 	require.NoError(t, s.SaveResults(ctx, []store.Result{held}))
 	hist, err = s.PlayerHistory(ctx, "b", 1)
 	require.NoError(t, err)

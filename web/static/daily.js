@@ -16,11 +16,14 @@ const ARCHIVE_DAYS = 366;
 export const dailyPath = (date, level) => `/daily/${date}/${level}`;
 
 // statusText says where the player stands on one daily: "Not started",
-// "Solved in 4:12 · rank 37 of 1,204", "Solved in 4:12 · unranked".
+// "Solved in 4:12 · rank 37 of 1,204", "Solved in 4:12 · unranked",
+// "Solved in 0:41 · under review" (a finish held for review).
 export function statusText(you, finished) {
   if (!you || you.status === 'not_started' || !you.status) return 'Not started';
   if (you.status === 'playing') return 'In progress';
   const t = `Solved in ${fmt(you.time_ms)}`;
+  const review = { held: 'under review', removed: 'removed in review' }[you.review];
+  if (review) return `${t} · ${review}`;
   if (you.ranked === false) return `${t} · unranked`;
   return you.rank ? `${t} · rank ${api.count(you.rank)} of ${api.count(Math.max(finished || 0, you.rank))}` : t;
 }

@@ -1,9 +1,10 @@
 // replay.js: the replay page, /r/ID/replay (?round=N). It reads the round
-// from GET /api/rooms/ID/replay and plays its events again through the
-// room page's own model (Game.apply) and board (Board, read-only): a race
-// shows each racer's board side by side, the winner first; co-op shows the
-// shared board with each player's digits in their colour and, as cursors
-// are not kept, each player's last move as where they were.
+// from GET /api/rooms/ID/replay (every page of it) and plays its events
+// again through the room page's own model (Game.apply) and board (Board,
+// read-only): a race shows each racer's board side by side, the winner
+// first; co-op shows the shared board with each player's digits in their
+// colour and, as cursors are not kept, each player's last move as where
+// they were.
 
 import { Game, errorText, fmt, ordinal, shown } from './game.js';
 import { Board } from './board.js';
@@ -23,7 +24,16 @@ export async function page(id, round, mount) {
   document.title = `Replay ${id} · Sudoku Arena`;
   let r;
   try {
-    r = await api.get(`/api/rooms/${encodeURIComponent(id)}/replay?round=${round}`);
+    const base = `/api/rooms/${encodeURIComponent(id)}/replay?round=${round}`;
+    r = await api.get(base);
+    // A long round comes in pages, each naming the next one's start.
+    const events = r.events;
+    for (let next = r.next; next;) {
+      const page = await api.get(`${base}&after=${next}`);
+      events.push(...page.events);
+      next = page.next;
+    }
+    r.events = events;
   } catch (e) {
     fail(id, e);
     return;
