@@ -146,7 +146,7 @@ func TestEventLogIsBoundedInBytes(t *testing.T) {
 	big := `"` + strings.Repeat("x", 1000) + `"`
 	size := int64(len(big) + len("r00m") + len("move") + len("p_a") + 64)
 	clock := newClock(t0)
-	var logs bytes.Buffer
+	var logs lockedBuffer
 	l := store.NewEventLog(db, store.EventLogOptions{
 		Interval: time.Millisecond, MaxBatch: 100, MaxPendingBytes: 10 * size, RetryMin: time.Millisecond, RetryMax: 2 * time.Millisecond,
 		Clock: clock, Logger: slog.New(slog.NewTextHandler(&logs, nil)),
@@ -215,4 +215,23 @@ func TestEventLogAppendEachFillsInPlace(t *testing.T) {
 	db.up()
 	flush(t, l, clock, 2*time.Millisecond)
 	assert.Equal(t, map[int64]int{1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1}, db.stored())
+}
+
+// lockedBuffer is a log's output that the test reads while the log's
+// goroutine writes it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

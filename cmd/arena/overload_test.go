@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,6 +43,7 @@ func TestOverloadRefusesRatherThanDrops(t *testing.T) {
 	// Each player flips a cell of their own: its digit, then empty, until
 	// a move is refused.
 	refusedAt := map[*wsPlayer]int{}
+	var mu sync.Mutex
 	require.NoError(t, parallel(2, func(i int) error {
 		p, cell := coop.players[i], coop.cellsOf(i)[0]
 		for n := 0; n < 100_000; n++ {
@@ -51,7 +53,9 @@ func TestOverloadRefusesRatherThanDrops(t *testing.T) {
 			}
 			if err := p.move(ctx, cell, digit); err != nil {
 				if strings.Contains(err.Error(), `"code":"`+protocol.CodeOverloaded+`"`) {
+					mu.Lock()
 					refusedAt[p] = n
+					mu.Unlock()
 					return nil
 				}
 				return err

@@ -13,7 +13,6 @@ import * as ui from './ui.js';
 import * as api from './api.js';
 import * as daily from './daily.js';
 import * as lab from './lab.js';
-import * as replay from './replay.js';
 
 const ID = /^[23456789abcdefghjkmnpqrstuvwxyz]{8}$/;
 const { store } = api;
@@ -591,7 +590,8 @@ function route() {
     return playerPage(id);
   }
   const rp = /^\/r\/([^/]+)\/replay\/?$/.exec(path);
-  if (rp) return replay.page(rp[1].toLowerCase(), Math.max(1, Number(new URLSearchParams(location.search).get('round')) || 1), mount);
+  // The replay's page, like the account's, loads with its first visit.
+  if (rp) return import('./replay.js').then((m) => m.page(rp[1].toLowerCase(), Math.max(1, Number(new URLSearchParams(location.search).get('round')) || 1), mount));
   const m = /^\/r\/([^/]+)\/?$/.exec(path);
   if (!m) return home();
   const id = m[1].toLowerCase();
