@@ -172,7 +172,11 @@ func TestOpenSocketsAreLimitedPerAddress(t *testing.T) {
 func TestJoinedSocketThatDoesNotAnswerPingsIsClosed(t *testing.T) {
 	t.Parallel()
 	clk := server.NewFakeClock(time.Now())
-	e := newEnv(t, server.WithFakeClock(clk), func(c *server.Config) { c.PingInterval, c.PingTimeout = 30*time.Millisecond, 50*time.Millisecond })
+	// Ann pings at every step of the clock (pass): pings as a tool, so
+	// their budget is raised.
+	e := newEnv(t, server.WithFakeClock(clk), func(c *server.Config) {
+		c.PingInterval, c.PingTimeout, c.PingBurst = 30*time.Millisecond, 50*time.Millisecond, 1<<20
+	})
 	id := e.createRoom("coop", "easy")
 
 	// A client that keeps reading answers the pings and stays.

@@ -41,6 +41,12 @@ type Config struct {
 	// by then, trickling or stalled, closes the connection with
 	// ClosePolicyViolation (ws.Conn.SetMessageTimeout).
 	MessageTimeout time.Duration
+	// PingBurst and PingEvery are a client's budget of WebSocket pings
+	// (not settings): PingBurst at once, then one each PingEvery; past it
+	// the connection closes with ClosePolicyViolation
+	// (ws.Conn.SetPingBudget).
+	PingBurst int
+	PingEvery time.Duration
 	// JoinTimeout closes a connection that has not joined a room (not a
 	// setting).
 	JoinTimeout time.Duration
@@ -164,6 +170,8 @@ func DefaultConfig() Config {
 		SendQueue:      256,
 		WriteTimeout:   5 * time.Second,
 		MessageTimeout: ws.DefaultMessageTimeout,
+		PingBurst:      ws.PingBurst,
+		PingEvery:      ws.PingEvery,
 		JoinTimeout:    30 * time.Second,
 		RetryAfter:     5 * time.Second,
 		Rooms:          room.DefaultRegistryConfig(),
@@ -220,6 +228,8 @@ func (c *Config) defaults() {
 	orDefault(&c.SendQueue, d.SendQueue)
 	orDefault(&c.WriteTimeout, d.WriteTimeout)
 	orDefault(&c.MessageTimeout, d.MessageTimeout)
+	orDefault(&c.PingBurst, d.PingBurst)
+	orDefault(&c.PingEvery, d.PingEvery)
 	orDefault(&c.JoinTimeout, d.JoinTimeout)
 	orDefault(&c.RetryAfter, d.RetryAfter)
 	orDefault(&c.PoolStock, d.PoolStock)

@@ -90,7 +90,11 @@ func readOn(c *client) <-chan error {
 // frame to follow.
 func TestAConnectionAnsweringPingsStaysAndParks(t *testing.T) {
 	clk := server.NewFakeClock(time.Now())
-	e := newEnv(t, server.WithFakeClock(clk), func(c *server.Config) { c.PingInterval, c.PingTimeout = 60*time.Millisecond, 40*time.Millisecond })
+	// The clients ping the server at every step of the clock: pings as a
+	// tool, not a flood, so their budget is raised.
+	e := newEnv(t, server.WithFakeClock(clk), func(c *server.Config) {
+		c.PingInterval, c.PingTimeout, c.PingBurst = 60*time.Millisecond, 40*time.Millisecond, 1<<20
+	})
 	id := e.createRoom("coop", "easy")
 	var clients []*client
 	var ended []<-chan error

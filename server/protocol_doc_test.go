@@ -253,6 +253,7 @@ func TestProtocolDoc(t *testing.T) {
 
 	t.Run("Limits", func(t *testing.T) {
 		cfg := DefaultConfig()
+		require.Equal(t, time.Second, cfg.PingEvery, "the Limits table says pings refill one a second")
 		limits := string(docSection(t, doc, "Limits"))
 		for _, want := range []string{
 			fmt.Sprintf("%s bytes", docThousands(int(cfg.ReadLimit))),
@@ -262,6 +263,7 @@ func TestProtocolDoc(t *testing.T) {
 			fmt.Sprintf("%d s per write", int(cfg.WriteTimeout/time.Second)),
 			fmt.Sprintf("%d s from a message's first byte to its last", int(cfg.MessageTimeout/time.Second)),
 			fmt.Sprintf("%d frames a message at most", ws.MaxMessageFrames),
+			fmt.Sprintf("%d at once, then one a second", cfg.PingBurst),
 			fmt.Sprintf("%d bytes of JSON", protocol.MaxIDBytes),
 			fmt.Sprintf("%d characters", protocol.MaxRoomLen),
 			fmt.Sprintf("at most %d characters", protocol.MaxNameRunes),

@@ -207,6 +207,13 @@ func (s *Server) CloseConns(all bool) {
 	}
 }
 
+// tune sets a client's socket's limits from the config: a message's
+// time, and the ping budget.
+func (s *Server) tune(sock *ws.Conn) {
+	sock.SetMessageTimeout(s.cfg.MessageTimeout)
+	sock.SetPingBudget(s.cfg.PingBurst, s.cfg.PingEvery)
+}
+
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	closing := s.closing
@@ -251,7 +258,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		sock.CloseHandshake(ws.StatusCode(protocol.CloseTooManySockets), fmt.Sprintf("too many connections from this address (at most %d): close another first", s.cfg.SocketsPerAddr))
 		return
 	}
-	sock.SetMessageTimeout(s.cfg.MessageTimeout)
+	s.tune(sock)
 	c := newConn(s, sock)
 	c.addr, c.fromNode, c.session = addr, s.fromNode(r), session
 	s.admit(c)

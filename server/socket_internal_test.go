@@ -59,7 +59,7 @@ func upgrading(s *Server, got func(*conn)) http.Handler {
 		if err != nil {
 			return
 		}
-		sock.SetMessageTimeout(s.cfg.MessageTimeout)
+		s.tune(sock)
 		c := newConn(s, sock)
 		s.admit(c)
 		got(c)
@@ -189,7 +189,9 @@ func TestQueuedFramesAreWrittenInOrderWithOneWrite(t *testing.T) {
 // and a close follows the frames queued before it.
 func TestControlFramesAreNotHeldBetweenBatches(t *testing.T) {
 	clk := NewFakeClock(time.Now())
-	p := newWSPair(t, true, WithFakeClock(clk), func(c *Config) { c.PingInterval, c.PingTimeout = 50*time.Millisecond, 20*time.Millisecond })
+	p := newWSPair(t, true, WithFakeClock(clk), func(c *Config) {
+		c.PingInterval, c.PingTimeout, c.PingBurst = 50*time.Millisecond, 20*time.Millisecond, 1<<20 // the test pings as a step
+	})
 	p.c.joined.Store(true) // pinged
 
 	for i := range 3 {
@@ -508,7 +510,9 @@ func (l tinySendBuffers) Accept() (net.Conn, error) {
 // whole and in order, with the pongs and pings between them.
 func TestControlFramesNeverCutAFrameWrittenInPart(t *testing.T) {
 	t.Parallel()
-	s := New(Config{JoinTimeout: 20 * time.Millisecond, PingInterval: 250 * time.Millisecond, PingTimeout: 200 * time.Millisecond}, nil, nil, nil, nil)
+	// The client pings without pause to make the server write pongs: its
+	// ping budget is raised for it.
+	s := New(Config{JoinTimeout: 20 * time.Millisecond, PingInterval: 250 * time.Millisecond, PingTimeout: 200 * time.Millisecond, PingBurst: 1 << 20}, nil, nil, nil, nil)
 	defer s.CloseConns(true)
 	conns := make(chan *conn, 1)
 	hs := httptest.NewUnstartedServer(upgrading(s, func(c *conn) {

@@ -443,6 +443,33 @@ func TestConformanceControlFrames(t *testing.T) {
 			p.message(ws.OpPong, []byte(want))
 		}
 	})
+	t.Run("pings past their budget close with 1008", func(t *testing.T) {
+		// PingBurst at once are answered; a flood past them is cut, since
+		// each costs a pong and no message counts it against the rate.
+		p := dial(t, hs)
+		for i := range ws.PingBurst {
+			p.send(frame(ws.OpPing, []byte{byte(i)}))
+			p.message(ws.OpPong, []byte{byte(i)})
+		}
+		flood := make([][]byte, 50)
+		for i := range flood {
+			flood[i] = frame(ws.OpPing, nil)
+		}
+		p.send(flood...)
+		assert.Contains(t, p.refusedWith(ws.StatusPolicyViolation), "pings faster than one a 1s")
+	})
+	t.Run("the ping budget refills, one a second", func(t *testing.T) {
+		p := dial(t, hs)
+		for i := range ws.PingBurst {
+			p.send(frame(ws.OpPing, []byte{byte(i)}))
+			p.message(ws.OpPong, []byte{byte(i)})
+		}
+		time.Sleep(ws.PingEvery + ws.PingEvery/10)
+		p.send(frame(ws.OpPing, []byte("again")))
+		p.message(ws.OpPong, []byte("again"))
+		p.send(text("still open"))
+		p.message(ws.OpText, []byte("still open"))
+	})
 	t.Run("5.5.3 an unasked pong is dropped", func(t *testing.T) {
 		p := dial(t, hs)
 		p.send(frame(ws.OpPong, []byte("unasked")), text("after"))

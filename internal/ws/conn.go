@@ -81,6 +81,12 @@ type Conn struct {
 	fragOp  byte
 	checked int
 	frames  int
+	// pings is the ping budget left (pingBurst at most), as of pingAt;
+	// it refills one each pingEvery (SetPingBudget).
+	pings     float64
+	pingAt    time.Time
+	pingBurst float64
+	pingEvery time.Duration
 	// dropping is set while the rest of a message refused for its text
 	// (not UTF-8) is dropped, up to its final frame.
 	dropping bool
@@ -131,7 +137,7 @@ type Conn struct {
 // its handshake, which net/http had read already. limit is the longest
 // message the client may send, timeout the time each write has.
 func newConn(nc net.Conn, early []byte, timeout time.Duration, limit int) *Conn {
-	c := &Conn{Conn: nc, timeout: timeout, limit: limit, msgTimeout: DefaultMessageTimeout}
+	c := &Conn{Conn: nc, timeout: timeout, limit: limit, msgTimeout: DefaultMessageTimeout, pingBurst: PingBurst, pingEvery: PingEvery}
 	if sc, ok := nc.(syscall.Conn); ok && canFill {
 		if raw, err := sc.SyscallConn(); err == nil {
 			c.raw, c.fill, c.poll, c.tryWriteFn = raw, c.fillFD, c.pollFD, c.tryWriteFD
@@ -159,6 +165,15 @@ func (c *Conn) SetMessageTimeout(d time.Duration) {
 	c.smu.Lock()
 	defer c.smu.Unlock()
 	c.msgTimeout = d
+}
+
+// SetPingBudget sets the client's ping budget: burst pings at once, then
+// one each every; a ping beyond it closes the connection with
+// StatusPolicyViolation. Call it before reading.
+func (c *Conn) SetPingBudget(burst int, every time.Duration) {
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	c.pingBurst, c.pingEvery = float64(max(burst, 1)), max(every, time.Nanosecond)
 }
 
 // Heard counts the reads that brought bytes from the client, its pongs

@@ -163,6 +163,9 @@ func (c *Conn) takeFrames() Input {
 		ascii := unmask(f.Payload, f.Key)
 		switch f.Op {
 		case OpPing:
+			if !c.pingAllowed(time.Now()) {
+				return bad(StatusPolicyViolation, fmt.Sprintf("pings faster than one a %s", c.pingEvery))
+			}
 			// The answer: a pong with the ping's payload.
 			var frame [2 + MaxControlPayload]byte
 			pong := append(AppendHeader(frame[:0], Fin|OpPong, len(f.Payload), false, [4]byte{}), f.Payload...)
@@ -434,4 +437,20 @@ func (c *Conn) fillConn() {
 	in.reserve(n, c.limit)
 	copy(in.b[in.w:], b[:n])
 	c.got(in, n, err)
+}
+
+// pingAllowed spends one of the ping budget (SetPingBudget) and reports
+// whether there was one to spend.
+func (c *Conn) pingAllowed(now time.Time) bool {
+	if c.pingAt.IsZero() {
+		c.pings = c.pingBurst
+	} else {
+		c.pings = min(c.pingBurst, c.pings+float64(now.Sub(c.pingAt))/float64(c.pingEvery))
+	}
+	c.pingAt = now
+	if c.pings < 1 {
+		return false
+	}
+	c.pings--
+	return true
 }

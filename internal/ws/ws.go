@@ -24,6 +24,8 @@
 // Conformance -v` checks the transport against RFC 6455 case by case.
 package ws
 
+import "time"
+
 // StatusCode is a close frame's status code (RFC 6455, section 7.4): one
 // of the RFC's below, or an application's (4000-4999), which the
 // transport carries as a plain number.
@@ -56,3 +58,14 @@ const (
 // never ends in frames that hold nothing would be no message at all: no
 // limit on its size, and no rate limit, would ever stop it.
 const MaxMessageFrames = 64
+
+// A client's pings are answered, each with a pong the server writes, and
+// are no message: the rate limit, which counts messages, never sees them.
+// So they have a budget of their own (SetPingBudget): by default
+// PingBurst at once, then one each PingEvery; a ping beyond it closes the
+// connection with 1008. A keep-alive ping every few seconds is far
+// inside it.
+const (
+	PingBurst = 10
+	PingEvery = time.Second
+)
