@@ -111,6 +111,13 @@ func newLogger(format string, w io.Writer) *slog.Logger {
 // when set, with the address it listens on.
 func serve(ctx context.Context, all config.Config, logger *slog.Logger, open func(context.Context, backend.Kind) (store.Store, error), listening func(addr string)) error {
 	cfg, db := all.Server, all.Store
+	// The port first: one in use stops the start before the store opens
+	// (and migrates). It is served once the rest is built.
+	ln, err := net.Listen("tcp", cfg.ListenAddr)
+	if err != nil {
+		return fmt.Errorf("LISTEN_ADDR: %w", err)
+	}
+	defer ln.Close()
 	st, err := backend.Wait(ctx, all.StoreWait, logger, func(ctx context.Context) (store.Store, error) { return open(ctx, db) })
 	if err != nil {
 		return &storeError{err}
@@ -200,10 +207,6 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 	}
 	defer stopApart()
 	hs := srv.HTTPServer() // with its timeouts
-	ln, err := net.Listen("tcp", cfg.ListenAddr)
-	if err != nil {
-		return fmt.Errorf("LISTEN_ADDR: %w", err)
-	}
 	logger.Info("listening", "addr", ln.Addr().String())
 	if listening != nil {
 		listening(ln.Addr().String())

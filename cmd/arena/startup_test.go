@@ -34,6 +34,33 @@ func TestServeBadAddressOpensNothing(t *testing.T) {
 	assert.ErrorIs(t, err, os.ErrNotExist, "nothing is created")
 }
 
+// TestServePortInUseOpensNothing: a LISTEN_ADDR whose port another
+// process holds stops the start (exit 1, named) before the store is
+// opened and migrated.
+func TestServePortInUseOpensNothing(t *testing.T) {
+	t.Chdir(t.TempDir())
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer held.Close()
+	t.Setenv("LISTEN_ADDR", held.Addr().String())
+	code, _, errOut := arena(t, "", "serve")
+	assert.Equal(t, exitFail, code)
+	assert.Contains(t, errOut, "LISTEN_ADDR")
+	assert.Contains(t, errOut, "address already in use")
+	_, err = os.Stat("data")
+	assert.ErrorIs(t, err, os.ErrNotExist, "no store is made")
+}
+
+// Two listeners on one port are refused as settings: exit 2, named.
+func TestServeListenersOnOnePort(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv("LISTEN_ADDR", "127.0.0.1:18099")
+	t.Setenv("METRICS_ADDR", "127.0.0.1:18099")
+	code, _, errOut := arena(t, "", "serve")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, `METRICS_ADDR="127.0.0.1:18099": the port of LISTEN_ADDR`)
+}
+
 // TestServeWaitsForTheDatabaseThenStops: a PostgreSQL that is not there
 // is tried again for DATABASE_WAIT, each try logged, and then the start
 // stops with exit code 2 and an error naming DATABASE_URL and what failed.

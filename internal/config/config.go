@@ -105,6 +105,9 @@ type Setting struct {
 	// set reads a value (trimmed, not empty) into the field, or says what
 	// is wanted instead.
 	set func(c *Config, v string) error
+	// shown is a value as an error may repeat it (nil: as it is): a
+	// secret's is hidden, a URL's password taken out.
+	shown func(v string) string
 }
 
 // Default is the setting's default: the value Default's field holds,
@@ -135,7 +138,8 @@ func Settings() []Setting {
 		},
 		{
 			Name: DatabaseURL, Doc: "postgres://… for PostgreSQL; sqlite:PATH for the embedded store",
-			get: func(c *Config) string { return c.Store.URL() },
+			get:   func(c *Config) string { return c.Store.URL() },
+			shown: redacted,
 			set: func(c *Config, v string) error {
 				k, err := backend.Parse(v)
 				if err != nil {
@@ -305,6 +309,7 @@ func Settings() []Setting {
 		{
 			Name: "NODE_SECRET", Doc: "secret the nodes share for relays, at least 16 characters; needed with NODE_ADDR",
 			Unset: "none",
+			shown: func(v string) string { return fmt.Sprintf("(%d characters, not shown)", len(v)) },
 			get:   func(c *Config) string { return c.Node.Secret },
 			set: func(c *Config, v string) error {
 				if len(v) < 16 {
@@ -319,6 +324,28 @@ func Settings() []Setting {
 		duration("NODE_TIMEOUT", "a node whose heartbeat is older is dead and its rooms are taken over; at least 3 heartbeats", 1,
 			func(c *Config) *time.Duration { return &c.Node.Timeout }),
 	}
+}
+
+// checkListeners refuses two listeners on one port: METRICS_ADDR or
+// DEBUG_ADDR where LISTEN_ADDR (or each other) listens would stop the
+// start at its bind, after the store had opened.
+func checkListeners(c Config) []error {
+	var problems []error
+	seen := map[string]string{}
+	for _, l := range []struct{ name, addr string }{
+		{"LISTEN_ADDR", c.Server.ListenAddr}, {"METRICS_ADDR", c.Server.MetricsAddr}, {"DEBUG_ADDR", c.Server.DebugAddr},
+	} {
+		_, port, err := net.SplitHostPort(l.addr)
+		if l.addr == "" || err != nil || port == "0" {
+			continue
+		}
+		if other, ok := seen[port]; ok {
+			problems = append(problems, fmt.Errorf("%s=%q: the port of %s: want a port of its own", l.name, l.addr, other))
+			continue
+		}
+		seen[port] = l.name
+	}
+	return problems
 }
 
 // checkNode checks the NODE_* settings together: several nodes need
@@ -505,11 +532,14 @@ func load(getenv func(string) string, want func(Setting) bool) (Config, error) {
 			continue
 		}
 		if err := s.set(&c, v); err != nil {
+			if s.shown != nil {
+				v = s.shown(v)
+			}
 			problems = append(problems, fmt.Errorf("%s=%q: %w", s.Name, v, err))
 		}
 	}
 	if len(problems) == 0 && want(Setting{Name: "NODE_ADDR"}) {
-		problems = checkNode(c)
+		problems = append(checkNode(c), checkListeners(c)...)
 	}
 	if len(problems) > 0 {
 		return Config{}, &Error{Problems: problems}
@@ -530,4 +560,14 @@ func Usage(w io.Writer) error {
 		fmt.Fprintf(tw, "  %s\t%s (default%s%s)\n", s.Name, s.Doc, sep, def)
 	}
 	return tw.Flush()
+}
+
+// redacted is a database URL as an error may repeat it: without its
+// password, or not at all when it does not parse as a URL.
+func redacted(v string) string {
+	u, err := url.Parse(v)
+	if err != nil {
+		return "(not shown: not a URL)"
+	}
+	return u.Redacted()
 }

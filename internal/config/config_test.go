@@ -138,10 +138,23 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		"NODE_HEARTBEAT":   "0s",
 		"NODE_TIMEOUT":     "-1s",
 	}
+	// A secret is not repeated in the error, nor a database URL's
+	// password.
+	shown := map[string]string{"NODE_SECRET": "(5 characters, not shown)"}
 	for name, value := range bad {
 		_, err := Load(envOf(map[string]string{name: value}))
 		if assert.Error(t, err, name) {
+			if s, ok := shown[name]; ok {
+				value = s
+			}
 			assert.Regexp(t, regexp.QuoteMeta(fmt.Sprintf("%s=%q: ", name, value))+"(invalid value: )?want ", err.Error())
+		}
+	}
+	for _, bad := range []string{"postgres://ann:hunter2@db:99999/arena", "mysql://ann:hunter2@db/arena"} {
+		_, err := Load(envOf(map[string]string{DatabaseURL: bad}))
+		if assert.Error(t, err, bad) {
+			assert.NotContains(t, err.Error(), "hunter2", "the password is not repeated")
+			assert.Contains(t, err.Error(), "ann:xxxxx@db", "the rest of the URL is")
 		}
 	}
 
@@ -408,4 +421,19 @@ func TestMetricsAddr(t *testing.T) {
 		require.Error(t, err, bad)
 		assert.Contains(t, err.Error(), "METRICS_ADDR=", bad)
 	}
+}
+
+// Two listeners on one port are refused at load, each named, rather than
+// at their bind once the store is open.
+func TestListenersNeedPortsOfTheirOwn(t *testing.T) {
+	_, err := Load(envOf(map[string]string{"LISTEN_ADDR": ":8080", "METRICS_ADDR": "127.0.0.1:8080"}))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `METRICS_ADDR="127.0.0.1:8080": the port of LISTEN_ADDR`)
+	_, err = Load(envOf(map[string]string{"METRICS_ADDR": "127.0.0.1:9090", "DEBUG_ADDR": "127.0.0.1:9090"}))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "DEBUG_ADDR")
+	_, err = Load(envOf(map[string]string{"METRICS_ADDR": "127.0.0.1:9090", "DEBUG_ADDR": "127.0.0.1:6060"}))
+	assert.NoError(t, err)
+	_, err = Load(envOf(map[string]string{"LISTEN_ADDR": "127.0.0.1:0", "METRICS_ADDR": "127.0.0.1:0"}))
+	assert.NoError(t, err, "port 0 is a free one each")
 }
