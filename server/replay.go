@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -248,10 +249,37 @@ func replayEvents(recs []room.Record) (json.RawMessage, error) {
 		}
 		b = append(b, at...)
 		b = append(b, `,"event":`...)
-		b = append(b, rec.Data...)
+		data := rec.Data
+		if rec.Type == protocol.TypeState && bytes.Contains(data, []byte(`"copy":`)) {
+			var err error
+			if data, err = withoutCopy(data); err != nil {
+				return nil, fmt.Errorf("event %d: %w", rec.Seq, err)
+			}
+		}
+		b = append(b, data...)
 		b = append(b, '}')
 	}
 	return append(b, ']'), nil
+}
+
+// withoutCopy is a state record without the copy of the daily it names
+// (protocol.Snapshot.Copy), the server's own, which no client is sent.
+func withoutCopy(data json.RawMessage) (json.RawMessage, error) {
+	var st map[string]json.RawMessage
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, fmt.Errorf("a state record: %w", err)
+	}
+	var snap map[string]json.RawMessage
+	if err := json.Unmarshal(st["room"], &snap); err != nil {
+		return nil, fmt.Errorf("a state record's room: %w", err)
+	}
+	delete(snap, "copy")
+	room, err := json.Marshal(snap)
+	if err != nil {
+		return nil, err
+	}
+	st["room"] = room
+	return json.Marshal(st)
 }
 
 // page is the answer of the head's round with the events, and next: the
