@@ -36,9 +36,9 @@ func (r *Rooms) DailyGame(ctx context.Context, roomID, gameID, mode, level, day 
 
 // DailyAttempt is what is known of the player's ranked attempt at the
 // day's daily of the level: unranked for a guest (unless guests are
-// ranked), for an attempt finished already, or when a ranked result is
-// kept (one stored before attempts were); else since when it runs (zero
-// when it has not begun). It names the player's own copy of the daily
+// ranked), or for an attempt finished already (a ranked result stored
+// before attempts were finished one, as the migration made it); else since
+// when it runs (zero when it has not begun). It names the player's own copy of the daily
 // (CopySeed) too.
 func (r *Rooms) DailyAttempt(ctx context.Context, day, level, playerID string) (room.Attempt, error) {
 	return attemptOf(ctx, r.Store, r.RankGuests, day, level, playerID)
@@ -62,11 +62,7 @@ func attemptOf(ctx context.Context, st store.Store, rankGuests bool, day, level,
 	case !a.FinishedAt.IsZero():
 		return room.Attempt{Unranked: true, Copy: cp}, nil
 	}
-	played, err := played(ctx, st, day, level, playerID)
-	if err != nil {
-		return room.Attempt{}, err
-	}
-	return room.Attempt{Unranked: played, Since: a.StartedAt, Copy: cp}, nil
+	return room.Attempt{Since: a.StartedAt, Copy: cp}, nil
 }
 
 // CopySeed is the seed of a player's own copy of the daily of a day and
@@ -78,19 +74,6 @@ func CopySeed(playerSeed uint64, day, level string) uint64 {
 	b := binary.LittleEndian.AppendUint64(nil, playerSeed)
 	sum := sha256.Sum256(append(b, "copy:"+day+":"+level...))
 	return binary.LittleEndian.Uint64(sum[:8]) | 1
-}
-
-// played reports whether the player has a ranked result on the day's
-// leaderboard of the level.
-func played(ctx context.Context, st store.Store, day, level, playerID string) (bool, error) {
-	_, err := st.DailyAround(ctx, day, level, playerID, 0)
-	switch {
-	case err == nil:
-		return true, nil
-	case errors.Is(err, store.ErrNotFound):
-		return false, nil
-	}
-	return false, fmt.Errorf("daily %s %s of %s: %w", day, level, playerID, err)
 }
 
 // DailyViews starts each player's attempt at the day's daily of the level

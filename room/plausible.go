@@ -176,9 +176,11 @@ func intervalCV(placed []placement) float64 {
 // scanShare is the share of consecutive placements that go to a later
 // cell in reading order than the one before, among distinct cells.
 func scanShare(placed []placement) float64 {
+	var seen [engine.NumCells]bool
 	cells := make([]uint8, 0, len(placed))
 	for _, p := range placed {
-		if !slices.Contains(cells, p.cell) {
+		if !seen[p.cell] {
+			seen[p.cell] = true
 			cells = append(cells, p.cell)
 		}
 	}

@@ -80,6 +80,11 @@ ALTER TABLE results ADD COLUMN reviewed_at INTEGER;
 UPDATE results SET played_day = day WHERE day IS NOT NULL;
 UPDATE results SET all_time = 1 WHERE mode <> 'coop' AND NOT flagged;
 UPDATE results SET review = 'held', reason = 'faster than the level''s floor' WHERE flagged;
+-- A ranked daily result stored before attempts were is its attempt's
+-- finish: that attempt is over.
+INSERT OR IGNORE INTO daily_attempts (player_id, day, level, started_at, finished_at)
+    SELECT player_id, day, level, finished_at - elapsed_ms * 1000, finished_at
+    FROM results WHERE day IS NOT NULL;
 
 DROP INDEX results_best;
 CREATE INDEX results_best ON results (level, elapsed_ms, finished_at, player_id) WHERE all_time AND NOT flagged;

@@ -72,6 +72,13 @@ func CheckAccountsBackfill(t *testing.T, s store.Store) {
 	st, err := s.PlayerStreak(ctx, "old1", BackfillDay)
 	require.NoError(t, err)
 	assert.Equal(t, 1, st.Current)
+	// The ranked daily's attempt is over: a later one is unranked.
+	a, err := s.Attempt(ctx, "old1", BackfillDay, "easy")
+	require.NoError(t, err)
+	assert.True(t, a.FinishedAt.Equal(daily.FinishedAt), "finished by the ranked result")
+	assert.True(t, a.StartedAt.Equal(daily.FinishedAt.Add(-daily.Elapsed)), "begun its time before")
+	_, err = s.Attempt(ctx, "old1", BackfillDay, "medium")
+	assert.ErrorIs(t, err, store.ErrNotFound, "none where no ranked result was")
 }
 
 // CheckRoomRankBackfill checks what the room rank migration (PostgreSQL's
