@@ -192,7 +192,7 @@ func TestDailyLaterAttemptsArchiveDaysAndTooFastFinishesAreUnranked(t *testing.T
 	assert.False(t, resultOf(t, st, archive.ID(), "p_b").Ranked)
 
 	fast, c4, pz4 := playDaily(t, reg, st, room.ModeDaily, today, "p_c")
-	clock.Advance(room.DailyFloor("easy") - time.Second)
+	clock.Advance(room.LevelFloor("easy") - time.Second)
 	settle(t, fast)
 	solve(t, fast, pz4, "p_c", c4, 0)
 	res = resultOf(t, st, fast.ID(), "p_c")

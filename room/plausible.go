@@ -48,9 +48,6 @@ func LevelFloor(level string) time.Duration {
 	return 60*time.Second + time.Duration(l)*30*time.Second
 }
 
-// DailyFloor is LevelFloor, by its older name.
-func DailyFloor(level string) time.Duration { return LevelFloor(level) }
-
 // stepPace is a person's fastest time for one logical step, by the
 // level of its technique: a single is seen and written in a second, a
 // medium technique (pairs, pointing) takes 4, a hard one (wings, fish)
