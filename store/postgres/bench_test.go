@@ -147,10 +147,21 @@ func loadLeaderboard(tb testing.TB, s *Store, n int) string {
 // mover's progress, in one append), timed until the last one is written.
 // An op is one move, two events. Beside events/s it reports the rows the
 // table gained a second, and the CPU an event took in this process (the
-// event log and the driver) and in the server's processes.
+// event log and the driver) and in the server's processes. With
+// fenced=true the rooms have an owner and the events its epoch, as on
+// several nodes: each batch then checks the rooms' epochs in its
+// transaction.
 //
 //	go test ./store/postgres -run '^$' -bench EventLogThroughput -benchtime 300000x
 func BenchmarkEventLogThroughput(b *testing.B) {
+	for _, fenced := range []bool{false, true} {
+		b.Run(fmt.Sprintf("fenced=%t", fenced), func(b *testing.B) { eventLogThroughput(b, fenced) })
+	}
+}
+
+// eventLogThroughput is BenchmarkEventLogThroughput, its events fenced
+// or not.
+func eventLogThroughput(b *testing.B, fenced bool) {
 	ctx := context.Background()
 	durable, err := pgtest.Start(ctx, pgtest.Options{Durable: true})
 	if err != nil {
@@ -171,9 +182,17 @@ func BenchmarkEventLogThroughput(b *testing.B) {
 	ids := make([]string, rooms)
 	for r := range ids {
 		ids[r] = fmt.Sprint("room", r)
-		if err := s.CreateRoom(ctx, store.Room{ID: ids[r], Mode: room.ModeCoop, PuzzleID: pz.ID, HostID: "h", State: store.StateRunning, CreatedAt: t0}); err != nil {
+		rm := store.Room{ID: ids[r], Mode: room.ModeCoop, PuzzleID: pz.ID, HostID: "h", State: store.StateRunning, CreatedAt: t0}
+		if fenced {
+			rm.Owner = "node-a" // epoch 1
+		}
+		if err := s.CreateRoom(ctx, rm); err != nil {
 			b.Fatal(err)
 		}
+	}
+	var epoch int64
+	if fenced {
+		epoch = 1
 	}
 	l := store.NewEventLog(s, store.EventLogOptions{})
 	seq := make([]int64, rooms)
@@ -194,8 +213,8 @@ func BenchmarkEventLogThroughput(b *testing.B) {
 		move := fmt.Appendf(nil, `{"type":"move","seq":%d,"id":"c-%d","player":%q,"cell":%d,"digit":%d}`, seq[r]-1, i, player, i%81, i%9+1)
 		progress := fmt.Appendf(nil, `{"type":"progress","seq":%d,"player":%q,"filled":%d,"empty":%d,"hints":0,"moves":%d}`, seq[r], player, i%50, 50-i%50, i)
 		l.Append(
-			store.Event{RoomID: ids[r], Seq: seq[r] - 1, Type: "move", PlayerID: player, Data: move, At: t0},
-			store.Event{RoomID: ids[r], Seq: seq[r], Type: "progress", PlayerID: player, Data: progress, At: t0})
+			store.Event{RoomID: ids[r], Seq: seq[r] - 1, Type: "move", PlayerID: player, Data: move, At: t0, Epoch: epoch},
+			store.Event{RoomID: ids[r], Seq: seq[r], Type: "progress", PlayerID: player, Data: progress, At: t0, Epoch: epoch})
 	}
 	if err := l.Close(ctx); err != nil {
 		b.Fatal(err)
