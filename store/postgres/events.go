@@ -18,7 +18,8 @@ import (
 // flush in one). A batch goes in with COPY, which streams its rows; one
 // of which some row is stored already (a retry whose first write did
 // land) fails as a whole on the table's key, and goes in again as one
-// INSERT of arrays that skips those (insertRows), as fenced events do.
+// INSERT of arrays that skips those (insertRows). A fenced batch does the
+// same in its transaction (appendEvents).
 func (s *Store) AppendEvents(ctx context.Context, events []store.Event) error {
 	if len(events) == 0 {
 		return nil
@@ -30,11 +31,17 @@ func (s *Store) AppendEvents(ctx context.Context, events []store.Event) error {
 	defer b.put()
 	b.rows, b.packs = store.EventRows(b.rows[:0], b.packs[:0], events)
 	_, err := s.pool.CopyFrom(ctx, pgx.Identifier{"room_events"}, eventColumns, &eventRows{rows: b.rows})
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) && pe.Code == "23505" {
+	if storedAlready(err) {
 		return s.insertRows(ctx, s.pool, b.rows)
 	}
 	return mapErr(err, fmt.Sprintf("append %d events", len(events)))
+}
+
+// storedAlready reports whether a COPY of rows failed because one of
+// them is stored already (unique_violation on the table's key).
+func storedAlready(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "23505"
 }
 
 // rowBuffer is a batch's rows and its packed rows' data, kept in
@@ -95,7 +102,12 @@ func (r *eventRows) Err() error { return nil }
 
 var emptyObject = []byte("{}")
 
-// appendEvents is AppendEvents' insert in the fencing transaction.
+// appendEvents is AppendEvents' write in the fencing transaction q: COPY
+// as on the pool, within a savepoint, so that a batch of which some row is
+// stored already (a retry) can go in again as insertRows' INSERT in the
+// same transaction. Against that INSERT for every batch, it took about a
+// third off the CPU an event of a move cost the server and a fifth off
+// this process's (docs/performance.md, 2026-11-26).
 func (s *Store) appendEvents(ctx context.Context, q querier, events []store.Event) error {
 	if len(events) == 0 {
 		return nil
@@ -103,7 +115,25 @@ func (s *Store) appendEvents(ctx context.Context, q querier, events []store.Even
 	b := rowBuffers.Get().(*rowBuffer)
 	defer b.put()
 	b.rows, b.packs = store.EventRows(b.rows[:0], b.packs[:0], events)
-	return s.insertRows(ctx, q, b.rows)
+	tx, ok := q.(pgx.Tx)
+	if !ok {
+		return s.insertRows(ctx, q, b.rows)
+	}
+	sp, err := tx.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = sp.CopyFrom(ctx, pgx.Identifier{"room_events"}, eventColumns, &eventRows{rows: b.rows})
+	if storedAlready(err) {
+		if err := sp.Rollback(ctx); err != nil {
+			return err
+		}
+		return s.insertRows(ctx, q, b.rows)
+	}
+	if err != nil {
+		return err
+	}
+	return sp.Commit(ctx)
 }
 
 // insertRows inserts rows in one statement. A row whose (room_id, seq) is
