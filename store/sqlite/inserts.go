@@ -55,16 +55,23 @@ func (r *rawInserts) insert(ctx context.Context, conn *sql.Conn, events []store.
 		if err := r.prepare(ctx, dc); err != nil {
 			return err
 		}
-		rows, packs := store.EventRows(r.rows[:0], r.packs[:0], events)
+		all, packs := store.EventRows(r.rows[:0], r.packs[:0], events)
 		defer func() {
-			// The events' strings and data are not kept.
-			clear(r.args)
-			clear(rows)
-			r.rows, r.packs = rows[:0], packs[:0]
+			// The events' strings and data are not kept (the arguments
+			// of every chunk, not only the last, shorter one: a packed
+			// row's data points into the batch's packs), nor a batch's
+			// packs far past the usual size.
+			clear(r.args[:cap(r.args)])
+			clear(all)
+			r.rows, r.packs = all[:0], packs[:0]
+			if cap(all) > maxKeptRows {
+				r.rows = nil
+			}
 			if cap(packs) > maxKeptPacks {
 				r.packs = nil
 			}
 		}()
+		rows := all
 		for i, n := range eventChunks {
 			for len(rows) >= n {
 				args := r.args[:0]
@@ -95,9 +102,14 @@ func (r *rawInserts) insert(ctx context.Context, conn *sql.Conn, events []store.
 	})
 }
 
-// maxKeptPacks is the most bytes of packed rows kept for the next batch:
-// a batch of moves needs about 200 KB.
-const maxKeptPacks = 1 << 20
+// maxKeptRows and maxKeptPacks are the most rows, and bytes of packed
+// rows, kept for the next batch: the event log's batches of moves need
+// up to 1,000 rows and about 200 KB; a larger batch (a test's, a
+// benchmark's) leaves its own to the collector.
+const (
+	maxKeptRows  = 1000
+	maxKeptPacks = 1 << 20
+)
 
 // prepare makes the statements on dc, unless they were made there.
 func (r *rawInserts) prepare(ctx context.Context, dc any) error {

@@ -246,3 +246,24 @@ func TestPackedEventsComeApartOnTheWayDown(t *testing.T) {
 	defer s.Close()
 	storetest.CheckPackedEvents(t, s, want)
 }
+
+// TestEventInsertsKeepNothingOfABatch: once a batch is written, the
+// inserts kept for the next one hold none of its strings or data (every
+// chunk's arguments cleared, not only the last, shorter one's), which
+// would keep the batch's packed rows from the collector.
+func TestEventInsertsKeepNothingOfABatch(t *testing.T) {
+	t.Parallel()
+	g := newLogRig(t, 100)
+	g.appendMoves(t, 101, 101) // 101 rows: chunks of 64, 16, 16, 4 and 1
+	ins := &g.s.inserts
+	ins.mu.Lock()
+	defer ins.mu.Unlock()
+	require.NotZero(t, cap(ins.args))
+	for i, a := range ins.args[:cap(ins.args)] {
+		assert.Nil(t, a.Value, "argument %d", i)
+	}
+	for i, r := range ins.rows[:cap(ins.rows)] {
+		assert.Zero(t, r, "row %d", i)
+	}
+	assert.Zero(t, len(ins.packs))
+}
