@@ -152,9 +152,10 @@ type EventPage struct {
 	Limit int
 	// Events are the events taken, in order.
 	Events []Event
-	// typ and player are the last packed event's, which the next one
-	// read shares when it has the same.
-	typ, player string
+	// strs are the types and players of the packed events read, which
+	// the next ones with the same share rather than each a copy: a page
+	// has a few of each.
+	strs map[string]string
 }
 
 // Full reports whether the page holds Limit events.
@@ -230,6 +231,9 @@ func (p *EventPage) take(e Event) {
 	if e.Seq <= p.After || p.Full() {
 		return
 	}
+	if p.Events == nil && p.Limit > 0 {
+		p.Events = make([]Event, 0, min(p.Limit, 4096))
+	}
 	p.Events = append(p.Events, e)
 	p.After = e.Seq
 }
@@ -243,13 +247,13 @@ func (p *EventPage) readPacked(room string, b []byte, i int, at int64) (Event, i
 	if i, ok = expect(b, i, `{"t":`); !ok {
 		return e, 0, false
 	}
-	if e.Type, i, ok = readString(b, i, p.typ); !ok {
+	if e.Type, i, ok = p.readString(b, i); !ok {
 		return e, 0, false
 	}
 	if i, ok = expect(b, i, `,"p":`); !ok {
 		return e, 0, false
 	}
-	if e.PlayerID, i, ok = readString(b, i, p.player); !ok {
+	if e.PlayerID, i, ok = p.readString(b, i); !ok {
 		return e, 0, false
 	}
 	if i, ok = expect(b, i, `,"dt":`); ok {
@@ -272,7 +276,6 @@ func (p *EventPage) readPacked(room string, b []byte, i int, at int64) (Event, i
 		return e, 0, false
 	}
 	e.Data = json.RawMessage(b[i:end:end])
-	p.typ, p.player = e.Type, e.PlayerID
 	return e, end + 1, true
 }
 
@@ -296,9 +299,9 @@ func readInt(b []byte, i int) (int64, int, bool) {
 	return v, j, err == nil
 }
 
-// readString reads a JSON string; one without escapes that is the same
-// as prev comes back as prev, without a copy.
-func readString(b []byte, i int, prev string) (string, int, bool) {
+// readString reads a JSON string; one without escapes that the page has
+// read before comes back as it was then, without a copy.
+func (p *EventPage) readString(b []byte, i int) (string, int, bool) {
 	if i >= len(b) || b[i] != '"' {
 		return "", i, false
 	}
@@ -314,10 +317,18 @@ func readString(b []byte, i int, prev string) (string, int, bool) {
 		return "", i, false
 	}
 	if !escaped {
-		if raw := b[i+1 : j]; string(raw) == prev {
-			return prev, j + 1, true
+		raw := b[i+1 : j]
+		if s, ok := p.strs[string(raw)]; ok {
+			return s, j + 1, true
 		}
-		return string(b[i+1 : j]), j + 1, true
+		if p.strs == nil {
+			p.strs = make(map[string]string)
+		}
+		s := string(raw)
+		if len(p.strs) < 64 {
+			p.strs[s] = s
+		}
+		return s, j + 1, true
 	}
 	var s string
 	if err := json.Unmarshal(b[i:j+1], &s); err != nil {

@@ -209,3 +209,60 @@ func FuzzEventPage(f *testing.F) {
 		}
 	})
 }
+
+// moves are n moves as a room logs them, a move and the mover's
+// progress each, with their sizes, in rooms rooms.
+func moves(n, rooms int) []Event {
+	at := rowsT0
+	var evs []Event
+	for i := range n {
+		room, player, seq := fmt.Sprintf("g%07d", i%rooms), fmt.Sprintf("p_%07d%05d", i%rooms, i%4), int64(2*(i/rooms)+1)
+		evs = append(evs,
+			Event{RoomID: room, Seq: seq, Type: "move", PlayerID: player, At: at,
+				Data: json.RawMessage(fmt.Sprintf(`{"type":"move","seq":%d,"id":"%d","player":%q,"cell":%d,"digit":%d}`, seq, i, player, i%81, i%9+1))},
+			Event{RoomID: room, Seq: seq + 1, Type: "progress", PlayerID: player, At: at,
+				Data: json.RawMessage(fmt.Sprintf(`{"type":"progress","seq":%d,"player":%q,"filled":%d,"empty":%d,"hints":0,"moves":%d}`, seq+1, player, i%50, 50-i%50, i))})
+	}
+	return evs
+}
+
+// BenchmarkEventRows packs a batch of 500 moves (1,000 events, a row a
+// move), as a store does before it writes them: what packing costs an
+// event.
+func BenchmarkEventRows(b *testing.B) {
+	evs := moves(500, 500)
+	var rows []EventRow
+	var buf []byte
+	for b.Loop() {
+		rows, buf = EventRows(rows[:0], buf[:0], evs)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(evs)), "ns/event")
+}
+
+// BenchmarkEventPage takes apart a replay's page of rows (2,000 events,
+// a move a row), as a store does when it reads them: what reading a
+// packed row costs an event, beside the database's own work.
+//
+//	go test ./store -run '^$' -bench 'EventRows|EventPage' -benchmem
+func BenchmarkEventPage(b *testing.B) {
+	evs := moves(1000, 1)
+	var rows []EventRow
+	for i := 0; i < len(evs); i += 2 { // a move a batch: a row a move
+		rows, _ = EventRows(rows, nil, evs[i:i+2])
+	}
+	for i := range rows {
+		rows[i].Data = append([]byte(nil), rows[i].Data...) // as scanned, a row's own
+	}
+	for b.Loop() {
+		p := EventPage{Limit: 2000}
+		for _, r := range rows {
+			if err := p.Add(r); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if len(p.Events) != 2000 {
+			b.Fatalf("%d events", len(p.Events))
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*2000), "ns/event")
+}
