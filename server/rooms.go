@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 
 	"github.com/sudoku-arena/arena/protocol"
@@ -35,7 +36,8 @@ type CreateRoomResponse struct {
 	Level string `json:"level"`
 	// URL is the link to share: it opens the room in the web client.
 	URL string `json:"url"`
-	// WS is the WebSocket endpoint's path; join with {"type":"join","room":ID}.
+	// WS is the WebSocket endpoint's path with the room as its routing
+	// hint (/ws?room=ID); join with {"type":"join","room":ID}.
 	WS string `json:"ws"`
 }
 
@@ -109,9 +111,13 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 	}
 	s.log.Info("room created", "room", rm.ID(), "mode", req.Mode, "level", req.Level)
 	writeJSON(w, http.StatusCreated, CreateRoomResponse{
-		ID: rm.ID(), Mode: req.Mode, Level: req.Level, URL: s.baseURL(r) + "/r/" + rm.ID(), WS: "/ws",
+		ID: rm.ID(), Mode: req.Mode, Level: req.Level, URL: s.baseURL(r) + "/r/" + rm.ID(), WS: wsPath(rm.ID()),
 	})
 }
+
+// wsPath is the WebSocket endpoint's path for a room: /ws with the room
+// as the balancer's routing hint (see GET /ws in docs/protocol.md).
+func wsPath(id string) string { return "/ws?room=" + url.QueryEscape(id) }
 
 // maxCreateBody is the most of a POST /api/rooms body that is read.
 const maxCreateBody = 1024

@@ -62,7 +62,10 @@ export class Link {
     this.o.onState(this.fails || this.me ? 'reconnecting' : 'connecting');
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     let ws;
-    try { ws = new WebSocket(`${proto}//${location.host}/ws`); } catch { this.retry(); return; }
+    // ?room= is the balancer's hint (docs/protocol.md, GET /ws): it sends
+    // a room's sockets to the node that runs it.
+    const url = `${proto}//${location.host}/ws?room=${encodeURIComponent(this.o.room)}`;
+    try { ws = new WebSocket(url); } catch { this.retry(); return; }
     this.ws = ws;
     this.joined = false;
     ws.onopen = () => this.join();
