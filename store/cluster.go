@@ -70,6 +70,17 @@ type Cluster interface {
 	// no owner or a dead one, passing over rooms another claimer holds
 	// locked, so that live nodes share a dead node's rooms.
 	ClaimOrphans(ctx context.Context, node string, timeout time.Duration, limit int) ([]Claim, error)
+	// HandOff hands off a room node made and owns at epoch, which it has
+	// stored and stopped before anyone joined: the room's epoch goes up
+	// (node's writes for it are refused from then on), and ClaimHanded
+	// lets the first node its players reach claim it, while node lives
+	// too. ErrOwned unless node owns the room at epoch.
+	HandOff(ctx context.Context, roomID, node string, epoch int64) error
+	// ClaimHanded makes node the owner of a room handed off (HandOff) and
+	// claimed by no node since, so run by none, and returns the new epoch;
+	// ErrOwned for any other room, or none. Of concurrent claimers one
+	// wins.
+	ClaimHanded(ctx context.Context, roomID, node string) (int64, error)
 }
 
 // FencedError is AppendEvents' (and the other fenced writes') refusal:

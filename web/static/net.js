@@ -63,9 +63,12 @@ export class Link {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     let ws;
     // ?room= is the balancer's hint (docs/protocol.md, GET /ws): it sends
-    // a room's sockets to the node that runs it.
-    const url = `${proto}//${location.host}/ws?room=${encodeURIComponent(this.o.room)}`;
-    try { ws = new WebSocket(url); } catch { this.retry(); return; }
+    // a room's sockets to the node that runs it. Every other try after one
+    // that failed goes without it, so that a node that stalls (it takes
+    // connections and never answers) cannot hold the player: the balancer
+    // then picks any node, which relays.
+    const hint = this.fails % 2 ? '' : `?room=${encodeURIComponent(this.o.room)}`;
+    try { ws = new WebSocket(`${proto}//${location.host}/ws${hint}`); } catch { this.retry(); return; }
     this.ws = ws;
     this.joined = false;
     ws.onopen = () => this.join();
