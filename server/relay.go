@@ -114,7 +114,9 @@ func (s *Server) owner(ctx context.Context, id string, fromNode bool) (string, e
 
 // relay pipes the connection to the node at addr, which owns the room
 // the join (the first frame, sent on as it came) is for, until either
-// side closes; the owner's close code and reason reach the client.
+// side closes; the owner's close code and reason reach the client. An
+// owner that stops answering closes the client with CloseMoved
+// (ownerWatch).
 func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 	s := c.s
 	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -141,6 +143,8 @@ func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 		c.Close(room.CloseGoingAway)
 		return
 	}
+	watch := c.watchOwner(up, addr)
+	defer watch.stop()
 	go func() {
 		for {
 			_, data, err := up.Read(ctx)
@@ -155,6 +159,7 @@ func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 				}
 				return
 			}
+			watch.heardNow()
 			if !c.Send(room.Frame{Data: data, Type: "relay"}) { // its latency is the owner's to measure
 				return
 			}

@@ -1,17 +1,24 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/internal/arenatest"
+	"github.com/sudoku-arena/arena/protocol"
+	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/store"
+	"github.com/sudoku-arena/arena/store/pgtest"
 )
 
 // TestBalancerRoutesByRoom runs the deployment's nginx (deploy/nginx.conf)
@@ -88,4 +95,42 @@ func TestBalancerRoutesByRoom(t *testing.T) {
 			assert.Equal(t, was, now, "room %s stays on %s", id, was)
 		}
 	}
+}
+
+// TestRelayedPlayerLeavesAPausedOwner: a player relayed by one node to
+// the room's owner, which then stalls (SIGSTOP), is not left waiting on
+// it: the relaying node's pings go unanswered, and it closes the player's
+// socket with 4009 within a few seconds (2 s of quiet, 3 s for the pong);
+// the player comes back at once with their token, through the same node,
+// and once the owner is past NODE_TIMEOUT that node takes the room over
+// and the player finds every move the room had acknowledged.
+func TestRelayedPlayerLeavesAPausedOwner(t *testing.T) {
+	ctx := context.Background()
+	pg, err := pgtest.Start(ctx, pgtest.Options{})
+	require.NoError(t, err)
+	t.Cleanup(pg.Stop)
+	nodes := startNodes(t, pg.NewDatabase(t), 2)
+	owner, relaying := nodes[0], nodes[1]
+	r := startVia(ctx, t, room.ModeCoop, owner, relaying) // made and run on n1; the second player relayed by n2
+	relayed := r.players[1]
+	someMoves(ctx, t, r) // and written: a pause, as a kill, may cost the event log's last batch
+	require.Equal(t, 1.0, metric(t, relaying, "arena_relayed_connections"))
+
+	owner.Pause(t)
+	paused := time.Now()
+	var closeErr error
+	for closeErr == nil {
+		_, closeErr = relayed.read(ctx)
+	}
+	waited := time.Since(paused)
+	t.Logf("relayed socket closed %s after the owner was paused: %v", waited.Round(time.Millisecond), closeErr)
+	assert.Equal(t, protocol.CloseMoved, protocol.CloseCode(websocket.CloseStatus(closeErr)), "%v", closeErr)
+	assert.Less(t, waited, 8*time.Second, "closed within a few seconds of the stall")
+	assert.Equal(t, 1, relaying.Logged("relay: the room's node stopped answering; client closed to come back"))
+
+	back := rejoin(ctx, t, relaying, relayed, takeoverBound)
+	checkBoard(t, back, r.players...)
+	assert.Equal(t, "n2", ownerOf(ctx, t, openStore(ctx, t, relaying).(store.Cluster), r.id), "taken over by the node the player came back through")
+	back.close()
+	owner.Resume()
 }

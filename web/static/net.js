@@ -294,7 +294,7 @@ export class Link {
         return;
       case TOO_BIG:
       case JOIN_TIMEOUT:
-      case MOVED: // another node has the room now: resume there at once
+      case MOVED: // another node has the room now, or ours stalled: resume at once
         this.later(Math.random() * 300);
         return;
       default:
