@@ -17,6 +17,7 @@ import (
 
 	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/internal/config"
+	"github.com/sudoku-arena/arena/server"
 )
 
 // The deployment files, from this package's directory.
@@ -50,10 +51,11 @@ var (
 // publishes; every setting the nodes get is one of internal/config's and
 // their environment loads; NODE_SECRET has no default (compose refuses
 // to start without it, saying how to make one); the nodes share their
-// database, secret and public URL; the per-address limits are off behind the proxy; and the
-// metrics are on a port of their own, exposed to compose's network only,
-// never through nginx. With docker-compose and nginx on the machine, each
-// checks its file as well.
+// database, secret and public URL; the per-address limits are off behind
+// the proxy; the metrics are on a port of their own, exposed to compose's
+// network only, never through nginx; and nginx clears the nodes' headers
+// (server.RelayHeaders) a client sends. With docker-compose and nginx on
+// the machine, each checks its file as well.
 func TestDeployment(t *testing.T) {
 	raw, err := os.ReadFile(composeFile)
 	require.NoError(t, err)
@@ -131,6 +133,9 @@ func TestDeployment(t *testing.T) {
 		assert.Contains(t, string(conf), want, "WebSockets pass through")
 	}
 	assert.Regexp(t, `location = /metrics \{\s*return 404;\s*\}`, string(conf), "nginx passes no /metrics on")
+	for _, h := range server.RelayHeaders {
+		assert.Regexp(t, `(?m)^\s*proxy_set_header\s+`+regexp.QuoteMeta(h)+`\s+"";$`, string(conf), "nginx clears a client's %s", h)
+	}
 
 	if dc, err := exec.LookPath("docker-compose"); err == nil {
 		check := func(env ...string) ([]byte, error) {
