@@ -52,6 +52,9 @@ type relayMetrics struct {
 func (s *Server) SetNodes(n Nodes) {
 	s.nodes = n
 	s.auth = newNodeAuth(n, s.clock, s.log)
+	if l, ok := n.(Lease); ok {
+		s.lease = l
+	}
 	s.relays = &relayMetrics{
 		open: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "arena_relayed_connections", Help: "WebSockets relayed to the node that owns their room, open now.",
