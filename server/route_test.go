@@ -50,6 +50,9 @@ func quickRelayPings(c *server.Config) {
 func TestRelayNoticesAStalledOwner(t *testing.T) {
 	t.Parallel()
 	stalled := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The owner's proof on its answer, as a node gives it.
+		w.Header().Set(server.HeaderNode, "owner")
+		w.Header().Set(server.HeaderMAC, server.OwnerMAC(nodeSecret, r.Header.Get(server.HeaderMAC), "owner"))
 		ws, err := websocket.Accept(w, r, nil)
 		if err != nil {
 			return
@@ -59,7 +62,7 @@ func TestRelayNoticesAStalledOwner(t *testing.T) {
 	}))
 	t.Cleanup(stalled.Close)
 	relay := newEnv(t, quickRelayPings)
-	relay.srv.SetNodes(nodes{here: relay.rooms, owner: stalled.URL})
+	relay.srv.SetNodes(nodes{here: relay.rooms, owner: stalled.URL, id: "relay"})
 	c := relay.dial("Ada")
 	began := time.Now()
 	c.send(map[string]any{"type": "join", "room": "elsewhere", "name": "Ada"})

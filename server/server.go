@@ -50,12 +50,14 @@ type Server struct {
 	dailies Dailies // nil: the daily routes answer unavailable
 	replays Replays // nil: the replay route answers unavailable
 	brake   Brake   // nil: nothing is refused for the event log (SetBrake)
+	lease   Lease   // nil: one node, or a node whose Nodes holds no lease (SetNodes)
 	nodes   Nodes   // nil: one node (relay.go)
 	relays  *relayMetrics
 	log     *slog.Logger
 	metrics *metrics
 	handler http.Handler // the routes behind guard (guard.go)
 	clock   Clock        // cfg.Clock, or WallClock
+	auth    *nodeAuth    // with nodes: the relays' MACs (nodeauth.go)
 
 	// accounts is nil until SetAccounts: the account routes answer
 	// unavailable and session cookies are ignored (accounts.go).
