@@ -126,7 +126,9 @@ func TestRelayedPlayerLeavesAPausedOwner(t *testing.T) {
 	t.Logf("relayed socket closed %s after the owner was paused: %v", waited.Round(time.Millisecond), closeErr)
 	assert.Equal(t, protocol.CloseMoved, protocol.CloseCode(websocket.CloseStatus(closeErr)), "%v", closeErr)
 	assert.Less(t, waited, 8*time.Second, "closed within a few seconds of the stall")
-	assert.Equal(t, 1, relaying.Logged("relay: the room's node stopped answering; client closed to come back"))
+	assert.Eventually(t, func() bool {
+		return relaying.Logged("relay: the room's node stopped answering; client closed to come back") == 1
+	}, 5*time.Second, 10*time.Millisecond, "the relaying node logs it")
 
 	back := rejoin(ctx, t, relaying, relayed, takeoverBound)
 	checkBoard(t, back, r.players...)
