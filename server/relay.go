@@ -43,8 +43,8 @@ type Nodes interface {
 
 // relayMetrics count the relays to other nodes.
 type relayMetrics struct {
-	open  prometheus.Gauge
-	total prometheus.Counter
+	open           prometheus.Gauge
+	total, stalled prometheus.Counter
 }
 
 // SetNodes makes the server one of several nodes: joins and room requests
@@ -62,8 +62,11 @@ func (s *Server) SetNodes(n Nodes) {
 		total: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "arena_relays_total", Help: "WebSockets and room requests relayed to the node that owns their room.",
 		}),
+		stalled: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "arena_relays_stalled_total", Help: "Relayed WebSockets closed (4009) because the room's node did not answer the relay's ping.",
+		}),
 	}
-	s.metrics.reg.MustRegister(s.relays.open, s.relays.total)
+	s.metrics.reg.MustRegister(s.relays.open, s.relays.total, s.relays.stalled)
 }
 
 // errRetry: the room's node cannot be reached just now.
@@ -127,6 +130,7 @@ func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 		for {
 			_, data, err := up.Read(ctx)
 			if err != nil {
+				watch.stop()
 				var ce websocket.CloseError
 				if errors.As(err, &ce) {
 					c.closeWith(protocol.CloseCode(ce.Code), ce.Reason, true)
@@ -146,6 +150,9 @@ func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 	for {
 		in := c.sock.Next(false)
 		if in.Kind != ws.InputMessage {
+			// The client is gone: the owner's answer to the close is
+			// no sign of a stall.
+			watch.stop()
 			c.ended(in)
 			code := websocket.StatusGoingAway
 			if in.Kind == ws.InputClose {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"time"
 
@@ -23,6 +24,9 @@ const reasonOwnerStalled = "the room's server stopped answering: reconnect with 
 // RelayPingWait, and the client is closed with CloseMoved, which it
 // resumes on at once, through the balancer, on whichever node holds the
 // room by then. An owner busy with play sends frames, and is not pinged.
+// RelayPingEvery stays above a node's budget of a client's pings (one a
+// second after a burst: ws.PingEvery), which the relaying node is to the
+// owner.
 type ownerWatch struct {
 	c     *conn
 	up    *websocket.Conn
@@ -44,7 +48,9 @@ func (c *conn) watchOwner(up *websocket.Conn, addr string) *ownerWatch {
 // heardNow notes a frame from the owner.
 func (w *ownerWatch) heardNow() { w.heard.Store(w.c.s.clock.Now().UnixNano()) }
 
-// stop ends the watch; a ping under way is answered by the socket's close.
+// stop ends the watch, once either side of the relay has ended (a ping
+// under way then fails, and is no sign of a stall); it may be called
+// again.
 func (w *ownerWatch) stop() {
 	w.done.Store(true)
 	w.timer.Stop()
@@ -65,7 +71,11 @@ func (w *ownerWatch) check() {
 		if w.done.Load() {
 			return
 		}
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			return // the socket is gone: its reader ends the relay
+		}
 		if err != nil {
+			w.c.s.relays.stalled.Inc()
 			w.c.s.log.Warn("relay: the room's node stopped answering; client closed to come back", "node", w.addr, "err", err)
 			w.c.closeWith(protocol.CloseMoved, reasonOwnerStalled, true)
 			w.up.CloseNow()
