@@ -2,11 +2,11 @@ package server
 
 // Several nodes behind one URL: a join or a room request that reaches a
 // node which does not hold the room is relayed to the node that does
-// (Nodes says which), so that a plain round-robin balancer works.
+// (Nodes says which), so that a plain round-robin balancer works. The
+// relays are signed and checked as nodeauth.go says.
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"net/http"
 	"net/http/httputil"
@@ -22,14 +22,6 @@ import (
 	"github.com/sudoku-arena/arena/room"
 )
 
-// Headers a node sets on what it relays to another. The client's address
-// is believed only beside the right secret, so that a client cannot pose
-// as another address to the per-address limits.
-const (
-	HeaderNodeSecret = "X-Arena-Node-Secret"
-	HeaderClientAddr = "X-Arena-Client-Addr"
-)
-
 // Nodes is where rooms live when several nodes share one database (cmd
 // wires it; without it the server is one node and every room is here).
 type Nodes interface {
@@ -39,20 +31,27 @@ type Nodes interface {
 	// is no live room with the id; any other error means "try again soon"
 	// (the owner is draining, the database did not answer).
 	Locate(ctx context.Context, id string) (addr string, err error)
-	// Secret is what the nodes show one another on relays.
+	// Secret is the key of the MACs the nodes' relays carry.
 	Secret() string
+	// ID is this node's id, which its relays and its answers to relays
+	// name.
+	ID() string
+	// Peers are the registered nodes: each one's internal base URL by id.
+	// A relay is believed only from one of them (nodeauth.go).
+	Peers(ctx context.Context) (map[string]string, error)
 }
 
 // relayMetrics count the relays to other nodes.
 type relayMetrics struct {
-	open  prometheus.Gauge
-	total prometheus.Counter
+	open           prometheus.Gauge
+	total, stalled prometheus.Counter
 }
 
 // SetNodes makes the server one of several nodes: joins and room requests
 // for rooms another node owns are relayed there.
 func (s *Server) SetNodes(n Nodes) {
 	s.nodes = n
+	s.auth = newNodeAuth(n, s.clock, s.log)
 	if l, ok := n.(Lease); ok {
 		s.lease = l
 	}
@@ -63,27 +62,11 @@ func (s *Server) SetNodes(n Nodes) {
 		total: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "arena_relays_total", Help: "WebSockets and room requests relayed to the node that owns their room.",
 		}),
+		stalled: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "arena_relays_stalled_total", Help: "Relayed WebSockets closed (4009) because the room's node did not answer the relay's ping.",
+		}),
 	}
-	s.metrics.reg.MustRegister(s.relays.open, s.relays.total)
-}
-
-// fromNode reports whether the request comes from another node, by its
-// secret.
-func (s *Server) fromNode(r *http.Request) bool {
-	if s.nodes == nil {
-		return false
-	}
-	got, want := r.Header.Get(HeaderNodeSecret), s.nodes.Secret()
-	return want != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
-}
-
-// remoteAddr is the client's address as the limits count it: the one a
-// node relaying the request vouches for, or the request's own.
-func (s *Server) remoteAddr(r *http.Request) string {
-	if a := r.Header.Get(HeaderClientAddr); a != "" && s.fromNode(r) {
-		return addrKey(a)
-	}
-	return clientAddr(r)
+	s.metrics.reg.MustRegister(s.relays.open, s.relays.total, s.relays.stalled)
 }
 
 // errRetry: the room's node cannot be reached just now.
@@ -117,16 +100,13 @@ func (s *Server) owner(ctx context.Context, id string, fromNode bool) (string, e
 
 // relay pipes the connection to the node at addr, which owns the room
 // the join (the first frame, sent on as it came) is for, until either
-// side closes; the owner's close code and reason reach the client.
+// side closes; the owner's close code and reason reach the client. An
+// owner that stops answering closes the client with CloseMoved
+// (ownerWatch).
 func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 	s := c.s
 	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	h := http.Header{HeaderNodeSecret: {s.nodes.Secret()}, HeaderClientAddr: {c.addr}}
-	if c.session != "" {
-		// The owner plays the join as the session's player too.
-		h.Set("Cookie", (&http.Cookie{Name: SessionCookie, Value: c.session}).String())
-	}
-	up, _, err := websocket.Dial(dctx, wsURL(addr), &websocket.DialOptions{HTTPHeader: h})
+	up, err := s.dialOwner(dctx, addr, c.addr, c.session)
 	cancel()
 	if err != nil {
 		s.log.Warn("relay: dial the room's node", "node", addr, "err", err)
@@ -144,10 +124,13 @@ func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 		c.Close(room.CloseGoingAway)
 		return
 	}
+	watch := c.watchOwner(up, addr)
+	defer watch.stop()
 	go func() {
 		for {
 			_, data, err := up.Read(ctx)
 			if err != nil {
+				watch.stop()
 				var ce websocket.CloseError
 				if errors.As(err, &ce) {
 					c.closeWith(protocol.CloseCode(ce.Code), ce.Reason, true)
@@ -158,6 +141,7 @@ func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 				}
 				return
 			}
+			watch.heardNow()
 			if !c.Send(room.Frame{Data: data, Type: "relay"}) { // its latency is the owner's to measure
 				return
 			}
@@ -166,6 +150,9 @@ func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 	for {
 		in := c.sock.Next(false)
 		if in.Kind != ws.InputMessage {
+			// The client is gone: the owner's answer to the close is
+			// no sign of a stall.
+			watch.stop()
 			c.ended(in)
 			code := websocket.StatusGoingAway
 			if in.Kind == ws.InputClose {
@@ -214,11 +201,18 @@ func (s *Server) proxyRoom(w http.ResponseWriter, r *http.Request, id string) bo
 	}
 	s.relays.total.Inc()
 	client := clientAddr(r)
+	var mac string // the relay's, which the owner's proof covers
 	p := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(target)
-			pr.Out.Header.Set(HeaderNodeSecret, s.nodes.Secret())
-			pr.Out.Header.Set(HeaderClientAddr, client)
+			mac = s.auth.sign(pr.Out.Header, pr.Out.Method, pr.Out.URL.RequestURI(), client)
+		},
+		ModifyResponse: func(resp *http.Response) error {
+			err := s.auth.checkOwner(resp.Header, mac)
+			for _, k := range RelayHeaders {
+				resp.Header.Del(k) // the nodes' own
+			}
+			return err
 		},
 		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, err error) {
 			s.log.Warn("relay: room request", "node", addr, "err", err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -62,14 +63,26 @@ type endpoint interface {
 	WS() string
 }
 
+// unhinted is an endpoint whose players leave the room out of the
+// WebSocket's URL (/ws, not /ws?room=ID): a client of a balancer that
+// cannot route by room, or one that dropped the hint after a failed try,
+// as the web client does every other try.
+type unhinted struct{ endpoint }
+
 // dialPlayer joins roomID: as a new player when token is empty, otherwise
 // as the player the token names, resuming after lastSeq when it is set.
+// The WebSocket's URL names the room, as the web client's does, unless a
+// is unhinted.
 func dialPlayer(ctx context.Context, a endpoint, roomID, name, token string, lastSeq int64) (*wsPlayer, error) {
 	dctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	conn, _, err := websocket.Dial(dctx, a.WS(), &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {a.URL()}}})
+	u := a.WS()
+	if _, ok := a.(unhinted); !ok {
+		u += "?room=" + url.QueryEscape(roomID)
+	}
+	conn, _, err := websocket.Dial(dctx, u, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {a.URL()}}})
 	if err != nil {
-		return nil, fmt.Errorf("dial %s for %s: %w", a.WS(), name, err)
+		return nil, fmt.Errorf("dial %s for %s: %w", u, name, err)
 	}
 	conn.SetReadLimit(1 << 20)
 	p := &wsPlayer{name: name, roomID: roomID, conn: conn, token: token}
@@ -228,16 +241,28 @@ func (p *wsPlayer) close() { p.conn.CloseNow() }
 
 // createRoom makes a room of the mode through the API.
 func createRoom(a endpoint, mode string) (string, error) {
-	resp, err := arenatest.Post(a.URL()+"/api/rooms", "application/json", strings.NewReader(`{"mode":"`+mode+`","level":"easy"}`))
-	if err != nil {
-		return "", err
+	for tries := 1; ; tries++ {
+		resp, err := arenatest.Post(a.URL()+"/api/rooms", "application/json", strings.NewReader(`{"mode":"`+mode+`","level":"easy"}`))
+		if err != nil {
+			return "", err
+		}
+		var created struct {
+			ID    string
+			Error struct{ Code string }
+		}
+		err = json.NewDecoder(resp.Body).Decode(&created)
+		resp.Body.Close()
+		// A node that cannot be sure just now of storing what it takes
+		// says retry: a client tries again a moment later.
+		if resp.StatusCode == http.StatusServiceUnavailable && created.Error.Code == protocol.CodeRetry && tries < 50 {
+			time.Sleep(200 * time.Millisecond)
+			continue
+		}
+		if err != nil || resp.StatusCode != http.StatusCreated {
+			return "", fmt.Errorf("POST /api/rooms %s: %d %v", mode, resp.StatusCode, err)
+		}
+		return created.ID, nil
 	}
-	defer resp.Body.Close()
-	var created struct{ ID string }
-	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil || resp.StatusCode != http.StatusCreated {
-		return "", fmt.Errorf("POST /api/rooms %s: %d %v", mode, resp.StatusCode, err)
-	}
-	return created.ID, nil
 }
 
 // roomView is GET /api/rooms/{id}, as an outsider sees the room.

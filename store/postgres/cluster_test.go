@@ -351,7 +351,7 @@ func TestNoTakeoverOfTheLiving(t *testing.T) {
 	_, err := s.pool.Exec(ctx, `UPDATE nodes SET heartbeat_at = now() - interval '1 day' WHERE id = 'old'`)
 	require.NoError(t, err)
 	var up time.Duration
-	require.NoError(t, s.pool.QueryRow(ctx, `SELECT extract(epoch FROM now() - pg_postmaster_start_time())::float8 * 1e9`).Scan(&up))
+	require.NoError(t, s.pool.QueryRow(ctx, `SELECT (extract(epoch FROM now() - pg_postmaster_start_time()) * 1e9)::bigint`).Scan(&up))
 	require.Greater(t, up, nodeTimeout, "the database has been up for longer than the short timeout")
 
 	// A timeout longer than the database has been up: nobody is dead.
@@ -397,4 +397,24 @@ func claimed(cs []store.Claim) []string {
 		ids[i] = c.RoomID
 	}
 	return ids
+}
+
+// TestIdleTransactionsEnd: a session of the store that sits idle inside a
+// transaction (its process stopped while it held a room's row) is ended by
+// the server after idleInTx, so that the row is free to claim; a
+// DATABASE_URL may set its own.
+func TestIdleTransactionsEnd(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openCluster(t)
+	var got string
+	require.NoError(t, s.pool.QueryRow(ctx, `SHOW idle_in_transaction_session_timeout`).Scan(&got))
+	assert.Equal(t, "5s", got)
+
+	for _, param := range []string{"idle_in_transaction_session_timeout=1500", "options=-c%20idle_in_transaction_session_timeout%3D1500"} {
+		own, err := Open(ctx, server.NewDatabase(t)+"&"+param)
+		require.NoError(t, err)
+		require.NoError(t, own.pool.QueryRow(ctx, `SHOW idle_in_transaction_session_timeout`).Scan(&got))
+		own.Close()
+		assert.Equal(t, "1500ms", got, "the URL's own setting stands: %s", param)
+	}
 }

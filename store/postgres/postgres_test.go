@@ -54,7 +54,7 @@ func TestMigrationsUpDownUp(t *testing.T) {
 	assert.Equal(t, uint(0), v)
 	v, dirty, err := Migrate(ctx, url, store.MigrateUp)
 	require.NoError(t, err)
-	assert.Equal(t, uint(11), v)
+	assert.Equal(t, uint(12), v)
 	assert.False(t, dirty)
 	v, _, err = Migrate(ctx, url, store.MigrateDown)
 	require.NoError(t, err)
@@ -64,7 +64,7 @@ func TestMigrationsUpDownUp(t *testing.T) {
 	defer s.Close()
 	v, _, err = Migrate(ctx, url, store.MigrateVersion)
 	require.NoError(t, err)
-	assert.Equal(t, uint(11), v)
+	assert.Equal(t, uint(12), v)
 	n, err := s.PoolSize(ctx, "easy")
 	require.NoError(t, err)
 	assert.Zero(t, n)
@@ -144,7 +144,7 @@ func TestRoomRankBackfill(t *testing.T) {
 }
 
 // TestPackedEventsComeApartOnTheWayDown: a flush's events are one row of
-// room_events (schema 11); the migration down gives each event its own
+// room_events (schema 12); the migration down gives each event its own
 // row again, and the way up reads them all back.
 func TestPackedEventsComeApartOnTheWayDown(t *testing.T) {
 	ctx := context.Background()
@@ -159,7 +159,7 @@ func TestPackedEventsComeApartOnTheWayDown(t *testing.T) {
 	assert.Equal(t, 3, packed)
 	s.Close()
 
-	db, m := migrateTo(t, url, 10)
+	db, m := migrateTo(t, url, 11)
 	got, err := db.QueryContext(ctx, `SELECT seq, type, player_id, data::text, (extract(epoch FROM at) * 1000000)::bigint
 		FROM room_events WHERE room_id = 'packed' ORDER BY seq`)
 	require.NoError(t, err)
