@@ -66,6 +66,8 @@ fuzz:
 	$(GO) test ./internal/loadtest -run '^$$' -fuzz '^FuzzScanFlat$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/ws -run '^$$' -fuzz '^FuzzTake$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/ws -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./store -run '^$$' -fuzz '^FuzzEventRows$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./store -run '^$$' -fuzz '^FuzzEventPage$$' -fuzztime $(FUZZTIME)
 
 lint: fmt vet staticcheck
 

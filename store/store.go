@@ -247,16 +247,24 @@ type Store interface {
 	// Epoch above 0) of a room whose epoch has moved on are dropped and the
 	// rest stored; the error is then a *FencedError naming those rooms.
 	// The events' data must not change during the call, which may read
-	// it in place.
+	// it in place. Events next to one another in the batch, of one room
+	// with consecutive seqs (a room's flush), are stored in one row
+	// (EventRows), which is what makes a row's cost an event's; Events
+	// reads them back one by one. An event given again, alone or in
+	// another run, is read back once: from the run that begins first, a
+	// longer run taking the place of a shorter one that begins at the
+	// same seq (a batch written in part, then whole); a retry gives the
+	// same events, so what it reads is what was first stored.
 	AppendEvents(ctx context.Context, events []Event) error
 	// Events returns a room's events with Seq > afterSeq in order, at most
-	// limit of them (limit <= 0: all).
+	// limit of them (limit <= 0: all), each once.
 	Events(ctx context.Context, roomID string, afterSeq int64, limit int) ([]Event, error)
 	// DeleteFinishedEvents deletes the events of up to maxRooms rooms that
 	// finished before the time given, oldest finish first, and returns how
-	// many events it deleted (0: none is left to delete). The rooms and
-	// their results stay. It is the event retention: replays need a
-	// finished room's events for a while, not for ever.
+	// many events it deleted (0: none is left to delete; an event stored
+	// twice, in two runs, counts twice). The rooms and their results
+	// stay. It is the event retention: replays need a finished room's
+	// events for a while, not for ever.
 	DeleteFinishedEvents(ctx context.Context, before time.Time, maxRooms int) (int64, error)
 
 	// SaveResults stores one finish (a racer's result, or all of a co-op

@@ -352,3 +352,55 @@ func (s *Server) NewDatabase(tb testing.TB) string {
 	tb.Cleanup(drop)
 	return u
 }
+
+// CPU is the processor time, user and system, that the throwaway server
+// has used so far: its postmaster's and its live processes' (backends,
+// WAL writer, checkpointer), and what the processes that have exited
+// used. Benchmarks take it before and after, to weigh the server's work
+// beside their own. It reads /proc, so it is Linux's alone, and it is
+// an error for an external server or one not running.
+func (s *Server) CPU() (time.Duration, error) {
+	s.mu.Lock()
+	cmd := s.proc
+	s.mu.Unlock()
+	if cmd == nil {
+		return 0, errors.New("pgtest: CPU: no throwaway server is running")
+	}
+	root := cmd.Process.Pid
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0, fmt.Errorf("pgtest: CPU: %w", err)
+	}
+	var ticks int64
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue // gone meanwhile
+		}
+		// The fields after the command's name, which is in parentheses
+		// and may hold spaces: state, ppid, ... utime (14th field of the
+		// line), stime, cutime, cstime.
+		i := strings.LastIndexByte(string(stat), ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) < 15 {
+			continue
+		}
+		if ppid, _ := strconv.Atoi(f[1]); pid != root && ppid != root {
+			continue
+		}
+		for _, v := range f[11:15] { // utime, stime, cutime, cstime
+			n, _ := strconv.ParseInt(v, 10, 64)
+			ticks += n
+		}
+	}
+	// Linux counts in clock ticks of USER_HZ, 100 a second on every
+	// architecture Go runs on.
+	return time.Duration(ticks) * 10 * time.Millisecond, nil
+}

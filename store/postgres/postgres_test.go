@@ -2,13 +2,13 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"testing"
 
 	"github.com/golang-migrate/migrate/v4"
 	pgxmigrate "github.com/golang-migrate/migrate/v4/database/pgx/v5"
-	"github.com/golang-migrate/migrate/v4/source/iofs"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/stretchr/testify/assert"
@@ -54,7 +54,7 @@ func TestMigrationsUpDownUp(t *testing.T) {
 	assert.Equal(t, uint(0), v)
 	v, dirty, err := Migrate(ctx, url, store.MigrateUp)
 	require.NoError(t, err)
-	assert.Equal(t, uint(11), v)
+	assert.Equal(t, uint(12), v)
 	assert.False(t, dirty)
 	v, _, err = Migrate(ctx, url, store.MigrateDown)
 	require.NoError(t, err)
@@ -64,10 +64,23 @@ func TestMigrationsUpDownUp(t *testing.T) {
 	defer s.Close()
 	v, _, err = Migrate(ctx, url, store.MigrateVersion)
 	require.NoError(t, err)
-	assert.Equal(t, uint(11), v)
+	assert.Equal(t, uint(12), v)
 	n, err := s.PoolSize(ctx, "easy")
 	require.NoError(t, err)
 	assert.Zero(t, n)
+}
+
+// migrateTo migrates the database at url, up or down, to the version
+// given, and returns it and the migration, for a test to look at the
+// rows as that version has them.
+func migrateTo(t *testing.T, url string, version uint) (*sql.DB, *migrate.Migrate) {
+	t.Helper()
+	cfg, err := pgx.ParseConfig(url)
+	require.NoError(t, err)
+	db := stdlib.OpenDB(*cfg)
+	drv, err := pgxmigrate.WithInstance(db, &pgxmigrate.Config{})
+	require.NoError(t, err)
+	return db, storetest.MigrateTo(t, migrations.Postgres(), "postgres", drv, version)
 }
 
 func TestBadURL(t *testing.T) {
@@ -80,17 +93,8 @@ func TestBadURL(t *testing.T) {
 func TestAccountsBackfill(t *testing.T) {
 	ctx := context.Background()
 	url := server.NewDatabase(t)
-	cfg, err := pgx.ParseConfig(url)
-	require.NoError(t, err)
-	db := stdlib.OpenDB(*cfg)
-	src, err := iofs.New(migrations.Postgres(), ".")
-	require.NoError(t, err)
-	drv, err := pgxmigrate.WithInstance(db, &pgxmigrate.Config{})
-	require.NoError(t, err)
-	m, err := migrate.NewWithInstance("iofs", src, "postgres", drv)
-	require.NoError(t, err)
-	require.NoError(t, m.Migrate(8))
-	_, err = db.ExecContext(ctx, `
+	db, m := migrateTo(t, url, 8)
+	_, err := db.ExecContext(ctx, `
 		INSERT INTO players (id, name, token_hash, created_at, last_seen) VALUES
 			('old1', 'Old 1', '\x01', now(), now()), ('old2', 'Old 2', '\x02', now(), now());
 		INSERT INTO puzzles (id, givens, solution, level, score, seed, created_at) OVERRIDING SYSTEM VALUE
@@ -104,9 +108,7 @@ func TestAccountsBackfill(t *testing.T) {
 			('flagged', 'old1', 1, 'daily', 'easy', 1000, 0, 0, 900, now(), NULL, true),
 			('race', 'old1', 1, 'race', 'easy', 50000, 0, 0, 900, now(), NULL, false);`)
 	require.NoError(t, err)
-	srcErr, dbErr := m.Close()
-	require.NoError(t, srcErr)
-	require.NoError(t, dbErr)
+	storetest.CloseMigrate(t, m)
 
 	s, err := Open(ctx, url)
 	require.NoError(t, err)
@@ -119,17 +121,8 @@ func TestAccountsBackfill(t *testing.T) {
 func TestRoomRankBackfill(t *testing.T) {
 	ctx := context.Background()
 	url := server.NewDatabase(t)
-	cfg, err := pgx.ParseConfig(url)
-	require.NoError(t, err)
-	db := stdlib.OpenDB(*cfg)
-	src, err := iofs.New(migrations.Postgres(), ".")
-	require.NoError(t, err)
-	drv, err := pgxmigrate.WithInstance(db, &pgxmigrate.Config{})
-	require.NoError(t, err)
-	m, err := migrate.NewWithInstance("iofs", src, "postgres", drv)
-	require.NoError(t, err)
-	require.NoError(t, m.Migrate(9))
-	_, err = db.ExecContext(ctx, `
+	db, m := migrateTo(t, url, 9)
+	_, err := db.ExecContext(ctx, `
 		INSERT INTO players (id, name, token_hash, created_at, last_seen) VALUES
 			('old1', 'Old 1', '\x01', now(), now()), ('old2', 'Old 2', '\x02', now(), now());
 		INSERT INTO puzzles (id, givens, solution, level, score, seed, created_at) OVERRIDING SYSTEM VALUE
@@ -142,12 +135,39 @@ func TestRoomRankBackfill(t *testing.T) {
 			('coop2', 'old1', 1, 'coop', 'easy', 50000, 0, 0, 900, now()),
 			('coop2', 'old2', 1, 'coop', 'easy', 50000, 0, 0, 900, now());`)
 	require.NoError(t, err)
-	srcErr, dbErr := m.Close()
-	require.NoError(t, srcErr)
-	require.NoError(t, dbErr)
+	storetest.CloseMigrate(t, m)
 
 	s, err := Open(ctx, url)
 	require.NoError(t, err)
 	defer s.Close()
 	storetest.CheckRoomRankBackfill(t, s)
+}
+
+// TestPackedEventsComeApartOnTheWayDown: a flush's events are one row of
+// room_events (schema 12); the migration down gives each event its own
+// row again, and the way up reads them all back.
+func TestPackedEventsComeApartOnTheWayDown(t *testing.T) {
+	ctx := context.Background()
+	url := server.NewDatabase(t)
+	s, err := Open(ctx, url)
+	require.NoError(t, err)
+	want := storetest.PackedEvents(t, s)
+	var rows, packed int
+	require.NoError(t, s.pool.QueryRow(ctx,
+		`SELECT count(*), count(last_seq) FROM room_events WHERE room_id = 'packed'`).Scan(&rows, &packed))
+	assert.Equal(t, 4, rows, "a row a flush")
+	assert.Equal(t, 3, packed)
+	s.Close()
+
+	db, m := migrateTo(t, url, 11)
+	got, err := db.QueryContext(ctx, `SELECT seq, type, player_id, data::text, (extract(epoch FROM at) * 1000000)::bigint
+		FROM room_events WHERE room_id = 'packed' ORDER BY seq`)
+	require.NoError(t, err)
+	storetest.CheckUnpacked(t, got, want)
+	storetest.CloseMigrate(t, m)
+
+	s, err = Open(ctx, url)
+	require.NoError(t, err)
+	defer s.Close()
+	storetest.CheckPackedEvents(t, s, want)
 }

@@ -16,7 +16,7 @@ import (
 // events stored already), prepared on the write pool's driver connection
 // itself and executed with their arguments in one slice kept from batch
 // to batch. Through database/sql each execution converted its arguments
-// into a new slice (384 values for 64 events), a quarter of what the
+// into a new slice (448 values for 64 rows), a quarter of what the
 // server allocated under load.
 type rawInserts struct {
 	mu sync.Mutex
@@ -25,6 +25,10 @@ type rawInserts struct {
 	conn  any
 	stmts [len(eventChunks)]execStmt
 	args  []driver.NamedValue
+	// rows and packs are a batch's rows and its packed rows' data
+	// (store.EventRows), kept for the next batch.
+	rows  []store.EventRow
+	packs []byte
 }
 
 // execStmt is a driver's statement that executes with a context.
@@ -33,7 +37,8 @@ type execStmt interface {
 	driver.StmtExecContext
 }
 
-// insert inserts events within the transaction open on conn, in as few
+// insert inserts events within the transaction open on conn, as the rows
+// store.EventRows makes of them (a room's flush in one), in as few
 // statements as eventChunks allow. It only inserts: what decides which
 // events are to be inserted is the caller's. The rows go at the end of
 // room_events, in the order written (a batch fills a few pages), and an
@@ -50,30 +55,61 @@ func (r *rawInserts) insert(ctx context.Context, conn *sql.Conn, events []store.
 		if err := r.prepare(ctx, dc); err != nil {
 			return err
 		}
-		defer clear(r.args) // the events' strings are not kept
+		all, packs := store.EventRows(r.rows[:0], r.packs[:0], events)
+		defer func() {
+			// The events' strings and data are not kept (the arguments
+			// of every chunk, not only the last, shorter one: a packed
+			// row's data points into the batch's packs), nor a batch's
+			// packs far past the usual size.
+			clear(r.args[:cap(r.args)])
+			clear(all)
+			r.rows, r.packs = all[:0], packs[:0]
+			if cap(all) > maxKeptRows {
+				r.rows = nil
+			}
+			if cap(packs) > maxKeptPacks {
+				r.packs = nil
+			}
+		}()
+		rows := all
 		for i, n := range eventChunks {
-			for len(events) >= n {
+			for len(rows) >= n {
 				args := r.args[:0]
-				for _, e := range events[:n] {
-					k := len(args)
+				for k := range rows[:n] {
+					e := &rows[k]
+					var last any
+					if e.Last > 0 {
+						last = e.Last
+					}
+					o := len(args)
 					args = append(args,
-						driver.NamedValue{Ordinal: k + 1, Value: e.RoomID},
-						driver.NamedValue{Ordinal: k + 2, Value: e.Seq},
-						driver.NamedValue{Ordinal: k + 3, Value: e.Type},
-						driver.NamedValue{Ordinal: k + 4, Value: e.PlayerID},
-						driver.NamedValue{Ordinal: k + 5, Value: dataText(e.Data)},
-						driver.NamedValue{Ordinal: k + 6, Value: micros(e.At)})
+						driver.NamedValue{Ordinal: o + 1, Value: e.RoomID},
+						driver.NamedValue{Ordinal: o + 2, Value: e.Seq},
+						driver.NamedValue{Ordinal: o + 3, Value: last},
+						driver.NamedValue{Ordinal: o + 4, Value: e.Type},
+						driver.NamedValue{Ordinal: o + 5, Value: e.PlayerID},
+						driver.NamedValue{Ordinal: o + 6, Value: dataText(e.Data)},
+						driver.NamedValue{Ordinal: o + 7, Value: micros(e.At)})
 				}
 				r.args = args
 				if _, err := r.stmts[i].ExecContext(ctx, args); err != nil {
-					return mapErr(err, fmt.Sprintf("append events %s/%d and %d more", events[0].RoomID, events[0].Seq, n-1))
+					return mapErr(err, fmt.Sprintf("append events %s/%d and %d more rows", rows[0].RoomID, rows[0].Seq, n-1))
 				}
-				events = events[n:]
+				rows = rows[n:]
 			}
 		}
 		return nil
 	})
 }
+
+// maxKeptRows and maxKeptPacks are the most rows, and bytes of packed
+// rows, kept for the next batch: the event log's batches of moves need
+// up to 1,000 rows and about 200 KB; a larger batch (a test's, a
+// benchmark's) leaves its own to the collector.
+const (
+	maxKeptRows  = 1000
+	maxKeptPacks = 1 << 20
+)
 
 // prepare makes the statements on dc, unless they were made there.
 func (r *rawInserts) prepare(ctx context.Context, dc any) error {
@@ -100,7 +136,7 @@ func (r *rawInserts) prepare(ctx context.Context, dc any) error {
 		r.stmts[i] = es
 	}
 	r.conn = dc
-	r.args = make([]driver.NamedValue, 0, 6*eventChunks[0])
+	r.args = make([]driver.NamedValue, 0, eventColumns*eventChunks[0])
 	return nil
 }
 
@@ -148,16 +184,25 @@ func (r *rawInserts) close(w *sql.DB) error {
 // garbage was most of what the server made.
 var eventChunks = [...]int{64, 16, 4, 1}
 
-// insertEventsSQL is the INSERT of n events.
+// eventColumns is how many values a row of room_events takes.
+const eventColumns = 7
+
+// insertEventsSQL is the INSERT of n rows. A row whose (room_id, seq) is
+// stored already is skipped, unless it packs more of the same run than
+// the row stored (a batch retried after a part of it was stored, whose
+// run was cut there): then it takes that row's place, every event of
+// which it holds.
 func insertEventsSQL(n int) string {
 	var b strings.Builder
-	b.WriteString(`INSERT INTO room_events (room_id, seq, type, player_id, data, at) VALUES `)
+	b.WriteString(`INSERT INTO room_events (room_id, seq, last_seq, type, player_id, data, at) VALUES `)
 	for i := range n {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(`(?, ?, ?, ?, ?, ?)`)
+		b.WriteString(`(?, ?, ?, ?, ?, ?, ?)`)
 	}
-	b.WriteString(` ON CONFLICT (room_id, seq) DO NOTHING`)
+	b.WriteString(` ON CONFLICT (room_id, seq) DO UPDATE SET
+		last_seq = excluded.last_seq, type = excluded.type, player_id = excluded.player_id, data = excluded.data, at = excluded.at
+		WHERE coalesce(excluded.last_seq, excluded.seq) > coalesce(room_events.last_seq, room_events.seq)`)
 	return b.String()
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/golang-migrate/migrate/v4"
 	sqlitemigrate "github.com/golang-migrate/migrate/v4/database/sqlite"
-	"github.com/golang-migrate/migrate/v4/source/iofs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -44,19 +43,31 @@ func TestMigrationsUpDownUp(t *testing.T) {
 	require.NoError(t, s.Close())
 	v, dirty, err := Migrate(ctx, path, store.MigrateVersion)
 	require.NoError(t, err)
-	assert.Equal(t, uint(7), v)
+	assert.Equal(t, uint(8), v)
 	assert.False(t, dirty)
 	v, _, err = Migrate(ctx, path, store.MigrateDown)
 	require.NoError(t, err)
 	assert.Equal(t, uint(0), v)
 	v, _, err = Migrate(ctx, path, store.MigrateUp)
 	require.NoError(t, err)
-	assert.Equal(t, uint(7), v)
+	assert.Equal(t, uint(8), v)
 	s, err = Open(ctx, path)
 	require.NoError(t, err)
 	defer s.Close()
 	_, err = s.PoolSize(ctx, "easy")
 	require.NoError(t, err)
+}
+
+// migrateTo migrates the store at path, up or down, to the version
+// given, and returns its database and the migration, for a test to look
+// at the rows as that version has them.
+func migrateTo(t *testing.T, path string, version uint) (*sql.DB, *migrate.Migrate) {
+	t.Helper()
+	db, err := sql.Open("sqlite", dsn(path, writer))
+	require.NoError(t, err)
+	drv, err := sqlitemigrate.WithInstance(db, &sqlitemigrate.Config{})
+	require.NoError(t, err)
+	return db, storetest.MigrateTo(t, migrations.SQLite(), "sqlite", drv, version)
 }
 
 // TestWALStartsOver: under a steady stream of event batches, with the
@@ -108,16 +119,8 @@ func TestEventsSurviveTheMoveToARowidTable(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "arena.db")
-	db, err := sql.Open("sqlite", dsn(path, writer))
-	require.NoError(t, err)
-	src, err := iofs.New(migrations.SQLite(), ".")
-	require.NoError(t, err)
-	drv, err := sqlitemigrate.WithInstance(db, &sqlitemigrate.Config{})
-	require.NoError(t, err)
-	m, err := migrate.NewWithInstance("iofs", src, "sqlite", drv)
-	require.NoError(t, err)
-	require.NoError(t, m.Migrate(4))
-	_, err = db.ExecContext(ctx, `INSERT INTO puzzles (id, givens, solution, level, score, seed, created_at)
+	db, m := migrateTo(t, path, 4)
+	_, err := db.ExecContext(ctx, `INSERT INTO puzzles (id, givens, solution, level, score, seed, created_at)
 		VALUES (1, ?, ?, 'easy', 1, 1, 0)`, "1"+strings.Repeat(".", 80), strings.Repeat("1", 81))
 	require.NoError(t, err)
 	var want []store.Event
@@ -136,9 +139,7 @@ func TestEventsSurviveTheMoveToARowidTable(t *testing.T) {
 			want = append(want, e)
 		}
 	}
-	srcErr, dbErr := m.Close()
-	require.NoError(t, srcErr)
-	require.NoError(t, dbErr)
+	storetest.CloseMigrate(t, m)
 
 	s, err := Open(ctx, path) // migrates to the rowid table
 	require.NoError(t, err)
@@ -170,16 +171,8 @@ func TestAccountsBackfill(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "arena.db")
-	db, err := sql.Open("sqlite", dsn(path, writer))
-	require.NoError(t, err)
-	src, err := iofs.New(migrations.SQLite(), ".")
-	require.NoError(t, err)
-	drv, err := sqlitemigrate.WithInstance(db, &sqlitemigrate.Config{})
-	require.NoError(t, err)
-	m, err := migrate.NewWithInstance("iofs", src, "sqlite", drv)
-	require.NoError(t, err)
-	require.NoError(t, m.Migrate(5))
-	_, err = db.ExecContext(ctx, `
+	db, m := migrateTo(t, path, 5)
+	_, err := db.ExecContext(ctx, `
 		INSERT INTO players (id, name, token_hash, created_at, last_seen) VALUES ('old1', 'Old 1', x'01', 0, 0), ('old2', 'Old 2', x'02', 0, 0);
 		INSERT INTO puzzles (id, givens, solution, level, score, seed, created_at) VALUES (1, '1'||substr(printf('%081d', 0), 2), printf('%081d', 1), 'easy', 1, 1, 0);
 		INSERT INTO rooms (id, mode, puzzle_id, host_id, state, created_at) VALUES
@@ -191,9 +184,7 @@ func TestAccountsBackfill(t *testing.T) {
 			('flagged', 'old1', 1, 'daily', 'easy', 1000, 0, 0, 900, 3, NULL, 1),
 			('race', 'old1', 1, 'race', 'easy', 50000, 0, 0, 900, 4, NULL, 0);`)
 	require.NoError(t, err)
-	srcErr, dbErr := m.Close()
-	require.NoError(t, srcErr)
-	require.NoError(t, dbErr)
+	storetest.CloseMigrate(t, m)
 
 	s, err := Open(ctx, path)
 	require.NoError(t, err)
@@ -207,16 +198,8 @@ func TestRoomRankBackfill(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "arena.db")
-	db, err := sql.Open("sqlite", dsn(path, writer))
-	require.NoError(t, err)
-	src, err := iofs.New(migrations.SQLite(), ".")
-	require.NoError(t, err)
-	drv, err := sqlitemigrate.WithInstance(db, &sqlitemigrate.Config{})
-	require.NoError(t, err)
-	m, err := migrate.NewWithInstance("iofs", src, "sqlite", drv)
-	require.NoError(t, err)
-	require.NoError(t, m.Migrate(6))
-	_, err = db.ExecContext(ctx, `
+	db, m := migrateTo(t, path, 6)
+	_, err := db.ExecContext(ctx, `
 		INSERT INTO players (id, name, token_hash, created_at, last_seen) VALUES ('old1', 'Old 1', x'01', 0, 0), ('old2', 'Old 2', x'02', 0, 0);
 		INSERT INTO puzzles (id, givens, solution, level, score, seed, created_at) VALUES (1, '1'||substr(printf('%081d', 0), 2), printf('%081d', 1), 'easy', 1, 1, 0);
 		INSERT INTO rooms (id, mode, puzzle_id, host_id, state, created_at) VALUES
@@ -227,12 +210,60 @@ func TestRoomRankBackfill(t *testing.T) {
 			('coop2', 'old1', 1, 'coop', 'easy', 50000, 0, 0, 900, 30),
 			('coop2', 'old2', 1, 'coop', 'easy', 50000, 0, 0, 900, 30);`)
 	require.NoError(t, err)
-	srcErr, dbErr := m.Close()
-	require.NoError(t, srcErr)
-	require.NoError(t, dbErr)
+	storetest.CloseMigrate(t, m)
 
 	s, err := Open(ctx, path)
 	require.NoError(t, err)
 	defer s.Close()
 	storetest.CheckRoomRankBackfill(t, s)
+}
+
+// TestPackedEventsComeApartOnTheWayDown: a flush's events are one row of
+// room_events (schema 8); the migration down gives each event its own
+// row again, and the way up reads them all back.
+func TestPackedEventsComeApartOnTheWayDown(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "arena.db")
+	s, err := Open(ctx, path)
+	require.NoError(t, err)
+	want := storetest.PackedEvents(t, s)
+	var rows, packed int
+	require.NoError(t, s.r.QueryRowContext(ctx,
+		`SELECT count(*), count(last_seq) FROM room_events WHERE room_id = 'packed'`).Scan(&rows, &packed))
+	assert.Equal(t, 4, rows, "a row a flush")
+	assert.Equal(t, 3, packed)
+	require.NoError(t, s.Close())
+
+	db, m := migrateTo(t, path, 7)
+	got, err := db.QueryContext(ctx, `SELECT seq, type, player_id, data, at FROM room_events WHERE room_id = 'packed' ORDER BY seq`)
+	require.NoError(t, err)
+	storetest.CheckUnpacked(t, got, want)
+	storetest.CloseMigrate(t, m)
+
+	s, err = Open(ctx, path)
+	require.NoError(t, err)
+	defer s.Close()
+	storetest.CheckPackedEvents(t, s, want)
+}
+
+// TestEventInsertsKeepNothingOfABatch: once a batch is written, the
+// inserts kept for the next one hold none of its strings or data (every
+// chunk's arguments cleared, not only the last, shorter one's), which
+// would keep the batch's packed rows from the collector.
+func TestEventInsertsKeepNothingOfABatch(t *testing.T) {
+	t.Parallel()
+	g := newLogRig(t, 100)
+	g.appendMoves(t, 101, 101) // 101 rows: chunks of 64, 16, 16, 4 and 1
+	ins := &g.s.inserts
+	ins.mu.Lock()
+	defer ins.mu.Unlock()
+	require.NotZero(t, cap(ins.args))
+	for i, a := range ins.args[:cap(ins.args)] {
+		assert.Nil(t, a.Value, "argument %d", i)
+	}
+	for i, r := range ins.rows[:cap(ins.rows)] {
+		assert.Zero(t, r, "row %d", i)
+	}
+	assert.Zero(t, len(ins.packs))
 }

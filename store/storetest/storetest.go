@@ -37,6 +37,7 @@ func Run(t *testing.T, open Opener) {
 		{"FencedWrites", testFencedWrites},
 		{"EventsOrderAndIdempotence", testEvents},
 		{"EventsKeepTheirText", testEventText},
+		{"EventsPacked", testPackedEvents},
 		{"EventRetention", testEventRetention},
 		{"EventLogBatching", testEventLog},
 		{"EventLogRetries", testEventLogRetries},
