@@ -9,11 +9,13 @@ import (
 
 // storeStall is how long the oldest event not yet written may wait before
 // a node stops taking moves: past it the database is not answering this
-// node (a partition, an outage), and what the node would acknowledge now
-// could not be stored before another node takes its rooms over. Batches
-// are written every 25 ms and take milliseconds, so a healthy node never
-// comes near it.
-const storeStall = 250 * time.Millisecond
+// node (a partition, an outage), and what the node acknowledged meanwhile
+// cannot be stored once another node takes its rooms over: so at most this
+// much play, and the batch being written, is lost to a cut, close to what
+// a SIGKILL loses. Batches are written every 25 ms and take milliseconds,
+// so a healthy node comes near it only when its database lags: then it
+// says retry for a moment rather than acknowledge what it might lose.
+const storeStall = 100 * time.Millisecond
 
 // leaseMargin is the part of NODE_TIMEOUT a node's lease ends before the
 // other nodes may count it dead: room for the event log's last batch, a
