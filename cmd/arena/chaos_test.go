@@ -1,0 +1,476 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/internal/arenatest"
+	"github.com/sudoku-arena/arena/protocol"
+	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/store/pgtest"
+)
+
+// The chaos cluster's timing: a short heartbeat and timeout, so that a
+// dead node's rooms move soon; the faults themselves last as long as in
+// production's worst cases (20 s, 25 s), several times NODE_TIMEOUT.
+const (
+	chaosHeartbeat = 500 * time.Millisecond
+	chaosTimeout   = 3 * time.Second
+	chaosRooms     = 8 // co-op and race in turn
+	chaosSeats     = 3
+	// chaosWarmup is play before the fault; chaosSettle bounds play after
+	// it, until every room has finished.
+	chaosWarmup = 4 * time.Second
+	chaosSettle = 40 * time.Second
+	// roomsBackBound is what the product promises after nodes die: every
+	// room is played again within 15 s.
+	roomsBackBound = 15 * time.Second
+)
+
+// chaosCluster is three nodes over one PostgreSQL, n3's link to it
+// through a proxy the test cuts, and nginx in front of them with the
+// deployment's configuration.
+type chaosCluster struct {
+	pg    *pgtest.Server
+	db    string // the database, reached directly
+	proxy *arenatest.TCPProxy
+	nodes []*arenatest.Arena
+	lb    *arenatest.Balancer
+}
+
+func startChaosCluster(t *testing.T) *chaosCluster {
+	t.Helper()
+	ctx := context.Background()
+	// Durable: an immediate stop of PostgreSQL then loses no commit, as
+	// in production.
+	pg, err := pgtest.Start(ctx, pgtest.Options{Own: true, Durable: true})
+	require.NoError(t, err)
+	t.Cleanup(pg.Stop)
+	db := pg.NewDatabase(t)
+	u, err := url.Parse(db)
+	require.NoError(t, err)
+	proxy := arenatest.StartTCPProxy(t, u.Host)
+	viaProxy, err := proxy.Via(db)
+	require.NoError(t, err)
+	nodes := arenatest.StartNodes(t, arenatest.NodeOptions{
+		DatabaseURL: db, DatabaseURLs: []string{"", "", viaProxy}, N: 3,
+		Heartbeat: chaosHeartbeat, Timeout: chaosTimeout,
+		Env: []string{"COUNTDOWN=10ms", "HINT_PENALTY=0"},
+	})
+	lb := arenatest.StartBalancer(t, nginxFile, nodes)
+	return &chaosCluster{pg: pg, db: db, proxy: proxy, nodes: nodes, lb: lb}
+}
+
+// chaosFault is one fault the cluster goes through mid-game.
+type chaosFault struct {
+	name string
+	// dueFrom and dueTo spread the rooms' finishes, from the fault's
+	// start: during the fault and after it.
+	dueFrom, dueTo time.Duration
+	// run does the fault and returns once it is over; it sets
+	// run.killedAt when it kills nodes.
+	run func(t *testing.T, c *chaosCluster, run *chaosRun)
+}
+
+// chaosRun is one fault's game: its rooms and what the players were told.
+type chaosRun struct {
+	rooms    []*liveRoom
+	rec      *chaosRecord
+	players  []*chaosPlayer
+	faultAt  time.Time // when the fault began
+	killedAt time.Time // when nodes were killed (SIGKILL), zero if none were
+}
+
+var chaosFaults = []chaosFault{
+	{name: "PostgresStopped20s", dueFrom: 2 * time.Second, dueTo: 28 * time.Second, run: func(t *testing.T, c *chaosCluster, _ *chaosRun) {
+		ctx := context.Background()
+		require.NoError(t, c.pg.Halt(ctx))
+		time.Sleep(20 * time.Second)
+		require.NoError(t, c.pg.Resume(ctx))
+	}},
+	{name: "PostgresRestarted", dueFrom: 2 * time.Second, dueTo: 14 * time.Second, run: func(t *testing.T, c *chaosCluster, _ *chaosRun) {
+		ctx := context.Background()
+		require.NoError(t, c.pg.Halt(ctx))
+		require.NoError(t, c.pg.Resume(ctx))
+	}},
+	{name: "NodeCutOff25s", dueFrom: 2 * time.Second, dueTo: 33 * time.Second, run: func(t *testing.T, c *chaosCluster, _ *chaosRun) {
+		c.proxy.Cut()
+		time.Sleep(25 * time.Second)
+		c.proxy.Heal()
+	}},
+	{name: "NodePaused20s", dueFrom: 2 * time.Second, dueTo: 28 * time.Second, run: func(t *testing.T, c *chaosCluster, _ *chaosRun) {
+		c.nodes[1].Pause(t)
+		time.Sleep(20 * time.Second)
+		c.nodes[1].Resume()
+	}},
+	{name: "TwoNodesKilled", dueFrom: 20 * time.Second, dueTo: 30 * time.Second, run: func(t *testing.T, c *chaosCluster, run *chaosRun) {
+		// n1 and n2 die; n3 (behind the proxy, which stays up) takes
+		// every room. They come back once the rooms are.
+		run.killedAt = time.Now()
+		c.nodes[0].Kill()
+		c.nodes[1].Kill()
+		time.Sleep(roomsBackBound + 2*time.Second)
+		c.nodes[0].Restart()
+		c.nodes[1].Restart()
+	}},
+	{name: "RollingRestart", dueFrom: 2 * time.Second, dueTo: 22 * time.Second, run: func(t *testing.T, c *chaosCluster, _ *chaosRun) {
+		for _, n := range c.nodes {
+			assert.Equal(t, 0, n.Stop(), "SIGTERM: an orderly exit")
+			n.Restart()
+			time.Sleep(2 * time.Second)
+		}
+	}},
+}
+
+// TestChaos runs each fault against three real nodes over one real
+// PostgreSQL behind nginx, while 24 players in 8 co-op and race rooms
+// (some through nginx, some straight to a node) play through it: they
+// move every tick, send refused moves again, and come back with their
+// token through nginx when their socket ends. Once play has settled and
+// the nodes have stopped, the database must hold every move the players
+// were acknowledged (after a SIGKILL, all but those of its last
+// moments) and every finish they were told of, with its rank, and no two
+// results of one race share a rank. After two nodes die, every room is
+// played again within 15 s. Without nginx it skips, unless
+// E2E_REQUIRED=1; with -short it skips (a minute and more). With
+// CHAOS_LOG_DIR set, the nodes' logs are written there.
+func TestChaos(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the chaos tests take a minute and more")
+	}
+	arenatest.Nginx(t)
+	for _, f := range chaosFaults {
+		t.Run(f.name, func(t *testing.T) {
+			t.Parallel()
+			runChaos(t, f)
+		})
+	}
+}
+
+func runChaos(t *testing.T, f chaosFault) {
+	ctx := context.Background()
+	c := startChaosCluster(t)
+	run := &chaosRun{rec: newChaosRecord()}
+	openChaosRooms(ctx, t, c, run, f)
+
+	pctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var wg sync.WaitGroup
+	for _, cp := range run.players {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cp.run(pctx, cp.first)
+		}()
+	}
+	time.Sleep(chaosWarmup)
+	run.faultAt = time.Now()
+	f.run(t, c, run)
+	faultEnd := time.Now()
+	t.Logf("%s: fault over after %s", f.name, faultEnd.Sub(run.faultAt).Round(time.Millisecond))
+	finished := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(finished)
+	}()
+	select {
+	case <-finished:
+	case <-time.After(chaosSettle):
+		stop()
+		<-finished
+	}
+	settled := time.Since(faultEnd)
+	for _, n := range c.nodes {
+		assert.Equal(t, 0, n.Stop(), "%s: SIGTERM: an orderly exit", n.Addr())
+	}
+	checkChaos(ctx, t, c, run, f.name, settled)
+	saveChaosLogs(t, c, f.name)
+}
+
+// saveChaosLogs writes each node's log to CHAOS_LOG_DIR, when set, as
+// NAME-nI.log: what a diagnosis of the run reads.
+func saveChaosLogs(t *testing.T, c *chaosCluster, name string) {
+	dir := os.Getenv("CHAOS_LOG_DIR")
+	if dir == "" {
+		return
+	}
+	for i, n := range c.nodes {
+		path := filepath.Join(dir, fmt.Sprintf("%s-n%d.log", name, i+1))
+		require.NoError(t, os.WriteFile(path, []byte(strings.Join(n.Logs(), "\n")+"\n"), 0o644))
+	}
+}
+
+// openChaosRooms makes the rooms, each on a node in turn (its owner),
+// has the players join (the first of each room and every other through
+// nginx, the rest straight to a node) and the first start, and sets each
+// player's schedule (the last of each room patient): a room's finish is due in turn between dueFrom and
+// dueTo after the fault's start, a racer's a little after the one
+// before.
+func openChaosRooms(ctx context.Context, t *testing.T, c *chaosCluster, run *chaosRun, f chaosFault) {
+	t.Helper()
+	for k := range chaosRooms {
+		mode := room.ModeCoop
+		if k%2 == 1 {
+			mode = room.ModeRace
+		}
+		id, err := createRoom(c.nodes[k%len(c.nodes)], mode)
+		require.NoError(t, err)
+		via := make([]endpoint, chaosSeats)
+		for j := range via {
+			via[j] = routed{c.lb, id}
+			if j%2 == 1 {
+				via[j] = c.nodes[(k+j)%len(c.nodes)]
+			}
+		}
+		run.rooms = append(run.rooms, startIn(ctx, t, id, mode, via...))
+	}
+	start := time.Now()
+	span := f.dueTo - f.dueFrom
+	for k, r := range run.rooms {
+		due := chaosWarmup + f.dueFrom + span*time.Duration(k)/time.Duration(chaosRooms-1)
+		for j := range r.players {
+			d := due
+			if r.mode == room.ModeRace {
+				d += time.Duration(j) * 600 * time.Millisecond
+			}
+			stall := stallAfter
+			if j == chaosSeats-1 {
+				stall = patientStall
+			}
+			run.players = append(run.players, newChaosPlayer(run.rec, r, j, c.lb, start, d, stall))
+		}
+	}
+}
+
+// storedEvent is a row of room_events.
+type storedEvent struct {
+	typ, player string
+	data        []byte
+}
+
+// storedResult is a row of results.
+type storedResult struct {
+	rank int
+	mode string
+}
+
+// checkChaos compares what the players were told with what the database
+// holds, logs the figures, and asserts the promises.
+func checkChaos(ctx context.Context, t *testing.T, c *chaosCluster, run *chaosRun, name string, settled time.Duration) {
+	t.Helper()
+	conn, err := pgx.Connect(ctx, c.db)
+	require.NoError(t, err)
+	defer conn.Close(ctx)
+	ids := make([]string, len(run.rooms))
+	for i, r := range run.rooms {
+		ids[i] = r.id
+	}
+	events := map[string]storedEvent{}
+	rows, err := conn.Query(ctx, `SELECT room_id, seq, type, player_id, data::text FROM room_events WHERE room_id = ANY($1)`, ids)
+	require.NoError(t, err)
+	for rows.Next() {
+		var roomID, typ, player, data string
+		var seq int64
+		require.NoError(t, rows.Scan(&roomID, &seq, &typ, &player, &data))
+		events[fmt.Sprintf("%s/%d", roomID, seq)] = storedEvent{typ: typ, player: player, data: []byte(data)}
+	}
+	require.NoError(t, rows.Err())
+	results := map[string]storedResult{}
+	byRank := map[string]int{}
+	rows, err = conn.Query(ctx, `SELECT room_id, player_id, room_rank, mode FROM results WHERE room_id = ANY($1)`, ids)
+	require.NoError(t, err)
+	dupStored := 0
+	for rows.Next() {
+		var roomID, player, mode string
+		var rank int
+		require.NoError(t, rows.Scan(&roomID, &player, &rank, &mode))
+		results[roomID+"/"+player] = storedResult{rank: rank, mode: mode}
+		if mode == room.ModeRace {
+			byRank[fmt.Sprintf("%s/%d", roomID, rank)]++
+			if byRank[fmt.Sprintf("%s/%d", roomID, rank)] == 2 {
+				dupStored++
+			}
+		}
+	}
+	require.NoError(t, rows.Err())
+
+	rec := run.rec
+	rec.mu.Lock()
+	acks, finishes := append([]chaosAck(nil), rec.acks...), append([]chaosFinish(nil), rec.finishes...)
+	tally := fmt.Sprint(rec.tally, rec.samples)
+	reconnects, stalls, resyncs, noops := rec.reconnects, rec.stalls, rec.resyncs, rec.noops
+	rec.mu.Unlock()
+
+	// Acknowledged moves: each is stored at its seq, as the mover's move
+	// with its id, cell and digit.
+	var lost, lostInBound []string
+	for _, a := range acks {
+		if storedAck(events[fmt.Sprintf("%s/%d", a.room, a.seq)], a) {
+			continue
+		}
+		what := fmt.Sprintf("room %s seq %d: %s's move %s (%d at %d), acknowledged %s after the fault began",
+			a.room, a.seq, a.player, a.id, a.digit, a.cell, a.at.Sub(run.faultAt).Round(time.Millisecond))
+		if !run.killedAt.IsZero() && a.at.After(run.killedAt.Add(-killBound)) && a.at.Before(run.killedAt.Add(killBound)) {
+			lostInBound = append(lostInBound, what)
+			continue
+		}
+		lost = append(lost, what)
+	}
+
+	// Finishes told: a racer's, with its rank, and the team's, for each
+	// player told of it, are stored.
+	type finisher struct{ room, player string }
+	announced := map[finisher]map[int]bool{} // by finisher, the ranks told
+	var unstored, wrongRank []string
+	for _, f := range finishes {
+		if f.player == "" { // the team's: each teammate's result
+			k := finisher{f.room, "team"}
+			if announced[k] == nil {
+				announced[k] = map[int]bool{}
+			}
+			announced[k][1] = true
+			if _, ok := results[f.room+"/"+f.heardBy]; !ok {
+				unstored = append(unstored, fmt.Sprintf("room %s: the team's finish, told to %s", f.room, f.heardBy))
+			}
+			continue
+		}
+		k := finisher{f.room, f.player}
+		if announced[k] == nil {
+			announced[k] = map[int]bool{}
+		}
+		announced[k][f.rank] = true
+		res, ok := results[f.room+"/"+f.player]
+		switch {
+		case !ok:
+			unstored = append(unstored, fmt.Sprintf("room %s: %s's finish, rank %d, told to %s", f.room, f.player, f.rank, f.heardBy))
+		case res.rank != f.rank:
+			wrongRank = append(wrongRank, fmt.Sprintf("room %s: %s told rank %d, stored rank %d", f.room, f.player, f.rank, res.rank))
+		}
+	}
+	stored := 0
+	for k, ranks := range announced {
+		if k.player == "team" {
+			if anyResult(results, k.room) {
+				stored++
+			}
+			continue
+		}
+		if res, ok := results[k.room+"/"+k.player]; ok && ranks[res.rank] {
+			stored++
+		}
+	}
+	// One rank a place: no two finishers of a race told the same rank,
+	// no finisher told two.
+	var dupTold []string
+	told := map[string]string{} // room/rank → finisher
+	for k, ranks := range announced {
+		if k.player == "team" {
+			continue
+		}
+		if len(ranks) > 1 {
+			dupTold = append(dupTold, fmt.Sprintf("room %s: %s told ranks %v", k.room, k.player, ranks))
+		}
+		for rank := range ranks {
+			key := fmt.Sprintf("%s/%d", k.room, rank)
+			if other, ok := told[key]; ok && other != k.player {
+				dupTold = append(dupTold, fmt.Sprintf("room %s: %s and %s both told rank %d", k.room, other, k.player, rank))
+			}
+			told[key] = k.player
+		}
+	}
+
+	// Play: the longest a room went without an acknowledged move, and
+	// (after a SIGKILL) how soon each room live then had one again.
+	var silence, back time.Duration
+	var silent string
+	var notBack []string
+	for _, r := range run.rooms {
+		ra := rec.roomAcks(r.id)
+		for i := 1; i < len(ra); i++ {
+			if d := ra[i].at.Sub(ra[i-1].at); d > silence {
+				silence = d
+				silent = fmt.Sprintf(" (%s room %s, from %s after the fault began)", r.mode, r.id, ra[i-1].at.Sub(run.faultAt).Round(time.Millisecond))
+			}
+		}
+		if run.killedAt.IsZero() || len(ra) == 0 || !ra[len(ra)-1].at.After(run.killedAt) {
+			continue
+		}
+		for _, a := range ra {
+			if a.at.After(run.killedAt) {
+				d := a.at.Sub(run.killedAt)
+				back = max(back, d)
+				if d > roomsBackBound {
+					notBack = append(notBack, fmt.Sprintf("room %s: first move acknowledged %s after the kill", r.id, d.Round(time.Millisecond)))
+				}
+				break
+			}
+		}
+	}
+	var unfinished []string
+	for _, cp := range run.players {
+		if !cp.done {
+			unfinished = append(unfinished, fmt.Sprintf("%s in room %s", cp.name, cp.r.id))
+		}
+	}
+
+	t.Logf("%s: %d moves acknowledged, %d lost (%d more within the SIGKILL bound); %d finishes announced, %d stored; %d ranks told twice, %d stored twice; "+
+		"%d players unfinished %s after the fault; longest silence of a room %s%s; rooms back after the kill within %s; "+
+		"%d reconnects, %d stalls, %d resyncs, %d no-op echoes; %s",
+		name, len(acks), len(lost), len(lostInBound), len(announced), stored, len(dupTold), dupStored,
+		len(unfinished), settled.Round(time.Second), silence.Round(time.Millisecond), silent, back.Round(time.Millisecond),
+		reconnects, stalls, resyncs, noops, tally)
+	assert.Empty(t, first(lost, 20), "%d acknowledged moves not stored", len(lost))
+	assert.Empty(t, first(unstored, 20), "finishes announced but not stored")
+	assert.Empty(t, first(wrongRank, 20), "finishes stored with another rank than announced")
+	assert.Empty(t, first(dupTold, 20), "ranks told twice in a race")
+	assert.Zero(t, dupStored, "ranks stored twice in a race")
+	assert.Empty(t, notBack, "rooms played again within %s of the kill", roomsBackBound)
+	assert.Empty(t, first(unfinished, 20), "every room plays to its end after the fault")
+	if !run.killedAt.IsZero() {
+		t.Logf("%s: lost within the SIGKILL bound (%s either side of the kill): %s", name, killBound, strings.Join(lostInBound, "; "))
+	}
+}
+
+// storedAck reports whether e is the acknowledged move a.
+func storedAck(e storedEvent, a chaosAck) bool {
+	if e.typ != protocol.TypeMove || e.player != a.player {
+		return false
+	}
+	var m struct {
+		ID    string `json:"id"`
+		Cell  int    `json:"cell"`
+		Digit int    `json:"digit"`
+	}
+	if json.Unmarshal(e.data, &m) != nil {
+		return false
+	}
+	return (m.ID == "" || m.ID == a.id) && m.Cell == a.cell && m.Digit == a.digit
+}
+
+func anyResult(results map[string]storedResult, roomID string) bool {
+	for k := range results {
+		if strings.HasPrefix(k, roomID+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// first is up to n of items, sorted, for a failure's message.
+func first(items []string, n int) []string {
+	sort.Strings(items)
+	return items[:min(n, len(items))]
+}
