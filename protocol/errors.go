@@ -39,6 +39,7 @@ const (
 	CodeCoopOnly      = "coop_only"   // cursors are shared in co-op rooms only
 	CodeUnavailable   = "unavailable" // the server could not do it now (a puzzle, the database); try again
 	CodeOverloaded    = "overloaded"  // the server is behind on storing what it took: nothing was done; try again in a moment
+	CodeRetry         = "retry"       // the server cannot be sure just now that it still holds the room: nothing was done; try again in a moment
 
 	// Making rooms (HTTP).
 	CodeServerFull     = "server_full"      // the server holds as many live rooms as it may

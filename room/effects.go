@@ -64,6 +64,13 @@ type Record struct {
 // because the database is away), so that the room stops retrying it.
 var ErrRefused = errors.New("room: refused by the store")
 
+// ErrMoved is what a Store wraps when it refuses a write because another
+// server has taken the room over: the room stops retrying it and
+// announces nothing, for the room is being stopped here, and its players
+// come back on its new server, where the finish is stored already or
+// happens again.
+var ErrMoved = errors.New("room: the room has moved to another server")
+
 // Retry bounds of a finish whose write failed: the wait doubles from the
 // first to the last, each drawn from its upper half.
 const (
@@ -117,7 +124,8 @@ func (r *Room) effect(ctx context.Context, e Effect) {
 // is made; a finish that still fails then is logged with every field, as
 // the last place it is kept. A finish the store refuses for good is
 // logged and announced, since retrying cannot store it and the game must
-// go on.
+// go on; one refused because the room has moved (ErrMoved) is not
+// announced: what a room announces is stored.
 func (r *Room) saveResults(ctx context.Context, rs []Result) {
 	st, clock, stop := r.reg.store, r.reg.clock, r.reg.ctx.Done()
 	waiting := r.reg.backlog.add(len(rs), clock.Now())
@@ -133,6 +141,9 @@ func (r *Room) saveResults(ctx context.Context, rs []Result) {
 				if wait.Fails() > 0 {
 					r.log().Info("room: finish stored after retries", "room", r.id, "game", rs[0].GameID, "results", len(rs), "failures", wait.Fails())
 				}
+			case errors.Is(err, ErrMoved):
+				r.log().Warn("room: finish not stored here: the room has moved to another server", "room", r.id, "err", err, "results", rs)
+				return func(time.Time) {}
 			case errors.Is(err, ErrRefused):
 				r.log().Error("room: finish refused by the store, announced unstored", "room", r.id, "err", err, "results", rs)
 			default:

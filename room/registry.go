@@ -405,6 +405,17 @@ func (reg *Registry) Get(id string) (*Room, error) {
 	return nil, ErrNotFound
 }
 
+// IDs are the ids of the live rooms, in no order.
+func (reg *Registry) IDs() []string {
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	ids := make([]string, 0, len(reg.rooms))
+	for id := range reg.rooms {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
 // dailyKey is a player's daily of a day and level.
 type dailyKey struct{ player, day, level string }
 

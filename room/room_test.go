@@ -481,6 +481,36 @@ func TestFinishWaitsForTheDatabaseAndIsAnnouncedOnceStored(t *testing.T) {
 	assert.NoError(t, err)
 }
 
+// A finish the store refuses because another server has taken the room
+// over (ErrMoved) is neither retried nor announced: what a room announces
+// is stored, and the room's players finish on its new server.
+func TestFinishOfAMovedRoomIsNotAnnounced(t *testing.T) {
+	reg, st, clock := registry(t, room.RegistryConfig{})
+	r, cs := live(t, reg, room.ModeRace, "p_a", "p_b")
+	a, b := cs[0], cs[1]
+	startRace(t, r, clock, a, "p_a")
+	pz, ok := st.Puzzle(r.ID())
+	require.True(t, ok)
+
+	st.Fail(fmt.Errorf("save finish: %w", room.ErrMoved))
+	solve(t, r, pz, "p_a", a, 0)
+	require.Eventually(t, func() bool { return reg.Stats().ResultsWaiting == 0 }, 5*time.Second, time.Millisecond,
+		"not retried")
+	st.Fail(nil)
+	for range 5 {
+		clock.Advance(time.Minute)
+	}
+	settle(t, r)
+	assert.Empty(t, st.Results())
+	for _, c := range []*conn{a, b} {
+		c.mu.Lock()
+		for _, f := range c.frames {
+			assert.NotEqual(t, protocol.TypeFinish, f.Type, "a finish is told only once stored")
+		}
+		c.mu.Unlock()
+	}
+}
+
 // A state saved while a finish was not yet stored (the server was killed,
 // or stopped during a database outage) brings the finish back: the
 // restored room stores it, once, and only then announces it.

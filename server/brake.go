@@ -20,6 +20,17 @@ type Brake interface {
 	Refused()
 }
 
+// Lease is a node's right, as one of several, to take what changes its
+// rooms (cluster.Node): held while its heartbeat reaches the database in
+// time and its event log's writes go through, so that no other node can
+// have taken its rooms over and what it acknowledges is stored. While it
+// is not held, what the brake refuses is refused with retry.
+type Lease interface {
+	// Held reports whether the node may take new work now (counting a
+	// refusal when it may not).
+	Held() bool
+}
+
 // SetBrake gives the server its brake (none until set). Call it before
 // serving.
 func (s *Server) SetBrake(b Brake) { s.brake = b }
@@ -37,6 +48,29 @@ func (s *Server) overloaded() bool {
 	s.brake.Refused()
 	s.metrics.overloaded.Inc()
 	return true
+}
+
+// refusal is why new work must be refused now, nil when it need not: the
+// node's lease is not held (retry), or the brake is on (overloaded).
+func (s *Server) refusal() *protocol.Error {
+	if s.lease != nil && !s.lease.Held() {
+		return protocol.Errorf(protocol.CodeRetry, "this server cannot be sure just now that it stores what it takes: nothing was done; try again in a moment")
+	}
+	if s.overloaded() {
+		return errOverloaded()
+	}
+	return nil
+}
+
+// writeRefusalNow answers an HTTP request refused by refusal, with its
+// Retry-After.
+func writeRefusalNow(w http.ResponseWriter, e *protocol.Error) {
+	if e.Code == protocol.CodeOverloaded {
+		writeOverloaded(w)
+		return
+	}
+	w.Header().Set("Retry-After", "1")
+	writeError(w, e.Code, "this server cannot be sure just now that it stores what it takes: try again in a moment")
 }
 
 // errOverloaded is a refusal of a message while the brake is on.

@@ -413,9 +413,11 @@ func (c *conn) handle(ctx context.Context, op byte, data []byte) bool {
 		c.reply(protocol.Errorf(protocol.CodeNotJoined, "join a room first: {\"type\":\"join\",\"room\":ID,\"name\":NAME}"), msg.ID)
 		return true
 	}
-	if changesGame(msg.Type) && c.s.overloaded() {
-		c.reply(errOverloaded(), msg.ID)
-		return true
+	if changesGame(msg.Type) {
+		if perr := c.s.refusal(); perr != nil {
+			c.reply(perr, msg.ID)
+			return true
+		}
 	}
 	if err := c.room.Message(ctx, c.id, c, msg, at); err != nil {
 		c.closeWith(protocol.CloseRoomEnded, "the room has ended", true)
@@ -530,10 +532,13 @@ func (c *conn) join(ctx context.Context, msg *protocol.Msg) *protocol.Error {
 		return protocol.Errorf(protocol.CodeRoomNotFound, "no live room has the id %q", msg.Room)
 	}
 	j := room.Join{Name: msg.Name, LastSeq: msg.LastSeq, Spectator: msg.As == protocol.RoleSpectator}
-	// A resume (last_seq) is let in while the brake is on: the player is
-	// in the room already, and coming back stores one event.
-	if j.LastSeq == 0 && c.s.overloaded() {
-		return errOverloaded()
+	// A resume (last_seq) is let in while the brake is on or the lease
+	// is not held: the player is in the room already, and coming back
+	// stores one event.
+	if j.LastSeq == 0 {
+		if perr := c.s.refusal(); perr != nil {
+			return perr
+		}
 	}
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()

@@ -22,6 +22,7 @@ var httpStatus = map[string]int{
 	protocol.CodeServerFull:     http.StatusServiceUnavailable,
 	protocol.CodeUnavailable:    http.StatusServiceUnavailable,
 	protocol.CodeOverloaded:     http.StatusServiceUnavailable,
+	protocol.CodeRetry:          http.StatusServiceUnavailable,
 	protocol.CodeBadToken:       http.StatusUnauthorized,
 	protocol.CodeHandleTaken:    http.StatusConflict,
 	protocol.CodeAlreadyAccount: http.StatusConflict,

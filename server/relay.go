@@ -53,6 +53,9 @@ type relayMetrics struct {
 // for rooms another node owns are relayed there.
 func (s *Server) SetNodes(n Nodes) {
 	s.nodes = n
+	if l, ok := n.(Lease); ok {
+		s.lease = l
+	}
 	s.relays = &relayMetrics{
 		open: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "arena_relayed_connections", Help: "WebSockets relayed to the node that owns their room, open now.",

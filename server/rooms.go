@@ -68,8 +68,8 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 		writeRefusal(w, rerr)
 		return
 	}
-	if s.overloaded() {
-		writeOverloaded(w)
+	if perr := s.refusal(); perr != nil {
+		writeRefusalNow(w, perr)
 		return
 	}
 	if !s.roomsByAddr.acquire(addr) {

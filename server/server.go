@@ -50,6 +50,7 @@ type Server struct {
 	dailies Dailies // nil: the daily routes answer unavailable
 	replays Replays // nil: the replay route answers unavailable
 	brake   Brake   // nil: nothing is refused for the event log (SetBrake)
+	lease   Lease   // nil: one node, or a node whose Nodes holds no lease (SetNodes)
 	nodes   Nodes   // nil: one node (relay.go)
 	relays  *relayMetrics
 	log     *slog.Logger

@@ -23,8 +23,8 @@ type Node struct {
 }
 
 // Owner is who owns a room: the node's id ("" for none), its Addr, whether
-// it is alive (its heartbeat is within the timeout) and draining, and the
-// room's epoch.
+// it is alive (its heartbeat is within the timeout, or the database has
+// been up for less than that) and draining, and the room's epoch.
 type Owner struct {
 	Node     string
 	Addr     string
@@ -43,8 +43,10 @@ type Claim struct {
 // membership table with heartbeats, and one owner per room with an epoch
 // that goes up at every change of owner (a fencing token, as Temporal's
 // range id). A node is dead when its heartbeat is older than the timeout,
-// by the database's clock. Only store/postgres implements it: several
-// nodes need a database they share.
+// by the database's clock, and the database has been up for longer than
+// the timeout: after a database outage every heartbeat is old, and a node
+// is given the timeout to renew before any counts as dead. Only
+// store/postgres implements it: several nodes need a database they share.
 type Cluster interface {
 	// RegisterNode records the node (or records it again) with a fresh
 	// heartbeat, not draining.
@@ -64,12 +66,19 @@ type Cluster interface {
 	// ClaimRoom makes node the room's owner, and returns the new epoch,
 	// when the room has no owner, a dead one, or node itself; ErrOwned
 	// when a live node owns it, ErrNotFound when there is no such room.
-	// Of concurrent claimers one wins.
+	// Of concurrent claimers one wins. A timeout of 0 takes no room from
+	// another node, dead or not: a claimer not yet in good standing
+	// passes it.
 	ClaimRoom(ctx context.Context, roomID, node string, timeout time.Duration) (int64, error)
 	// ClaimOrphans claims up to limit rooms that are not finished and have
 	// no owner or a dead one, passing over rooms another claimer holds
-	// locked, so that live nodes share a dead node's rooms.
+	// locked, so that live nodes share a dead node's rooms. A timeout of
+	// 0 claims only rooms without an owner.
 	ClaimOrphans(ctx context.Context, node string, timeout time.Duration, limit int) ([]Claim, error)
+	// HeldBy is the epoch of each of the rooms node owns, among those
+	// named: a room missing from it is another node's now (or no
+	// node's).
+	HeldBy(ctx context.Context, node string, roomIDs []string) (map[string]int64, error)
 }
 
 // FencedError is AppendEvents' (and the other fenced writes') refusal:

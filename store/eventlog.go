@@ -80,6 +80,9 @@ type EventLog struct {
 	saturated atomic.Bool
 	satSince  time.Time
 	refused   atomic.Int64
+	// oldestAt is when the oldest event not yet written was queued, in
+	// Unix nanoseconds (0: none waits), for Waiting.
+	oldestAt atomic.Int64
 	// droppedLogged is the drop count the last drop log reported, at
 	// droppedLogAt.
 	droppedLogged int64
@@ -198,6 +201,9 @@ func (l *EventLog) AppendEach(count int, fill func(i int, e *Event)) {
 	l.queued += int64(n)
 	if n > 0 {
 		l.marks = append(l.marks, mark{upTo: l.queued, at: now})
+		if len(l.marks) == 1 {
+			l.oldestAt.Store(now.UnixNano())
+		}
 	}
 	l.dropped += int64(count - n)
 	l.full = n < count
@@ -232,6 +238,17 @@ func (l *EventLog) AppendEach(count int, fill func(i int, e *Event)) {
 // server must take no new work: a move, room or join taken now might not
 // be stored. It is one atomic load.
 func (l *EventLog) Saturated() bool { return l.saturated.Load() }
+
+// Waiting is how long the oldest event not yet written has waited at now
+// (0 when none waits): a write stalled on a database that does not
+// answer shows here long before it times out. It is one atomic load.
+func (l *EventLog) Waiting(now time.Time) time.Duration {
+	at := l.oldestAt.Load()
+	if at == 0 {
+		return 0
+	}
+	return max(now.Sub(time.Unix(0, at)), 0)
+}
 
 // Refused counts a piece of work the server refused because the log was
 // saturated, for the log's summary when it drains.
@@ -410,6 +427,9 @@ func (l *EventLog) writeOne(ctx context.Context) bool {
 	l.marks = l.marks[k:]
 	if len(l.marks) == 0 {
 		l.marks = nil
+		l.oldestAt.Store(0)
+	} else {
+		l.oldestAt.Store(l.marks[0].at.UnixNano())
 	}
 	more := len(l.pending) > 0
 	waiting := l.flushes[:0]

@@ -116,6 +116,7 @@ func TestEventLogHoldsThroughAnOutageAndCatchesUp(t *testing.T) {
 	st := l.Stats()
 	assert.Equal(t, 25, st.Pending)
 	assert.Equal(t, t0, st.OldestAt, "the oldest unwritten event's queueing time")
+	assert.Equal(t, clock.Now().Sub(t0), l.Waiting(clock.Now()), "how long the oldest has waited")
 	assert.Equal(t, int64(25*(7+4+4+3+64)), st.PendingBytes)
 	assert.False(t, st.Full)
 	assert.Zero(t, st.Written)
@@ -127,6 +128,7 @@ func TestEventLogHoldsThroughAnOutageAndCatchesUp(t *testing.T) {
 	assert.Zero(t, st.Pending)
 	assert.Zero(t, st.PendingBytes)
 	assert.True(t, st.OldestAt.IsZero())
+	assert.Zero(t, l.Waiting(clock.Now()), "nothing waits")
 	kept := db.stored()
 	require.Len(t, kept, 25)
 	for seq, n := range kept {

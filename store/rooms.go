@@ -139,9 +139,10 @@ func (a *Adapter) RecordGame(ctx context.Context, gameID, mode, day string, pz P
 // SaveFinish stores one finish, as the store keeps it, in one
 // transaction, each result fenced by its room's epoch (which it sets); a
 // retry of one stored already stores nothing. Values the database refuses
-// (ErrConflict, ErrInvalid) and a write for a room another node owns
-// (ErrFenced) are refused for good, wrapping room.ErrRefused: retrying
-// cannot store them.
+// (ErrConflict, ErrInvalid) are refused for good, wrapping
+// room.ErrRefused: retrying cannot store them; a write for a room another
+// node owns (ErrFenced) wraps room.ErrMoved, and the room announces
+// nothing.
 func (a *Adapter) SaveFinish(ctx context.Context, rs []Result) error {
 	for i := range rs {
 		rs[i].Epoch = a.epoch(rs[i].RoomID)
@@ -153,7 +154,7 @@ func (a *Adapter) SaveFinish(ctx context.Context, rs []Result) error {
 	case errors.Is(err, ErrFenced):
 		// Another node owns the room: the finish is its to store.
 		_ = a.check(rs[0].RoomID, err)
-		return fmt.Errorf("save finish of %d: %w: %w", len(rs), room.ErrRefused, err)
+		return fmt.Errorf("save finish of %d: %w: %w", len(rs), room.ErrMoved, err)
 	case errors.Is(err, ErrConflict), errors.Is(err, ErrInvalid):
 		return fmt.Errorf("save finish of %d: %w: %w", len(rs), room.ErrRefused, err)
 	default:

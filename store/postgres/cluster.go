@@ -92,10 +92,13 @@ func (s *Store) appendFenced(ctx context.Context, events []store.Event) error {
 // secs is a timeout as the seconds make_interval takes.
 func secs(d time.Duration) float64 { return d.Seconds() }
 
-// aliveSQL is whether the node row n (joined, possibly NULL) is alive, with
-// the timeout in seconds as the parameter given.
+// aliveSQL is whether the node row n (joined, possibly NULL) counts as
+// alive, with the timeout in seconds as the parameter given: its heartbeat
+// is younger than the timeout, or the database itself has been up for
+// less (after an outage every heartbeat is old, and none proves a death).
 func aliveSQL(param string) string {
-	return `coalesce(n.heartbeat_at > now() - make_interval(secs => ` + param + `), false)`
+	return `coalesce(n.id IS NOT NULL AND (n.heartbeat_at > now() - make_interval(secs => ` + param + `)
+	  OR now() - pg_postmaster_start_time() < make_interval(secs => ` + param + `)), false)`
 }
 
 // RegisterNode records the node with a fresh heartbeat.
@@ -160,11 +163,16 @@ func (s *Store) RoomOwner(ctx context.Context, roomID string, timeout time.Durat
 }
 
 // claimable is the condition under which a claimer $2 may take the row r:
-// no owner, itself, or an owner whose heartbeat is older than $3 seconds
-// (or who left). An UPDATE re-checks it on the newest row once a
-// concurrent claim it waited for commits, so of two claimers one wins.
-const claimable = `(r.owner IS NULL OR r.owner = $2 OR NOT EXISTS (
-	SELECT 1 FROM nodes n WHERE n.id = r.owner AND n.heartbeat_at > now() - make_interval(secs => $3)))`
+// no owner, itself, or a dead owner. An owner is dead when its heartbeat
+// is older than $3 seconds (or it left), and the database has been up for
+// longer than that: after a database outage every heartbeat is old, and
+// none proves its node dead until the nodes have had the timeout to renew.
+// A timeout of 0 takes no room from another node. An UPDATE re-checks the
+// condition on the newest row once a concurrent claim it waited for
+// commits, so of two claimers one wins.
+const claimable = `(r.owner IS NULL OR r.owner = $2 OR ($3::float8 > 0
+	AND now() - pg_postmaster_start_time() > make_interval(secs => $3)
+	AND NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = r.owner AND n.heartbeat_at > now() - make_interval(secs => $3))))`
 
 // ClaimRoom makes node the owner of the room if it may.
 func (s *Store) ClaimRoom(ctx context.Context, roomID, node string, timeout time.Duration) (int64, error) {
@@ -203,4 +211,18 @@ func (s *Store) ClaimOrphans(ctx context.Context, node string, timeout time.Dura
 		return c, row.Scan(&c.RoomID, &c.Epoch)
 	})
 	return cs, mapErr(err, "claim orphan rooms")
+}
+
+// HeldBy is the epoch of each of the rooms that node owns, among those
+// named.
+func (s *Store) HeldBy(ctx context.Context, node string, roomIDs []string) (map[string]int64, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, epoch FROM rooms WHERE id = ANY($1) AND owner = $2`, roomIDs, node)
+	if err != nil {
+		return nil, mapErr(err, "rooms held by node "+node)
+	}
+	held := make(map[string]int64, len(roomIDs))
+	var id string
+	var epoch int64
+	_, err = pgx.ForEachRow(rows, []any{&id, &epoch}, func() error { held[id] = epoch; return nil })
+	return held, mapErr(err, "rooms held by node "+node)
 }

@@ -337,3 +337,64 @@ func TestEventLogFenced(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, evs)
 }
+
+// TestNoTakeoverOfTheLiving: an owner whose heartbeat is old is not dead
+// while the database has been up for less than the timeout (after an
+// outage every heartbeat is old), and a claimer passing a timeout of 0
+// takes only rooms without an owner.
+func TestNoTakeoverOfTheLiving(t *testing.T) {
+	ctx := context.Background()
+	s, pz := openCluster(t)
+	register(t, s, "old", "new")
+	ownedRoom(t, s, pz, "r1", "old")
+	ownedRoom(t, s, pz, "free", "")
+	_, err := s.pool.Exec(ctx, `UPDATE nodes SET heartbeat_at = now() - interval '1 day' WHERE id = 'old'`)
+	require.NoError(t, err)
+	var up time.Duration
+	require.NoError(t, s.pool.QueryRow(ctx, `SELECT extract(epoch FROM now() - pg_postmaster_start_time())::float8 * 1e9`).Scan(&up))
+	require.Greater(t, up, nodeTimeout, "the database has been up for longer than the short timeout")
+
+	// A timeout longer than the database has been up: nobody is dead.
+	longer := up + time.Hour
+	o, err := s.RoomOwner(ctx, "r1", longer)
+	require.NoError(t, err)
+	assert.True(t, o.Alive, "not known dead: the database has not been up for the timeout")
+	_, err = s.ClaimRoom(ctx, "r1", "new", longer)
+	assert.ErrorIs(t, err, store.ErrOwned)
+	cs, err := s.ClaimOrphans(ctx, "new", longer, 10)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"free"}, claimed(cs), "only the room without an owner")
+
+	// A claimer not in good standing (timeout 0) takes no room from
+	// another node, dead or not.
+	_, err = s.ClaimRoom(ctx, "r1", "new", 0)
+	assert.ErrorIs(t, err, store.ErrOwned)
+	ownedRoom(t, s, pz, "free2", "")
+	cs, err = s.ClaimOrphans(ctx, "new", 0, 10)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"free2"}, claimed(cs))
+
+	// With the timeout the database has been up for, the owner is dead.
+	o, err = s.RoomOwner(ctx, "r1", nodeTimeout)
+	require.NoError(t, err)
+	assert.False(t, o.Alive)
+	epoch, err := s.ClaimRoom(ctx, "r1", "new", nodeTimeout)
+	require.NoError(t, err)
+	assert.Equal(t, int64(2), epoch)
+
+	// HeldBy names the rooms a node still holds, with their epochs.
+	held, err := s.HeldBy(ctx, "new", []string{"r1", "free", "free2", "none"})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int64{"r1": 2, "free": 1, "free2": 1}, held)
+	held, err = s.HeldBy(ctx, "old", []string{"r1"})
+	require.NoError(t, err)
+	assert.Empty(t, held)
+}
+
+func claimed(cs []store.Claim) []string {
+	ids := make([]string, len(cs))
+	for i, c := range cs {
+		ids[i] = c.RoomID
+	}
+	return ids
+}

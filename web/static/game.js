@@ -309,6 +309,7 @@ const ERRORS = {
   undo_stale: 'That cell has changed since; undo skipped it.',
   coop_only: 'Cursors are shared in co-op rooms only.',
   overloaded: 'The server is busy saving games; your move was not made. Try it again in a moment.',
+  retry: 'The server could not be sure of saving your move just now; it was not made yet and goes again in a moment.',
   wrong_host: 'The game is not served at this address; open it from its usual link.',
   bad_content_type: 'The page sent something the server could not read; reload it and try again.',
   unavailable: 'The server is busy just now; try again in a moment.',

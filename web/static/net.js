@@ -150,14 +150,18 @@ export class Link {
     if (ev.type === 'error' && ev.id != null) {
       ev.sent = this.sent.get(ev.id);
     }
-    // A move the server was too busy storing games to take stays pending
-    // and goes again a moment later (docs/protocol.md, overloaded): it was
-    // not made, and it is not the player's mistake.
-    if (ev.type === 'error' && ev.code === 'overloaded' && ev.id != null && this.outbox.has(ev.id)) {
+    // A move the server was too busy storing games to take, or could not
+    // be sure to store just now, stays pending and goes again a moment
+    // later (docs/protocol.md, overloaded and retry): it was not made, and
+    // it is not the player's mistake. After retry the page shows it is
+    // reconnecting until a move of its own is taken again.
+    if (ev.type === 'error' && (ev.code === 'overloaded' || ev.code === 'retry') && ev.id != null && this.outbox.has(ev.id)) {
       this.outbox.get(ev.id).sent = false;
+      if (ev.code === 'retry' && !this.held) { this.held = true; this.o.onState('reconnecting'); }
       this.retryBusy();
       return;
     }
+    if (this.held && ev.type === 'move' && ev.player === this.me) { this.held = false; this.o.onState('open'); }
     // A move's answer: its move event, or the error refusing it.
     if (ev.id != null && this.outbox.has(ev.id) && (ev.type === 'error' || (ev.type === 'move' && ev.player === this.me))) {
       this.outbox.delete(ev.id);
@@ -169,6 +173,7 @@ export class Link {
 
   welcome(ev) {
     this.joined = true;
+    this.held = false;
     this.fails = 0;
     this.me = (ev.you && ev.you.id) || '';
     if (ev.resumed) {
