@@ -204,13 +204,26 @@ func (cp *chaosPlayer) rejoin(ctx context.Context) *wsPlayer {
 	return nil
 }
 
-var codeInError = regexp.MustCompile(`"code":"([a-z_]+)"`)
+var (
+	codeInError   = regexp.MustCompile(`"code":"([a-z_]+)"`)
+	statusInError = regexp.MustCompile(`status code 101 but got (\d+)`)
+	closeInError  = regexp.MustCompile(`received close frame: status = (\w+)`)
+)
 
-// refusalCode is the error code in a refused join's error, or "failed"
-// when it was not refused (the dial or the read failed).
+// refusalCode is what ended a join that brought no welcome: the error
+// code of a refusal, the HTTP status of a refused upgrade (nginx's 502
+// when it counts every node failed), the close code of a socket closed
+// before the welcome, or "failed" (a timeout, a reset).
 func refusalCode(err error) string {
-	if m := codeInError.FindStringSubmatch(err.Error()); m != nil {
+	text := err.Error()
+	if m := codeInError.FindStringSubmatch(text); m != nil {
 		return m[1]
+	}
+	if m := statusInError.FindStringSubmatch(text); m != nil {
+		return "http " + m[1]
+	}
+	if m := closeInError.FindStringSubmatch(text); m != nil {
+		return "closed " + m[1]
 	}
 	return "failed"
 }

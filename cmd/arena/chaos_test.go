@@ -434,11 +434,15 @@ func checkChaos(ctx context.Context, t *testing.T, c *chaosCluster, run *chaosRu
 		}
 	}
 
+	backAfter := ""
+	if !run.killedAt.IsZero() {
+		backAfter = fmt.Sprintf("every room back after the kill within %s; ", back.Round(time.Millisecond))
+	}
 	t.Logf("%s: %d moves acknowledged, %d lost (%d more within the SIGKILL bound); %d finishes announced, %d stored; %d ranks told twice, %d stored twice; "+
-		"%d players unfinished %s after the fault; longest silence of a room %s%s; rooms back after the kill within %s; "+
+		"%d players unfinished %s after the fault; longest silence of a room %s%s; %s"+
 		"%d reconnects, %d stalls, %d resyncs, %d no-op echoes; %s",
 		name, len(acks), len(lost), len(lostInBound), len(announced), stored, len(dupTold), dupStored,
-		len(unfinished), settled.Round(time.Second), silence.Round(time.Millisecond), silent, back.Round(time.Millisecond),
+		len(unfinished), settled.Round(time.Second), silence.Round(time.Millisecond), silent, backAfter,
 		reconnects, stalls, resyncs, noops, tally)
 	assert.Empty(t, first(lost, 20), "%d acknowledged moves not stored", len(lost))
 	assert.Empty(t, first(unstored, 20), "finishes announced but not stored")
