@@ -456,7 +456,9 @@ func checkChaos(ctx context.Context, t *testing.T, c *chaosCluster, run *chaosRu
 	}
 }
 
-// storedAck reports whether e is the acknowledged move a.
+// storedAck reports whether e is the acknowledged move a: the mover's,
+// under the id it was sent with (stored with the event), with its cell
+// and digit.
 func storedAck(e storedEvent, a chaosAck) bool {
 	if e.typ != protocol.TypeMove || e.player != a.player {
 		return false
@@ -469,7 +471,7 @@ func storedAck(e storedEvent, a chaosAck) bool {
 	if json.Unmarshal(e.data, &m) != nil {
 		return false
 	}
-	return (m.ID == "" || m.ID == a.id) && m.Cell == a.cell && m.Digit == a.digit
+	return m.ID == a.id && m.Cell == a.cell && m.Digit == a.digit
 }
 
 func anyResult(results map[string]storedResult, roomID string) bool {
