@@ -28,12 +28,14 @@ var securityHeaders = [][2]string{
 	{"X-Frame-Options", "DENY"},
 }
 
-// guard wraps the routes: it sets the security headers on every answer
-// before the route (or a refusal) writes it, and refuses, before any route
-// reads it, a request for another host than PUBLIC_URL's and a POST or
-// DELETE of the API that is not JSON.
+// guard wraps the routes: it first checks whether the request is one
+// another node relayed (trustRelay), then sets the security headers on
+// every answer before the route (or a refusal) writes it, and refuses,
+// before any route reads it, a request for another host than PUBLIC_URL's
+// and a POST or DELETE of the API that is not JSON.
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r = s.trustRelay(w, r)
 		h := w.Header()
 		for _, kv := range securityHeaders {
 			h.Set(kv[0], kv[1])
@@ -67,7 +69,7 @@ func isJSON(r *http.Request) bool {
 // its bare IP address, a rebinding attacker's domain) is refused with 421,
 // so that no page, link or session is made under a host the site does not
 // own. The probes, which an orchestrator sends to the node's own address,
-// and what another node relays (the nodes' secret shown: they dial
+// and what another node relays (proved by its MAC: the nodes dial
 // NODE_ADDR) are answered whatever their Host. Without PUBLIC_URL any Host
 // is answered, and share links are made from it.
 func (s *Server) hostAllowed(r *http.Request) bool {

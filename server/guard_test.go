@@ -267,8 +267,9 @@ func TestNoHostCheckWithoutPublicURL(t *testing.T) {
 }
 
 // Nodes reach one another at NODE_ADDR, whose host is not PUBLIC_URL's:
-// what a node relays, with the nodes' secret, is answered, and a request
-// that shows no secret (or a wrong one) for that host is not.
+// what a node relays, with its MAC of the nodes' secret, is answered, and
+// a request without one (or with a MAC of another secret) for that host
+// is not.
 func TestHostCheckLetsNodesRelay(t *testing.T) {
 	t.Parallel()
 	public := func(c *server.Config) { c.PublicURL = "http://arena.example" }
@@ -294,8 +295,18 @@ func TestHostCheckLetsNodesRelay(t *testing.T) {
 	// The owner's own address without the secret is another host.
 	resp, _ = owner.do(http.MethodGet, "/api/rooms/"+room.ID, "", "")
 	assert.Equal(t, http.StatusMisdirectedRequest, resp.StatusCode)
-	resp, _ = owner.do(http.MethodGet, "/api/rooms/"+room.ID, "", "", server.HeaderNodeSecret, "a guess at the secret")
-	assert.Equal(t, http.StatusMisdirectedRequest, resp.StatusCode)
-	resp, _ = owner.do(http.MethodGet, "/api/rooms/"+room.ID, "", "", server.HeaderNodeSecret, nodeSecret)
-	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	uri := "/api/rooms/" + room.ID
+	for _, secret := range []string{"a guess at the secret", nodeSecret} {
+		h, _ := signed(secret, http.MethodGet, uri, "relay", time.Now(), "203.0.113.5")
+		var kv []string
+		for k := range h {
+			kv = append(kv, k, h.Get(k))
+		}
+		resp, _ = owner.do(http.MethodGet, uri, "", "", kv...)
+		if secret == nodeSecret {
+			assert.Equal(t, http.StatusOK, resp.StatusCode, "a relay's MAC")
+		} else {
+			assert.Equal(t, http.StatusMisdirectedRequest, resp.StatusCode, "a MAC of another secret")
+		}
+	}
 }

@@ -2,11 +2,11 @@ package server
 
 // Several nodes behind one URL: a join or a room request that reaches a
 // node which does not hold the room is relayed to the node that does
-// (Nodes says which), so that a plain round-robin balancer works.
+// (Nodes says which), so that a plain round-robin balancer works. The
+// relays are signed and checked as nodeauth.go says.
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"net/http"
 	"net/http/httputil"
@@ -22,14 +22,6 @@ import (
 	"github.com/sudoku-arena/arena/room"
 )
 
-// Headers a node sets on what it relays to another. The client's address
-// is believed only beside the right secret, so that a client cannot pose
-// as another address to the per-address limits.
-const (
-	HeaderNodeSecret = "X-Arena-Node-Secret"
-	HeaderClientAddr = "X-Arena-Client-Addr"
-)
-
 // Nodes is where rooms live when several nodes share one database (cmd
 // wires it; without it the server is one node and every room is here).
 type Nodes interface {
@@ -39,8 +31,14 @@ type Nodes interface {
 	// is no live room with the id; any other error means "try again soon"
 	// (the owner is draining, the database did not answer).
 	Locate(ctx context.Context, id string) (addr string, err error)
-	// Secret is what the nodes show one another on relays.
+	// Secret is the key of the MACs the nodes' relays carry.
 	Secret() string
+	// ID is this node's id, which its relays and its answers to relays
+	// name.
+	ID() string
+	// Peers are the registered nodes: each one's internal base URL by id.
+	// A relay is believed only from one of them (nodeauth.go).
+	Peers(ctx context.Context) (map[string]string, error)
 }
 
 // relayMetrics count the relays to other nodes.
@@ -53,6 +51,7 @@ type relayMetrics struct {
 // for rooms another node owns are relayed there.
 func (s *Server) SetNodes(n Nodes) {
 	s.nodes = n
+	s.auth = newNodeAuth(n, s.clock, s.log)
 	if l, ok := n.(Lease); ok {
 		s.lease = l
 	}
@@ -65,25 +64,6 @@ func (s *Server) SetNodes(n Nodes) {
 		}),
 	}
 	s.metrics.reg.MustRegister(s.relays.open, s.relays.total)
-}
-
-// fromNode reports whether the request comes from another node, by its
-// secret.
-func (s *Server) fromNode(r *http.Request) bool {
-	if s.nodes == nil {
-		return false
-	}
-	got, want := r.Header.Get(HeaderNodeSecret), s.nodes.Secret()
-	return want != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
-}
-
-// remoteAddr is the client's address as the limits count it: the one a
-// node relaying the request vouches for, or the request's own.
-func (s *Server) remoteAddr(r *http.Request) string {
-	if a := r.Header.Get(HeaderClientAddr); a != "" && s.fromNode(r) {
-		return addrKey(a)
-	}
-	return clientAddr(r)
 }
 
 // errRetry: the room's node cannot be reached just now.
@@ -121,12 +101,7 @@ func (s *Server) owner(ctx context.Context, id string, fromNode bool) (string, e
 func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 	s := c.s
 	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	h := http.Header{HeaderNodeSecret: {s.nodes.Secret()}, HeaderClientAddr: {c.addr}}
-	if c.session != "" {
-		// The owner plays the join as the session's player too.
-		h.Set("Cookie", (&http.Cookie{Name: SessionCookie, Value: c.session}).String())
-	}
-	up, _, err := websocket.Dial(dctx, wsURL(addr), &websocket.DialOptions{HTTPHeader: h})
+	up, err := s.dialOwner(dctx, addr, c.addr, c.session)
 	cancel()
 	if err != nil {
 		s.log.Warn("relay: dial the room's node", "node", addr, "err", err)
@@ -214,11 +189,18 @@ func (s *Server) proxyRoom(w http.ResponseWriter, r *http.Request, id string) bo
 	}
 	s.relays.total.Inc()
 	client := clientAddr(r)
+	var mac string // the relay's, which the owner's proof covers
 	p := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(target)
-			pr.Out.Header.Set(HeaderNodeSecret, s.nodes.Secret())
-			pr.Out.Header.Set(HeaderClientAddr, client)
+			mac = s.auth.sign(pr.Out.Header, pr.Out.Method, pr.Out.URL.RequestURI(), client)
+		},
+		ModifyResponse: func(resp *http.Response) error {
+			err := s.auth.checkOwner(resp.Header, mac)
+			for _, k := range RelayHeaders {
+				resp.Header.Del(k) // the nodes' own
+			}
+			return err
 		},
 		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, err error) {
 			s.log.Warn("relay: room request", "node", addr, "err", err)

@@ -57,6 +57,7 @@ type Server struct {
 	metrics *metrics
 	handler http.Handler // the routes behind guard (guard.go)
 	clock   Clock        // cfg.Clock, or WallClock
+	auth    *nodeAuth    // with nodes: the relays' MACs (nodeauth.go)
 
 	// accounts is nil until SetAccounts: the account routes answer
 	// unavailable and session cookies are ignored (accounts.go).

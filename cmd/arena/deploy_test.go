@@ -17,6 +17,7 @@ import (
 
 	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/internal/config"
+	"github.com/sudoku-arena/arena/server"
 )
 
 // The deployment files, from this package's directory.
@@ -36,18 +37,25 @@ type compose struct {
 	} `yaml:"services"`
 }
 
-// composeVar is a ${NAME:-default} in the compose file.
-var composeVar = regexp.MustCompile(`\$\{[A-Z_]+:-([^}]*)\}`)
+// composeVar is a ${NAME:-default} in the compose file; composeRequired
+// a ${NAME:?message}, a variable without a default that compose refuses
+// to start without.
+var (
+	composeVar      = regexp.MustCompile(`\$\{[A-Z_]+:-([^}]*)\}`)
+	composeRequired = regexp.MustCompile(`^\$\{([A-Z_]+):\?([^}]*)\}$`)
+)
 
 // TestDeployment checks that docker-compose.yml and deploy/nginx.conf
 // agree: nginx's upstream is the arena services on the port they listen
 // on, in NODE_ADDR too; the port it listens on is the one compose
 // publishes; every setting the nodes get is one of internal/config's and
-// their environment loads; the nodes share their database, secret and
-// public URL; the per-address limits are off behind the proxy; and the
-// metrics are on a port of their own, exposed to compose's network only,
-// never through nginx. With docker-compose and nginx on the machine, each
-// checks its file as well.
+// their environment loads; NODE_SECRET has no default (compose refuses
+// to start without it, saying how to make one); the nodes share their
+// database, secret and public URL; the per-address limits are off behind
+// the proxy; the metrics are on a port of their own, exposed to compose's
+// network only, never through nginx; and nginx clears the nodes' headers
+// (server.RelayHeaders) a client sends. With docker-compose and nginx on
+// the machine, each checks its file as well.
 func TestDeployment(t *testing.T) {
 	raw, err := os.ReadFile(composeFile)
 	require.NoError(t, err)
@@ -72,7 +80,13 @@ func TestDeployment(t *testing.T) {
 		for k, v := range svc.Environment {
 			assert.True(t, known[k], "%s: %s is not a setting of internal/config", name, k)
 			env[k] = composeVar.ReplaceAllString(v, "$1")
+			if m := composeRequired.FindStringSubmatch(v); m != nil {
+				assert.Equal(t, k, m[1], "%s: %s is given by the variable of its name", name, k)
+				assert.Contains(t, m[2], "openssl rand -hex 32", "%s: compose says how to make %s", name, k)
+				env[k] = arenatest.NodeSecret
+			}
 		}
+		assert.Equal(t, arenatest.NodeSecret, env["NODE_SECRET"], "%s: NODE_SECRET has no default: the operator sets it", name)
 		_, err := config.Load(func(k string) string { return env[k] })
 		assert.NoError(t, err, "%s's environment", name)
 
@@ -119,10 +133,21 @@ func TestDeployment(t *testing.T) {
 		assert.Contains(t, string(conf), want, "WebSockets pass through")
 	}
 	assert.Regexp(t, `location = /metrics \{\s*return 404;\s*\}`, string(conf), "nginx passes no /metrics on")
+	for _, h := range server.RelayHeaders {
+		assert.Regexp(t, `(?m)^\s*proxy_set_header\s+`+regexp.QuoteMeta(h)+`\s+"";$`, string(conf), "nginx clears a client's %s", h)
+	}
 
 	if dc, err := exec.LookPath("docker-compose"); err == nil {
-		out, err := exec.Command(dc, "-f", composeFile, "config", "-q").CombinedOutput()
+		check := func(env ...string) ([]byte, error) {
+			cmd := exec.Command(dc, "-f", composeFile, "config", "-q")
+			cmd.Env = append(slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "NODE_SECRET=") }), env...)
+			return cmd.CombinedOutput()
+		}
+		out, err := check("NODE_SECRET=" + arenatest.NodeSecret)
 		assert.NoError(t, err, "docker-compose config -q: %s", out)
+		out, err = check()
+		assert.Error(t, err, "docker-compose config -q without NODE_SECRET: %s", out)
+		assert.Contains(t, string(out), "set NODE_SECRET", "compose says what is missing")
 	}
 	if nginx := arenatest.NginxPath(); nginx != "" {
 		dir := t.TempDir()

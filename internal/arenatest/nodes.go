@@ -12,8 +12,9 @@ import (
 	"time"
 )
 
-// NodeSecret is the secret the nodes StartNodes starts share.
-const NodeSecret = "test-secret-of-the-nodes"
+// NodeSecret is the secret the nodes StartNodes starts share: random, as
+// NODE_SECRET must be (`openssl rand -hex 32`).
+const NodeSecret = "785932fe240ee373f79c67a44bd3e2321303fa3892193cb381b030fb3727aee2"
 
 // NodeOptions say how to start several nodes over one PostgreSQL
 // database.

@@ -66,7 +66,9 @@ type Node struct {
 	ID string
 	// Addr is the internal base URL other nodes relay to ("": one node).
 	Addr string
-	// Secret is shared by the nodes: a relayed request shows it.
+	// Secret is shared by the nodes: the key of the MAC a relayed
+	// request, and the owner's answer, carry (checkSecret says which
+	// values are refused).
 	Secret string
 	// Heartbeat is how often the node stamps its row; Timeout is how old
 	// a heartbeat may be before its node counts as dead and its rooms are
@@ -307,13 +309,13 @@ func Settings() []Setting {
 			},
 		},
 		{
-			Name: "NODE_SECRET", Doc: "secret the nodes share for relays, at least 16 characters; needed with NODE_ADDR",
+			Name: "NODE_SECRET", Doc: "secret the nodes share, the key of their relays' MACs: 32 characters or more, not guessable (openssl rand -hex 32); needed with NODE_ADDR",
 			Unset: "none",
 			shown: func(v string) string { return fmt.Sprintf("(%d characters, not shown)", len(v)) },
 			get:   func(c *Config) string { return c.Node.Secret },
 			set: func(c *Config, v string) error {
-				if len(v) < 16 {
-					return errors.New("want at least 16 characters")
+				if err := checkSecret(v); err != nil {
+					return err
 				}
 				c.Node.Secret = v
 				return nil
@@ -359,7 +361,7 @@ func checkNode(c Config) []error {
 	case set && c.Node.Addr == "":
 		problems = append(problems, fmt.Errorf("NODE_ADDR: the NODE_* settings need NODE_ADDR, this node's internal base URL"))
 	case c.Node.Addr != "" && c.Node.Secret == "":
-		problems = append(problems, fmt.Errorf("NODE_SECRET: several nodes need the secret they share for relays"))
+		problems = append(problems, fmt.Errorf("NODE_SECRET: several nodes need the secret they share for relays"+makeSecret))
 	}
 	if c.Node.Timeout < 3*c.Node.Heartbeat {
 		problems = append(problems, fmt.Errorf("NODE_TIMEOUT=%s: want at least 3 times NODE_HEARTBEAT (%s)", c.Node.Timeout, c.Node.Heartbeat))

@@ -208,7 +208,7 @@ func TestDatabaseWait(t *testing.T) {
 // a secret, and a timeout of some heartbeats.
 func TestNodeSettingsTogether(t *testing.T) {
 	const pg = "postgres://arena@db/arena"
-	const secret = "0123456789abcdef"
+	const secret = "a82774c0c949ad215581e59e34bb981e4a7af0a8a834920fd80715a098a9b696"
 	tests := []struct {
 		env  map[string]string
 		want string // "" when it loads

@@ -18,7 +18,9 @@ import (
 // that is neither the server's host nor one of origins (host patterns, as
 // path.Match reads them, with a scheme when they name one) with 403; the
 // error says why. No extension or subprotocol is offered, so none is
-// agreed: the frames are plain.
+// agreed: the frames are plain. Headers set on w before the call go with
+// the 101 answer, as net/http sends them with any other (those the
+// handshake itself sets aside).
 //
 // The connection's writes each have timeout to finish in, and a message
 // from the client may hold up to limit bytes (a longer one closes the
@@ -32,6 +34,10 @@ func Accept(w http.ResponseWriter, r *http.Request, origins []string, timeout ti
 		http.Error(w, err.Error(), status)
 		return nil, err
 	}
+	var answer strings.Builder
+	answer.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: " + AcceptKey(key) + "\r\n")
+	_ = w.Header().WriteSubset(&answer, handshakeHeaders) // a strings.Builder takes every write
+	answer.WriteString("\r\n")
 	nc, brw, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		http.Error(w, http.StatusText(http.StatusInternalServerError), http.StatusInternalServerError)
@@ -40,12 +46,18 @@ func Accept(w http.ResponseWriter, r *http.Request, origins []string, timeout ti
 	// What the client sent after its request, which net/http has read.
 	early, _ := brw.Reader.Peek(brw.Reader.Buffered())
 	c := newConn(nc, early, timeout, limit)
-	answer := "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: " + AcceptKey(key) + "\r\n\r\n"
-	if _, err := c.Write([]byte(answer)); err != nil {
+	if _, err := c.Write([]byte(answer.String())); err != nil {
 		_ = nc.Close()
 		return nil, fmt.Errorf("websocket: handshake answer: %w", err)
 	}
 	return c, nil
+}
+
+// handshakeHeaders are the headers Accept's answer sets itself, and those
+// a 101 must not carry: the rest of w's go with it.
+var handshakeHeaders = map[string]bool{
+	"Upgrade": true, "Connection": true, "Sec-Websocket-Accept": true,
+	"Content-Length": true, "Transfer-Encoding": true,
 }
 
 // checkHandshake checks that r is a WebSocket handshake, and returns its

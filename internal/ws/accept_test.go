@@ -94,3 +94,36 @@ func TestTheHandshakeIsChecked(t *testing.T) {
 		})
 	}
 }
+
+// The headers the handler set before Accept go with the 101, those the
+// handshake sets itself aside, and a value cannot break the answer's
+// lines.
+func TestTheAnswerCarriesTheHandlersHeaders(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /ws", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Proof", "abc")
+		w.Header().Set("X-Broken", "a\r\nX-Injected: 1")
+		w.Header().Set("Connection", "close")
+		w.Header().Set("Content-Length", "12")
+		if c, err := Accept(w, r, nil, time.Second, 4096); err == nil {
+			_ = c.Close()
+		}
+	})
+	hs := httptest.NewServer(mux)
+	t.Cleanup(hs.Close)
+	req, err := http.NewRequest(http.MethodGet, hs.URL+"/ws", nil)
+	require.NoError(t, err)
+	req.Header.Set("Connection", "Upgrade")
+	req.Header.Set("Upgrade", "websocket")
+	req.Header.Set("Sec-WebSocket-Version", "13")
+	req.Header.Set("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusSwitchingProtocols, resp.StatusCode)
+	assert.Equal(t, "abc", resp.Header.Get("X-Proof"))
+	assert.Equal(t, []string{"Upgrade"}, resp.Header.Values("Connection"))
+	assert.Empty(t, resp.Header.Get("Content-Length"))
+	assert.Empty(t, resp.Header.Get("X-Injected"))
+	assert.Equal(t, "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=", resp.Header.Get("Sec-WebSocket-Accept"))
+}
