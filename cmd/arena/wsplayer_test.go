@@ -228,16 +228,28 @@ func (p *wsPlayer) close() { p.conn.CloseNow() }
 
 // createRoom makes a room of the mode through the API.
 func createRoom(a endpoint, mode string) (string, error) {
-	resp, err := arenatest.Post(a.URL()+"/api/rooms", "application/json", strings.NewReader(`{"mode":"`+mode+`","level":"easy"}`))
-	if err != nil {
-		return "", err
+	for tries := 1; ; tries++ {
+		resp, err := arenatest.Post(a.URL()+"/api/rooms", "application/json", strings.NewReader(`{"mode":"`+mode+`","level":"easy"}`))
+		if err != nil {
+			return "", err
+		}
+		var created struct {
+			ID    string
+			Error struct{ Code string }
+		}
+		err = json.NewDecoder(resp.Body).Decode(&created)
+		resp.Body.Close()
+		// A node that cannot be sure just now of storing what it takes
+		// says retry: a client tries again a moment later.
+		if resp.StatusCode == http.StatusServiceUnavailable && created.Error.Code == protocol.CodeRetry && tries < 50 {
+			time.Sleep(200 * time.Millisecond)
+			continue
+		}
+		if err != nil || resp.StatusCode != http.StatusCreated {
+			return "", fmt.Errorf("POST /api/rooms %s: %d %v", mode, resp.StatusCode, err)
+		}
+		return created.ID, nil
 	}
-	defer resp.Body.Close()
-	var created struct{ ID string }
-	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil || resp.StatusCode != http.StatusCreated {
-		return "", fmt.Errorf("POST /api/rooms %s: %d %v", mode, resp.StatusCode, err)
-	}
-	return created.ID, nil
 }
 
 // roomView is GET /api/rooms/{id}, as an outsider sees the room.

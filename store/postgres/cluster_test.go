@@ -398,3 +398,23 @@ func claimed(cs []store.Claim) []string {
 	}
 	return ids
 }
+
+// TestIdleTransactionsEnd: a session of the store that sits idle inside a
+// transaction (its process stopped while it held a room's row) is ended by
+// the server after idleInTx, so that the row is free to claim; a
+// DATABASE_URL may set its own.
+func TestIdleTransactionsEnd(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openCluster(t)
+	var got string
+	require.NoError(t, s.pool.QueryRow(ctx, `SHOW idle_in_transaction_session_timeout`).Scan(&got))
+	assert.Equal(t, "5s", got)
+
+	for _, param := range []string{"idle_in_transaction_session_timeout=1500", "options=-c%20idle_in_transaction_session_timeout%3D1500"} {
+		own, err := Open(ctx, server.NewDatabase(t)+"&"+param)
+		require.NoError(t, err)
+		require.NoError(t, own.pool.QueryRow(ctx, `SHOW idle_in_transaction_session_timeout`).Scan(&got))
+		own.Close()
+		assert.Equal(t, "1500ms", got, "the URL's own setting stands: %s", param)
+	}
+}

@@ -16,6 +16,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	pgxmigrate "github.com/golang-migrate/migrate/v4/database/pgx/v5"
@@ -27,6 +29,11 @@ import (
 	"github.com/sudoku-arena/arena/migrations"
 	"github.com/sudoku-arena/arena/store"
 )
+
+// idleInTx is how long a session of the store may sit idle inside a
+// transaction before the server ends it (idle_in_transaction_session_timeout,
+// unless DATABASE_URL sets it).
+const idleInTx = 5 * time.Second
 
 // Store is the PostgreSQL store.
 type Store struct {
@@ -44,6 +51,15 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	}
 	if _, _, err := Migrate(ctx, url, store.MigrateUp); err != nil {
 		return nil, err
+	}
+	// A transaction of the store's never waits on its process between
+	// statements; one whose process stopped (SIGSTOP, a frozen VM) while it
+	// held rows would hold them until the process went on, and a room
+	// row a paused node holds FOR SHARE is one no other node can claim.
+	// The server ends such a session, and its locks, after idleInTx.
+	const idleParam = "idle_in_transaction_session_timeout"
+	if _, ok := cfg.ConnConfig.RuntimeParams[idleParam]; !ok && !strings.Contains(cfg.ConnConfig.RuntimeParams["options"], idleParam) {
+		cfg.ConnConfig.RuntimeParams[idleParam] = strconv.Itoa(int(idleInTx.Milliseconds()))
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
