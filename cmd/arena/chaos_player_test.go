@@ -228,6 +228,16 @@ func refusalCode(err error) string {
 	return "failed"
 }
 
+// transient reports whether a refusal's code says to send the message
+// again in a moment: nothing was done.
+func transient(code string) bool {
+	switch code {
+	case protocol.CodeRetry, protocol.CodeOverloaded, protocol.CodeUnavailable, protocol.CodeRateLimited:
+		return true
+	}
+	return false
+}
+
 // welcomed takes what a welcome says: a snapshot's board and whether the
 // player (or the team) has finished; a resumed welcome's replay follows
 // as events.
@@ -416,10 +426,10 @@ func (cp *chaosPlayer) handle(data []byte, wait **pending) bool {
 			return false
 		}
 		cp.rec.note("move refused " + f.Code)
-		switch f.Code {
-		case "retry", protocol.CodeOverloaded, protocol.CodeUnavailable, protocol.CodeRateLimited:
+		switch {
+		case transient(f.Code):
 			(*wait).refused, (*wait).resend = true, time.Now().Add(refusedPause)
-		case protocol.CodeFinished:
+		case f.Code == protocol.CodeFinished:
 			cp.over = true
 			*wait = nil
 		default:
