@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -130,7 +131,8 @@ func (r routed) WS() string { return r.endpoint.WS() + "?room=" + url.QueryEscap
 // chaosPlayer plays one seat of a room through faults: it moves a tick
 // at a time at the pace its schedule sets, sends a refused move again a
 // moment later, and when its socket ends (or stalls) comes back with its
-// token and last_seq through the balancer. It records every move
+// token and last_seq through the balancer, at once or, after a close
+// with 1001, when its hint says (as the web client does). It records every move
 // acknowledged to it and every finish it is told of.
 type chaosPlayer struct {
 	rec      *chaosRecord
@@ -150,6 +152,7 @@ type chaosPlayer struct {
 	done     bool          // told it finished (race), or the team did (co-op)
 	over     bool          // its moves are refused as finished: it waits to be told
 	resync   bool          // the next rejoin asks for a snapshot
+	after    time.Duration // how long the next rejoin waits first
 }
 
 func newChaosPlayer(rec *chaosRecord, r *liveRoom, i int, lb endpoint, start time.Time, due, stall time.Duration) *chaosPlayer {
@@ -171,7 +174,9 @@ func (cp *chaosPlayer) run(ctx context.Context, ws *wsPlayer) {
 		if cp.done || ctx.Err() != nil {
 			return
 		}
-		if ws = cp.rejoin(ctx); ws == nil {
+		wait := cp.after
+		cp.after = 0
+		if ws = cp.rejoin(ctx, wait); ws == nil {
 			return
 		}
 	}
@@ -180,9 +185,11 @@ func (cp *chaosPlayer) run(ctx context.Context, ws *wsPlayer) {
 
 // rejoin comes back through the balancer with the token and last_seq
 // (none after a resync: a snapshot), again and again until a welcome or
-// the end of ctx.
-func (cp *chaosPlayer) rejoin(ctx context.Context) *wsPlayer {
+// the end of ctx: first after wait, then a moment after each failure, or
+// as long as a close's hint says.
+func (cp *chaosPlayer) rejoin(ctx context.Context, wait time.Duration) *wsPlayer {
 	cp.rec.count(&cp.rec.reconnects)
+	sleepCtx(ctx, wait)
 	for ctx.Err() == nil {
 		last := cp.lastSeq
 		if cp.resync {
@@ -199,9 +206,27 @@ func (cp *chaosPlayer) rejoin(ctx context.Context) *wsPlayer {
 		what := "join refused " + refusalCode(err)
 		cp.rec.note(what)
 		cp.rec.sample(what, err)
-		sleepCtx(ctx, refusedPause)
+		sleepCtx(ctx, retryHint(err, refusedPause))
 	}
 	return nil
+}
+
+var secondsInReason = regexp.MustCompile(`(\d+)\s*s\b`)
+
+// retryHint is how long a client waits before it joins again after err:
+// a close with 1001 ("server restarting: reconnect in 5s") as long as its
+// reason says and up to 1.5 s more, as the web client does (net.js);
+// after any other error, otherwise.
+func retryHint(err error, otherwise time.Duration) time.Duration {
+	var ce websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != websocket.StatusGoingAway {
+		return otherwise
+	}
+	s := 5
+	if m := secondsInReason.FindStringSubmatch(ce.Reason); m != nil {
+		s, _ = strconv.Atoi(m[1])
+	}
+	return time.Duration(s)*time.Second + time.Duration(rand.IntN(1500))*time.Millisecond
 }
 
 var (
@@ -309,6 +334,7 @@ func (cp *chaosPlayer) play(ctx context.Context, ws *wsPlayer) {
 		case in := <-frames:
 			if in.err != nil {
 				cp.rec.note("socket closed " + closedWith(in.err))
+				cp.after = retryHint(in.err, 0)
 				return
 			}
 			if cp.handle(in.data, &wait) {

@@ -145,7 +145,8 @@ var chaosFaults = []chaosFault{
 // PostgreSQL behind nginx, while 24 players in 8 co-op and race rooms
 // (some through nginx, some straight to a node) play through it: they
 // move every tick, send refused moves again, and come back with their
-// token through nginx when their socket ends. Once play has settled and
+// token through nginx when their socket ends (after a 1001, when its
+// hint says, as the web client does). Once play has settled and
 // the nodes have stopped, the database must hold every move the players
 // were acknowledged (after a SIGKILL, all but those of its last
 // moments, and so after a node's pause or cut) and every finish they
