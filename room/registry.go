@@ -360,6 +360,26 @@ func (reg *Registry) Evict(id string) bool {
 	return true
 }
 
+// Release stops the live room with the id as a shutdown stops each room:
+// its state saved as final, its connections (it has none, when it is
+// released as it is made) closed with CloseGoingAway. It waits until the
+// room has ended, or ctx has. A node of several releases a room it has
+// just made, so that the node its players reach runs it (package
+// cluster).
+func (reg *Registry) Release(ctx context.Context, id string) error {
+	r, err := reg.Get(id)
+	if err != nil {
+		return err
+	}
+	r.cancel()
+	select {
+	case <-r.done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("room: release %s: %w", id, ctx.Err())
+	}
+}
+
 // roomQueue is how many commands wait for a room before the next sender
 // waits for room in the queue. A room handles a command in microseconds,
 // and its members (a few players, a reader each) send one at a time: 32

@@ -53,6 +53,11 @@ type Config struct {
 	// RetryAfter is the hint given to clients closed at shutdown (not a
 	// setting).
 	RetryAfter time.Duration
+	// RelayPingEvery and RelayPingWait are how a node that relays a socket
+	// to the room's owner checks the owner (not settings): when nothing
+	// has come from it for RelayPingEvery it pings it, and an owner that
+	// does not answer within RelayPingWait has stalled (relay.go).
+	RelayPingEvery, RelayPingWait time.Duration
 
 	// Rooms is the rooms' rules and timings. WithDefaults keeps the replay
 	// buffer within the send queue.
@@ -174,6 +179,8 @@ func DefaultConfig() Config {
 		PingEvery:      ws.PingEvery,
 		JoinTimeout:    30 * time.Second,
 		RetryAfter:     5 * time.Second,
+		RelayPingEvery: 2 * time.Second,
+		RelayPingWait:  3 * time.Second,
 		Rooms:          room.DefaultRegistryConfig(),
 		PoolStock:      20,
 		EventQueueMB:   64,
@@ -232,6 +239,8 @@ func (c *Config) defaults() {
 	orDefault(&c.PingEvery, d.PingEvery)
 	orDefault(&c.JoinTimeout, d.JoinTimeout)
 	orDefault(&c.RetryAfter, d.RetryAfter)
+	orDefault(&c.RelayPingEvery, d.RelayPingEvery)
+	orDefault(&c.RelayPingWait, d.RelayPingWait)
 	orDefault(&c.PoolStock, d.PoolStock)
 	orDefault(&c.PingInterval, d.PingInterval)
 	orDefault(&c.PingTimeout, d.PingTimeout)

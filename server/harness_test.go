@@ -182,6 +182,7 @@ func (e *env) createRoom(mode, level string) string {
 	var out server.CreateRoomResponse
 	require.NoError(e.tb, json.NewDecoder(resp.Body).Decode(&out))
 	require.Equal(e.tb, e.http.URL+"/r/"+out.ID, out.URL)
+	require.Equal(e.tb, "/ws?room="+out.ID, out.WS, "the WebSocket's path names the room for a balancer")
 	return out.ID
 }
 

@@ -43,8 +43,8 @@ type Nodes interface {
 
 // relayMetrics count the relays to other nodes.
 type relayMetrics struct {
-	open  prometheus.Gauge
-	total prometheus.Counter
+	open           prometheus.Gauge
+	total, stalled prometheus.Counter
 }
 
 // SetNodes makes the server one of several nodes: joins and room requests
@@ -62,8 +62,11 @@ func (s *Server) SetNodes(n Nodes) {
 		total: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "arena_relays_total", Help: "WebSockets and room requests relayed to the node that owns their room.",
 		}),
+		stalled: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "arena_relays_stalled_total", Help: "Relayed WebSockets closed (4009) because the room's node did not answer the relay's ping.",
+		}),
 	}
-	s.metrics.reg.MustRegister(s.relays.open, s.relays.total)
+	s.metrics.reg.MustRegister(s.relays.open, s.relays.total, s.relays.stalled)
 }
 
 // errRetry: the room's node cannot be reached just now.
@@ -97,7 +100,9 @@ func (s *Server) owner(ctx context.Context, id string, fromNode bool) (string, e
 
 // relay pipes the connection to the node at addr, which owns the room
 // the join (the first frame, sent on as it came) is for, until either
-// side closes; the owner's close code and reason reach the client.
+// side closes; the owner's close code and reason reach the client. An
+// owner that stops answering closes the client with CloseMoved
+// (ownerWatch).
 func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 	s := c.s
 	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -119,10 +124,13 @@ func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 		c.Close(room.CloseGoingAway)
 		return
 	}
+	watch := c.watchOwner(up, addr)
+	defer watch.stop()
 	go func() {
 		for {
 			_, data, err := up.Read(ctx)
 			if err != nil {
+				watch.stop()
 				var ce websocket.CloseError
 				if errors.As(err, &ce) {
 					c.closeWith(protocol.CloseCode(ce.Code), ce.Reason, true)
@@ -133,6 +141,7 @@ func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 				}
 				return
 			}
+			watch.heardNow()
 			if !c.Send(room.Frame{Data: data, Type: "relay"}) { // its latency is the owner's to measure
 				return
 			}
@@ -141,6 +150,9 @@ func (c *conn) relay(ctx context.Context, addr string, join []byte) {
 	for {
 		in := c.sock.Next(false)
 		if in.Kind != ws.InputMessage {
+			// The client is gone: the owner's answer to the close is
+			// no sign of a stall.
+			watch.stop()
 			c.ended(in)
 			code := websocket.StatusGoingAway
 			if in.Kind == ws.InputClose {

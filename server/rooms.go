@@ -1,12 +1,15 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
+	"time"
 
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
@@ -35,7 +38,8 @@ type CreateRoomResponse struct {
 	Level string `json:"level"`
 	// URL is the link to share: it opens the room in the web client.
 	URL string `json:"url"`
-	// WS is the WebSocket endpoint's path; join with {"type":"join","room":ID}.
+	// WS is the WebSocket endpoint's path with the room as its routing
+	// hint (/ws?room=ID); join with {"type":"join","room":ID}.
 	WS string `json:"ws"`
 }
 
@@ -100,8 +104,18 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 		writeError(w, protocol.CodeUnavailable, "no room could be made just now: try again")
 		return
 	}
+	if h, ok := s.nodes.(RoomHandOff); ok {
+		// Made here, run where its players meet. A client that hangs up
+		// does not leave the hand-off half done.
+		hctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), handOffTimeout)
+		if err := h.HandOff(hctx, rm.ID()); err != nil {
+			s.log.Warn("hand off a new room", "room", rm.ID(), "err", err)
+		}
+		cancel()
+	}
 	if s.roomsByAddr != nil {
-		// The address holds the room until it ends.
+		// The address holds the room until it ends (here: a room handed
+		// off ends here at once, and is counted on no node).
 		go func() {
 			<-rm.Done()
 			s.roomsByAddr.release(addr)
@@ -109,9 +123,25 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 	}
 	s.log.Info("room created", "room", rm.ID(), "mode", req.Mode, "level", req.Level)
 	writeJSON(w, http.StatusCreated, CreateRoomResponse{
-		ID: rm.ID(), Mode: req.Mode, Level: req.Level, URL: s.baseURL(r) + "/r/" + rm.ID(), WS: "/ws",
+		ID: rm.ID(), Mode: req.Mode, Level: req.Level, URL: s.baseURL(r) + "/r/" + rm.ID(), WS: wsPath(rm.ID()),
 	})
 }
+
+// wsPath is the WebSocket endpoint's path for a room: /ws with the room
+// as the balancer's routing hint (see GET /ws in docs/protocol.md).
+func wsPath(id string) string { return "/ws?room=" + url.QueryEscape(id) }
+
+// RoomHandOff is what a node of several may do besides Nodes: hand a room
+// it has just made, before anyone joined it, to the node its players
+// reach. A balancer that routes by room sends all of a room's players to
+// one node, but POST /api/rooms, with no room yet, to any; the room is
+// claimed by the node of its first join (package cluster's Router).
+type RoomHandOff interface {
+	HandOff(ctx context.Context, id string) error
+}
+
+// handOffTimeout bounds a hand-off: a save and a write.
+const handOffTimeout = 5 * time.Second
 
 // maxCreateBody is the most of a POST /api/rooms body that is read.
 const maxCreateBody = 1024

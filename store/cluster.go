@@ -79,6 +79,17 @@ type Cluster interface {
 	// named: a room missing from it is another node's now (or no
 	// node's).
 	HeldBy(ctx context.Context, node string, roomIDs []string) (map[string]int64, error)
+	// HandOff hands off a room node made and owns at epoch, which it has
+	// stored and stopped before anyone joined: the room's epoch goes up
+	// (node's writes for it are refused from then on), and ClaimHanded
+	// lets the first node its players reach claim it, while node lives
+	// too. ErrOwned unless node owns the room at epoch.
+	HandOff(ctx context.Context, roomID, node string, epoch int64) error
+	// ClaimHanded makes node the owner of a room handed off (HandOff) and
+	// claimed by no node since, so run by none, and returns the new epoch;
+	// ErrOwned for any other room, or none. Of concurrent claimers one
+	// wins.
+	ClaimHanded(ctx context.Context, roomID, node string) (int64, error)
 }
 
 // FencedError is AppendEvents' (and the other fenced writes') refusal:

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/internal/arenatest"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/store"
 	"github.com/sudoku-arena/arena/store/pgtest"
@@ -17,9 +19,10 @@ import (
 
 // TestNodesBehindBalancer is the whole of several nodes as an operator
 // runs them: three real nodes over one PostgreSQL, and nginx in front
-// with the deployment's own configuration (deploy/nginx.conf: plain round
-// robin), the one URL every player uses. A race whose players land on
-// different nodes plays to the end; the node owning a live co-op room and
+// with the deployment's own configuration (deploy/nginx.conf: by room),
+// the one URL every player uses. Rooms made through it run on the node
+// their players reach, each room's on one node, and a race plays to the
+// end with no socket relayed; the node owning a live co-op room and
 // a live race is killed (SIGKILL) and both are taken over within 15 s and
 // finished by the same players coming back through the balancer; a node
 // paused (SIGSTOP) past NODE_TIMEOUT and resumed has its write refused;
@@ -52,19 +55,58 @@ func TestNodesBehindBalancer(t *testing.T) {
 		owner := ownerOf(ctx, t, cl, r.id)
 		assert.Len(t, roomView(t, lb, r.id).Players, 3)
 		finishRace(ctx, t, r, r.players)
+		// A rematch: the next round is made where the room runs, under
+		// the epoch its node claimed it at.
+		require.NoError(t, r.players[0].send(ctx, map[string]any{"type": "rematch"}))
+		for _, p := range r.players {
+			_, err := p.until(ctx, func(frame) bool { return p.phase == protocol.PhaseWaiting })
+			require.NoError(t, err, "%s: the rematch's lobby", p.name)
+		}
+		require.NoError(t, r.players[0].send(ctx, map[string]any{"type": "start"}))
+		for _, p := range r.players {
+			_, err := p.running(ctx)
+			require.NoError(t, err, "%s: the rematch runs", p.name)
+		}
+		assert.Equal(t, owner, ownerOf(ctx, t, cl, r.id), "the rematch runs where the room ran")
 		for _, p := range r.players {
 			p.close()
 		}
-		// Round robin sent the creation and the three joins to the three
-		// nodes in turn (the balancer has one worker, so one rotation):
-		// the joins that did not reach the owner were relayed to it.
-		assert.GreaterOrEqual(t, relays(), 2.0, "joins relayed to the owner, %s", owner)
+		// The creation went to any node (round robin: it names no room),
+		// which handed the room off; the joins and the room request went
+		// to the node the room's id hashes to, which claimed it: nothing
+		// was relayed.
+		assert.Zero(t, relays(), "no join relayed to the owner, %s", owner)
+	})
+
+	t.Run("RoomsRunWhereTheirPlayersLand", func(t *testing.T) {
+		owners := map[string]int{}
+		for range 6 {
+			r := startVia(ctx, t, room.ModeCoop, lb, lb)
+			owners[ownerOf(ctx, t, cl, r.id)]++
+			someMoves(ctx, t, r)
+			for _, p := range r.players {
+				p.close()
+			}
+		}
+		// A daily room: its player plays as they join.
+		id, err := createRoom(lb, room.ModeDaily)
+		require.NoError(t, err)
+		p, err := dialPlayer(ctx, lb, id, "daily", "", 0)
+		require.NoError(t, err)
+		givens, err := p.running(ctx)
+		require.NoError(t, err)
+		solution := solve(t, givens)
+		cell := slices.Index(givens[:], 0)
+		require.NoError(t, p.move(ctx, cell, int(solution[cell])))
+		p.close()
+		assert.Zero(t, relays(), "every player reached the node that runs the room")
+		assert.GreaterOrEqual(t, len(owners), 2, "the rooms spread over the nodes: %v", owners)
 	})
 
 	t.Run("OwnerKilled", func(t *testing.T) {
 		coop := startVia(ctx, t, room.ModeCoop, lb, lb)
 		owner := ownerOf(ctx, t, cl, coop.id)
-		race := startIn(ctx, t, createOn(ctx, t, cl, lb, room.ModeRace, owner), room.ModeRace, lb, lb)
+		race := startIn(ctx, t, roomOn(ctx, t, cl, lb, room.ModeRace, owner), room.ModeRace, lb, lb)
 		someMoves(ctx, t, coop)
 		someMoves(ctx, t, race)
 		killAndFinish(ctx, t, cl, byID[owner], owner, coop, race, lb)
@@ -140,9 +182,10 @@ func TestNodesBehindBalancer(t *testing.T) {
 
 // TestNodesAnswerForTheirPublicURL runs three nodes as docker-compose.yml
 // does, with PUBLIC_URL the balancer's URL: a race made and played
-// through nginx plays to the end, its joins and room requests that reach
-// the node without the room relayed to the owner at its NODE_ADDR (a
-// host other than PUBLIC_URL's, answered for the nodes' secret), while a
+// through nginx plays to the end, its joins (without the room's hint, so
+// round robin) that reach a node without the room relayed to the owner
+// at its NODE_ADDR (a host other than PUBLIC_URL's, answered for the
+// nodes' secret), while a
 // request straight to a node's own address is refused as another host
 // (421) and its probes still answer; nginx answers /metrics itself.
 // Without nginx it skips, unless E2E_REQUIRED=1.
@@ -159,9 +202,9 @@ func TestNodesAnswerForTheirPublicURL(t *testing.T) {
 	})
 	lb := arenatest.StartBalancerOn(t, lbAddr, nginxFile, nodes)
 
-	r := startVia(ctx, t, room.ModeRace, lb, lb, lb)
+	anyNode := unhinted{lb}
+	r := startVia(ctx, t, room.ModeRace, anyNode, anyNode, anyNode)
 	assert.Len(t, roomView(t, lb, r.id).Players, 3)
-	assert.Len(t, roomView(t, lb, r.id).Players, 3, "asked again, through another node")
 	finishRace(ctx, t, r, r.players)
 	relays := 0.0
 	for _, n := range nodes {
@@ -172,7 +215,7 @@ func TestNodesAnswerForTheirPublicURL(t *testing.T) {
 			assert.Equal(t, http.StatusOK, n.Status(probe), "%s at %s", probe, n.Addr())
 		}
 	}
-	assert.GreaterOrEqual(t, relays, 2.0, "joins and a room request relayed to the owner")
+	assert.GreaterOrEqual(t, relays, 2.0, "joins relayed to the owner")
 	for _, p := range r.players {
 		assert.NotNil(t, p.finish, "%s finished", p.name)
 		p.close()
@@ -193,19 +236,21 @@ func ownerOf(ctx context.Context, t *testing.T, cl store.Cluster, id string) str
 	return o.Node
 }
 
-// createOn makes rooms of the mode through the balancer until one is
-// made by (and so owned by) the node named owner, and returns its id.
-// Round robin reaches every node within a few tries.
-func createOn(ctx context.Context, t *testing.T, cl store.Cluster, lb endpoint, mode, owner string) string {
+// roomOn makes rooms of the mode through the balancer until one runs on
+// the node named owner, and returns its id: a room request through the
+// balancer reaches the node the id hashes to, which claims the room, as
+// its first join would. A third of the rooms land on each node.
+func roomOn(ctx context.Context, t *testing.T, cl store.Cluster, lb endpoint, mode, owner string) string {
 	t.Helper()
-	for range 12 {
+	for range 40 {
 		id, err := createRoom(lb, mode)
 		require.NoError(t, err)
+		roomView(t, lb, id)
 		if ownerOf(ctx, t, cl, id) == owner {
 			return id
 		}
 	}
-	t.Fatalf("no %s room made on %s through the balancer in 12 tries", mode, owner)
+	t.Fatalf("no %s room run on %s through the balancer in 40 tries", mode, owner)
 	return ""
 }
 

@@ -44,7 +44,12 @@ then created round robin over them (each owned by the node that made it),
 and -remote is the share of each room's players that connect to another
 node, which relays them to the owner; the report counts those connections.
 -pid then takes the nodes' process ids, comma-separated, and the RSS and
-CPU are their sums.
+CPU are their sums. -url may also be a balancer in front of the nodes
+(scripts/loadtest-nodes runs nginx with deploy/nginx.conf): the players
+name their room in the WebSocket's URL (/ws?room=ID), as the web client
+does. With -metrics naming the nodes' metrics listeners, the report
+counts the players the nodes relayed (their arena_relays_total, before
+and after), whatever sent them where.
 
 Only a loopback server is loaded unless -allow-remote is given. The server
 needs its per-address limits off (ROOMS_PER_ADDR=0 SOCKETS_PER_ADDR=0
@@ -70,7 +75,7 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	allowRemote := fs.Bool("allow-remote", false, "allow a -url that is not a loopback address")
 	pids := fs.String("pid", "", "the server's process id, for its RSS and CPU time (else RSS from -metrics); several nodes' comma-separated")
-	metrics := fs.String("metrics", "", "the server's metrics listener (METRICS_ADDR), http://HOST:PORT, for its RSS without -pid; several nodes' comma-separated")
+	metrics := fs.String("metrics", "", "the server's metrics listener (METRICS_ADDR), http://HOST:PORT, for its RSS without -pid; several nodes' comma-separated, for their relays too")
 	remote := fs.Float64("remote", 0, "share of each room's players (0 to 1) that connect to a node other than the room's owner")
 	procs := fs.Int("procs", 1, "worker processes to spread the connections over (each under its open-file limit)")
 	sources := fs.Int("sources", 0, "loopback source addresses per process, from 127.0.0.2 (0: one per 10,000 connections)")

@@ -54,14 +54,20 @@ func metric(t *testing.T, a *arenatest.Arena, name string) float64 {
 // until a welcome comes (the node may still be taking the room over), for
 // up to within. It asks for a snapshot (no last_seq), so that the board
 // can be checked. Each try is bounded by rejoinTry: behind a balancer a
-// try may reach a paused node, which never answers.
+// try may reach a paused node, which never answers; and, as the web
+// client, every other try leaves the room out of the WebSocket's URL, so
+// that a balancer routing by room does not send each try to that node.
 func rejoin(ctx context.Context, t *testing.T, a endpoint, p *wsPlayer, within time.Duration) *wsPlayer {
 	t.Helper()
 	p.close()
 	deadline := time.Now().Add(within)
-	for {
+	for try := 0; ; try++ {
+		via := a
+		if try%2 == 1 {
+			via = unhinted{a}
+		}
 		tctx, cancel := context.WithTimeout(ctx, rejoinTry)
-		np, err := dialPlayer(tctx, a, p.roomID, p.name, p.token, 0)
+		np, err := dialPlayer(tctx, via, p.roomID, p.name, p.token, 0)
 		cancel()
 		if err == nil {
 			np.acks = p.acks
@@ -328,7 +334,9 @@ func pauseAndFence(ctx context.Context, t *testing.T, cl store.Cluster, r *liveR
 	owned := metric(t, owner, "arena_node_rooms_owned")
 	owner.Pause(t)
 	o := awaitOwner(ctx, t, cl, r.id, ownerID, takeoverBound)
-	b := rejoin(ctx, t, via, r.players[1], 10*time.Second)
+	// Behind a balancer routing by room, a try with the room's hint
+	// reaches the paused node; one without goes round robin.
+	b := rejoin(ctx, t, via, r.players[1], 20*time.Second)
 	cell := r.cellsOf(1)[2]
 	require.NoError(t, b.move(ctx, cell, int(r.solution[cell])))
 	time.Sleep(300 * time.Millisecond) // written by the new owner

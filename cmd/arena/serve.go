@@ -188,7 +188,7 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 	}
 	srv := server.New(cfg, rooms, data, web.FS(), logger)
 	if nd != nil {
-		srv.SetNodes(nd)
+		srv.SetNodes(nd.Router())
 		nd.Register(srv.Metrics())
 	}
 	srv.SetDailies(&daily.Service{Store: st, Puzzles: puzzles, RankGuests: all.RankGuests})

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -62,14 +63,26 @@ type endpoint interface {
 	WS() string
 }
 
+// unhinted is an endpoint whose players leave the room out of the
+// WebSocket's URL (/ws, not /ws?room=ID): a client of a balancer that
+// cannot route by room, or one that dropped the hint after a failed try,
+// as the web client does every other try.
+type unhinted struct{ endpoint }
+
 // dialPlayer joins roomID: as a new player when token is empty, otherwise
 // as the player the token names, resuming after lastSeq when it is set.
+// The WebSocket's URL names the room, as the web client's does, unless a
+// is unhinted.
 func dialPlayer(ctx context.Context, a endpoint, roomID, name, token string, lastSeq int64) (*wsPlayer, error) {
 	dctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	conn, _, err := websocket.Dial(dctx, a.WS(), &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {a.URL()}}})
+	u := a.WS()
+	if _, ok := a.(unhinted); !ok {
+		u += "?room=" + url.QueryEscape(roomID)
+	}
+	conn, _, err := websocket.Dial(dctx, u, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {a.URL()}}})
 	if err != nil {
-		return nil, fmt.Errorf("dial %s for %s: %w", a.WS(), name, err)
+		return nil, fmt.Errorf("dial %s for %s: %w", u, name, err)
 	}
 	conn.SetReadLimit(1 << 20)
 	p := &wsPlayer{name: name, roomID: roomID, conn: conn, token: token}

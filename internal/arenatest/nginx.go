@@ -118,6 +118,18 @@ func StartBalancer(tb testing.TB, conf string, servers []*Arena) *Balancer {
 // the servers start, for their PUBLIC_URL.
 func StartBalancerOn(tb testing.TB, addr, conf string, servers []*Arena) *Balancer {
 	tb.Helper()
+	upstreams := make([]string, len(servers))
+	for i, s := range servers {
+		upstreams[i] = s.Addr()
+	}
+	return StartBalancerFor(tb, addr, conf, upstreams)
+}
+
+// StartBalancerFor is StartBalancerOn in front of any HTTP servers, by
+// their addresses (HOST:PORT), each of which answers GET /readyz: a test
+// of the balancer's own rules needs no arena behind it.
+func StartBalancerFor(tb testing.TB, addr, conf string, upstreams []string) *Balancer {
+	tb.Helper()
 	bin := Nginx(tb)
 	raw, err := os.ReadFile(conf)
 	if err != nil {
@@ -133,10 +145,6 @@ func StartBalancerOn(tb testing.TB, addr, conf string, servers []*Arena) *Balanc
 		tb.Fatalf("arenatest: %v", err)
 	}
 	tb.Cleanup(func() { os.RemoveAll(dir) })
-	upstreams := make([]string, len(servers))
-	for i, s := range servers {
-		upstreams[i] = s.Addr()
-	}
 	b := &Balancer{addr: addr}
 	text, err := NginxConfig(string(raw), b.addr, upstreams, dir)
 	if err != nil {

@@ -217,6 +217,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	defer r.stopLoops()
 
+	relays0, relaysKnown := r.relays(ctx)
 	// Set the rooms up, spread over the ramp, at most setupParallel at once.
 	setupCtx, cancelSetup := context.WithTimeout(ctx, o.Ramp+setupTimeout)
 	defer cancelSetup()
@@ -298,6 +299,12 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		log.Warn("server RSS", "err", err)
 	}
 	res.ServerRSS = rss
+	for _, rm := range ready {
+		res.Players += len(rm.players)
+	}
+	if relays1, ok := r.relays(ctx); ok && relaysKnown {
+		res.Relayed, res.RelayedKnown = relays1-relays0, true
+	}
 
 	// Close every socket as a player leaving would, and wait (bounded) for
 	// the readers to end.

@@ -113,12 +113,15 @@ func TestMerge(t *testing.T) {
 	assert.Contains(t, sb.String(), "close:4001=1 conflict=3")
 }
 
-func TestParseRSS(t *testing.T) {
-	n, err := parseRSS(strings.NewReader("# HELP x\nprocess_resident_memory_bytes 1.234567e+07\nother 1\n"))
+func TestParseMetric(t *testing.T) {
+	n, err := parseMetric(strings.NewReader("# HELP x\nprocess_resident_memory_bytes 1.234567e+07\nother 1\n"), metricRSS)
 	require.NoError(t, err)
 	assert.Equal(t, int64(12345670), n)
-	_, err = parseRSS(strings.NewReader("other 1\n"))
+	_, err = parseMetric(strings.NewReader("other 1\n"), metricRSS)
 	assert.Error(t, err)
+	n, err = parseMetric(strings.NewReader("arena_relays_total_x 5\narena_relays_total 7\n"), metricRelays)
+	require.NoError(t, err)
+	assert.Equal(t, int64(7), n, "the name whole, not a prefix")
 }
 
 func TestReadProcSelf(t *testing.T) {
@@ -213,4 +216,23 @@ func TestClientChoice(t *testing.T) {
 	o.Client = ClientLibrary
 	require.NoError(t, o.Validate())
 	assert.Equal(t, ClientLibrary, o.client())
+}
+
+// TestRelayedShare: the players the nodes relayed are printed over the
+// players when known, and merge as the largest worker's count (each
+// worker reads the same nodes).
+func TestRelayedShare(t *testing.T) {
+	got := Merge([]Result{
+		{Players: 8, Relayed: 3, RelayedKnown: true},
+		{Players: 4, Relayed: 3, RelayedKnown: true},
+	})
+	assert.Equal(t, 12, got.Players)
+	assert.Equal(t, int64(3), got.Relayed)
+	var sb strings.Builder
+	got.Print(&sb)
+	assert.Contains(t, sb.String(), "relayed              3 of 12 players (25.0%), by the nodes' arena_relays_total")
+	sb.Reset()
+	(&Result{Players: 12}).Print(&sb)
+	assert.NotContains(t, sb.String(), "relayed", "unknown without the nodes' metrics")
+	assert.Equal(t, "-", (&Result{}).RelayedShare())
 }

@@ -113,9 +113,16 @@ func (r *run) serverRSS(ctx context.Context) (int64, error) {
 		}
 		return sum, nil
 	}
+	return r.sumMetric(ctx, metricRSS)
+}
+
+// sumMetric is the metric name summed over the servers' metrics
+// listeners (Options.Metrics); 0 with none.
+func (r *run) sumMetric(ctx context.Context, name string) (int64, error) {
+	var sum int64
 	for _, u := range r.o.Metrics {
 		mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		n, err := metricsRSS(mctx, r.http, u)
+		n, err := readMetric(mctx, r.http, u, name)
 		cancel()
 		if err != nil {
 			return 0, err
@@ -123,4 +130,23 @@ func (r *run) serverRSS(ctx context.Context) (int64, error) {
 		sum += n
 	}
 	return sum, nil
+}
+
+// relays is how many sockets (and room requests) the nodes have relayed
+// so far, by their metrics listeners, and whether it is known: each node
+// of several counts arena_relays_total, which a single server has not.
+// Read before the rooms are set up and after the window, it says how many
+// of the run's players were relayed, whatever sent them where: -remote's
+// plan, or a balancer in front of the nodes (then -url is the balancer's,
+// and -metrics names the nodes').
+func (r *run) relays(ctx context.Context) (int64, bool) {
+	if len(r.o.Metrics) == 0 {
+		return 0, false
+	}
+	n, err := r.sumMetric(ctx, metricRelays)
+	if err != nil {
+		r.log.Debug("relays", "err", err)
+		return 0, false
+	}
+	return n, true
 }

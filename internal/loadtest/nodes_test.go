@@ -64,8 +64,11 @@ func TestNodeOf(t *testing.T) {
 // TestRunAcrossNodes plays a small co-op load over three real nodes on
 // one PostgreSQL, half of each room's players on a node that does not own
 // the room: every connection holds, moves are acknowledged and timed
-// through the relays, and each node relays exactly the sockets the plan
-// sends it.
+// through the relays, each node relays exactly the sockets the plan
+// sends it, and the report's count of relayed players, read from the
+// nodes' metrics, is the plan's. Then the same load through nginx with
+// the deployment's configuration, which routes by room: no player is
+// relayed.
 func TestRunAcrossNodes(t *testing.T) {
 	ctx := context.Background()
 	pg, err := pgtest.Start(ctx, pgtest.Options{})
@@ -75,17 +78,20 @@ func TestRunAcrossNodes(t *testing.T) {
 		DatabaseURL: pg.NewDatabase(t), N: 3, Heartbeat: 250 * time.Millisecond, Timeout: 3 * time.Second,
 		Env: []string{"COUNTDOWN=1s", "POOL_STOCK=8"},
 	})
-	var urls []*url.URL
+	var urls, metrics []*url.URL
 	var pids []int
 	for _, a := range nodes {
 		u, err := CheckTarget(a.URL(), false)
 		require.NoError(t, err)
 		urls = append(urls, u)
 		pids = append(pids, a.PID())
+		m, err := url.Parse(a.MetricsURL())
+		require.NoError(t, err)
+		metrics = append(metrics, m)
 	}
 	res, err := Run(ctx, Options{
 		URL: urls[0], Nodes: urls, Remote: 0.5, Rooms: 3, Players: 4, Mode: "coop",
-		Rate: 4, Ramp: 0, Duration: 2 * time.Second, PIDs: pids,
+		Rate: 4, Ramp: 0, Duration: 2 * time.Second, PIDs: pids, Metrics: metrics,
 	})
 	require.NoError(t, err)
 	assert.False(t, res.Failed(), "%+v", res.Errors)
@@ -106,4 +112,24 @@ func TestRunAcrossNodes(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, 2.0, relays, "node %d relays one player of each other node's room", i+1)
 	}
+	assert.True(t, res.RelayedKnown)
+	assert.Equal(t, int64(6), res.Relayed, "the nodes' count is the plan's")
+	assert.Equal(t, 12, res.Players)
+
+	t.Run("ThroughTheBalancer", func(t *testing.T) {
+		lb := arenatest.StartBalancer(t, "../../deploy/nginx.conf", nodes)
+		u, err := CheckTarget(lb.URL(), false)
+		require.NoError(t, err)
+		res, err := Run(ctx, Options{
+			URL: u, Rooms: 6, Players: 4, Mode: "coop",
+			Rate: 4, Ramp: 0, Duration: 2 * time.Second, PIDs: pids, Metrics: metrics,
+		})
+		require.NoError(t, err)
+		assert.False(t, res.Failed(), "%+v", res.Errors)
+		assert.Equal(t, 24, res.Players)
+		assert.Zero(t, res.UnexpectedCloses)
+		assert.Greater(t, res.MovesAcked, int64(80), "24 players × 4 moves/s × 2 s, less clashes")
+		assert.True(t, res.RelayedKnown)
+		assert.Zero(t, res.Relayed, "every player reached the node that runs the room")
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -76,6 +77,9 @@ func (rm *roomRun) join(ctx context.Context, idx int, name string) (*player, err
 	ws := *base
 	ws.Scheme = map[string]string{"http": "ws", "https": "wss"}[ws.Scheme]
 	ws.Path = "/ws"
+	// The room's hint, as the web client gives it: a balancer that routes
+	// by room sends the socket to the node that runs it.
+	ws.RawQuery = url.Values{"room": {rm.id}}.Encode()
 	dctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	p := &player{rm: rm, idx: idx, name: name, remote: remote,

@@ -58,6 +58,16 @@ type Result struct {
 	// node that did not own their room, and so through a relay.
 	Nodes             int `json:"nodes"`
 	RemoteConnections int `json:"remote_connections"`
+	// Players is how many players joined the rooms that reached play.
+	// Relayed is how many sockets the nodes relayed to another over the
+	// run, by their metrics listeners (arena_relays_total summed over
+	// Options.Metrics), when RelayedKnown: the players that reached a node
+	// that did not run their room, whatever sent them there (-remote's
+	// plan, or a balancer). Workers read the same nodes, and merge to the
+	// largest.
+	Players      int   `json:"players"`
+	Relayed      int64 `json:"relayed"`
+	RelayedKnown bool  `json:"relayed_known"`
 	// Seconds are the measured window's seconds, in order: what a
 	// latency's quantiles do not say is whether the slow moves came
 	// evenly or together (a stall of the server every few seconds).
@@ -109,6 +119,15 @@ func (r *Result) MovesPerSecond() float64 {
 	return float64(r.MovesAcked) / r.Window.Seconds()
 }
 
+// RelayedShare is Relayed over Players, as a percentage ("-" with no
+// player).
+func (r *Result) RelayedShare() string {
+	if r.Players == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(r.Relayed)/float64(r.Players))
+}
+
 // RSSPerConnection is the server's RSS divided by the connections held, 0
 // when either is unknown.
 func (r *Result) RSSPerConnection() int64 {
@@ -147,6 +166,9 @@ func Merge(parts []Result) Result {
 		out.ServerCPU = max(out.ServerCPU, p.ServerCPU)
 		out.Nodes = max(out.Nodes, p.Nodes)
 		out.RemoteConnections += p.RemoteConnections
+		out.Players += p.Players
+		out.Relayed = max(out.Relayed, p.Relayed)
+		out.RelayedKnown = out.RelayedKnown || p.RelayedKnown
 		for i, sec := range p.Seconds {
 			if i == len(out.Seconds) {
 				out.Seconds = append(out.Seconds, Second{})
@@ -168,6 +190,9 @@ func (r *Result) Print(w io.Writer) {
 	fmt.Fprintf(w, "connections held     %d (peak %d)\n", r.Connections, r.PeakConnections)
 	if r.Nodes > 1 {
 		fmt.Fprintf(w, "nodes                %d, %d connections to a node that does not own the room (relayed)\n", r.Nodes, r.RemoteConnections)
+	}
+	if r.RelayedKnown {
+		fmt.Fprintf(w, "relayed              %d of %d players (%s), by the nodes' arena_relays_total\n", r.Relayed, r.Players, r.RelayedShare())
 	}
 	fmt.Fprintf(w, "moves sent           %d\n", r.MovesSent)
 	fmt.Fprintf(w, "moves acknowledged   %d (%.1f/s), clashes refused %d, measured %d\n", r.MovesAcked, r.MovesPerSecond(), r.Clashes, r.Measured)

@@ -126,9 +126,15 @@ func readCPU(pid int) (time.Duration, error) {
 	return time.Duration(ut+st) * clockTick, nil
 }
 
-// metricsRSS reads process_resident_memory_bytes from a server's metrics
-// listener at u (its /metrics).
-func metricsRSS(ctx context.Context, c *http.Client, u *url.URL) (int64, error) {
+// Metrics read from the servers' metrics listeners.
+const (
+	metricRSS    = "process_resident_memory_bytes"
+	metricRelays = "arena_relays_total" // a node's relayed sockets and room requests
+)
+
+// readMetric reads the metric name (one without labels) from a server's
+// metrics listener at u (its /metrics).
+func readMetric(ctx context.Context, c *http.Client, u *url.URL, name string) (int64, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return 0, fmt.Errorf("metrics: %w", err)
@@ -141,15 +147,15 @@ func metricsRSS(ctx context.Context, c *http.Client, u *url.URL) (int64, error) 
 	if resp.StatusCode != http.StatusOK {
 		return 0, fmt.Errorf("metrics: %s", resp.Status)
 	}
-	return parseRSS(resp.Body)
+	return parseMetric(resp.Body, name)
 }
 
-// parseRSS finds process_resident_memory_bytes in Prometheus's text format.
-func parseRSS(r io.Reader) (int64, error) {
+// parseMetric finds the metric name in Prometheus's text format.
+func parseMetric(r io.Reader, name string) (int64, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "process_resident_memory_bytes "); ok {
+		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
 			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 			if err != nil {
 				return 0, fmt.Errorf("metrics: %q: %w", v, err)
@@ -160,5 +166,5 @@ func parseRSS(r io.Reader) (int64, error) {
 	if err := sc.Err(); err != nil {
 		return 0, fmt.Errorf("metrics: %w", err)
 	}
-	return 0, errors.New("metrics: no process_resident_memory_bytes")
+	return 0, fmt.Errorf("metrics: no %s", name)
 }

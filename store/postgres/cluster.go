@@ -226,3 +226,34 @@ func (s *Store) HeldBy(ctx context.Context, node string, roomIDs []string) (map[
 	_, err = pgx.ForEachRow(rows, []any{&id, &epoch}, func() error { held[id] = epoch; return nil })
 	return held, mapErr(err, "rooms held by node "+node)
 }
+
+// HandOff hands off a room node made, stored and stopped: its epoch goes
+// up and is noted as the one it was handed off at.
+func (s *Store) HandOff(ctx context.Context, roomID, node string, epoch int64) error {
+	what := "hand off room " + roomID
+	tag, err := s.pool.Exec(ctx,
+		`UPDATE rooms SET epoch = epoch + 1, handed_epoch = epoch + 1 WHERE id = $1 AND owner = $2 AND epoch = $3`,
+		store.RoomOf(roomID), node, epoch)
+	if err != nil {
+		return mapErr(err, what)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("postgres: %s: %w", what, store.ErrOwned)
+	}
+	return nil
+}
+
+// ClaimHanded claims a room handed off and not claimed since: every claim
+// moves the epoch on, so the epoch is still the one it was handed off at
+// only until then.
+func (s *Store) ClaimHanded(ctx context.Context, roomID, node string) (int64, error) {
+	what := "claim handed room " + roomID
+	var epoch int64
+	err := s.pool.QueryRow(ctx,
+		`UPDATE rooms SET owner = $2, epoch = epoch + 1, handed_epoch = NULL WHERE id = $1 AND handed_epoch = epoch RETURNING epoch`,
+		store.RoomOf(roomID), node).Scan(&epoch)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, fmt.Errorf("postgres: %s: %w", what, store.ErrOwned)
+	}
+	return epoch, mapErr(err, what)
+}

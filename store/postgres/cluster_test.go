@@ -351,7 +351,7 @@ func TestNoTakeoverOfTheLiving(t *testing.T) {
 	_, err := s.pool.Exec(ctx, `UPDATE nodes SET heartbeat_at = now() - interval '1 day' WHERE id = 'old'`)
 	require.NoError(t, err)
 	var up time.Duration
-	require.NoError(t, s.pool.QueryRow(ctx, `SELECT extract(epoch FROM now() - pg_postmaster_start_time())::float8 * 1e9`).Scan(&up))
+	require.NoError(t, s.pool.QueryRow(ctx, `SELECT (extract(epoch FROM now() - pg_postmaster_start_time()) * 1e9)::bigint`).Scan(&up))
 	require.Greater(t, up, nodeTimeout, "the database has been up for longer than the short timeout")
 
 	// A timeout longer than the database has been up: nobody is dead.

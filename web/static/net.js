@@ -62,7 +62,13 @@ export class Link {
     this.o.onState(this.fails || this.me ? 'reconnecting' : 'connecting');
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     let ws;
-    try { ws = new WebSocket(`${proto}//${location.host}/ws`); } catch { this.retry(); return; }
+    // ?room= is the balancer's hint (docs/protocol.md, GET /ws): it sends
+    // a room's sockets to the node that runs it. Every other try after one
+    // that failed goes without it, so that a node that stalls (it takes
+    // connections and never answers) cannot hold the player: the balancer
+    // then picks any node, which relays.
+    const hint = this.fails % 2 ? '' : `?room=${encodeURIComponent(this.o.room)}`;
+    try { ws = new WebSocket(`${proto}//${location.host}/ws${hint}`); } catch { this.retry(); return; }
     this.ws = ws;
     this.joined = false;
     ws.onopen = () => this.join();
@@ -293,7 +299,7 @@ export class Link {
         return;
       case TOO_BIG:
       case JOIN_TIMEOUT:
-      case MOVED: // another node has the room now: resume there at once
+      case MOVED: // another node has the room now, or ours stalled: resume at once
         this.later(Math.random() * 300);
         return;
       default:
