@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net/url"
 	"regexp"
 	"sort"
 	"strconv"
@@ -119,15 +118,6 @@ func (r *chaosRecord) roomAcks(id string) []chaosAck {
 	return out
 }
 
-// routed is a balancer's WebSocket endpoint with the room as the routing
-// hint (/ws?room=ID), as the web client connects.
-type routed struct {
-	endpoint
-	room string
-}
-
-func (r routed) WS() string { return r.endpoint.WS() + "?room=" + url.QueryEscape(r.room) }
-
 // chaosPlayer plays one seat of a room through faults: it moves a tick
 // at a time at the pace its schedule sets, sends a refused move again a
 // moment later, and when its socket ends (or stalls) comes back with its
@@ -186,17 +176,23 @@ func (cp *chaosPlayer) run(ctx context.Context, ws *wsPlayer) {
 // rejoin comes back through the balancer with the token and last_seq
 // (none after a resync: a snapshot), again and again until a welcome or
 // the end of ctx: first after wait, then a moment after each failure, or
-// as long as a close's hint says.
+// as long as a close's hint says. As the web client, it names the room
+// in the URL (nginx's hash) on every other try only: the node the room
+// hashes to may be the one that stalls.
 func (cp *chaosPlayer) rejoin(ctx context.Context, wait time.Duration) *wsPlayer {
 	cp.rec.count(&cp.rec.reconnects)
 	sleepCtx(ctx, wait)
-	for ctx.Err() == nil {
+	for try := 0; ctx.Err() == nil; try++ {
 		last := cp.lastSeq
 		if cp.resync {
 			last = 0
 		}
 		tctx, cancel := context.WithTimeout(ctx, joinTry)
-		ws, err := dialPlayer(tctx, routed{cp.lb, cp.r.id}, cp.r.id, cp.name, cp.token, last)
+		via := cp.lb
+		if try%2 == 1 {
+			via = unhinted{cp.lb} // as the web client, every other try
+		}
+		ws, err := dialPlayer(tctx, via, cp.r.id, cp.name, cp.token, last)
 		cancel()
 		if err == nil {
 			cp.resync = false

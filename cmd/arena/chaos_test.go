@@ -221,12 +221,14 @@ func saveChaosLogs(t *testing.T, c *chaosCluster, name string) {
 	}
 }
 
-// openChaosRooms makes the rooms, each on a node in turn (its owner),
-// has the players join (the first of each room and every other through
-// nginx, the rest straight to a node) and the first start, and sets each
-// player's schedule (the last of each room patient): a room's finish is due in turn between dueFrom and
-// dueTo after the fault's start, a racer's a little after the one
-// before.
+// openChaosRooms makes the rooms and has their players join, the first
+// straight to a node in turn, which then runs the room (so that every
+// node runs rooms when the fault comes), the others through nginx (on the
+// node the room hashes to, which relays them to the owner unless it is
+// the one), and the first start; it sets each player's schedule (the last
+// of each room patient): a room's finish is due in turn between dueFrom
+// and dueTo after the fault's start, a racer's a little after the one
+// before. It checks that every node runs some of the rooms.
 func openChaosRooms(ctx context.Context, t *testing.T, c *chaosCluster, run *chaosRun, f chaosFault) {
 	t.Helper()
 	for k := range chaosRooms {
@@ -238,12 +240,15 @@ func openChaosRooms(ctx context.Context, t *testing.T, c *chaosCluster, run *cha
 		require.NoError(t, err)
 		via := make([]endpoint, chaosSeats)
 		for j := range via {
-			via[j] = routed{c.lb, id}
-			if j%2 == 1 {
-				via[j] = c.nodes[(k+j)%len(c.nodes)]
-			}
+			via[j] = c.lb
 		}
+		via[0] = c.nodes[k%len(c.nodes)]
 		run.rooms = append(run.rooms, startChaosRoom(ctx, t, id, mode, via))
+	}
+	owners := roomOwners(ctx, t, c, run)
+	t.Logf("%s: the rooms' owners before the fault: %v", f.name, owners)
+	for i := range c.nodes {
+		require.NotZero(t, owners[fmt.Sprintf("n%d", i+1)], "n%d runs some of the rooms", i+1)
 	}
 	start := time.Now()
 	span := f.dueTo - f.dueFrom
@@ -261,6 +266,33 @@ func openChaosRooms(ctx context.Context, t *testing.T, c *chaosCluster, run *cha
 			run.players = append(run.players, newChaosPlayer(run.rec, r, j, c.lb, start, d, stall))
 		}
 	}
+}
+
+// roomIDs are the ids of the run's rooms.
+func (run *chaosRun) roomIDs() []string {
+	ids := make([]string, len(run.rooms))
+	for i, r := range run.rooms {
+		ids[i] = r.id
+	}
+	return ids
+}
+
+// roomOwners counts the run's rooms by the node that owns them.
+func roomOwners(ctx context.Context, t *testing.T, c *chaosCluster, run *chaosRun) map[string]int {
+	t.Helper()
+	conn, err := pgx.Connect(ctx, c.db)
+	require.NoError(t, err)
+	defer conn.Close(ctx)
+	ids := run.roomIDs()
+	rows, err := conn.Query(ctx, `SELECT coalesce(owner, '') FROM rooms WHERE id = ANY($1)`, ids)
+	require.NoError(t, err)
+	owners, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	require.NoError(t, err)
+	counts := map[string]int{}
+	for _, o := range owners {
+		counts[o]++
+	}
+	return counts
 }
 
 // startChaosRoom has a player join room id through each of via and the
@@ -316,10 +348,7 @@ func checkChaos(ctx context.Context, t *testing.T, c *chaosCluster, run *chaosRu
 	conn, err := pgx.Connect(ctx, c.db)
 	require.NoError(t, err)
 	defer conn.Close(ctx)
-	ids := make([]string, len(run.rooms))
-	for i, r := range run.rooms {
-		ids[i] = r.id
-	}
+	ids := run.roomIDs()
 	events := map[string]storedEvent{}
 	rows, err := conn.Query(ctx, `SELECT room_id, seq, type, player_id, data::text FROM room_events WHERE room_id = ANY($1)`, ids)
 	require.NoError(t, err)
