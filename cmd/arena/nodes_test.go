@@ -172,13 +172,20 @@ func startIn(ctx context.Context, t *testing.T, id, mode string, nodes ...endpoi
 	}
 	r := &liveRoom{id: id, mode: mode, players: joinVia(ctx, t, id, nodes, names...)}
 	require.NoError(t, r.players[0].send(ctx, map[string]any{"type": "start"}))
+	r.awaitRunning(ctx, t)
+	return r
+}
+
+// awaitRunning waits until every player of the room sees it running, and
+// notes its puzzle and solution.
+func (r *liveRoom) awaitRunning(ctx context.Context, t *testing.T) {
+	t.Helper()
 	for _, p := range r.players {
 		g, err := p.running(ctx)
 		require.NoError(t, err)
 		r.givens = g
 	}
 	r.solution = solve(t, r.givens)
-	return r
 }
 
 // TestNodes runs three real nodes over one PostgreSQL: a race whose

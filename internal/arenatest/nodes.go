@@ -21,6 +21,10 @@ const NodeSecret = "785932fe240ee373f79c67a44bd3e2321303fa3892193cb381b030fb3727
 type NodeOptions struct {
 	// DatabaseURL is the database the nodes share (postgres://…).
 	DatabaseURL string
+	// DatabaseURLs, where an entry is set, is that node's own DATABASE_URL
+	// (n1's first): the same database reached another way, as through a
+	// TCPProxy the test cuts.
+	DatabaseURLs []string
 	// N is how many nodes to start; they are named n1, n2, ….
 	N int
 	// Heartbeat and Timeout are NODE_HEARTBEAT and NODE_TIMEOUT: tests
@@ -42,7 +46,11 @@ func StartNodes(tb testing.TB, opts NodeOptions) []*Arena {
 		env = append(env,
 			"NODE_ID=n"+strconv.Itoa(i+1), "NODE_ADDR=http://"+addr, "NODE_SECRET="+NodeSecret,
 			"NODE_HEARTBEAT="+opts.Heartbeat.String(), "NODE_TIMEOUT="+opts.Timeout.String())
-		nodes[i] = Start(tb, Options{DatabaseURL: opts.DatabaseURL, Listen: addr, Env: env})
+		db := opts.DatabaseURL
+		if i < len(opts.DatabaseURLs) && opts.DatabaseURLs[i] != "" {
+			db = opts.DatabaseURLs[i]
+		}
+		nodes[i] = Start(tb, Options{DatabaseURL: db, Listen: addr, Env: env})
 	}
 	return nodes
 }
