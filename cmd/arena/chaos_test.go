@@ -21,6 +21,7 @@ import (
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/store/pgtest"
+	"github.com/sudoku-arena/arena/store/postgres"
 )
 
 // The chaos cluster's timing: a short heartbeat and timeout, so that a
@@ -345,19 +346,22 @@ func checkChaos(ctx context.Context, t *testing.T, c *chaosCluster, run *chaosRu
 	require.NoError(t, err)
 	defer conn.Close(ctx)
 	ids := run.roomIDs()
-	events := map[string]storedEvent{}
-	rows, err := conn.Query(ctx, `SELECT room_id, seq, type, player_id, data::text FROM room_events WHERE room_id = ANY($1)`, ids)
+	// The events as the store reads them back: a room's flush is one row
+	// of room_events, holding each of its events.
+	st, err := postgres.Open(ctx, c.db)
 	require.NoError(t, err)
-	for rows.Next() {
-		var roomID, typ, player, data string
-		var seq int64
-		require.NoError(t, rows.Scan(&roomID, &seq, &typ, &player, &data))
-		events[fmt.Sprintf("%s/%d", roomID, seq)] = storedEvent{typ: typ, player: player, data: []byte(data)}
+	defer st.Close()
+	events := map[string]storedEvent{}
+	for _, id := range ids {
+		evs, err := st.Events(ctx, id, 0, 0)
+		require.NoError(t, err)
+		for _, e := range evs {
+			events[fmt.Sprintf("%s/%d", id, e.Seq)] = storedEvent{typ: e.Type, player: e.PlayerID, data: e.Data}
+		}
 	}
-	require.NoError(t, rows.Err())
 	results := map[string]int{} // room/player → the rank stored
 	byRank := map[string]int{}
-	rows, err = conn.Query(ctx, `SELECT room_id, player_id, room_rank, mode FROM results WHERE room_id = ANY($1)`, ids)
+	rows, err := conn.Query(ctx, `SELECT room_id, player_id, room_rank, mode FROM results WHERE room_id = ANY($1)`, ids)
 	require.NoError(t, err)
 	dupStored := 0
 	for rows.Next() {
