@@ -66,7 +66,9 @@ func TestReplay(t *testing.T) {
 	order := eval[[]string](carol, `[...document.querySelectorAll('.rp-card')].map(c => c.dataset.player)`)
 	assert.Equal(t, []string{ids["Bob"], ids["Alice"]}, order, "the winner's board first")
 	assert.Equal(t, givens.String(), replayBoard(carol, ids["Bob"]), "the start: the givens")
-	assert.Contains(t, eval[string](carol, `document.querySelector('#rp-sub').textContent`), "Bob won")
+	sub := eval[string](carol, `document.querySelector('#rp-sub').textContent`)
+	assert.Contains(t, sub, "Bob (guest) won", "the players have no accounts: shown as guests, as in the room")
+	assert.Contains(t, sub, "Alice (guest)")
 
 	carol.click(`[data-speed="16"]`)
 	assert.Equal(t, "true", eval[string](carol, `document.querySelector('[data-speed="16"]').getAttribute('aria-pressed')`))

@@ -63,6 +63,7 @@ type ReplayResponse struct {
 type ReplayPlayer struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
+	Guest     bool   `json:"guest,omitempty"`
 	Colour    int    `json:"colour"`
 	Finished  bool   `json:"finished"`
 	Rank      int    `json:"rank,omitempty"`
@@ -504,7 +505,7 @@ func (f *replayFold) add(records []room.Record) {
 				continue
 			}
 			if _, ok := f.index[ev.Player]; !ok && ev.Status == protocol.PresenceJoined {
-				f.seat(ev.Player, ev.Name)
+				f.seat(ev.Player, ev.Name, ev.Guest)
 			}
 		case protocol.TypeState:
 			var ev protocol.State
@@ -514,7 +515,7 @@ func (f *replayFold) add(records []room.Record) {
 			// A rematch's round begins with a state that seats its players.
 			for _, p := range ev.Room.Players {
 				if _, ok := f.index[p.ID]; !ok && p.ID != "" {
-					f.seat(p.ID, p.Name)
+					f.seat(p.ID, p.Name, p.Guest)
 				}
 			}
 			if ev.Room.StartedAt != nil {
@@ -539,7 +540,7 @@ func (f *replayFold) add(records []room.Record) {
 	}
 }
 
-func (f *replayFold) seat(id, name string) {
+func (f *replayFold) seat(id, name string, guest bool) {
 	f.index[id] = len(f.players)
-	f.players = append(f.players, ReplayPlayer{ID: id, Name: name, Colour: len(f.players)})
+	f.players = append(f.players, ReplayPlayer{ID: id, Name: name, Guest: guest, Colour: len(f.players)})
 }
