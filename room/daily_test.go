@@ -258,6 +258,9 @@ func TestRaceOnADaily(t *testing.T) {
 	assert.True(t, res.Ranked)
 	assert.Equal(t, today, res.Day)
 	assert.Equal(t, room.ModeRace, res.Mode)
+	// Stored is not yet announced: the rematch waits for the room to know
+	// the finish (before, it is refused as not_finished).
+	a.await(t, protocol.TypeFinish, finishOf("p_a"))
 
 	require.NoError(t, r.Message(ctx, "p_a", a, &protocol.Msg{Type: protocol.TypeRematch}, time.Now()))
 	require.Eventually(t, func() bool {
