@@ -334,12 +334,7 @@ func (n *Node) claim(ctx context.Context, id string) error {
 // adopt brings back a room this node has claimed, at the epoch it holds,
 // and returns how many rooms came back (0: the room is over).
 func (n *Node) adopt(ctx context.Context, id string, epoch int64) (int, error) {
-	n.fences.Hold(id, epoch)
-	saved, err := n.data.LoadRoom(ctx, id)
-	if err != nil {
-		return 0, err
-	}
-	k, err := n.rooms.Adopt(ctx, saved)
+	k, err := n.bringBack(ctx, id, epoch)
 	if err != nil {
 		return k, err
 	}
@@ -348,6 +343,18 @@ func (n *Node) adopt(ctx context.Context, id string, epoch int64) (int, error) {
 		n.logger.Info("node: room taken over", "room", id, "epoch", epoch)
 	}
 	return k, nil
+}
+
+// bringBack loads a room this node has claimed, at the epoch it holds,
+// into its registry, and returns how many rooms came back (0: the room
+// is over).
+func (n *Node) bringBack(ctx context.Context, id string, epoch int64) (int, error) {
+	n.fences.Hold(id, epoch)
+	saved, err := n.data.LoadRoom(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	return n.rooms.Adopt(ctx, saved)
 }
 
 // Fenced stops the rooms whose writes were refused as fenced (the event

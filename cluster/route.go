@@ -84,12 +84,7 @@ func (n *Node) claimHanded(ctx context.Context, id string) error {
 	}
 	// Not counted as a takeover (nobody lost the room), and not logged:
 	// every room made with routing by room is claimed so, once.
-	n.fences.Hold(id, epoch)
-	saved, err := n.data.LoadRoom(ctx, id)
-	if err != nil {
-		return fmt.Errorf("node: load handed-off room %s: %w", id, err)
-	}
-	k, err := n.rooms.Adopt(ctx, saved)
+	k, err := n.bringBack(ctx, id, epoch)
 	if err != nil {
 		return fmt.Errorf("node: bring back handed-off room %s: %w", id, err)
 	}
