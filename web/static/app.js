@@ -260,6 +260,7 @@ function room(id, as, day) {
     board.render();
     ui.renderPlayers(game);
     ui.renderLobby(game);
+    placeFocus(ro);
     const key = `${game.phase}|${game.finishes.size}`;
     if (key !== finishKey) { finishKey = key; dismissed = false; }
     if (panels) dailyResult();
@@ -268,6 +269,22 @@ function room(id, as, day) {
     ui.offline(!!game.me.id && conn === 'reconnecting', game.pending.size);
     // For tests: the phase once the server has said it.
     if (game.me.id) document.documentElement.dataset.phase = game.phase;
+  };
+
+  // The keyboard's place: the host's Start while the room waits, then the
+  // board once the game runs, so that no one tabs their way to it; each
+  // once a round, and only when the focus is nowhere in particular (on the
+  // page itself, or on what the game has just hidden).
+  let focused = '';
+  const placeFocus = (watching) => {
+    const stage = game.phase === 'waiting' && !$('start').hidden ? 'lobby'
+      : !watching && game.me.id && game.phase === 'running' ? 'play' : '';
+    const at = `${stage}|${game.room.round}`;
+    if (!stage || at === focused) return;
+    focused = at;
+    const a = document.activeElement;
+    if (a && a !== document.body && !a.closest('#lobby, #daily-start, [hidden]')) return;
+    $(stage === 'lobby' ? 'start' : 'board').focus({ preventScroll: true });
   };
 
   const notice = (text, actions) => {

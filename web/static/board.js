@@ -44,9 +44,12 @@ export class Board {
         d.className = 'digit';
         const corner = document.createElement('span');
         corner.className = 'corner';
+        // The marks' text, like the centre's, is one word a mark (spaces
+        // the grid does not lay out), as the cell's label reads them.
         for (let i = 1; i <= 9; i++) {
           const m = document.createElement('i');
           m.className = `m${i}`;
+          if (i > 1) corner.append(' ');
           corner.append(m);
         }
         const centre = document.createElement('span');
@@ -70,7 +73,9 @@ export class Board {
       n.textContent = i;
       const left = document.createElement('span');
       left.className = 'left';
-      b.append(n, left);
+      // The space (not laid out in the button's grid) keeps the digit and
+      // its count two words, as the label says them.
+      b.append(n, ' ', left);
       btns.push(b);
     }
     const erase = document.createElement('button');
@@ -244,7 +249,11 @@ export class Board {
       el.firstChild.textContent = d ? String(d) : '';
       const marks = el.children[1].children;
       for (let i = 0; i < 9; i++) marks[i].textContent = n && n.corner.has(i + 1) ? String(i + 1) : '';
-      el.children[2].textContent = centre.join('');
+      el.children[2].replaceChildren(...centre.flatMap((m, i) => {
+        const x = document.createElement('i');
+        x.textContent = m;
+        return i ? [' ', x] : [x];
+      }));
       el.children[2].classList.toggle('long', centre.length > 4);
       // Who placed the digit: on the cell (for its colour) and on the digit.
       if (by) {
@@ -263,7 +272,9 @@ export class Board {
         k.style.setProperty('--pc', `var(--p${this.colour(id) % 7})`);
         const label = document.createElement('span');
         label.className = 'label';
-        label.textContent = g.player(id) ? g.player(id).name : g.nameOf(id); // short: no "(guest)" on the board
+        // The name tag is drawn from its attribute: a mark on the board,
+        // not words of the cell, whose label says what it holds.
+        label.dataset.name = g.player(id) ? g.player(id).name : g.nameOf(id); // short: no "(guest)" on the board
         k.append(label);
         el.append(k);
       }

@@ -44,8 +44,17 @@ function boardAt(givens, steps, n) {
 
 export function page() {
   const grid = $('lab-board');
+  // A grid of nine rows of nine cells, as the game's board: assistive
+  // technology reads it by row and column.
   const cells = [];
+  const rows = [];
   for (let c = 0; c < 81; c++) {
+    if (c % 9 === 0) {
+      const row = document.createElement('div');
+      row.setAttribute('role', 'row');
+      row.className = 'row';
+      rows.push(row);
+    }
     const el = document.createElement('div');
     el.className = 'cell';
     el.setAttribute('role', 'gridcell');
@@ -59,8 +68,9 @@ export function page() {
     for (let i = 1; i <= 9; i++) marks.append(Object.assign(document.createElement('i'), { className: `m${i}` }));
     el.append(d, marks);
     cells.push(el);
+    rows[rows.length - 1].append(el);
   }
-  grid.replaceChildren(...cells);
+  grid.replaceChildren(...rows);
 
   const input = $('lab-puzzle');
   const say = (text) => { $('lab-message').textContent = text || ''; };
