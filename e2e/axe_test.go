@@ -120,6 +120,8 @@ func evalAsync[T any](p *page, expr string) T {
 // after with its leaderboard, an archive day, the lab and its steps, the
 // account's sign-up, recovery codes and account, and the player page. Any
 // violation fails the test, listed with its rule, impact and element.
+// A spectator's view, with the notice that offers it, and a room that does
+// not exist are checked too.
 func TestAccessibility(t *testing.T) {
 	t.Parallel()
 	srv, base := startAccountArena(t, "RANK_GUESTS=true")
@@ -170,6 +172,14 @@ func TestAccessibility(t *testing.T) {
 	bo.press(digitKey(7, false), modCtrl)
 	bo.wait("the notes", marksHave(cells[5], "corner", 5, true)+" && "+marksHave(cells[6], "centre", 7, true))
 	bo.audit("race running")
+	di := b.newPage("Di")
+	di.navigate(base + "/r/" + raceID)
+	enterRoom(di, "Di")
+	di.wait("the race-started notice", visible("#notice button.primary"))
+	di.audit("race started notice")
+	di.click("#notice button.primary")
+	di.wait("watching", `document.querySelector('.room')?.classList.contains('spectating') && `+phaseIs("running"))
+	di.audit("watching")
 	bo.fillByKeys(cells[6], cells[5:], sol)
 	bo.wait("the finish card", visible("#finish"))
 	bo.audit("race finish")
@@ -203,6 +213,11 @@ func TestAccessibility(t *testing.T) {
 	bo.fillByKeys(cells[3], cells[8:], sol)
 	bo.wait("the co-op finish", visible("#finish"))
 	bo.audit("coop finish")
+
+	// A room that does not exist.
+	cy.navigate(base + "/r/nosuch00")
+	cy.wait("the notice", visible("#notice"))
+	cy.audit("no such room")
 
 	// The lab: empty, a generated puzzle, solved, graded, and its steps.
 	cy.navigate(base + "/lab")

@@ -253,7 +253,8 @@ function room(id, as, day) {
     const me = game.mine();
     const unranked = !!(me && me.ranked === false);
     document.querySelector('.room').dataset.ranked = String(!unranked);
-    $('mode').textContent = !game.me.id ? '' : modeLabel(m, ro, unranked);
+    // The page's heading: the room until the server has said what it is.
+    $('mode').textContent = !game.me.id ? `Room ${id}` : modeLabel(m, ro, unranked);
     document.title = `${MODES[m.mode] || 'Race'} ${id} · Sudoku Arena`;
     const playing = game.canPlay();
     for (const b of ['undo', 'redo', 'hint']) $(b).disabled = !playing;
