@@ -304,10 +304,12 @@ function label(c, d, given, corner, centre, clash) {
   let s = `row ${Math.floor(c / 9) + 1}, column ${(c % 9) + 1}, `;
   if (d) s += given ? `${d}, given` : String(d);
   else if (corner.length || centre.length) {
-    const parts = [];
-    if (corner.length) parts.push(`notes ${corner.join(' ')}`);
-    if (centre.length) parts.push(`centre notes ${centre.join(' ')}`);
-    s += parts.join(', ');
+    // Corner and centre marks together read as the cell shows them, one
+    // run of digits, the words between in brackets (not read as part of
+    // the visible text, so the label still holds it word for word).
+    if (corner.length && centre.length) s += `notes ${corner.join(' ')} (and centre notes) ${centre.join(' ')}`;
+    else if (corner.length) s += `notes ${corner.join(' ')}`;
+    else s += `centre notes ${centre.join(' ')}`;
   } else s += 'empty';
   if (clash) s += ', conflict';
   return s;
