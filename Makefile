@@ -32,9 +32,11 @@ test:
 
 # The browser tests alone (they are part of `make test` too): a real arena
 # serve and Debian's headless Chromium. Without Chromium they skip, unless
-# E2E_REQUIRED=1; screenshots go to e2e/screenshots/.
+# E2E_REQUIRED=1; screenshots go to e2e/screenshots/. TestAccessibility
+# alone takes about three minutes on a busy 2-core machine (axe over every
+# page in four looks).
 e2e:
-	$(GO) test -count=1 -timeout 5m ./e2e
+	$(GO) test -count=1 -timeout 10m ./e2e
 
 test-short:
 	./scripts/ensure-postgres
