@@ -120,8 +120,8 @@ func evalAsync[T any](p *page, expr string) T {
 // after with its leaderboard, an archive day, the lab and its steps, the
 // account's sign-up, recovery codes and account, and the player page. Any
 // violation fails the test, listed with its rule, impact and element.
-// A spectator's view, with the notice that offers it, and a room that does
-// not exist are checked too.
+// A spectator's view, with the notice that offers it, a room that does not
+// exist, a day to come and a refused sign-in link are checked too.
 func TestAccessibility(t *testing.T) {
 	t.Parallel()
 	srv, base := startAccountArena(t, "RANK_GUESTS=true")
@@ -249,6 +249,12 @@ func TestAccessibility(t *testing.T) {
 	cy.navigate(base + "/daily/2026-01-05/hard")
 	cy.wait("an archive day", visible("#daily-go")+` && /archive/i.test(document.querySelector('#start-kicker').textContent)`)
 	cy.audit("archive day")
+	cy.navigate(base + "/daily/2999-01-01/hard")
+	cy.wait("a day to come", visible("#daily-go")+` && document.querySelector('#daily-go').disabled`)
+	cy.audit("future day")
+	cy.navigate(base + "/signin#ABCD-EFGH-JKLM")
+	cy.wait("the refused sign-in link", accountView("guest")+` && (document.querySelector('#code-message')?.textContent || '').length > 0`)
+	cy.audit("sign-in link refused")
 
 	// Ann's daily ends, ranked: the finish beside the leaderboard, the
 	// streak and the archive.
