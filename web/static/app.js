@@ -599,4 +599,12 @@ function route() {
   room(id);
 }
 
-api.start().then(route);
+// The service worker and the offline page (pwa.js) load beside the
+// session; a page opened without a network says so instead of its route.
+const pwa = import('./pwa.js').catch(() => null);
+api.start().then(async () => {
+  const m = await pwa;
+  if (m) m.start();
+  if (m && api.offline()) return m.offline();
+  return route();
+});

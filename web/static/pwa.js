@@ -1,0 +1,68 @@
+// pwa.js: the installed app's side of the page. It registers the service
+// worker (sw.js), which keeps the app shell for the page to open without a
+// network, and says plainly when the network is gone: a line under the
+// header while a page is open, or the offline page when the page opened
+// without one (the session could not be read); the page comes back by
+// itself when the network does.
+
+import { el } from './ui.js';
+
+// PROBE_MS is how often an offline page asks the server whether it is
+// back, for a network that returns without the browser saying so.
+const PROBE_MS = 5000;
+
+// start registers the worker and watches the network. A new release's
+// worker takes over at once; the page then reloads to run it, unless a
+// game is under way (the next page opened runs it).
+export function start() {
+  const sheet = el('link');
+  sheet.rel = 'stylesheet';
+  sheet.href = '/pwa.css';
+  document.head.append(sheet);
+  const line = el('p', 'net-off', 'You are offline. The game comes back by itself when the network does.');
+  line.id = 'net-off';
+  line.setAttribute('role', 'status');
+  document.querySelector('header.top').after(line);
+  const show = () => { line.hidden = navigator.onLine; };
+  show();
+  addEventListener('online', show);
+  addEventListener('offline', show);
+  if (!('serviceWorker' in navigator)) return;
+  const updating = !!navigator.serviceWorker.controller;
+  navigator.serviceWorker.addEventListener('controllerchange', () => {
+    const phase = document.documentElement.dataset.phase;
+    if (updating && phase !== 'running' && phase !== 'countdown') location.reload();
+  });
+  navigator.serviceWorker.register('/sw.js').catch(() => { /* the page works without it */ });
+}
+
+// offline shows the offline page in #app, and reloads when the server
+// answers again.
+export function offline() {
+  document.documentElement.dataset.page = 'offline';
+  const card = el('section', 'card offline-page');
+  card.id = 'offline-page';
+  card.setAttribute('role', 'status');
+  const again = el('button', 'primary', 'Try again');
+  again.type = 'button';
+  again.addEventListener('click', () => location.reload());
+  card.append(
+    el('h1', null, 'You are offline'),
+    el('p', null, 'Sudoku Arena needs the network to play, and this device has none just now. This page comes back by itself when the network does.'),
+    again,
+  );
+  document.getElementById('app').replaceChildren(card);
+  const line = document.getElementById('net-off');
+  if (line) line.hidden = true; // the page says it already
+  let timer = 0;
+  const probe = async () => {
+    clearTimeout(timer);
+    try {
+      const r = await fetch('/livez', { cache: 'no-store' });
+      if (r.ok) { location.reload(); return; }
+    } catch { /* still offline */ }
+    timer = setTimeout(probe, PROBE_MS);
+  };
+  addEventListener('online', probe);
+  timer = setTimeout(probe, PROBE_MS);
+}
