@@ -175,19 +175,7 @@ func TestInstallable(t *testing.T) {
 	assert.Contains(t, text(p, "#offline-page p"), "comes back by itself when the network does")
 	assert.True(t, eval[bool](p, visible("header .brand")), "the header is there: the shell loaded")
 	assert.Equal(t, "offline", eval[string](p, `document.documentElement.dataset.page`))
-	for _, v := range []struct {
-		name   string
-		w, h   int64
-		mobile bool
-	}{{"phone", 390, 844, true}, {"desktop", 1280, 800, false}} {
-		p.viewport(v.w, v.h, v.mobile)
-		for _, scheme := range []string{"light", "dark"} {
-			p.colorScheme(scheme)
-			p.shot("pwa-offline-" + v.name + "-" + scheme)
-		}
-	}
-	p.viewport(1280, 800, false)
-	p.colorScheme("light")
+	p.looks("pwa-offline", nil)
 
 	// The network comes back: the page reloads itself to home.
 	p.offline(false)
@@ -202,6 +190,30 @@ func TestInstallable(t *testing.T) {
 	p.shot("pwa-offline-line")
 	p.offline(false)
 	p.wait("no offline line", `!(`+visible("#net-off")+`)`)
+}
+
+// looks saves screenshots of the page as name on a phone (390x844) and a
+// laptop (1280x800), light and dark, then sets the laptop's light look
+// back; redo, if set, runs before each, for what is drawn in the look of
+// the moment.
+func (p *page) looks(name string, redo func()) {
+	p.t.Helper()
+	for _, v := range []struct {
+		name   string
+		w, h   int64
+		mobile bool
+	}{{"phone", 390, 844, true}, {"desktop", 1280, 800, false}} {
+		p.viewport(v.w, v.h, v.mobile)
+		for _, scheme := range []string{"light", "dark"} {
+			p.colorScheme(scheme)
+			if redo != nil {
+				redo()
+			}
+			p.shot(name + "-" + v.name + "-" + scheme)
+		}
+	}
+	p.viewport(1280, 800, false)
+	p.colorScheme("light")
 }
 
 // evalAwait is the value of a JavaScript expression that is a promise.
