@@ -246,6 +246,19 @@ func TestShareCard(t *testing.T) {
 	startGame(cara)
 	caraGivens, _ := puzzle(cara)
 	assert.Equal(t, givens.String(), caraGivens.String(), "the challenge is the same puzzle")
+
+	// Co-op: Ann fills the shared board; Bob's card, from the same board,
+	// says the same.
+	roomID = createRoom(ann, srv.URL(), "coop", "easy", "Ann")
+	joinRoom(bob, srv.URL()+"/r/"+roomID, "Bob")
+	startGame(ann, bob)
+	givens, sol = puzzle(ann)
+	order = fillBoxes(ann, givens, sol, []int{2, 4, 6, 0, 8, 1, 3, 5, 7}, "")
+	ann.wait("the team's finish", visible("#finish")+` && !!document.querySelector('#finish-rows tr[data-rank="1"] .time')`)
+	played = text(ann, `#finish-rows tr[data-rank="1"] .time`)
+	head = fmt.Sprintf("Sudoku Arena co-op · easy · %s · 0 mistakes · 0 hints · 2 together", played)
+	assert.Equal(t, head+"\n"+clockGrid(order)+"\n"+srv.URL()+"/", openShare(ann))
+	assert.Equal(t, head+"\n"+clockGrid(order)+"\n"+srv.URL()+"/", openShare(bob), "the same board, the same card")
 }
 
 // givenCounts is how many givens each digit has, sorted: what relabelling

@@ -72,11 +72,18 @@ export class Boxes {
   }
 }
 
-// finished is the finish the card is about: the team's in co-op, the
-// player's own otherwise; null before it.
+// finished is the finish the card is about: the player's own, or in
+// co-op the team's (a snapshot of a solved co-op room has each player's
+// share of its mistakes and hints, which add up to the team's); null
+// before it.
 function finished(game) {
   if (game.spectator || !game.me.id) return null;
-  return game.finishes.get(game.mode === 'coop' ? 'team' : game.me.id) || null;
+  const mine = game.finishes.get(game.me.id) || null;
+  if (game.mode !== 'coop') return mine;
+  const team = game.finishes.get('team');
+  if (team || !mine) return team || null;
+  const sum = (k) => game.players.reduce((n, p) => n + (p[k] || 0), 0);
+  return { elapsed_ms: mine.elapsed_ms, mistakes: sum('mistakes'), hints: sum('hints') };
 }
 
 // shareable says whether the room page offers the card: this player (or
