@@ -1,10 +1,18 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -69,17 +77,19 @@ func fetchIn(p *page, path string) fetched {
 // without a network: the manifest (its fields, colours and icons, as the
 // page fetches them and as Chromium reads them, with no installability
 // error), the service worker that controls the page and caches the app
-// shell of this release and nothing live, and a reload with the network
-// gone that shows the page and says it is offline, then comes back by
-// itself with the network.
+// shell of this release and nothing live, a reload with the network gone
+// that shows the page and says it is offline, then comes back by itself
+// with the network, and a new release whose worker and cache replace the
+// old.
 func TestInstallable(t *testing.T) {
 	t.Parallel()
 	srv := startArena(t)
+	rel := startRelease(t, srv.URL())
 	b := newBrowser(t)
 	// A tab of the browser's own profile: Chromium does not install from
 	// an off-the-record context, which every newPage is.
 	p := b.open("Ann", b.ctx)
-	p.navigate(srv.URL() + "/")
+	p.navigate(rel.URL + "/")
 	p.wait("the home page", visible("#create-race"))
 
 	// The page names the manifest, its colours and the home screen icon.
@@ -190,6 +200,71 @@ func TestInstallable(t *testing.T) {
 	p.shot("pwa-offline-line")
 	p.offline(false)
 	p.wait("no offline line", `!(`+visible("#net-off")+`)`)
+
+	// A new release: its worker (other bytes, another build) replaces the
+	// old, and its cache the old cache.
+	next := "next" + build[4:]
+	rel.next(build, next)
+	p.run("mark the document", evalVoid(`window.__before = true`))
+	p.run("look for a new worker", evalVoid(`navigator.serviceWorker.getRegistration().then(r => r.update())`))
+	p.wait("the new release's cache alone", `(caches.keys().then(k => { window.__caches = k.join(); }), window.__caches === 'shell-`+next+`')`)
+	assert.Equal(t, "shell-"+next, eval[string](p, `window.__caches`))
+	assert.True(t, eval[bool](p, `navigator.serviceWorker.controller !== null`), "the new worker controls the page")
+	assert.True(t, eval[bool](p, `window.__before === true`), "a page in view is not reloaded under its player")
+}
+
+// release is a reverse proxy before the arena that can play a new
+// release to the browser: once told, it answers /sw.js with the worker's
+// build changed, as a server with other files would.
+type release struct {
+	*httptest.Server
+	from, to atomic.Pointer[string]
+}
+
+// startRelease proxies to target until the test ends.
+func startRelease(t *testing.T, target string) *release {
+	t.Helper()
+	u, err := url.Parse(target)
+	require.NoError(t, err)
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	r := &release{}
+	proxy.ModifyResponse = func(resp *http.Response) error {
+		from, to := r.from.Load(), r.to.Load()
+		if resp.Request.URL.Path != "/sw.js" || from == nil || resp.StatusCode != http.StatusOK {
+			return nil
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		body = bytes.ReplaceAll(body, []byte(*from), []byte(*to))
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		resp.ContentLength = int64(len(body))
+		resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+		resp.Header.Del("Content-Encoding")
+		resp.Header.Del("ETag")
+		return nil
+	}
+	// The worker is asked for whole, so its bytes can be changed: not
+	// gzipped, and not as a check of the copy the browser has.
+	director := proxy.Director
+	proxy.Director = func(req *http.Request) {
+		director(req)
+		if req.URL.Path == "/sw.js" {
+			req.Header.Del("Accept-Encoding")
+			req.Header.Del("If-None-Match")
+		}
+	}
+	r.Server = httptest.NewServer(proxy)
+	t.Cleanup(r.Close)
+	return r
+}
+
+// next makes the worker's build to from now on, where it was from.
+func (r *release) next(from, to string) {
+	r.from.Store(&from)
+	r.to.Store(&to)
 }
 
 // looks saves screenshots of the page as name on a phone (390x844) and a

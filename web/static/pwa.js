@@ -11,9 +11,14 @@ import { el } from './ui.js';
 // back, for a network that returns without the browser saying so.
 const PROBE_MS = 5000;
 
+// offlinePage is whether the offline page is shown (it says so itself).
+let offlinePage = false;
+
 // start registers the worker and watches the network. A new release's
-// worker takes over at once; the page then reloads to run it, unless a
-// game is under way (the next page opened runs it).
+// worker takes over at once; the page reloads to run its files the next
+// time it is out of sight (another app or tab in front), unless a game is
+// under way or it is the account page, which may show what it shows only
+// once (recovery codes).
 export function start() {
   const sheet = el('link');
   sheet.rel = 'stylesheet';
@@ -23,16 +28,19 @@ export function start() {
   line.id = 'net-off';
   line.setAttribute('role', 'status');
   document.querySelector('header.top').after(line);
-  const show = () => { line.hidden = navigator.onLine; };
+  const show = () => { line.hidden = navigator.onLine || offlinePage; };
   show();
   addEventListener('online', show);
   addEventListener('offline', show);
   if (!('serviceWorker' in navigator)) return;
   const updating = !!navigator.serviceWorker.controller;
-  navigator.serviceWorker.addEventListener('controllerchange', () => {
-    const phase = document.documentElement.dataset.phase;
-    if (updating && phase !== 'running' && phase !== 'countdown') location.reload();
-  });
+  let stale = false;
+  const refresh = () => {
+    const { page, phase } = document.documentElement.dataset;
+    if (stale && document.hidden && page !== 'account' && phase !== 'running' && phase !== 'countdown') location.reload();
+  };
+  navigator.serviceWorker.addEventListener('controllerchange', () => { stale = updating; refresh(); });
+  document.addEventListener('visibilitychange', refresh);
   navigator.serviceWorker.register('/sw.js').catch(() => { /* the page works without it */ });
 }
 
@@ -52,8 +60,9 @@ export function offline() {
     again,
   );
   document.getElementById('app').replaceChildren(card);
+  offlinePage = true;
   const line = document.getElementById('net-off');
-  if (line) line.hidden = true; // the page says it already
+  if (line) line.hidden = true;
   let timer = 0;
   const probe = async () => {
     clearTimeout(timer);
