@@ -226,8 +226,17 @@ func startRelease(t *testing.T, target string) *release {
 	t.Helper()
 	u, err := url.Parse(target)
 	require.NoError(t, err)
-	proxy := httputil.NewSingleHostReverseProxy(u)
 	r := &release{}
+	proxy := &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) {
+		pr.SetURL(u)
+		pr.Out.Host = pr.In.Host // as the browser named it, as a proxy in front of a site does
+		// The worker is asked for whole, so its bytes can be changed: not
+		// gzipped, and not as a check of the copy the browser has.
+		if pr.Out.URL.Path == "/sw.js" {
+			pr.Out.Header.Del("Accept-Encoding")
+			pr.Out.Header.Del("If-None-Match")
+		}
+	}}
 	proxy.ModifyResponse = func(resp *http.Response) error {
 		from, to := r.from.Load(), r.to.Load()
 		if resp.Request.URL.Path != "/sw.js" || from == nil || resp.StatusCode != http.StatusOK {
@@ -245,16 +254,6 @@ func startRelease(t *testing.T, target string) *release {
 		resp.Header.Del("Content-Encoding")
 		resp.Header.Del("ETag")
 		return nil
-	}
-	// The worker is asked for whole, so its bytes can be changed: not
-	// gzipped, and not as a check of the copy the browser has.
-	director := proxy.Director
-	proxy.Director = func(req *http.Request) {
-		director(req)
-		if req.URL.Path == "/sw.js" {
-			req.Header.Del("Accept-Encoding")
-			req.Header.Del("If-None-Match")
-		}
 	}
 	r.Server = httptest.NewServer(proxy)
 	t.Cleanup(r.Close)
