@@ -110,9 +110,10 @@ function shortDate(date) {
 const plural = (n, one) => `${n || 0} ${one}${n === 1 ? '' : 's'}`;
 
 // card is what the text and the image say: {kind, level, time, stats:
-// [mistakes, hints, rank], order, link}. rank is the daily's leaderboard
-// row (null: none) when result says the finish ranked.
-export function card(game, boxes, result, mine) {
+// [mistakes, hints, rank], order, link}. On a daily, result is the
+// finish's note (ranked or not, held for review) and mine the player's
+// leaderboard row (null: none), whose rank a ranked finish says.
+function card(game, boxes, result, mine) {
   const f = finished(game);
   const m = game.room;
   let kind;
@@ -134,7 +135,7 @@ export function card(game, boxes, result, mine) {
 }
 
 // text is the card as text: one line, the picture, the link.
-export function text(c) {
+function text(c) {
   const rows = [0, 1, 2].map((r) => [0, 1, 2].map((k) => CLOCKS[c.order.indexOf(r * 3 + k)] || OPEN).join(''));
   return [`Sudoku Arena ${c.kind} · ${c.level} · ${c.time} · ${c.stats.join(' · ')}`, ...rows, c.link].join('\n');
 }
@@ -144,7 +145,7 @@ export function text(c) {
 // home with the puzzle's givens in the own-puzzle card, one click from a
 // new room. The room is made when the friend comes, so the link does not
 // run out as an empty room does.
-export function challengeLink(game) {
+function challengeLink(game) {
   const m = game.room;
   if (m.date) return `${location.origin}/daily/${m.date}/${m.level}`;
   return `${location.origin}/?puzzle=${game.givens.map((d) => d || '.').join('')}`;
@@ -154,7 +155,7 @@ const css = (name) => getComputedStyle(document.documentElement).getPropertyValu
 
 // draw paints the card on a 1080×1080 canvas in the page's colours (light
 // or dark, as the page is).
-export async function draw(canvas, c) {
+async function draw(canvas, c) {
   const W = 1080;
   canvas.width = W;
   canvas.height = W;
