@@ -181,6 +181,11 @@ func TestInstallable(t *testing.T) {
 	p.offline(true)
 	p.run("reload offline", chromedp.Reload())
 	p.wait("the offline page", visible("#offline-page"))
+	// The document a reload opens under DevTools' offline still has
+	// navigator.onLine true: say it again, as a device without a network
+	// tells every page.
+	p.offline(true)
+	p.wait("the offline page says the device is offline", `navigator.onLine === false && document.querySelector('#offline-page h1').textContent === 'You are offline'`)
 	assert.Equal(t, "You are offline", text(p, "#offline-page h1"))
 	assert.Contains(t, text(p, "#offline-page p"), "comes back by itself when the network does")
 	assert.True(t, eval[bool](p, visible("header .brand")), "the header is there: the shell loaded")
@@ -201,6 +206,17 @@ func TestInstallable(t *testing.T) {
 	p.offline(false)
 	p.wait("no offline line", `!(`+visible("#net-off")+`)`)
 
+	// The device online, the server out of reach: the page says so, and
+	// comes back by itself (it asks every few seconds) when it answers.
+	rel.down.Store(true)
+	p.run("reload, the server away", chromedp.Reload())
+	p.wait("the page that says the server is away", visible("#offline-page"))
+	assert.Equal(t, "Sudoku Arena cannot be reached", text(p, "#offline-page h1"))
+	assert.False(t, eval[bool](p, visible("#net-off")), "no offline line: the device is online")
+	p.shot("pwa-server-away")
+	rel.down.Store(false)
+	p.waitFor("home, the server back", `document.documentElement.dataset.page === 'home' && document.querySelectorAll('#daily [data-level][data-status]').length === 4`, 3*waitTimeout/2)
+
 	// A new release: its worker (other bytes, another build) replaces the
 	// old, and its cache the old cache.
 	next := "next" + build[4:]
@@ -215,10 +231,12 @@ func TestInstallable(t *testing.T) {
 
 // release is a reverse proxy before the arena that can play a new
 // release to the browser: once told, it answers /sw.js with the worker's
-// build changed, as a server with other files would.
+// build changed, as a server with other files would. While down, it
+// drops every request unanswered, as a server out of reach.
 type release struct {
 	*httptest.Server
 	from, to atomic.Pointer[string]
+	down     atomic.Bool
 }
 
 // startRelease proxies to target until the test ends.
@@ -255,7 +273,12 @@ func startRelease(t *testing.T, target string) *release {
 		resp.Header.Del("ETag")
 		return nil
 	}
-	r.Server = httptest.NewServer(proxy)
+	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if r.down.Load() {
+			panic(http.ErrAbortHandler) // the connection closes with no answer
+		}
+		proxy.ServeHTTP(w, req)
+	}))
 	t.Cleanup(r.Close)
 	return r
 }

@@ -44,8 +44,8 @@ export function start() {
   navigator.serviceWorker.register('/sw.js').catch(() => { /* the page works without it */ });
 }
 
-// offline shows the offline page in #app, and reloads when the server
-// answers again.
+// offline shows the offline page in #app (or, with a network, that the
+// server is out of reach), and reloads when the server answers again.
 export function offline() {
   document.documentElement.dataset.page = 'offline';
   const card = el('section', 'card offline-page');
@@ -54,11 +54,19 @@ export function offline() {
   const again = el('button', 'primary', 'Try again');
   again.type = 'button';
   again.addEventListener('click', () => location.reload());
-  card.append(
-    el('h1', null, 'You are offline'),
-    el('p', null, 'Sudoku Arena needs the network to play, and this device has none just now. This page comes back by itself when the network does.'),
-    again,
-  );
+  // The device may have a network and the server be out of reach; the
+  // browser may learn which after the page has opened.
+  const title = el('h1'), why = el('p');
+  const say = () => {
+    title.textContent = navigator.onLine ? 'Sudoku Arena cannot be reached' : 'You are offline';
+    why.textContent = navigator.onLine
+      ? 'The server does not answer just now. This page comes back by itself when it does.'
+      : 'Sudoku Arena needs the network to play, and this device has none just now. This page comes back by itself when the network does.';
+  };
+  say();
+  addEventListener('offline', say);
+  addEventListener('online', say);
+  card.append(title, why, again);
   document.getElementById('app').replaceChildren(card);
   offlinePage = true;
   const line = document.getElementById('net-off');
