@@ -35,22 +35,28 @@ func boxCells(givens engine.Grid, b int) []int {
 	return cells
 }
 
-// fillBoxes fills the boxes in the order given, each box whole before the
-// next; floor, if set, is a page predicate the last digit waits for. It
-// answers the order in which the boxes became full: those the givens fill
-// first (in reading order), then the others as filled.
-func fillBoxes(p *page, givens, sol engine.Grid, order []int, floor string) []int {
-	p.t.Helper()
-	var full, cells []int
+// givensFull are the boxes the givens fill alone: full from the start,
+// so first in the order, in reading order.
+func givensFull(givens engine.Grid) []int {
+	var full []int
 	for b := range 9 {
 		if len(boxCells(givens, b)) == 0 {
 			full = append(full, b)
 		}
 	}
+	return full
+}
+
+// fillBoxes fills the boxes in the order given, each box whole before the
+// next; floor, if set, is a page predicate the last digit waits for. It
+// answers the boxes it filled, in the order they became full.
+func fillBoxes(p *page, givens, sol engine.Grid, order []int, floor string) []int {
+	p.t.Helper()
+	var filled, cells []int
 	for _, b := range order {
 		if bc := boxCells(givens, b); len(bc) > 0 {
 			cells = append(cells, bc...)
-			full = append(full, b)
+			filled = append(filled, b)
 		}
 	}
 	last := len(cells) - 1
@@ -60,7 +66,7 @@ func fillBoxes(p *page, givens, sol engine.Grid, order []int, floor string) []in
 		p.waitFor("the clock past the floor", floor, 90*time.Second)
 	}
 	p.fillByKeys(cells[last-1], cells[last:], sol)
-	return full
+	return filled
 }
 
 // clockGrid is the share text's picture of the order.
@@ -168,8 +174,12 @@ func TestShareCard(t *testing.T) {
 	ann.click("#daily-go")
 	waitPlaying(ann)
 	givens, sol := puzzle(ann)
-	order := fillBoxes(ann, givens, sol, []int{4, 0, 8, 2, 6, 1, 7, 3, 5},
-		`(([m, s]) => +m * 60 + +s)(document.querySelector('#timer').textContent.split(':')) >= 61`)
+	// Three boxes, a reload (the order is kept), then the six others.
+	order := append(givensFull(givens), fillBoxes(ann, givens, sol, []int{4, 0, 8}, "")...)
+	ann.navigate(srv.URL() + "/daily/" + date + "/easy")
+	waitPlaying(ann)
+	order = append(order, fillBoxes(ann, givens, sol, []int{2, 6, 1, 7, 3, 5},
+		`(([m, s]) => +m * 60 + +s)(document.querySelector('#timer').textContent.split(':')) >= 61`)...)
 	ann.wait("a ranked result", visible("#finish")+` && document.querySelector('#finish-sub').dataset.ranked === 'true'`)
 	lb := srv.leaderboard(date, "easy")
 	require.Len(t, lb.Top, 1)
@@ -191,7 +201,9 @@ func TestShareCard(t *testing.T) {
 	ann.click("#share-go")
 	ann.wait("Copied", `document.querySelector('#share-status').textContent === 'Copied'`)
 	assert.Equal(t, got, evalAwait[string](ann, `navigator.clipboard.readText()`))
-	assert.Equal(t, 1080, eval[int](ann, `document.querySelector('#share-image').width`), "the image is drawn")
+	// The image: a 1080-pixel square PNG, as Save image and Share give it.
+	assert.Equal(t, "image/png 1080x1080", evalAwait[string](ann, `new Promise((ok) => document.querySelector('#share-image').toBlob(ok, 'image/png'))
+		.then((b) => createImageBitmap(b).then((i) => b.type + ' ' + i.width + 'x' + i.height))`))
 	shareShots(ann, "share-daily")
 
 	// The daily's challenge: its page, where a friend plays the same
@@ -219,7 +231,7 @@ func TestShareCard(t *testing.T) {
 	joinRoom(bob, srv.URL()+"/r/"+roomID, "Bob")
 	startGame(ann, bob)
 	givens, sol = puzzle(ann)
-	order = fillBoxes(ann, givens, sol, []int{8, 7, 6, 5, 4, 3, 2, 1, 0}, "")
+	order = append(givensFull(givens), fillBoxes(ann, givens, sol, []int{8, 7, 6, 5, 4, 3, 2, 1, 0}, "")...)
 	ann.wait("Ann's finish", visible("#finish")+` && !!document.querySelector('#finish-rows tr.me')`)
 	played = text(ann, "#finish-rows tr.me .time")
 	require.Regexp(t, `^\d+:\d\d$`, played)
@@ -253,7 +265,7 @@ func TestShareCard(t *testing.T) {
 	joinRoom(bob, srv.URL()+"/r/"+roomID, "Bob")
 	startGame(ann, bob)
 	givens, sol = puzzle(ann)
-	order = fillBoxes(ann, givens, sol, []int{2, 4, 6, 0, 8, 1, 3, 5, 7}, "")
+	order = append(givensFull(givens), fillBoxes(ann, givens, sol, []int{2, 4, 6, 0, 8, 1, 3, 5, 7}, "")...)
 	ann.wait("the team's finish", visible("#finish")+` && !!document.querySelector('#finish-rows tr[data-rank="1"] .time')`)
 	played = text(ann, `#finish-rows tr[data-rank="1"] .time`)
 	head = fmt.Sprintf("Sudoku Arena co-op · easy · %s · 0 mistakes · 0 hints · 2 together", played)
