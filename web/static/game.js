@@ -158,7 +158,7 @@ export class Game {
         if (ev.player !== this.me.id) this.cursors.set(ev.player, ev.cell);
         break;
       case 'finish': this.finish(ev, out); break;
-      case 'board_full': out.message = { code: 'board_full', text: 'The board is full, but some digits are wrong. A hint names them.' }; break;
+      case 'board_full': out.message = { code: 'board_full', text: 'The board is full, but some digits are wrong: look for them, a hint will not say which.' }; break;
       case 'pong': {
         // Half the round trip late; frequent pings must not make the clock jitter.
         const o = time(ev.now) + (ev.rtt || 0) / 2 - Date.now();
