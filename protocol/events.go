@@ -60,6 +60,13 @@ type Welcome struct {
 	Resumed bool      `json:"resumed,omitempty"`
 	Replay  int       `json:"replay,omitempty"`
 	Room    *Snapshot `json:"room,omitempty"`
+	// History is what join's history asked for: the room's recent
+	// logged events as the member saw them (or would have, had they been
+	// there), oldest first, each with its seq, as far back as the room
+	// still holds them; moves, notes and progress are left out, for the
+	// snapshot holds what they did. Only with a snapshot; omitted when
+	// not asked for or when there is none.
+	History []json.RawMessage `json:"history,omitempty"`
 }
 
 // You is the joining client's identity in the room.

@@ -1,6 +1,7 @@
 package room
 
 import (
+	"encoding/json"
 	"reflect"
 	"time"
 
@@ -246,6 +247,28 @@ func (g *Game) missed(id string, after int64) ([]Output, bool) {
 		}
 	}
 	return out, true
+}
+
+// History is the room's recent logged events that member id got (or would
+// have got, had they been there: what everyone but another member got),
+// oldest first, encoded, as far back as the replay log reaches; moves,
+// notes and progress are left out, since a snapshot holds what they did.
+// It is what a client that lost its own (a page reloaded) shows of what
+// happened in the room: who joined, hints, conflicts, finishes.
+func (g *Game) History(id string) []json.RawMessage {
+	var out []json.RawMessage
+	for i := range g.log.len() {
+		o := g.log.at(i)
+		if !o.For(id) {
+			continue
+		}
+		switch o.Event.Head().Type {
+		case protocol.TypeMove, protocol.TypeNote, protocol.TypeProgress:
+			continue
+		}
+		out = append(out, protocol.AppendEvent(nil, o.Event))
+	}
+	return out
 }
 
 // changePhase moves the room to phase, with the round's times as given:
