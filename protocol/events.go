@@ -229,7 +229,8 @@ type HintEvent struct {
 	// Step is the hint: its Technique, TechniqueName, Explanation, Cells,
 	// Place and Eliminate, none of them in a race's view for the others.
 	Step
-	// Wrong are the player's cells that do not match the solution; the
+	// Wrong are the team's cells that do not match the solution (co-op
+	// only: a contest's hint says that a digit is wrong, not which); the
 	// hint then says only that.
 	Wrong []int `json:"wrong,omitempty"`
 	Hints int   `json:"hints"`
