@@ -27,7 +27,7 @@ var gameLooks = []look{
 // padAway is a predicate: the pad is put away (out of sight, in its place,
 // taking no input), or not.
 func padAway(away bool) string {
-	return fmt.Sprintf(`((p) => (getComputedStyle(p).visibility === 'hidden') === %[1]v && p.inert === %[1]v)(document.querySelector('#pad'))`, away)
+	return fmt.Sprintf(`((p) => (getComputedStyle(p).visibility === 'hidden' || getComputedStyle(p).display === 'none') === %[1]v && p.inert === %[1]v)(document.querySelector('#pad'))`, away)
 }
 
 // wrongFor is an empty cell and a digit that is not the solution's but

@@ -124,7 +124,7 @@ export class Game {
         if (this.phase === 'running' && before !== 'running') out.feed.push({ kind: 'info', text: 'Go! The puzzle is on the board.' });
         if (this.phase === 'preparing') out.feed.push({ kind: 'rematch', text: 'Rematch: a new puzzle is on its way.' });
         if (this.phase === 'waiting' && before !== 'waiting') out.feed.push({ kind: 'rematch', text: `Round ${this.room.round}: waiting for ${this.nameOf(this.room.host)} to start.` });
-        if (this.phase === 'finished' && before !== 'finished') out.feed.push({ kind: 'finish', text: this.mode === 'race' ? 'The race is over.' : 'The puzzle is solved.' });
+        if (this.phase === 'finished' && before !== 'finished') out.feed.push({ kind: 'finish', text: this.mode === 'race' && this.players.length > 1 ? 'The race is over.' : 'The puzzle is solved.' });
         break;
       }
       case 'countdown':
@@ -258,6 +258,7 @@ export class Game {
     if (p) { p.rank = ev.rank; p.elapsed_ms = ev.elapsed_ms; p.frozen_until = undefined; }
     const who = ev.player === this.me.id ? 'You' : this.nameOf(ev.player);
     if (this.mode === 'daily') out.feed.push({ kind: 'finish', text: `${who} solved it in ${t}.` });
+    else if (this.players.length === 1) out.feed.push({ kind: 'finish', text: `${who} solved it in ${t}, score ${ev.score}.` });
     else out.feed.push({ kind: 'finish', text: `${who} finished ${ordinal(ev.rank)} in ${t}, score ${ev.score}.` });
   }
 
