@@ -222,6 +222,8 @@ func TestSoloRace(t *testing.T) {
 	assert.True(t, eval[bool](p, `document.activeElement === document.querySelector('#finish-open')`), "the focus on the way back")
 	// The solved board is there to see: the top left cell is the board's.
 	assert.True(t, eval[bool](p, `!!document.elementFromPoint(...(r => [r.x + r.width / 2, r.y + r.height / 2])(document.querySelector('#board').getBoundingClientRect())).closest('#board')`), "the board, uncovered")
+	at := layout(p)
+	assert.LessOrEqual(t, at["padBottom"], at["height"], "the Results button moves nothing off a 1280x800 screen: %v", at)
 	p.shotsIn(gameLooks, "finish-dismissed", "")
 
 	p.click("#finish-open")
