@@ -61,11 +61,11 @@ type Welcome struct {
 	Replay  int       `json:"replay,omitempty"`
 	Room    *Snapshot `json:"room,omitempty"`
 	// History is what join's history asked for: the room's recent
-	// logged events as the member saw them (or would have, had they been
-	// there), oldest first, each with its seq, as far back as the room
-	// still holds them; moves, notes and progress are left out, for the
-	// snapshot holds what they did. Only with a snapshot; omitted when
-	// not asked for or when there is none.
+	// logged events that tell what happened, as the member saw them (or
+	// would have, had they been there), oldest first, each with its seq;
+	// moves, notes, progress and states are left out, for the snapshot
+	// holds what they did. Only with a snapshot; omitted when not asked
+	// for or when there is none.
 	History []json.RawMessage `json:"history,omitempty"`
 }
 

@@ -195,6 +195,29 @@ func (g *Game) queue(to, skip string, ev protocol.Event, logged bool) {
 	if old, full := g.log.push(o, g.cfg.ReplayEvents); full {
 		g.trimmed = old.Event.Head().Seq
 	}
+	if told(ev) {
+		if g.feed.buf == nil {
+			// Grown as needed: most rooms tell a handful of things.
+			g.feed.buf = make([]Output, 0, 4)
+		}
+		g.feed.push(o, feedEvents)
+	}
+}
+
+// feedEvents is how many outputs a room keeps for History: enough for a
+// round's joins, start, hints, conflicts and finishes, each member's view
+// counting as one.
+const feedEvents = 24
+
+// told reports whether a logged event tells what happened (who came or
+// went, the start, a hint, a conflict, a finish) rather than what is on a
+// board, which a snapshot holds: moves, notes, progress and states.
+func told(ev protocol.Event) bool {
+	switch ev.Head().Type {
+	case protocol.TypeMove, protocol.TypeNote, protocol.TypeProgress, protocol.TypeState:
+		return false
+	}
+	return true
 }
 
 // replayLog is a room's last logged outputs, oldest first, in a ring: at
@@ -249,24 +272,16 @@ func (g *Game) missed(id string, after int64) ([]Output, bool) {
 	return out, true
 }
 
-// History is the room's recent logged events that member id got (or would
-// have got, had they been there: what everyone but another member got),
-// oldest first, encoded, as far back as the replay log reaches; moves,
-// notes and progress are left out, since a snapshot holds what they did.
-// It is what a client that lost its own (a page reloaded) shows of what
-// happened in the room: who joined, hints, conflicts, finishes.
+// History is the room's recent logged events that tell what happened
+// (told), as member id got them (or would have, had they been there: what
+// everyone but another member got), oldest first, encoded: what a client
+// that lost its own (a page reloaded) shows of what happened in the room.
 func (g *Game) History(id string) []json.RawMessage {
 	var out []json.RawMessage
-	for i := range g.log.len() {
-		o := g.log.at(i)
-		if !o.For(id) {
-			continue
+	for i := range g.feed.len() {
+		if o := g.feed.at(i); o.For(id) {
+			out = append(out, protocol.AppendEvent(nil, o.Event))
 		}
-		switch o.Event.Head().Type {
-		case protocol.TypeMove, protocol.TypeNote, protocol.TypeProgress:
-			continue
-		}
-		out = append(out, protocol.AppendEvent(nil, o.Event))
 	}
 	return out
 }

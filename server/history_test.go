@@ -39,8 +39,8 @@ func historyOf(t *testing.T, w *protocol.Welcome) (types []string, hints []proto
 // TestWelcomeHistory: a join that asks for history (a page just loaded)
 // gets, with its snapshot, the room's recent events as that member saw
 // them: who joined, the start, a hint (in full to its asker, redacted to
-// the others), a conflict; no moves or progress, which the snapshot
-// holds. A join that does not ask, and a resume, get none.
+// the others), a conflict; no moves, progress or states, which the
+// snapshot holds. A join that does not ask, and a resume, get none.
 func TestWelcomeHistory(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -64,8 +64,8 @@ func TestWelcomeHistory(t *testing.T) {
 	w := await[protocol.Welcome](a2, protocol.TypeWelcome, nil)
 	require.NotNil(t, w.Room, "a snapshot")
 	types, hints, errs := historyOf(t, w)
-	assert.Equal(t, []string{protocol.TypePresence, protocol.TypeCountdown, protocol.TypeState, protocol.TypeHint, protocol.TypeError}, types,
-		"Bob joined, the start, play, her hint, Bob's conflict; not her own join, moves or progress")
+	assert.Equal(t, []string{protocol.TypePresence, protocol.TypeCountdown, protocol.TypeHint, protocol.TypeError}, types,
+		"Bob joined, the start, her hint, Bob's conflict; not her own join, moves, progress or states")
 	require.Len(t, hints, 1)
 	assert.Equal(t, a.id, hints[0].Player)
 	assert.NotEmpty(t, hints[0].Technique, "her own hint in full")
