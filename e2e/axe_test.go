@@ -120,8 +120,9 @@ func evalAsync[T any](p *page, expr string) T {
 // after with its leaderboard, an archive day, the lab and its steps, the
 // account's sign-up, recovery codes and account, and the player page. Any
 // violation fails the test, listed with its rule, impact and element.
-// A spectator's view, with the notice that offers it, a room that does not
-// exist, a day to come and a refused sign-in link are checked too.
+// A spectator's view, with the notice that offers it, a co-op board with a
+// digit pending while the network is gone, a room that does not exist, a
+// day to come and a refused sign-in link are checked too.
 func TestAccessibility(t *testing.T) {
 	t.Parallel()
 	srv, base := startAccountArena(t, "RANK_GUESTS=true")
@@ -216,7 +217,15 @@ func TestAccessibility(t *testing.T) {
 	cy.press(digitKey(int(sol[cells[8]]), true), modShift)
 	bo.wait("Cy's digits", digitIs(cells[7], sol[cells[7]]))
 	bo.audit("coop running")
-	bo.fillByKeys(cells[3], cells[8:], sol)
+
+	// Offline: the page says so, and a digit typed meanwhile is pending.
+	bo.offline(true)
+	bo.typeDigit(cells[8], sol[cells[8]])
+	bo.waitFor("the offline banner and a pending digit", visible("#offline")+" && "+pendingIs(cells[8], true), deadLinkBound+waitTimeout)
+	bo.audit("coop offline")
+	bo.offline(false)
+	bo.wait("back online, the digit answered", connIs("open")+" && "+digitIs(cells[8], sol[cells[8]]))
+	bo.fillByKeys(cells[8], cells[9:], sol)
 	bo.wait("the co-op finish", visible("#finish"))
 	bo.audit("coop finish")
 
