@@ -46,6 +46,7 @@ var docServerEvents = map[string]func() any{
 	protocol.TypeCountdown: func() any { return new(protocol.CountdownEvent) },
 	protocol.TypeMove:      func() any { return new(protocol.MoveEvent) },
 	protocol.TypeNote:      func() any { return new(protocol.NoteEvent) },
+	protocol.TypeColour:    func() any { return new(protocol.ColourEvent) },
 	protocol.TypeHint:      func() any { return new(protocol.HintEvent) },
 	protocol.TypeProgress:  func() any { return new(protocol.ProgressEvent) },
 	protocol.TypePresence:  func() any { return new(protocol.PresenceEvent) },

@@ -307,7 +307,7 @@ const ERRORS = {
   nothing_to_undo: 'Nothing to undo.',
   nothing_to_redo: 'Nothing to redo.',
   undo_stale: 'That cell has changed since; undo skipped it.',
-  coop_only: 'Cursors are shared in co-op rooms only.',
+  coop_only: 'Cursors and colours are shared in co-op rooms only.',
   overloaded: 'The server is busy saving games; your move was not made. Try it again in a moment.',
   retry: 'The server could not be sure of saving your move just now; it was not made yet and goes again in a moment.',
   wrong_host: 'The game is not served at this address; open it from its usual link.',
