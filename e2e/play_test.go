@@ -226,8 +226,10 @@ func TestSettings(t *testing.T) {
 		assert.True(t, eval[bool](p, `!!document.activeElement.closest('#settings')`), "the focus is in the dialog")
 	}
 	open()
-	p.settled()
-	p.shot("settings-desktop-light")
+	p.inEachLook(func(l playLook) { p.shot("settings-" + l.name) })
+	p.run("focus the dialog's close button", evalVoid(`document.querySelector('#settings button').focus()`))
+	p.press(letterKey('x', false), modNone)
+	assert.True(t, p.staysFalse("!("+padPressed("digit")+")", 300*time.Millisecond), "the board's keys do nothing in the dialog")
 	for _, id := range []string{"#set-same", "#set-peers", "#set-conflicts", "#set-palette-safe", "#set-left", "#set-sound"} {
 		p.click(id)
 	}
@@ -282,8 +284,6 @@ func TestSettings(t *testing.T) {
 	assert.Less(t, tools["erase"], tools["one"], "left-handed phone: erase on the left")
 	p.shot("left-phone-dark")
 	open()
-	p.settled()
-	p.shot("settings-phone-dark")
 	s := scrollOf(p)
 	assert.LessOrEqual(t, s.ScrollW, s.ClientW, "the dialog fits the phone")
 }

@@ -115,7 +115,7 @@ export class Board {
 
   key(e) {
     const t = e.target;
-    if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || (t.closest && t.closest('dialog')))) return;
     if (!this.root.isConnected) return;
     const ctrl = e.ctrlKey || e.metaKey;
     if (ctrl && e.code === 'KeyZ') { e.preventDefault(); this.act({ type: e.shiftKey ? 'redo' : 'undo' }); return; }
