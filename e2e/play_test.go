@@ -321,3 +321,45 @@ func TestGuideAndKeys(t *testing.T) {
 	waitPlaying(p)
 	assert.True(t, p.staysFalse(visible("#guide"), 500*time.Millisecond), "the guide shows once")
 }
+
+// TestSettingsFollowTheAccount: a guest's settings go with them when they
+// make an account, a change made on one device is the account's, and
+// another device that signs in to the account takes them.
+func TestSettingsFollowTheAccount(t *testing.T) {
+	t.Parallel()
+	_, base := startAccountArena(t)
+	b := newBrowser(t)
+	ann := b.newPage("Ann")
+	ann.navigate(base + "/")
+	ann.wait("the home page", visible("#create-race"))
+	ann.run("a guest's setting", evalVoid(`localStorage.setItem('arena.settings', JSON.stringify({left: true}))`))
+	annAuth := ann.authenticator()
+	ann.navigate(base + "/account")
+	ann.wait("the sign-up form", accountView("guest"))
+	ann.typeInto("#signup-handle", "Ann")
+	ann.click("#signup")
+	ann.wait("the recovery codes", accountView("codes"))
+	ann.wait("the browser's settings kept with the new account", `fetch('/api/me').then(r => r.json()).then(m => m.account.settings?.left === true)`)
+
+	ann.navigate(base + "/")
+	ann.wait("the home page", visible("#create-race"))
+	ann.click("#create-race")
+	ann.wait("the room's lobby", `location.pathname.startsWith('/r/') && `+phaseIs("waiting")+" && "+connIs("open"))
+	startGame(ann)
+	ann.click("#settings-open")
+	ann.wait("the settings dialog", `document.querySelector('#settings')?.open === true`)
+	assert.Contains(t, text(ann, "#settings"), "Kept with your account")
+	ann.click("#set-palette-safe")
+	ann.click("#set-peers")
+	ann.wait("the change kept with the account", `fetch('/api/me').then(r => r.json()).then(m => m.account.settings?.palette === 'safe' && m.account.settings?.peers === false)`)
+
+	bea := b.newPage("Ann's tablet")
+	beaAuth := bea.authenticator()
+	bea.addCredentials(beaAuth, ann.credentials(annAuth))
+	bea.navigate(base + "/account")
+	bea.wait("the sign-in", accountView("guest")+" && "+visible("#signin"))
+	bea.click("#signin")
+	bea.wait("signed in", accountView("account"))
+	bea.navigate(base + "/")
+	bea.wait("the account's settings on the tablet", `document.documentElement.dataset.palette === 'safe' && document.documentElement.dataset.hand === 'left' && JSON.parse(localStorage.getItem('arena.settings')).peers === false`)
+}

@@ -85,6 +85,7 @@ var docHTTPBodies = map[string]func() any{
 	"signup":               func() any { return new(SignUpResponse) },
 	"link":                 func() any { return new(LinkResponse) },
 	"code-request":         func() any { return new(CodeRequest) },
+	"settings-request":     func() any { return new(SettingsRequest) },
 }
 
 // TestProtocolDoc keeps docs/protocol.md and the code in step: every JSON

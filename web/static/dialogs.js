@@ -3,6 +3,7 @@
 // its style sheet, so that pages that never open them do not pay for them.
 
 import * as prefs from './settings.js';
+import { account } from './api.js';
 
 // h makes an element: attributes (or properties, for on* handlers and
 // booleans) and children, strings set as text.
@@ -67,7 +68,7 @@ export function settings() {
     palette,
     check('left', 'Left-handed', 'The pad on the left (mirrored on a phone).'),
     check('sound', 'Sounds', 'A short tone for a digit, a clash and a finish.'),
-    h('p', { class: 'hint-text' }, 'Kept in this browser.'),
+    h('p', { class: 'hint-text' }, account() ? 'Kept with your account, on every browser you sign in on.' : 'Kept in this browser; an account keeps them on every device.'),
   ], h('button', { type: 'button', onclick: () => keys() }, 'Keys'));
 }
 
