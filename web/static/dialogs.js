@@ -100,13 +100,11 @@ export async function guide() {
   if (!side || document.getElementById('guide')) return;
   await styled();
   const card = h('section', { id: 'guide', class: 'panel guide', 'aria-labelledby': 'guide-title' },
-    h('h2', { id: 'guide-title' }, 'How to play'),
+    h('div', { class: 'dlg-head' }, h('h2', { id: 'guide-title' }, 'How to play'),
+      h('button', { type: 'button', id: 'guide-ok', onclick: () => card.remove() }, 'Got it')),
     h('ul', null,
-      h('li', null, 'Pick a cell, then a digit: tap the pad or type 1–9.'),
-      h('li', null, 'Digit, Corner, Centre and Colour switch what a digit does (keys Z X C V; Shift and Ctrl for marks).'),
-      h('li', null, 'Undo, redo and a hint are under the board; ⚙ has the settings.')),
-    h('div', { class: 'buttons' },
-      h('button', { type: 'button', class: 'primary', id: 'guide-ok', onclick: () => card.remove() }, 'Got it'),
-      h('button', { type: 'button', onclick: () => keys() }, 'All keys (?)')));
+      h('li', null, 'Pick a cell, then a digit: the pad, or 1–9.'),
+      h('li', null, 'Digit, Corner, Centre and Colour change what a digit does (keys Z X C V; Shift and Ctrl for marks).'),
+      h('li', null, '⚙ has the settings; ', h('button', { type: 'button', class: 'link', onclick: () => keys() }, 'all the keys'), ' with ?.')));
   side.prepend(card);
 }
