@@ -286,6 +286,8 @@ func TestSettings(t *testing.T) {
 	open()
 	s := scrollOf(p)
 	assert.LessOrEqual(t, s.ScrollW, s.ClientW, "the dialog fits the phone")
+	p.click("#settings .buttons button:not(.primary)")
+	p.wait("the keys, from the dialog's Keys button", `document.querySelector('#keys')?.open === true && !document.querySelector('#settings')`)
 }
 
 // TestGuideAndKeys: a player's first game shows a short guide beside the
@@ -310,8 +312,7 @@ func TestGuideAndKeys(t *testing.T) {
 	p.click(cellSel(0))
 	p.press(question, modShift)
 	p.wait("? in a game", `document.querySelector('#keys')?.open === true`)
-	p.settled()
-	p.shot("keys-desktop-dark")
+	p.inEachLook(func(l playLook) { p.shot("keys-" + l.name) })
 	p.press(keyEscape, modNone)
 	p.wait("Esc closes them", `!document.querySelector('#keys')`)
 	p.click("#guide-ok")
