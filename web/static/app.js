@@ -254,6 +254,10 @@ function room(id, as, day) {
     cursorTimer = setTimeout(() => { cursorTimer = 0; link.send({ type: 'cursor', cell: cursorCell }); }, 80);
   };
   const board = new Board($('board'), $('pad'), game, act, (pid) => ui.colourOf(game, pid), moved);
+  // The share card (share.js) loads with the room; its Boxes keep the
+  // order in which the player finishes the boxes, for the card.
+  let share = null, boxes = null;
+  import('./share.js').then((m) => { share = m; boxes = new m.Boxes(game); render(); }).catch(() => {});
 
   // On a daily page, once this player has finished: their result on the
   // day's leaderboard, read again from the server (the panels too).
@@ -281,6 +285,11 @@ function room(id, as, day) {
     $('pad').hidden = ro;
     document.querySelector('.room').classList.toggle('spectating', ro);
     if (game.me.id || !day) document.querySelector('.room').dataset.mode = game.mode;
+    // Before play (the lobby, the countdown) the pad has nothing to do:
+    // it is put away, in its place, so the board does not jump at the go.
+    const before = !!game.me.id && ['waiting', 'countdown', 'preparing'].includes(game.phase);
+    document.querySelector('.room').toggleAttribute('data-before', before);
+    $('pad').inert = before;
     const m = game.room;
     const me = game.mine();
     const unranked = !!(me && me.ranked === false);
@@ -296,6 +305,7 @@ function room(id, as, day) {
     if (key !== finishKey) { finishKey = key; dismissed = false; }
     if (panels) dailyResult();
     ui.renderFinish(game, dismissed, result);
+    if (share) { boxes.see(); share.sync(game, result); }
     ui.tick(game);
     ui.offline(!!game.me.id && conn === 'reconnecting', game.pending.size);
     // For tests: the phase once the server has said it.
@@ -426,6 +436,7 @@ function room(id, as, day) {
   });
   $('start').addEventListener('click', () => link.send({ type: 'start' }));
   $('rematch').addEventListener('click', () => link.send({ type: 'rematch' }));
+  $('share').addEventListener('click', () => { if (share) share.open(game, boxes, result, mine); });
   $('again').addEventListener('click', (e) => {
     if (!day) return;
     link.stop('closed');
@@ -433,8 +444,14 @@ function room(id, as, day) {
   });
   $('finish-close').addEventListener('click', () => {
     dismissed = true;
-    $('finish').hidden = true;
+    render();
     if (day) document.querySelector('.daily-panel').scrollIntoView({ behavior: 'smooth', block: 'nearest' });
+    else $('finish-open').focus();
+  });
+  $('finish-open').addEventListener('click', () => {
+    dismissed = false;
+    render();
+    $('finish-close').focus();
   });
   $('leave').addEventListener('click', () => {
     const me = game.mine();
@@ -649,4 +666,12 @@ function route() {
   room(id);
 }
 
-api.start().then(route);
+// The service worker and the offline page (pwa.js) load beside the
+// session; a page opened without a network says so instead of its route.
+const pwa = import('./pwa.js').catch(() => null);
+api.start().then(async () => {
+  const m = await pwa;
+  if (m) m.start();
+  if (m && api.offline()) return m.offline();
+  return route();
+});
