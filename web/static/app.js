@@ -30,6 +30,9 @@ dark.addEventListener('change', theme);
 // guide), whose module loads the first time one is asked for.
 const dialogs = () => import('./dialogs.js');
 
+// An account's settings follow it (dialogs.js keeps them in step).
+api.onSession((me) => { if (me && me.account) dialogs().then((m) => m.sync(me.account)); });
+
 // ? shows the keys, on any page (Esc closes them).
 document.addEventListener('keydown', (e) => {
   const t = e.target;
@@ -317,13 +320,6 @@ function room(id, as, day) {
     }
   };
 
-  // sound plays what this player's own digit, clash or finish sounds like.
-  const sound = (ev) => {
-    const mine = ev.player === game.me.id;
-    if (ev.type === 'move' && mine && ev.digit) settings.blip('place');
-    else if (ev.type === 'error' && ev.code === 'conflict' && mine) settings.blip('conflict');
-    else if (ev.type === 'finish' && (!ev.player || mine)) settings.blip('finish');
-  };
 
   const notice = (text, actions) => {
     let n = $('notice');
@@ -354,7 +350,7 @@ function room(id, as, day) {
     }
     const out = game.apply(ev);
     if (ev.type === 'welcome' || ev.type === 'state') ownColours();
-    sound(ev);
+    settings.blip(ev, game.me.id);
     if (ev.refused) {
       // The join was refused: at first, or on a reconnection.
       switch (ev.code) {

@@ -3,7 +3,22 @@
 // its style sheet, so that pages that never open them do not pay for them.
 
 import * as prefs from './settings.js';
-import { account } from './api.js';
+import { account, post } from './api.js';
+
+// set changes setting k, here and, for an account, with the account.
+function set(k, v) {
+  prefs.adopt({ ...all(), [k]: v });
+  if (account()) post('/api/account/settings', { settings: all() }).catch(() => { /* kept here; saved with the next change */ });
+}
+
+const all = () => Object.fromEntries(Object.keys(prefs.DEFAULTS).map((k) => [k, prefs.get(k)]));
+
+// sync takes an account's settings when a page loads; an account with
+// none yet takes this browser's, when they are not the defaults.
+export function sync(acct) {
+  if (acct.settings) prefs.adopt(acct.settings);
+  else if (JSON.stringify(all()) !== JSON.stringify(prefs.DEFAULTS)) post('/api/account/settings', { settings: all() }).catch(() => {});
+}
 
 // h makes an element: attributes (or properties, for on* handlers and
 // booleans) and children, strings set as text.
@@ -51,7 +66,7 @@ async function modal(id, title, body, extra) {
 function check(key, label, help) {
   const id = `set-${key}`;
   return h('div', { class: 'set' },
-    h('input', { type: 'checkbox', id, checked: prefs.get(key), onchange: (e) => prefs.set(key, e.target.checked) }),
+    h('input', { type: 'checkbox', id, checked: prefs.get(key), onchange: (e) => set(key, e.target.checked) }),
     h('label', { for: id }, label, help ? h('span', { class: 'muted' }, help) : null));
 }
 
@@ -59,7 +74,7 @@ function check(key, label, help) {
 export function settings() {
   const palette = h('fieldset', { class: 'set-group' }, h('legend', null, 'Colours'),
     ...[['standard', 'Standard'], ['safe', 'Colour-blind safe, high contrast']].map(([v, text]) => h('div', { class: 'set' },
-      h('input', { type: 'radio', name: 'palette', id: `set-palette-${v}`, value: v, checked: prefs.get('palette') === v, onchange: () => prefs.set('palette', v) }),
+      h('input', { type: 'radio', name: 'palette', id: `set-palette-${v}`, value: v, checked: prefs.get('palette') === v, onchange: () => set('palette', v) }),
       h('label', { for: `set-palette-${v}` }, text))));
   return modal('settings', 'Settings', [
     check('same', 'Highlight the same digit'),

@@ -4,8 +4,17 @@
 const TONES = { place: [[660, 0.05]], conflict: [[220, 0.09], [180, 0.12]], finish: [[523, 0.1], [659, 0.1], [784, 0.18]] };
 let audio = null;
 
+// event plays what event ev sounds like to player me: their own digit,
+// clash or finish (or their team's).
+export function event(ev, me) {
+  const mine = ev.player === me;
+  if (ev.type === 'move' && mine && ev.digit) play('place');
+  else if (ev.type === 'error' && ev.code === 'conflict' && mine) play('conflict');
+  else if (ev.type === 'finish' && (!ev.player || mine)) play('finish');
+}
+
 // play plays the tones of kind.
-export function play(kind) {
+function play(kind) {
   if (!TONES[kind]) return;
   try {
     audio = audio || new AudioContext();
