@@ -97,13 +97,14 @@ func (s *Service) BestTimes(ctx context.Context, level string, limit int) ([]ser
 	return rows, nil
 }
 
-// playerResults is how many of a player's results their record shows.
-const playerResults = 50
+// playerResults is how many of a player's results their record shows:
+// their latest games, a page.
+const playerResults = 20
 
 // PlayerRecord is a player's public record as of today, or
-// room.ErrUnknownPlayer: five queries, whatever the results shown (the
+// room.ErrUnknownPlayer: six queries, whatever the results shown (the
 // player, their streak, their history, the ranks of its ranked dailies on
-// their days' boards, read together, and their best times).
+// their days' boards, read together, their best times and their tallies).
 func (s *Service) PlayerRecord(ctx context.Context, id, today string) (server.PlayerResponse, error) {
 	p, err := s.Store.Player(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
@@ -164,6 +165,11 @@ func (s *Service) PlayerRecord(ctx context.Context, id, today string) (server.Pl
 			ElapsedMS: b.Elapsed.Milliseconds(), FinishedAt: b.FinishedAt.UTC(),
 		}
 	}
+	tallies, err := s.Store.PlayerTallies(ctx, id)
+	if err != nil {
+		return server.PlayerResponse{}, err
+	}
+	rec.Stats = statsOf(tallies)
 	return rec, nil
 }
 

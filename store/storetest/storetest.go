@@ -47,6 +47,8 @@ func Run(t *testing.T, open Opener) {
 		{"LeaderboardOrderAndTies", testLeaderboard},
 		{"LeaderboardAround", testAround},
 		{"Streaks", testStreaks},
+		{"PlayerTallies", testTallies},
+		{"DailiesSolved", testDailiesSolved},
 		{"BestTimes", testBestTimes},
 		{"LeaderboardGuests", testGuests},
 		{"Accounts", testAccounts},
