@@ -189,12 +189,14 @@ func saysIn(sel, words string) string {
 
 // looks are the screenshots' sizes and colour schemes, and the suffix of
 // each file's name.
-var looks = []struct {
+type look struct {
 	suffix string
 	w, h   int64
 	mobile bool
 	scheme string
-}{
+}
+
+var looks = []look{
 	{"", 1280, 800, false, "light"},
 	{"-dark", 1280, 800, false, "dark"},
 	{"-phone", 375, 740, true, "light"},
@@ -207,7 +209,21 @@ var looks = []struct {
 // a light desktop.
 func (p *page) shots(name, sel string) {
 	p.t.Helper()
-	for _, l := range looks {
+	p.shotsIn(name, sel, looks)
+}
+
+// pageLooks are looks with the phone of the pages' screenshots (390x844).
+var pageLooks = []look{
+	{"", 1280, 800, false, "light"},
+	{"-dark", 1280, 800, false, "dark"},
+	{"-phone", 390, 844, true, "light"},
+	{"-phone-dark", 390, 844, true, "dark"},
+}
+
+// shotsIn is shots in the looks given.
+func (p *page) shotsIn(name, sel string, ls []look) {
+	p.t.Helper()
+	for _, l := range ls {
 		p.viewport(l.w, l.h, l.mobile)
 		p.colorScheme(l.scheme)
 		p.wait(l.scheme+" theme", fmt.Sprintf(`document.documentElement.dataset.theme === %q`, l.scheme))
