@@ -237,4 +237,7 @@ func TestPlayerRecordsAreRateLimitedPerAddress(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *server.Config) { c.RecordRate = 3 })
 	limitedTo(t, e, "/api/players/p_nobody", 3)
+	// A record's days are record reads too.
+	e = newEnv(t, func(c *server.Config) { c.RecordRate = 3 })
+	limitedTo(t, e, "/api/players/p_nobody/days", 3)
 }

@@ -163,6 +163,7 @@ class StreakCalendar {
       return cell;
     }));
     list.dataset.month = month;
+    list.setAttribute('aria-label', `Dailies solved in ${monthTitle(month)}`);
     const rest = `${onDay} ${onDay === 1 ? 'day' : 'days'} solved on the day in ${monthTitle(month)}`;
     detail(list, 'streak-detail', rest);
   }
