@@ -3,6 +3,9 @@ package daily
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sudoku-arena/arena/room"
@@ -81,6 +84,106 @@ func (s *Service) PlayerDays(ctx context.Context, id, month string) (server.Play
 			continue
 		}
 		out.Days = append(out.Days, server.SolvedDaily{Date: d.Day, Level: d.Level, TimeMS: t, OnDay: d.OnDay})
+	}
+	return out, nil
+}
+
+// playerResults is how many of a player's games a page of them holds
+// (their record's latest, and each page of GET /api/players/{id}/games).
+const playerResults = 20
+
+// cursor is where a page of a player's games ends: its last result's
+// finish (Unix microseconds) and id, "MICROS.ID"; the next page starts
+// after it.
+type cursor struct {
+	at time.Time
+	id int64
+}
+
+func (c cursor) String() string { return fmt.Sprintf("%d.%d", c.at.UnixMicro(), c.id) }
+
+// parseCursor reads a cursor that a page gave as its next, or
+// server.ErrBadCursor.
+func parseCursor(s string) (cursor, error) {
+	at, id, ok := strings.Cut(s, ".")
+	micros, err1 := strconv.ParseInt(at, 10, 64)
+	n, err2 := strconv.ParseInt(id, 10, 64)
+	if !ok || err1 != nil || err2 != nil || micros < 0 || n < 0 {
+		return cursor{}, server.ErrBadCursor
+	}
+	return cursor{at: time.UnixMicro(micros).UTC(), id: n}, nil
+}
+
+// PlayerGames is a page of the player's games older than the cursor before
+// (a record's or a page's next; "" for the latest), or
+// room.ErrUnknownPlayer, or server.ErrBadCursor. Three queries: the
+// player, the page, the ranks of its ranked dailies.
+func (s *Service) PlayerGames(ctx context.Context, id, before string) (server.PlayerGamesResponse, error) {
+	var after *cursor
+	if before != "" {
+		c, err := parseCursor(before)
+		if err != nil {
+			return server.PlayerGamesResponse{}, err
+		}
+		after = &c
+	}
+	if _, err := s.Store.Player(ctx, id); errors.Is(err, store.ErrNotFound) {
+		return server.PlayerGamesResponse{}, room.ErrUnknownPlayer
+	} else if err != nil {
+		return server.PlayerGamesResponse{}, err
+	}
+	return s.games(ctx, id, after)
+}
+
+// games is a page of the player's games, after the cursor when there is
+// one: one more result than the page holds is read, to know whether
+// another page follows (Next). A ranked daily's rank is its place on the
+// day's board, read for the page's boards at once; a race's, its place in
+// the room; co-op ranks nobody.
+func (s *Service) games(ctx context.Context, id string, after *cursor) (server.PlayerGamesResponse, error) {
+	var hist []store.Result
+	var err error
+	if after == nil {
+		hist, err = s.Store.PlayerHistory(ctx, id, playerResults+1)
+	} else {
+		hist, err = s.Store.PlayerHistoryBefore(ctx, id, after.at, after.id, playerResults+1)
+	}
+	if err != nil {
+		return server.PlayerGamesResponse{}, err
+	}
+	out := server.PlayerGamesResponse{Results: []server.PlayerResultJSON{}}
+	if len(hist) > playerResults {
+		hist = hist[:playerResults]
+		last := hist[len(hist)-1]
+		out.Next = cursor{at: last.FinishedAt, id: last.ID}.String()
+	}
+	var boards []store.Board
+	var onBoard []int // the index in out.Results of each board's result
+	for _, r := range hist {
+		res := server.PlayerResultJSON{
+			Room: r.RoomID, Mode: r.Mode, Level: r.Level, Date: r.Day, ElapsedMS: r.Elapsed.Milliseconds(),
+			TimeMS: room.DailyTime(r.Elapsed, r.Mistakes, r.Hints).Milliseconds(), Ranked: r.Day != "",
+			FinishedAt: r.FinishedAt.UTC(),
+		}
+		if r.Review == store.ReviewHeld || r.Review == store.ReviewRemoved {
+			res.Review = r.Review
+		}
+		switch {
+		case r.Day != "":
+			res.TimeMS = TimeMS(r.Score)
+			boards = append(boards, store.Board{Day: r.Day, Level: r.Level})
+			onBoard = append(onBoard, len(out.Results))
+		case r.Mode == room.ModeRace:
+			res.Rank = r.RoomRank
+		}
+		out.Results = append(out.Results, res)
+	}
+	ranks, err := s.Store.DailyRanks(ctx, id, boards)
+	if err != nil {
+		return server.PlayerGamesResponse{}, err
+	}
+	for i, rank := range ranks {
+		out.Results[onBoard[i]].Rank = rank
 	}
 	return out, nil
 }

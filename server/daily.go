@@ -35,6 +35,10 @@ type Dailies interface {
 	// PlayerDays is the dailies of the month (YYYY-MM) the player
 	// finished, by date, then level, or room.ErrUnknownPlayer.
 	PlayerDays(ctx context.Context, id, month string) (PlayerDaysResponse, error)
+	// PlayerGames is a page of the player's games older than the cursor
+	// (a record's or a page's Next; "" for the latest), or
+	// room.ErrUnknownPlayer, or ErrBadCursor.
+	PlayerGames(ctx context.Context, id, before string) (PlayerGamesResponse, error)
 	// RanksGuests reports whether guests' finishes are ranked
 	// (RANK_GUESTS).
 	RanksGuests() bool
@@ -281,6 +285,24 @@ func (s *Server) writeRecord(w http.ResponseWriter, what string, v any, err erro
 	default:
 		writeJSON(w, http.StatusOK, v)
 	}
+}
+
+// ErrBadCursor is a games page's cursor that no page gave.
+var ErrBadCursor = errors.New("server: not a cursor of a player's games")
+
+// getPlayerGames is GET /api/players/{id}/games?before=CURSOR: the page of
+// the player's games after the one whose next the cursor was. It counts as
+// a record read (RecordRate).
+func (s *Server) getPlayerGames(w http.ResponseWriter, r *http.Request) {
+	if !s.recordArgs(w, r) {
+		return
+	}
+	games, err := s.dailies.PlayerGames(r.Context(), r.PathValue("id"), r.URL.Query().Get("before"))
+	if errors.Is(err, ErrBadCursor) {
+		writeError(w, protocol.CodeBadField, "before must be the next of a player's record or of a page of their games")
+		return
+	}
+	s.writeRecord(w, "player games", games, err)
 }
 
 // monthLayout is a month as the days route takes it.

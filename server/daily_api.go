@@ -93,6 +93,16 @@ type PlayerResponse struct {
 	Best    map[string]BestTime `json:"best"`
 	Stats   PlayerStats         `json:"stats"`
 	Results []PlayerResultJSON  `json:"results"`
+	// Next is the cursor of the games older than Results, for GET
+	// /api/players/{id}/games?before=; "" when these are all.
+	Next string `json:"next,omitempty"`
+}
+
+// PlayerGamesResponse is GET /api/players/{id}/games: a page of a
+// player's games, newest first, and the cursor of the page after it.
+type PlayerGamesResponse struct {
+	Results []PlayerResultJSON `json:"results"`
+	Next    string             `json:"next,omitempty"`
 }
 
 // PlayerStats is what a player has finished: by mode (each of race, coop

@@ -311,6 +311,11 @@ type Store interface {
 	SaveResults(ctx context.Context, rs []Result) error
 	// PlayerHistory is the player's results, newest first.
 	PlayerHistory(ctx context.Context, playerID string, limit int) ([]Result, error)
+	// PlayerHistoryBefore is the player's results older than the one
+	// finished at the time given with the id given (later ids first among
+	// equal times, as PlayerHistory orders them), newest first: the next
+	// page of their history, read by the index on their player.
+	PlayerHistoryBefore(ctx context.Context, playerID string, at time.Time, id int64, limit int) ([]Result, error)
 	// PlayerBest is the player's fastest finish of each level they have
 	// finished, as BestTimes counts them (AllTime results, nothing
 	// flagged; ties go to the earlier finish), in no particular order.

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -255,4 +256,44 @@ func testDailiesSolved(t *testing.T, s store.Store) {
 		_, err := s.DailiesSolved(ctx, "a", span[0], span[1])
 		assert.ErrorIs(t, err, store.ErrInvalid, "%s to %s", span[0], span[1])
 	}
+}
+
+// testHistoryPages reads a player's history a page at a time: each page
+// starts after the last result of the one before, ties on the time going
+// by id as PlayerHistory orders them, and another player's results never
+// show.
+func testHistoryPages(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	for _, id := range []string{"a", "b"} {
+		mkPlayer(t, s, id)
+	}
+	pz := mkPuzzle(t, s, 23, "easy")
+	// Seven finishes of a's, two of them at the same moment, and b's
+	// among them.
+	ats := []time.Duration{0, time.Minute, 2 * time.Minute, 2 * time.Minute, 3 * time.Minute, 5 * time.Minute, 8 * time.Minute}
+	for i, at := range ats {
+		finish{room: fmt.Sprintf("h%d", i), player: "a", pz: pz, mode: room.ModeRace, rank: 1, elapsed: time.Minute, at: t0.Add(at)}.save(t, s)
+		finish{room: fmt.Sprintf("g%d", i), player: "b", pz: pz, mode: room.ModeRace, rank: 1, elapsed: time.Minute, at: t0.Add(at)}.save(t, s)
+	}
+	all, err := s.PlayerHistory(ctx, "a", 0)
+	require.NoError(t, err)
+	require.Len(t, all, len(ats))
+	var paged []store.Result
+	// Pages of two: the second ends between the two at the same moment.
+	page, err := s.PlayerHistory(ctx, "a", 2)
+	require.NoError(t, err)
+	for len(page) > 0 {
+		assert.LessOrEqual(t, len(page), 2)
+		paged = append(paged, page...)
+		last := page[len(page)-1]
+		page, err = s.PlayerHistoryBefore(ctx, "a", last.FinishedAt, last.ID, 2)
+		require.NoError(t, err)
+	}
+	assert.Equal(t, all, paged, "the pages together are the history, each result once")
+	for _, r := range paged {
+		assert.Equal(t, "a", r.PlayerID)
+	}
+	rest, err := s.PlayerHistoryBefore(ctx, "a", all[3].FinishedAt, all[3].ID, 0)
+	require.NoError(t, err)
+	assert.Equal(t, all[4:], rest, "no limit: all the older ones")
 }

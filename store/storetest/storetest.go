@@ -49,6 +49,7 @@ func Run(t *testing.T, open Opener) {
 		{"Streaks", testStreaks},
 		{"PlayerTallies", testTallies},
 		{"DailiesSolved", testDailiesSolved},
+		{"HistoryPages", testHistoryPages},
 		{"BestTimes", testBestTimes},
 		{"LeaderboardGuests", testGuests},
 		{"Accounts", testAccounts},
