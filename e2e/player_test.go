@@ -36,8 +36,17 @@ type pastGame struct {
 
 // patsPast: eight dailies on their days (three up to yesterday, five in a
 // row before), a medium daily solved four days late from the archive,
-// four races (two won, one lost, one alone) and a co-op game.
+// four races (two won, one lost, one alone) and nine co-op games (eight
+// of them before all the rest: more than a page of games in all).
 var patsPast = []pastGame{
+	{mode: room.ModeCoop, level: "hard", daysAgo: 22, rank: 1, elapsed: 900 * time.Second, opponent: true},
+	{mode: room.ModeCoop, level: "hard", daysAgo: 21, rank: 1, elapsed: 800 * time.Second, opponent: true},
+	{mode: room.ModeCoop, level: "medium", daysAgo: 20, rank: 1, elapsed: 600 * time.Second, opponent: true},
+	{mode: room.ModeCoop, level: "medium", daysAgo: 19, rank: 1, elapsed: 500 * time.Second, opponent: true},
+	{mode: room.ModeCoop, level: "easy", daysAgo: 18, rank: 1, elapsed: 200 * time.Second, opponent: true},
+	{mode: room.ModeCoop, level: "easy", daysAgo: 17, rank: 1, elapsed: 190 * time.Second, opponent: true},
+	{mode: room.ModeCoop, level: "easy", daysAgo: 16, rank: 1, elapsed: 180 * time.Second, opponent: true},
+	{mode: room.ModeCoop, level: "easy", daysAgo: 15, rank: 1, elapsed: 170 * time.Second, opponent: true},
 	{mode: room.ModeDaily, level: "easy", daysAgo: 13, day: 13, rank: 1, elapsed: 270 * time.Second},
 	{mode: room.ModeDaily, level: "easy", daysAgo: 12, day: 12, rank: 1, elapsed: 260 * time.Second},
 	{mode: room.ModeDaily, level: "easy", daysAgo: 11, day: 11, rank: 1, elapsed: 250 * time.Second},
@@ -231,9 +240,14 @@ func TestPlayerPage(t *testing.T) {
 	p.wait("this month again", fmt.Sprintf(`document.querySelector('#streak-cal').dataset.month === %q`, month))
 	assert.True(t, eval[bool](p, `document.querySelector('#streak-next').disabled`), "no month after this one")
 
-	// The latest games, newest first: each a link to its replay, each
-	// date written as the rest of the site writes them.
-	require.Equal(t, len(patsPast), eval[int](p, `document.querySelectorAll('#history tr').length`))
+	// The latest games, newest first, a page of 20, then the older ones:
+	// each a link to its replay, each date written as the rest of the
+	// site writes them.
+	require.Equal(t, 20, eval[int](p, `document.querySelectorAll('#history tr').length`))
+	require.True(t, eval[bool](p, visible("#history-more")), "older games to show")
+	p.click("#history-more")
+	p.wait("the older games", fmt.Sprintf(`document.querySelectorAll('#history tr').length === %d`, len(patsPast)))
+	assert.False(t, eval[bool](p, visible("#history-more")), "no more")
 	for i := range patsPast {
 		g := patsPast[len(patsPast)-1-i]
 		row := fmt.Sprintf(`#history tr:nth-child(%d) `, i+1)
@@ -252,7 +266,7 @@ func TestPlayerPage(t *testing.T) {
 	p.wait("Pat's record again", `document.querySelectorAll('#history tr').length > 0 && document.querySelector('#streak-cal').dataset.month === '`+month+`'`)
 	p.shotsIn("player", "", pageLooks)
 	p.shotsIn("player-streak", "#streak-cal", pageLooks)
-	p.shotsIn("player-history", "#history", pageLooks)
+	p.shotsIn("player-history", "#history-more", pageLooks)
 
 	// The daily page's archive: the late medium day is ticked on the
 	// medium calendar, and the easy days are not; focused, a day says

@@ -49,7 +49,7 @@ export async function page(id) {
   $('streak-longest').textContent = String(longest);
   $('streak-longest-unit').textContent = longest === 1 ? 'day' : 'days';
   new StreakCalendar(p.id).draw();
-  history(p.results || []);
+  history(p.id, p.results || [], p.next);
 }
 
 // games fills the tiles of games by mode: how many, and a race's wins.
@@ -89,40 +89,61 @@ function times(levels) {
   $('times').replaceChildren(...rows);
 }
 
-// history fills the latest games: when, what (a link to its replay), the
-// time and the place.
-function history(results) {
-  $('history').replaceChildren(...results.map((r) => {
-    const tr = el('tr');
-    const when = el('td', 'day');
-    if (r.date) {
-      const a = el('a', null, api.shortDate(r.date));
-      a.href = dailyPath(r.date, r.level);
-      a.title = 'The daily of that day';
-      when.append(a);
-    } else when.textContent = api.shortDate(r.finished_at);
-    const mode = r.mode === 'coop' ? 'Co-op' : r.mode === 'race' ? (r.date ? 'Daily race' : 'Race') : 'Daily';
-    // A daily's rank is its place on the day's board; a room's, its place
-    // in the room.
-    const daily = r.mode === 'daily' || r.date;
-    // A finish held for review (docs/protocol.md, "Ranked means earned")
-    // says so in place of a rank.
-    const review = { held: 'under review', removed: 'removed in review' }[r.review];
-    const rank = review || (daily && !r.ranked ? 'unranked' : !r.rank ? '–' : daily ? `#${api.count(r.rank)}` : ordinal(r.rank));
-    tr.dataset.ranked = String(!review && (!daily || !!r.ranked));
-    tr.dataset.mode = r.mode;
-    if (r.review) tr.dataset.review = r.review;
-    // A result's room is its round's store id: ID, or ID.N for round N.
-    const game = el('td', 'game');
-    const [rid, round] = (r.room || '').split('.');
-    const a = el('a', 'game-link', `${mode} · ${api.title(r.level)}`);
-    a.href = `/r/${encodeURIComponent(rid)}/replay${round ? `?round=${round}` : ''}`;
-    a.setAttribute('aria-label', `Replay: ${mode} · ${api.title(r.level)}, ${api.shortDate(r.date || r.finished_at)}`);
-    game.append(a);
-    tr.append(when, game, el('td', 'num time', fmt(r.time_ms)), el('td', 'num place', rank));
-    return tr;
-  }));
+// history fills the latest games, and with next (the cursor of older
+// ones) offers them a page at a time.
+function history(id, results, next) {
+  $('history').replaceChildren(...results.map(gameRow));
   $('history-empty').hidden = results.length > 0;
+  const more = $('history-more');
+  let cursor = next;
+  more.hidden = !cursor;
+  more.onclick = async () => {
+    more.disabled = true;
+    $('history-message').textContent = '';
+    try {
+      const page = await api.get(`/api/players/${encodeURIComponent(id)}/games?before=${encodeURIComponent(cursor)}`);
+      $('history').append(...(page.results || []).map(gameRow));
+      cursor = page.next;
+      more.hidden = !cursor;
+    } catch {
+      $('history-message').textContent = 'The older games could not be read; try again in a moment.';
+    } finally {
+      more.disabled = false;
+    }
+  };
+}
+
+// gameRow is one game: when, what (a link to its replay), the time and
+// the place.
+function gameRow(r) {
+  const tr = el('tr');
+  const when = el('td', 'day');
+  if (r.date) {
+    const a = el('a', null, api.shortDate(r.date));
+    a.href = dailyPath(r.date, r.level);
+    a.title = 'The daily of that day';
+    when.append(a);
+  } else when.textContent = api.shortDate(r.finished_at);
+  const mode = r.mode === 'coop' ? 'Co-op' : r.mode === 'race' ? (r.date ? 'Daily race' : 'Race') : 'Daily';
+  // A daily's rank is its place on the day's board; a room's, its place
+  // in the room.
+  const daily = r.mode === 'daily' || r.date;
+  // A finish held for review (docs/protocol.md, "Ranked means earned")
+  // says so in place of a rank.
+  const review = { held: 'under review', removed: 'removed in review' }[r.review];
+  const rank = review || (daily && !r.ranked ? 'unranked' : !r.rank ? '–' : daily ? `#${api.count(r.rank)}` : ordinal(r.rank));
+  tr.dataset.ranked = String(!review && (!daily || !!r.ranked));
+  tr.dataset.mode = r.mode;
+  if (r.review) tr.dataset.review = r.review;
+  // A result's room is its round's store id: ID, or ID.N for round N.
+  const game = el('td', 'game');
+  const [rid, round] = (r.room || '').split('.');
+  const a = el('a', 'game-link', `${mode} · ${api.title(r.level)}`);
+  a.href = `/r/${encodeURIComponent(rid)}/replay${round ? `?round=${round}` : ''}`;
+  a.setAttribute('aria-label', `Replay: ${mode} · ${api.title(r.level)}, ${api.shortDate(r.date || r.finished_at)}`);
+  game.append(a);
+  tr.append(when, game, el('td', 'num time', fmt(r.time_ms)), el('td', 'num place', rank));
+  return tr;
 }
 
 // StreakCalendar is the player page's month of dailies: a day solved on
