@@ -187,8 +187,8 @@ func saysIn(sel, words string) string {
 	return fmt.Sprintf(`(document.querySelector(%q)?.textContent || '').includes(%q)`, sel, words)
 }
 
-// looks are the screenshots' sizes and colour schemes, and the suffix of
-// each file's name.
+// look is a screenshot's size and colour scheme, and the suffix of its
+// file's name.
 type look struct {
 	suffix string
 	w, h   int64
@@ -196,6 +196,7 @@ type look struct {
 	scheme string
 }
 
+// looks are the screenshots' looks.
 var looks = []look{
 	{"", 1280, 800, false, "light"},
 	{"-dark", 1280, 800, false, "dark"},
@@ -209,19 +210,11 @@ var looks = []look{
 // a light desktop.
 func (p *page) shots(name, sel string) {
 	p.t.Helper()
-	p.shotsIn(name, sel, looks)
+	p.shotsIn(looks, name, sel)
 }
 
-// pageLooks are looks with the phone of the pages' screenshots (390x844).
-var pageLooks = []look{
-	{"", 1280, 800, false, "light"},
-	{"-dark", 1280, 800, false, "dark"},
-	{"-phone", 390, 844, true, "light"},
-	{"-phone-dark", 390, 844, true, "dark"},
-}
-
-// shotsIn is shots in the looks given.
-func (p *page) shotsIn(name, sel string, ls []look) {
+// shotsIn is shots in the looks ls.
+func (p *page) shotsIn(ls []look, name, sel string) {
 	p.t.Helper()
 	for _, l := range ls {
 		p.viewport(l.w, l.h, l.mobile)

@@ -264,9 +264,9 @@ func TestPlayerPage(t *testing.T) {
 	p.wait("the replay", `location.pathname === '/r/`+rooms[len(rooms)-1]+`/replay'`)
 	p.navigate(srv.URL() + "/p/" + pat)
 	p.wait("Pat's record again", `document.querySelectorAll('#history tr').length > 0 && document.querySelector('#streak-cal').dataset.month === '`+month+`'`)
-	p.shotsIn("player", "", pageLooks)
-	p.shotsIn("player-streak", "#streak-cal", pageLooks)
-	p.shotsIn("player-history", "#history-more", pageLooks)
+	p.shotsIn(gameLooks, "player", "")
+	p.shotsIn(gameLooks, "player-streak", "#streak-cal")
+	p.shotsIn(gameLooks, "player-history", "#history-more")
 
 	// The daily page's archive: the late medium day is ticked on the
 	// medium calendar, and the easy days are not; focused, a day says
@@ -283,7 +283,7 @@ func TestPlayerPage(t *testing.T) {
 		assert.Equal(t, shortDate(y)+": solved Easy 3:20", text(p, "#cal-detail"))
 		assert.NotContains(t, eval[string](p, fmt.Sprintf(`document.querySelector('#calendar a[href="/daily/%s/medium"]').className`, y.Format(store.DayLayout))), "done")
 	}
-	p.shotsIn("daily-archive", "#calendar", pageLooks)
+	p.shotsIn(gameLooks, "daily-archive", "#calendar")
 	p.navigate(srv.URL() + "/daily/" + y.Format(store.DayLayout) + "/easy")
 	p.wait("the easy archive's ticks", `document.querySelector('#calendar').dataset.month === '`+y.Format("2006-01")+`'`)
 	var easyDays []string

@@ -60,6 +60,13 @@ type Welcome struct {
 	Resumed bool      `json:"resumed,omitempty"`
 	Replay  int       `json:"replay,omitempty"`
 	Room    *Snapshot `json:"room,omitempty"`
+	// History is what join's history asked for: the room's recent
+	// logged events that tell what happened, as the member saw them (or
+	// would have, had they been there), oldest first, each with its seq;
+	// moves, notes, progress and states are left out, for the snapshot
+	// holds what they did. Only with a snapshot; omitted when not asked
+	// for or when there is none.
+	History []json.RawMessage `json:"history,omitempty"`
 }
 
 // You is the joining client's identity in the room.
@@ -222,7 +229,8 @@ type HintEvent struct {
 	// Step is the hint: its Technique, TechniqueName, Explanation, Cells,
 	// Place and Eliminate, none of them in a race's view for the others.
 	Step
-	// Wrong are the player's cells that do not match the solution; the
+	// Wrong are the team's cells that do not match the solution (co-op
+	// only: a contest's hint says that a digit is wrong, not which); the
 	// hint then says only that.
 	Wrong []int `json:"wrong,omitempty"`
 	Hints int   `json:"hints"`

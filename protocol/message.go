@@ -34,6 +34,10 @@ type Msg struct {
 	Token   string `json:"token,omitempty"`
 	As      string `json:"as,omitempty"`
 	LastSeq int64  `json:"last_seq,omitempty"`
+	// History asks that a welcome with a snapshot also carry the room's
+	// recent events (Welcome.History), for a client that has none of them
+	// (a page just loaded) to show what happened.
+	History bool `json:"history,omitempty"`
 
 	// move, note, cursor
 	Cell  *int `json:"cell,omitempty"`

@@ -266,7 +266,7 @@ func (g *Game) place(now time.Time, m *member, b *board, cell int, digit uint8, 
 		// alone, that the board is not the solution, once for each move
 		// that leaves it full.
 		g.publish(now, fact{kind: kindBoardFull, actor: m.id, ev: &protocol.BoardFullEvent{Header: protocol.Header{Type: protocol.TypeBoardFull},
-			Message: "your board is full but is not the solution: some digits are wrong (a hint names them)"}})
+			Message: "your board is full but is not the solution: some digits are wrong (a hint will not say which)"}})
 	}
 }
 

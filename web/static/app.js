@@ -250,6 +250,11 @@ function room(id, as, day) {
     $('pad').hidden = ro;
     document.querySelector('.room').classList.toggle('spectating', ro);
     if (game.me.id || !day) document.querySelector('.room').dataset.mode = game.mode;
+    // Before play (the lobby, the countdown) the pad has nothing to do:
+    // it is put away, in its place, so the board does not jump at the go.
+    const before = !!game.me.id && ['waiting', 'countdown', 'preparing'].includes(game.phase);
+    document.querySelector('.room').toggleAttribute('data-before', before);
+    $('pad').inert = before;
     const m = game.room;
     const me = game.mine();
     const unranked = !!(me && me.ranked === false);
@@ -385,8 +390,14 @@ function room(id, as, day) {
   });
   $('finish-close').addEventListener('click', () => {
     dismissed = true;
-    $('finish').hidden = true;
+    render();
     if (day) document.querySelector('.daily-panel').scrollIntoView({ behavior: 'smooth', block: 'nearest' });
+    else $('finish-open').focus();
+  });
+  $('finish-open').addEventListener('click', () => {
+    dismissed = false;
+    render();
+    $('finish-close').focus();
   });
   $('leave').addEventListener('click', () => {
     const me = game.mine();

@@ -2,7 +2,10 @@
 // changes it. No DOM here: apply() returns what the views should show
 // (feed lines, a message, cells to flash) and the views render the model.
 
-export const BASE = { easy: 1000, medium: 2000, hard: 3000, expert: 4000 };
+export const BASE = { easy: 1000, medium: 2000, hard: 3000, expert: 4000, beyond: 5000 };
+
+// What a mistake and a hint take off a score (docs/protocol.md, "Score").
+export const MISTAKE_POINTS = 50, HINT_POINTS = 100;
 
 // rc names a cell as the protocol's messages do: r1c1 … r9c9.
 export const rc = (c) => `r${Math.floor(c / 9) + 1}c${(c % 9) + 1}`;
@@ -24,7 +27,7 @@ const time = (s) => (s ? Date.parse(s) : 0);
 
 // score follows docs/protocol.md ("Score") for snapshots, which carry no score.
 export function score(level, elapsedMs, mistakes, hints) {
-  return Math.max(1, (BASE[level] || 1000) - Math.floor(elapsedMs / 1000) - 50 * mistakes - 100 * hints);
+  return Math.max(1, (BASE[level] || 1000) - Math.floor(elapsedMs / 1000) - MISTAKE_POINTS * (mistakes || 0) - HINT_POINTS * (hints || 0));
 }
 
 export class Game {
@@ -110,6 +113,7 @@ export class Game {
         const again = !!this.me.id;
         this.me = { ...ev.you };
         if (ev.room) this.snapshot(ev.room);
+        if (ev.history) out.feed.push(...this.past(ev.history));
         const first = this.spectator ? `You are watching as ${this.me.name}.` : `You joined as ${this.me.name}.`;
         out.feed.push({ kind: 'info', text: again ? 'Reconnected.' : first });
         break;
@@ -120,7 +124,7 @@ export class Game {
         if (this.phase === 'running' && before !== 'running') out.feed.push({ kind: 'info', text: 'Go! The puzzle is on the board.' });
         if (this.phase === 'preparing') out.feed.push({ kind: 'rematch', text: 'Rematch: a new puzzle is on its way.' });
         if (this.phase === 'waiting' && before !== 'waiting') out.feed.push({ kind: 'rematch', text: `Round ${this.room.round}: waiting for ${this.nameOf(this.room.host)} to start.` });
-        if (this.phase === 'finished' && before !== 'finished') out.feed.push({ kind: 'finish', text: this.mode === 'race' ? 'The race is over.' : 'The puzzle is solved.' });
+        if (this.phase === 'finished' && before !== 'finished') out.feed.push({ kind: 'finish', text: this.mode === 'race' && this.players.length > 1 ? 'The race is over.' : 'The puzzle is solved.' });
         break;
       }
       case 'countdown':
@@ -158,7 +162,7 @@ export class Game {
         if (ev.player !== this.me.id) this.cursors.set(ev.player, ev.cell);
         break;
       case 'finish': this.finish(ev, out); break;
-      case 'board_full': out.message = { code: 'board_full', text: 'The board is full, but some digits are wrong. A hint names them.' }; break;
+      case 'board_full': out.message = { code: 'board_full', text: 'The board is full, but some digits are wrong: look for them, a hint will not say which.' }; break;
       case 'pong': {
         // Half the round trip late; frequent pings must not make the clock jitter.
         const o = time(ev.now) + (ev.rtt || 0) / 2 - Date.now();
@@ -170,6 +174,23 @@ export class Game {
     return out;
   }
 
+  // past is the feed's lines for a welcome's history: the room's events
+  // before this page joined, told on a copy of the room so that the model
+  // (the snapshot has them already) does not change.
+  past(events) {
+    const copy = new Game();
+    copy.me = { ...this.me };
+    copy.room = { ...this.room, phase: '' };
+    copy.players = this.players.map((p) => ({ ...p }));
+    copy.offset = this.offset;
+    const lines = [];
+    for (const ev of events) {
+      const out = copy.apply(ev);
+      for (const l of out.feed) lines.push({ ...l, past: true });
+    }
+    return lines;
+  }
+
   hint(ev, out) {
     const p = this.player(ev.player);
     if (p) { p.hints = ev.hints; if (ev.frozen_until) p.frozen_until = ev.frozen_until; }
@@ -179,10 +200,10 @@ export class Game {
     let text = name ? `${who} took a hint: ${name}.` : `${who} took a hint.`;
     if (ev.explanation) text += ` ${ev.explanation}`;
     out.feed.push({ kind: 'hint', text });
-    if (ev.cells) {
-      this.hinted = ev.cells.slice();
-      out.flash = ev.cells.slice();
-    }
+    // A hint naming no cell (a race's "one of your digits is wrong")
+    // clears the last one's.
+    if (ev.player === this.me.id || this.mode !== 'race') this.hinted = (ev.cells || []).slice();
+    if (ev.cells) out.flash = ev.cells.slice();
     if (ev.explanation) out.explain = `${name}: ${ev.explanation}`;
   }
 
@@ -237,6 +258,7 @@ export class Game {
     if (p) { p.rank = ev.rank; p.elapsed_ms = ev.elapsed_ms; p.frozen_until = undefined; }
     const who = ev.player === this.me.id ? 'You' : this.nameOf(ev.player);
     if (this.mode === 'daily') out.feed.push({ kind: 'finish', text: `${who} solved it in ${t}.` });
+    else if (this.players.length === 1) out.feed.push({ kind: 'finish', text: `${who} solved it in ${t}, score ${ev.score}.` });
     else out.feed.push({ kind: 'finish', text: `${who} finished ${ordinal(ev.rank)} in ${t}, score ${ev.score}.` });
   }
 
