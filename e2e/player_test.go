@@ -63,6 +63,9 @@ var patsPast = []pastGame{
 	{mode: room.ModeDaily, level: "easy", daysAgo: 1, day: 1, rank: 1, elapsed: 200 * time.Second},
 }
 
+// patID and oppID are Pat's and Opp's player ids.
+const patID, oppID = "p_pat2k4m6q8rt", "p_opp3n5p7s9uv"
+
 // patToken is the token of Pat's browser (as an older page kept it, which
 // the page exchanges for a session).
 const patToken = "pat-token-0123456789abcdef0123456789abcdef"
@@ -78,7 +81,7 @@ func seedPat(t *testing.T, today time.Time) (string, string, []string) {
 	st, err := sqlite.Open(ctx, path)
 	require.NoError(t, err)
 	defer st.Close()
-	const pat, opp = "p_pat2k4m6q8rt", "p_opp3n5p7s9uv"
+	pat, opp := patID, oppID
 	// Pat's browser comes back with patToken.
 	for _, p := range []struct{ id, name, token string }{{pat, "Pat", patToken}, {opp, "Opp", "opp-token"}} {
 		require.NoError(t, st.CreatePlayer(ctx, store.Player{ID: p.id, Name: p.name, TokenHash: server.HashToken(p.token),
@@ -264,9 +267,20 @@ func TestPlayerPage(t *testing.T) {
 	p.wait("the replay", `location.pathname === '/r/`+rooms[len(rooms)-1]+`/replay'`)
 	p.navigate(srv.URL() + "/p/" + pat)
 	p.wait("Pat's record again", `document.querySelectorAll('#history tr').length > 0 && document.querySelector('#streak-cal').dataset.month === '`+month+`'`)
-	p.shotsIn(gameLooks, "player", "")
+	p.shotsIn(gameLooks, "player-record", "")
 	p.shotsIn(gameLooks, "player-streak", "#streak-cal")
 	p.shotsIn(gameLooks, "player-history", "#history-more")
+
+	// Opp's page, seen by Pat: another's record, its own counts.
+	p.navigate(srv.URL() + "/p/" + oppID)
+	p.wait("Opp's record", `document.querySelector('#player-name').textContent === 'Opp' && document.querySelectorAll('#history tr').length > 0`)
+	assert.Equal(t, "Player record · playing as a guest", text(p, "#player-sub"))
+	assert.False(t, eval[bool](p, visible("#player-keep")), "only a guest's own record asks them to keep it")
+	assert.Equal(t, "3", tile("race", "big-num"), "Opp raced Pat three times")
+	assert.Equal(t, "1 won · 33%", tile("race", "sub"))
+	assert.Equal(t, "9", tile("coop", "big-num"))
+	assert.Equal(t, "0", tile("daily", "big-num"))
+	assert.Equal(t, "0", text(p, "#streak-longest"))
 
 	// The daily page's archive: the late medium day is ticked on the
 	// medium calendar, and the easy days are not; focused, a day says
