@@ -57,7 +57,12 @@ export const del = send('DELETE');
 // there is exchanged once and dropped.
 let me = null;
 let started = null;
+let unreachable = false;
 const watchers = new Set();
+
+// offline says whether the session could not be read because the
+// server could not be reached (the page opened offline, from the app shell).
+export const offline = () => unreachable;
 
 export const session = () => me;
 export const myId = () => (me ? me.player.id : '');
@@ -92,7 +97,8 @@ export function start() {
     let r;
     try {
       r = await get('/api/me');
-    } catch {
+    } catch (e) {
+      unreachable = e.code === 'offline';
       me = null;
       return null;
     }

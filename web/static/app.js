@@ -223,6 +223,10 @@ function room(id, as, day) {
     cursorTimer = setTimeout(() => { cursorTimer = 0; link.send({ type: 'cursor', cell: cursorCell }); }, 80);
   };
   const board = new Board($('board'), $('pad'), game, act, (pid) => ui.colourOf(game, pid), moved);
+  // The share card (share.js) loads with the room; its Boxes keep the
+  // order in which the player finishes the boxes, for the card.
+  let share = null, boxes = null;
+  import('./share.js').then((m) => { share = m; boxes = new m.Boxes(game); render(); }).catch(() => {});
 
   // On a daily page, once this player has finished: their result on the
   // day's leaderboard, read again from the server (the panels too).
@@ -270,6 +274,7 @@ function room(id, as, day) {
     if (key !== finishKey) { finishKey = key; dismissed = false; }
     if (panels) dailyResult();
     ui.renderFinish(game, dismissed, result);
+    if (share) { boxes.see(); share.sync(game, result); }
     ui.tick(game);
     ui.offline(!!game.me.id && conn === 'reconnecting', game.pending.size);
     // For tests: the phase once the server has said it.
@@ -383,6 +388,7 @@ function room(id, as, day) {
   });
   $('start').addEventListener('click', () => link.send({ type: 'start' }));
   $('rematch').addEventListener('click', () => link.send({ type: 'rematch' }));
+  $('share').addEventListener('click', () => { if (share) share.open(game, boxes, result, mine); });
   $('again').addEventListener('click', (e) => {
     if (!day) return;
     link.stop('closed');
@@ -611,4 +617,12 @@ function route() {
   room(id);
 }
 
-api.start().then(route);
+// The service worker and the offline page (pwa.js) load beside the
+// session; a page opened without a network says so instead of its route.
+const pwa = import('./pwa.js').catch(() => null);
+api.start().then(async () => {
+  const m = await pwa;
+  if (m) m.start();
+  if (m && api.offline()) return m.offline();
+  return route();
+});
