@@ -309,6 +309,16 @@ func TestPlayerPage(t *testing.T) {
 	}
 	slices.Sort(easyDays)
 	assert.Equal(t, easyDays, eval[[]string](p, `[...document.querySelectorAll('#calendar a.done')].map(a => a.getAttribute('href'))`))
+	// The day solved only at medium is dotted on the easy calendar, and
+	// says so.
+	if lateDay.Format("2006-01") == y.Format("2006-01") {
+		other := fmt.Sprintf(`#calendar a[href="/daily/%s/easy"]`, lateDay.Format(store.DayLayout))
+		assert.Equal(t, []string{"/daily/" + lateDay.Format(store.DayLayout) + "/easy"},
+			eval[[]string](p, `[...document.querySelectorAll('#calendar a.other')].map(a => a.getAttribute('href'))`))
+		assert.Contains(t, eval[string](p, `document.querySelector('`+other+`').getAttribute('aria-label')`), "solved Medium 7:10 (from the archive)")
+		assert.Equal(t, `"•"`, eval[string](p, `getComputedStyle(document.querySelector('`+other+`'), '::after').content`))
+	}
+	p.shotsIn(gameLooks, "daily-archive-easy", "#calendar")
 }
 
 // checkStreakMonth checks the player page's calendar of the month against

@@ -162,8 +162,9 @@ export class Panels {
   // calendar draws the month: each past day back to the archive's first
   // (ARCHIVE_DAYS before today, as the server keeps) links to its daily
   // page (an archive day, unranked), today's too; the days this player
-  // solved this level are ticked, and say so in their label and, pointed
-  // at or focused, their time under the calendar.
+  // solved this level are ticked, those solved only at another level
+  // dotted, and each says so in its label and, pointed at or focused,
+  // its times under the calendar.
   async calendar() {
     const month = this.month;
     const first = `${month}-01`;
@@ -179,10 +180,12 @@ export class Panels {
       const mine = all.find((d) => d.level === this.level);
       const label = [api.longDate(date)];
       if (date < this.today) label.push('unranked');
+      const others = all.filter((d) => d !== mine);
       if (mine) {
         a.classList.add('done');
         label.push(`solved in ${fmt(mine.time_ms)}`);
-      }
+      } else if (others.length) a.classList.add('other');
+      if (others.length) label.push(`${mine ? 'also ' : ''}solved ${solvedText(others)}`);
       a.setAttribute('aria-label', label.join(' · '));
       a.dataset.detail = `${api.shortDate(date)}: ${all.length ? `solved ${solvedText(all)}` : 'not solved'}`;
       if (date === this.today) a.classList.add('today');
@@ -197,6 +200,6 @@ export class Panels {
     if (month !== this.month || !list.isConnected) return;
     list.replaceChildren(...draw(solved));
     list.dataset.month = month;
-    detail(list, 'cal-detail', '✓ solved at this level · point at a day for its times');
+    detail(list, 'cal-detail', '✓ solved at this level · • at another · point at a day for its times');
   }
 }
