@@ -70,6 +70,8 @@ var docHTTPBodies = map[string]func() any{
 	"daily":                func() any { return new(DailyResponse) },
 	"daily-leaderboard":    func() any { return new(LeaderboardResponse) },
 	"player":               func() any { return new(PlayerResponse) },
+	"player-days":          func() any { return new(PlayerDaysResponse) },
+	"player-games":         func() any { return new(PlayerGamesResponse) },
 	"best-times":           func() any { return new(BestTimesResponse) },
 	"lab-request":          func() any { return new(LabRequest) },
 	"solve":                func() any { return new(SolveResponse) },

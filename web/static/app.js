@@ -13,6 +13,7 @@ import * as ui from './ui.js';
 import * as api from './api.js';
 import * as daily from './daily.js';
 import * as lab from './lab.js';
+import * as player from './player.js';
 import * as settings from './settings.js';
 
 const ID = /^[23456789abcdefghjkmnpqrstuvwxyz]{8}$/;
@@ -621,7 +622,7 @@ function playerPage(id) {
   mount('player-tpl');
   document.documentElement.dataset.page = 'player';
   $('room-tag').textContent = '';
-  daily.playerPage(id);
+  player.page(id);
 }
 
 function route() {
