@@ -118,7 +118,7 @@ export async function guide() {
     h('div', { class: 'dlg-head' }, h('h2', { id: 'guide-title' }, 'How to play'),
       h('button', { type: 'button', id: 'guide-ok', onclick: () => card.remove() }, 'Got it')),
     h('ul', null,
-      h('li', null, 'Pick a cell, then a digit: the pad, or 1–9.'),
+      h('li', null, 'Pick a cell, then a digit: on the pad, or keys 1 to 9.'),
       h('li', null, 'Digit, Corner, Centre and Colour change what a digit does (keys Z X C V; Shift and Ctrl for marks).'),
       h('li', null, '⚙ has the settings; ', h('button', { type: 'button', class: 'link', onclick: () => keys() }, 'all the keys'), ' with ?.')));
   side.prepend(card);
