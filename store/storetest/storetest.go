@@ -55,6 +55,7 @@ func Run(t *testing.T, open Opener) {
 		{"Accounts", testAccounts},
 		{"HandleKeyRace", testHandleRace},
 		{"DeleteAccount", testDeleteAccount},
+		{"AccountSettings", testAccountSettings},
 		{"Credentials", testCredentials},
 		{"Sessions", testSessions},
 		{"DeleteExpired", testDeleteExpired},
