@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Event types, server to client. TypeMove, TypeNote, TypeHint and
-// TypeCursor name events too.
+// Event types, server to client. TypeMove, TypeNote, TypeColour, TypeHint
+// and TypeCursor name events too.
 const (
 	TypeWelcome   = "welcome"
 	TypeState     = "state"
@@ -104,6 +104,10 @@ type Snapshot struct {
 	// Notes are the member's (race) or the shared (co-op) pencil marks of
 	// the cells that have any.
 	Notes []CellNotes `json:"notes,omitempty"`
+	// Colours are the shared board's cell colours (co-op) of the cells
+	// that have any. Absent in a race: a racer's colours stay in their
+	// browser.
+	Colours []CellColours `json:"colours,omitempty"`
 	// PlacedBy says who placed each digit of a shared board (co-op): each
 	// player's id with the cells, ascending, that hold a digit they
 	// placed. Givens and empty cells are nobody's. Absent in a race (a
@@ -177,6 +181,12 @@ type CellNotes struct {
 	Centre []int `json:"centre,omitempty"`
 }
 
+// CellColours are the colours (1 to 9, in order) one cell is given.
+type CellColours struct {
+	Cell    int   `json:"cell"`
+	Colours []int `json:"colours,omitempty"`
+}
+
 // State is the room's snapshot, sent to each member when the phase
 // changes (the countdown ends, the room finishes, a rematch is ready).
 type State struct {
@@ -205,6 +215,15 @@ type NoteEvent struct {
 	ID     json.RawMessage `json:"id,omitempty"`
 	Player string          `json:"player"`
 	CellNotes
+}
+
+// ColourEvent is a cell's colours after a colour message, in co-op (the
+// only mode that shares them).
+type ColourEvent struct {
+	Header
+	ID     json.RawMessage `json:"id,omitempty"`
+	Player string          `json:"player"`
+	CellColours
 }
 
 // ErrorEvent reports a refused message: a stable Code, a human Message,

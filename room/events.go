@@ -40,6 +40,7 @@ const (
 	kindMove                  // a digit placed or cleared
 	kindEcho                  // a move that changed nothing, confirmed to its sender
 	kindNote                  // a cell's pencil marks changed
+	kindColour                // a cell's colours changed (co-op)
 	kindConflict              // a digit refused because a peer holds it
 	kindHint                  // a hint a player asked for
 	kindProgress              // a player's progress changed

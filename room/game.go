@@ -355,6 +355,8 @@ func (g *Game) Handle(now time.Time, id string, msg *protocol.Msg) *protocol.Err
 		return g.move(now, m, msg)
 	case protocol.TypeNote:
 		return g.note(now, m, msg)
+	case protocol.TypeColour:
+		return g.colour(now, m, msg)
 	case protocol.TypeHint:
 		return g.hint(now, m, msg)
 	case protocol.TypeUndo:

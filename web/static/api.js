@@ -152,6 +152,17 @@ export function addDays(date, n) {
 // validDate says whether s is a real YYYY-MM-DD date.
 export const validDate = (s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && addDays(s, 0) === s;
 
+// shortDate is the one way the pages write a date: "26 Nov 2026". It
+// takes a day (YYYY-MM-DD, a UTC date: a daily's) or a moment (an ISO
+// time, shown on this device's calendar).
+export function shortDate(v) {
+  if (!v) return '';
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(v);
+  const d = new Date(day ? `${v}T00:00:00Z` : v);
+  if (Number.isNaN(d.getTime())) return '';
+  return d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', ...(day ? { timeZone: 'UTC' } : {}) });
+}
+
 // longDate says a date for people: "Sunday 22 November 2026".
 export const longDate = (date) => new Date(`${date}T00:00:00Z`).toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 

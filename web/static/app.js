@@ -13,6 +13,8 @@ import * as ui from './ui.js';
 import * as api from './api.js';
 import * as daily from './daily.js';
 import * as lab from './lab.js';
+import * as player from './player.js';
+import * as settings from './settings.js';
 
 const ID = /^[23456789abcdefghjkmnpqrstuvwxyz]{8}$/;
 const { store } = api;
@@ -25,10 +27,28 @@ const theme = () => { document.documentElement.dataset.theme = dark.matches ? 'd
 theme();
 dark.addEventListener('change', theme);
 
+// dialogs opens one of the dialogs (settings, keys, the first game's
+// guide), whose module loads the first time one is asked for.
+const dialogs = () => import('./dialogs.js');
+
+// An account's settings follow it (dialogs.js keeps them in step).
+api.onSession((me) => { if (me && me.account) dialogs().then((m) => m.sync(me.account)); });
+
+// ? shows the keys, on any page (Esc closes them).
+document.addEventListener('keydown', (e) => {
+  const t = e.target;
+  if (e.key !== '?' || e.ctrlKey || e.metaKey || e.altKey || (t && t.closest && t.closest('input, textarea, select, dialog'))) return;
+  e.preventDefault();
+  dialogs().then((m) => m.keys());
+});
+
 function mount(tpl) {
   const app = $('app');
   app.replaceChildren($(tpl).content.cloneNode(true));
   header();
+  // A game page's settings button.
+  const gear = $('settings-open');
+  if (gear) gear.addEventListener('click', () => dialogs().then((m) => m.settings()));
   return app;
 }
 
@@ -207,12 +227,28 @@ function room(id, as, day) {
   let link, conn = '';
   const act = (msg) => {
     if (game.spectator) return;
+    if (msg.type === 'colour' && game.mode !== 'coop') return void ownColour(msg);
     // A digit waits for the link, shown pending; the rest needs it now (and
     // a clash the server will refuse at once is not shown).
     if (msg.type === 'move' && game.canPlay() && !game.frozenUntil() && !game.givens[msg.cell] && !(link.ready && msg.digit && board.clashes(msg.cell, msg.digit))) {
       link.place(msg, game.room.round, game.board[msg.cell]);
       render();
     } else if (!link.send(msg)) ui.message({ code: 'offline', text: 'Not connected: reconnecting…' });
+  };
+  // A race's colours are the racer's alone: kept in this browser, by
+  // room and round, and never sent.
+  const colourKey = () => `colours.${id}.${game.room.round}`;
+  const ownColour = (msg) => {
+    if (!game.givens) return;
+    const was = game.colours.get(msg.cell) || [];
+    const now = !msg.colour ? [] : was.includes(msg.colour) ? was.filter((k) => k !== msg.colour) : [...was, msg.colour].sort();
+    game.colours.set(msg.cell, now);
+    store.set(colourKey(), JSON.stringify([...game.colours].filter(([, ks]) => ks.length)));
+    render();
+  };
+  const ownColours = () => {
+    if (game.mode === 'coop') return;
+    try { game.colours = new Map(JSON.parse(store.get(colourKey()) || '[]')); } catch { game.colours = new Map(); }
   };
   let cursorTimer = 0, cursorCell = -1;
   const moved = (c) => {
@@ -280,6 +316,11 @@ function room(id, as, day) {
     ui.offline(!!game.me.id && conn === 'reconnecting', game.pending.size);
     // For tests: the phase once the server has said it.
     if (game.me.id) document.documentElement.dataset.phase = game.phase;
+    // A player's first game shows the guide to the keys and modes, once.
+    if (game.phase === 'running' && !game.spectator && game.me.id && !store.get('guide')) {
+      store.set('guide', 'shown');
+      dialogs().then((m) => m.guide());
+    }
   };
 
   // The keyboard's place: the host's Start while the room waits, then the
@@ -326,6 +367,8 @@ function room(id, as, day) {
       if (ev.you && ev.you.name && ev.you.role === 'player') store.set('name', ev.you.name);
     }
     const out = game.apply(ev);
+    if (ev.type === 'welcome' || ev.type === 'state') ownColours();
+    settings.blip(ev, game.me.id);
     if (ev.refused) {
       // The join was refused: at first, or on a reconnection.
       switch (ev.code) {
@@ -352,7 +395,9 @@ function room(id, as, day) {
     else if ((ev.type === 'move' || ev.type === 'note') && ev.player === game.me.id) ui.message(null);
     if (out.feed.length) ui.feed(out.feed);
     if (out.explain !== undefined || ev.type === 'state') ui.explain(out.explain || '');
-    if (out.flash.length) board.mark(out.flash, out.conflict.length > 0);
+    // A refused clash flashes red where conflicts show (a race's always do).
+    const clash = out.conflict.length > 0;
+    if (out.flash.length && !(clash && game.mode !== 'race' && !settings.get('conflicts'))) board.mark(out.flash, clash);
     if (ev.type === 'state' && game.phase !== 'running') board.select(-1);
     // The solved moment: a wave over the board when this player's (or the
     // team's) finish comes live, not from a snapshot.
@@ -428,6 +473,7 @@ function room(id, as, day) {
     link.send({ type: 'leave' });
     setTimeout(() => location.assign('/'), 150);
   });
+  settings.onChange(() => render());
   $('undo').addEventListener('click', () => act({ type: 'undo' }));
   $('redo').addEventListener('click', () => act({ type: 'redo' }));
   $('hint').addEventListener('click', () => act({ type: 'hint' }));
@@ -593,7 +639,7 @@ function playerPage(id) {
   mount('player-tpl');
   document.documentElement.dataset.page = 'player';
   $('room-tag').textContent = '';
-  daily.playerPage(id);
+  player.page(id);
 }
 
 function route() {

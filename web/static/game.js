@@ -43,6 +43,7 @@ export class Game {
     this.givens = null;          // array of 81 digits (0 empty) or null before the puzzle is shown
     this.board = new Array(81).fill(0);
     this.notes = new Map();      // cell -> {corner: Set, centre: Set}
+    this.colours = new Map();    // cell -> colours 1 to 9 (co-op: the server's; a race: this browser's)
     this.by = new Array(81).fill(''); // co-op: who placed each digit
     this.players = [];           // in joining order
     this.spectators = 0;
@@ -85,6 +86,7 @@ export class Game {
     this.givens = r.givens ? [...r.givens].map(digit) : null;
     this.board = r.board ? [...r.board].map(digit) : this.givens ? this.givens.slice() : new Array(81).fill(0);
     for (const n of r.notes || []) this.notes.set(n.cell, { corner: new Set(n.corner || []), centre: new Set(n.centre || []) });
+    for (const k of r.colours || []) this.colours.set(k.cell, k.colours || []);
     this.solution = r.solution || null;
     this.startsAt = time(r.starts_at); this.startedAt = time(r.started_at); this.finishedAt = time(r.finished_at);
     this.players = (r.players || []).map((p) => ({ ...p }));
@@ -151,6 +153,7 @@ export class Game {
         this.notes.set(ev.cell, { corner: new Set(ev.corner || []), centre: new Set(ev.centre || []) });
         break;
       }
+      case 'colour': this.colours.set(ev.cell, ev.colours || []); break;
       case 'progress': {
         const p = this.player(ev.player);
         if (p) Object.assign(p, { filled: ev.filled, empty: ev.empty, mistakes: ev.mistakes, hints: ev.hints, moves: ev.moves });
@@ -329,7 +332,7 @@ const ERRORS = {
   nothing_to_undo: 'Nothing to undo.',
   nothing_to_redo: 'Nothing to redo.',
   undo_stale: 'That cell has changed since; undo skipped it.',
-  coop_only: 'Cursors are shared in co-op rooms only.',
+  coop_only: 'Cursors and colours are shared in co-op rooms only.',
   overloaded: 'The server is busy saving games; your move was not made. Try it again in a moment.',
   retry: 'The server could not be sure of saving your move just now; it was not made yet and goes again in a moment.',
   wrong_host: 'The game is not served at this address; open it from its usual link.',
