@@ -223,6 +223,7 @@ func init() {
 		func(s *seGrid, h *seHint) bool { return s.wing(h, 6) },
 		(*seGrid).chains,
 		func(s *seGrid, h *seHint) bool { return s.wing(h, 7) },
+		(*seGrid).multiple,
 	}
 }
 
