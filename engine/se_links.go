@@ -13,7 +13,9 @@ type seLink struct {
 	grouped bool
 }
 
-// links lists the strong links of digit d.
+// links lists the strong links of digit d: a unit whose places for d
+// fall in two groups (single cells, or cells of a row, column or box
+// crossing the unit), or a box whose places lie in one row and one column.
 func (s *seGrid) links(d uint8) []seLink {
 	var out []seLink
 	for u := 0; u < 27; u++ {
@@ -23,36 +25,60 @@ func (s *seGrid) links(d uint8) []seLink {
 				pos.Add(int(c))
 			}
 		}
+		if pos.Len() < 2 {
+			continue
+		}
 		kind := 1 + u/9
 		if u >= 18 {
 			kind = 0
 		}
-		switch n := pos.Len(); {
-		case n == 2:
-			a := pos.First()
-			b := pos
-			b.Remove(a)
-			out = append(out, seLink{CellSetOf(a), b, kind, false})
-		case n >= 3 && u >= 18:
-			box := u - 18
-			for i := 0; i < 3; i++ {
-				row := box/3*3 + i
-				for j := 0; j < 3; j++ {
-					col := box%3*3 + j
-					R := pos.Intersect(UnitSet[row])
-					C := pos.Intersect(UnitSet[9+col])
-					if !pos.Minus(R.Union(C)).Empty() || R.Minus(C).Empty() || C.Minus(R).Empty() {
-						continue
-					}
-					// A box with places in one row or column only is
-					// an intersection, not a link.
-					out = append(out, seLink{R, C, 0, true})
+		// The crossing units that split the places into groups: boxes
+		// for a row or column; rows, then columns for a box.
+		var splits [][]int
+		if u < 18 {
+			splits = [][]int{boxUnits()}
+		} else {
+			splits = [][]int{rowUnits(), colUnits()}
+		}
+		seen := map[[2]CellSet]bool{}
+		for _, split := range splits {
+			var groups []CellSet
+			for _, v := range split {
+				if g := pos.Intersect(UnitSet[v]); !g.Empty() {
+					groups = append(groups, g)
 				}
+			}
+			if len(groups) != 2 || seen[[2]CellSet{groups[0], groups[1]}] {
+				continue
+			}
+			seen[[2]CellSet{groups[0], groups[1]}] = true
+			out = append(out, seLink{groups[0], groups[1], kind, groups[0].Len() > 1 || groups[1].Len() > 1})
+		}
+		if u < 18 || pos.Len() < 3 {
+			continue
+		}
+		box := u - 18
+		for i := 0; i < 3; i++ {
+			row := box/3*3 + i
+			for j := 0; j < 3; j++ {
+				col := box%3*3 + j
+				R := pos.Intersect(UnitSet[row])
+				C := pos.Intersect(UnitSet[9+col])
+				// Places in one row or column only make an
+				// intersection, not a link.
+				if !pos.Minus(R.Union(C)).Empty() || R.Minus(C).Empty() || C.Minus(R).Empty() {
+					continue
+				}
+				out = append(out, seLink{R, C, 0, true})
 			}
 		}
 	}
 	return out
 }
+
+func rowUnits() []int { return []int{0, 1, 2, 3, 4, 5, 6, 7, 8} }
+func colUnits() []int { return []int{9, 10, 11, 12, 13, 14, 15, 16, 17} }
+func boxUnits() []int { return []int{18, 19, 20, 21, 22, 23, 24, 25, 26} }
 
 // seesAll is the set of cells that see every cell of g.
 func seesAll(g CellSet) CellSet {

@@ -22,31 +22,25 @@ func (s *seGrid) implications(start seNode, out *seImplied) {
 	var off []seNode
 	var buf []seNode
 	for len(on) > 0 || len(off) > 0 {
+		var p seNode
 		if len(on) > 0 {
-			p := on[0]
-			on = on[1:]
+			p, on = on[0], on[1:]
 			buf = s.onToOff(p, true, buf[:0])
-			for _, q := range buf {
-				if out.depth[q.flip()] > 0 {
-					return
-				}
-				if out.depth[q] == 0 {
-					out.depth[q] = out.depth[p] + 1
-					off = append(off, q)
-				}
-			}
-			continue
+		} else {
+			p, off = off[0], off[1:]
+			buf = s.offToOn(p, true, true, buf[:0])
 		}
-		p := off[0]
-		off = off[1:]
-		buf = s.offToOn(p, true, true, buf[:0])
 		for _, q := range buf {
 			if out.depth[q.flip()] > 0 {
 				return
 			}
 			if out.depth[q] == 0 {
 				out.depth[q] = out.depth[p] + 1
-				on = append(on, q)
+				if q.on() {
+					on = append(on, q)
+				} else {
+					off = append(off, q)
+				}
 			}
 		}
 	}
