@@ -105,6 +105,7 @@ func (s *seGrid) offToOn(p seNode, y, x bool, dst []seNode) []seNode {
 
 // seChain is a chain step found: its rating, length and eliminations.
 type seChain struct {
+	name    string
 	rating  SERating
 	nodes   int
 	sortKey int
@@ -151,6 +152,7 @@ func (s *seGrid) chains(h *seHint) bool {
 				}
 				src := seNodeOf(c, d, true)
 				for _, ch := range s.cycles(src, y, x) {
+					ch.name = [...]string{2: "X-cycle", 3: "Y-cycle", 4: "XY-cycle"}[key]
 					base := SERating(65)
 					if y && x {
 						base = 70
@@ -168,6 +170,10 @@ func (s *seGrid) chains(h *seHint) bool {
 				}
 				for _, from := range [2]seNode{src, src.flip()} {
 					if ch := s.forcing(from, y); ch != nil {
+						ch.name = "forcing X-chain"
+						if y {
+							ch.name = "forcing chain"
+						}
 						ch.rating = base + chainPenalty(ch.nodes)
 						ch.sortKey = key
 						consider(ch)
@@ -180,7 +186,7 @@ func (s *seGrid) chains(h *seHint) bool {
 		return false
 	}
 	h.elim = best.elim
-	h.set(best.rating, "forcing chain")
+	h.set(best.rating, best.name)
 	return true
 }
 

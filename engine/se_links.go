@@ -104,6 +104,7 @@ func (s *seGrid) strongLinks(h *seHint, n int) bool {
 	base := [5]SERating{0, 0, 40, 54, 58}[n]
 	bestR, bestN := SERating(0), 0
 	var best []Candidate
+	var bestName string
 	for d := uint8(1); d <= 9; d++ {
 		ls := s.links(d)
 		type end struct {
@@ -157,17 +158,19 @@ func (s *seGrid) strongLinks(h *seHint, n int) bool {
 					rows = rows || l.kind == 1
 					cols = cols || l.kind == 2
 				}
-				r := base
+				r, name := base, "skyscraper"
 				switch {
 				case grouped:
-					r += 3
+					r, name = r+3, "grouped strong links"
 				case box && rows && cols:
-					r += 2
-				case box || (rows && cols):
-					r++
+					r, name = r+2, "strong links"
+				case box:
+					r, name = r+1, "turbot fish"
+				case rows && cols:
+					r, name = r+1, "string kite"
 				}
 				if bestN == 0 || r < bestR || (r == bestR && len(elim) > bestN) {
-					bestR, bestN, best = r, len(elim), elim
+					bestR, bestN, best, bestName = r, len(elim), elim, name
 				}
 				return
 			}
@@ -196,6 +199,6 @@ func (s *seGrid) strongLinks(h *seHint, n int) bool {
 		return false
 	}
 	h.elim = best
-	h.set(bestR, "strong links")
+	h.set(bestR, bestName)
 	return true
 }

@@ -60,7 +60,8 @@ func (s *seGrid) multiple(h *seHint) bool {
 	}
 	bestR, bestN := SERating(0), 0
 	var best []Candidate
-	consider := func(branches []*seImplied) {
+	bestName := ""
+	consider := func(name string, branches []*seImplied) {
 		for n := range branches[0].depth {
 			total := 0
 			for _, b := range branches {
@@ -90,7 +91,7 @@ func (s *seGrid) multiple(h *seHint) bool {
 			}
 			r := 80 + chainPenalty(total)
 			if bestN == 0 || r < bestR || (r == bestR && total < bestN) {
-				bestR, bestN, best = r, total, elim
+				bestR, bestN, best, bestName = r, total, elim, name
 			}
 		}
 	}
@@ -115,16 +116,16 @@ func (s *seGrid) multiple(h *seHint) bool {
 						branches = append(branches, implied(seNodeOf(int(o), d, true)))
 					}
 				}
-				consider(branches)
+				consider("unit forcing chains", branches)
 			}
 		}
-		consider(cellBranches)
+		consider("cell forcing chains", cellBranches)
 	}
 	if bestN == 0 {
 		return false
 	}
 	h.elim = best
-	h.set(bestR, "multiple forcing chains")
+	h.set(bestR, bestName)
 	return true
 }
 
