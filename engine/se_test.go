@@ -53,6 +53,7 @@ var seExamples = []struct {
 // TestSERatingByTechnique rates one puzzle per technique and checks the
 // rating and the technique of the step that sets it.
 func TestSERatingByTechnique(t *testing.T) {
+	t.Parallel()
 	for _, ex := range seExamples {
 		var log []seStep
 		got, ok := rateSE(MustParse(ex.puzzle), &log)
@@ -86,6 +87,7 @@ var seStepRatings = map[string][]SERating{
 // every step of the singles to the wings has its technique's rating, every
 // chain at least its base, and the singles and direct techniques all occur.
 func TestSEStepRatings(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, r := range loadSERated(t, "testdata/se-rated.txt")[:400] {
 		var log []seStep
@@ -153,4 +155,13 @@ func TestRateSEStuck(t *testing.T) {
 	r, ok := RateSE(MustParse(seExamples[0].puzzle))
 	assert.True(t, ok)
 	assert.Equal(t, SERating(12), r)
+}
+
+// BenchmarkRateSE rates the sample's puzzles, one per iteration in turn.
+func BenchmarkRateSE(b *testing.B) {
+	rated := loadSERated(b, "testdata/se-rated.txt")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		RateSE(rated[i%len(rated)].puzzle)
+	}
 }
