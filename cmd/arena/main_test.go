@@ -132,6 +132,14 @@ func TestGenerateDeterministic(t *testing.T) {
 		assert.NotEmpty(t, j.Counts)
 	}
 
+	// Above expert: expert puzzles rated 7.0 or more by Sudoku Explainer.
+	code, out, _ = arena(t, "", "generate", "-level", "expert", "-min-se", "7", "-n", "2", "-seed", "5")
+	require.Equal(t, exitOK, code)
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		se, ok := engine.RateSE(engine.MustParse(l))
+		assert.True(t, !ok || se >= 70, "%s rated %s", l, se)
+	}
+
 	for _, bad := range [][]string{{"-level", "impossible"}, {"-level", "beyond"}, {"-n", "0"}, {"-workers", "0"}} {
 		code, _, _ := arena(t, "", append([]string{"generate"}, bad...)...)
 		assert.Equal(t, exitUsage, code, "%v", bad)
