@@ -2,56 +2,123 @@ package engine
 
 import "math/bits"
 
-// Unique rectangles (types 1, 2 and 4; 4.5) and the bivalue universal
+// Unique rectangles and loops (types 1, 2 and 4; 4.5-5.0) and the bivalue universal
 // grave (BUG+1, 5.6), which rely on the puzzle having one solution.
 
-// uniqueLoops finds a unique rectangle with something to remove; among
-// several the lowest type wins, as in Sudoku Explainer.
+// uniqueLoops finds a unique rectangle or loop (4.5 for four cells, 4.6
+// for six, 4.7 for eight, 5.0 for ten or more) with something to remove;
+// among several the lowest rating wins, then the lowest type, as in Sudoku
+// Explainer.
 func (s *seGrid) uniqueLoops(h *seHint) bool {
 	var best []Candidate
-	bestType := 0
-	for r1 := 0; r1 < 9; r1++ {
-		for r2 := r1 + 1; r2 < 9; r2++ {
-			for c1 := 0; c1 < 9; c1++ {
-				for c2 := c1 + 1; c2 < 9; c2++ {
-					if (r1/3 == r2/3) == (c1/3 == c2/3) {
-						continue // one box or four boxes
-					}
-					cells := [4]int{r1*9 + c1, r1*9 + c2, r2*9 + c1, r2*9 + c2}
-					common := uint16(0x3fe)
-					for _, c := range cells {
-						common &= s.cand[c]
-					}
-					if bits.OnesCount16(common) < 2 {
-						continue
-					}
-					for v1 := uint8(1); v1 <= 9; v1++ {
-						for v2 := v1 + 1; v2 <= 9; v2++ {
-							pair := uint16(1)<<v1 | uint16(1)<<v2
-							if common&pair != pair {
-								continue
-							}
-							t, elim := s.rectangle(cells, v1, v2)
-							if t != 0 && (bestType == 0 || t < bestType) {
-								bestType, best = t, elim
+	bestR, bestType, bestName := SERating(0), 0, ""
+	for c := 0; c < NumCells; c++ {
+		if s.val[c] != 0 || s.count(c) != 2 {
+			continue
+		}
+		var ds []uint8
+		for d := uint8(1); d <= 9; d++ {
+			if s.has(c, d) {
+				ds = append(ds, d)
+			}
+		}
+		v1, v2 := ds[0], ds[1]
+		loop := []int{c}
+		var walk func(cell, allowed int, ex uint16, last int)
+		walk = func(cell, allowed int, ex uint16, last int) {
+			for kind := 0; kind < 3; kind++ {
+				if kind == last {
+					continue
+				}
+				u := [3]int{18 + Box(cell), Row(cell), 9 + Col(cell)}[kind]
+				for _, n8 := range Units[u] {
+					next := int(n8)
+					if next == loop[0] && len(loop) >= 4 {
+						if !seValidLoop(loop) {
+							continue
+						}
+						t, elim := s.loopHint(loop, v1, v2)
+						r := loopRating(len(loop))
+						if t != 0 && (bestType == 0 || r < bestR || (r == bestR && t < bestType)) {
+							bestR, bestType, best, bestName = r, t, elim, "unique rectangle"
+							if len(loop) > 4 {
+								bestName = "unique loop"
 							}
 						}
+						continue
+					}
+					if len(loop) >= 14 || slicesContains(loop, next) || !s.has(next, v1) || !s.has(next, v2) {
+						continue
+					}
+					nex := ex | s.cand[next]&^(1<<v1|1<<v2)
+					n := s.count(next)
+					if n == 2 || bitsCount(nex) == 1 || allowed > 0 {
+						na := allowed
+						if n > 2 {
+							na--
+						}
+						loop = append(loop, next)
+						walk(next, na, nex, kind)
+						loop = loop[:len(loop)-1]
 					}
 				}
 			}
 		}
+		walk(c, 2, 0, -1)
 	}
 	if bestType == 0 {
 		return false
 	}
 	h.elim = best
-	h.set(45, "unique rectangle")
+	h.set(bestR, bestName)
 	return true
 }
 
-// rectangle returns the type of the unique rectangle on cells with digits
-// v1, v2 and what it removes, or 0.
-func (s *seGrid) rectangle(cells [4]int, v1, v2 uint8) (int, []Candidate) {
+func slicesContains(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// loopRating is Sudoku Explainer's rating of a unique loop of n cells.
+func loopRating(n int) SERating {
+	r := SERating(45)
+	if n >= 10 {
+		r += 3
+	}
+	if n >= 8 {
+		r += 2
+	} else if n >= 6 {
+		r++
+	}
+	return r
+}
+
+// seValidLoop reports whether every unit the loop visits is visited by two
+// of its cells, one at an odd and one at an even place.
+func seValidLoop(loop []int) bool {
+	var odd, even [27]bool
+	for i, c := range loop {
+		for _, u := range CellUnits[c] {
+			seen := &even
+			if i%2 == 1 {
+				seen = &odd
+			}
+			if seen[u] {
+				return false
+			}
+			seen[u] = true
+		}
+	}
+	return odd == even
+}
+
+// loopHint returns the type of the unique loop on cells with digits v1, v2
+// and what it removes, or 0.
+func (s *seGrid) loopHint(cells []int, v1, v2 uint8) (int, []Candidate) {
 	pair := uint16(1)<<v1 | uint16(1)<<v2
 	var extra []int
 	var extraDigits uint16
@@ -66,10 +133,10 @@ func (s *seGrid) rectangle(cells [4]int, v1, v2 uint8) (int, []Candidate) {
 	case len(extra) == 1:
 		c := extra[0]
 		return 1, []Candidate{{Cell: c, Digit: v1}, {Cell: c, Digit: v2}}
-	case len(extra) == 4 || len(extra) == 0:
+	case len(extra) == 0:
 		return 0, nil
 	}
-	if bits.OnesCount16(extraDigits) == 1 {
+	if bitsCount(extraDigits) == 1 {
 		d := uint8(bits.TrailingZeros16(extraDigits))
 		var ex CellSet
 		for _, c := range extra {
