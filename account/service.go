@@ -19,6 +19,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -220,7 +221,23 @@ func (s *Service) Account(ctx context.Context, playerID string) (server.AccountJ
 	if err != nil {
 		return server.AccountJSON{}, fmt.Errorf("account: recovery codes of %s: %w", playerID, err)
 	}
-	return server.AccountJSON{Handle: p.Handle, CreatedAt: p.AccountAt.UTC(), Passkeys: len(creds), RecoveryCodesLeft: left}, nil
+	settings, err := s.store.AccountSettings(ctx, playerID)
+	if err != nil {
+		return server.AccountJSON{}, fmt.Errorf("account: settings of %s: %w", playerID, err)
+	}
+	return server.AccountJSON{Handle: p.Handle, CreatedAt: p.AccountAt.UTC(), Passkeys: len(creds), RecoveryCodesLeft: left, Settings: settings}, nil
+}
+
+// PutSettings keeps the account's settings (a JSON object the server has
+// checked) for its browsers.
+func (s *Service) PutSettings(ctx context.Context, playerID string, settings json.RawMessage) error {
+	if err := s.store.PutAccountSettings(ctx, playerID, settings); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return protocol.Errorf(protocol.CodeNotSignedIn, "settings are kept with an account: sign in first")
+		}
+		return fmt.Errorf("account: put settings of %s: %w", playerID, err)
+	}
+	return nil
 }
 
 // CheckHandle refuses a handle that is no handle (bad_handle) or is taken

@@ -97,13 +97,11 @@ func (s *Service) BestTimes(ctx context.Context, level string, limit int) ([]ser
 	return rows, nil
 }
 
-// playerResults is how many of a player's results their record shows.
-const playerResults = 50
-
 // PlayerRecord is a player's public record as of today, or
-// room.ErrUnknownPlayer: five queries, whatever the results shown (the
-// player, their streak, their history, the ranks of its ranked dailies on
-// their days' boards, read together, and their best times).
+// room.ErrUnknownPlayer: six queries, whatever the results shown (the
+// player, their streak, their latest games, the ranks of their ranked
+// dailies on their days' boards, read together, their best times and
+// their tallies).
 func (s *Service) PlayerRecord(ctx context.Context, id, today string) (server.PlayerResponse, error) {
 	p, err := s.Store.Player(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
@@ -116,43 +114,13 @@ func (s *Service) PlayerRecord(ctx context.Context, id, today string) (server.Pl
 	if err != nil {
 		return server.PlayerResponse{}, err
 	}
-	hist, err := s.Store.PlayerHistory(ctx, id, playerResults)
+	games, err := s.games(ctx, id, nil)
 	if err != nil {
 		return server.PlayerResponse{}, err
 	}
 	rec := server.PlayerResponse{
 		ID: p.ID, Name: p.Name, Guest: !p.Account(), Streak: server.StreakJSON{Current: streak.Current, Longest: streak.Longest},
-		Best: map[string]server.BestTime{}, Results: []server.PlayerResultJSON{},
-	}
-	var boards []store.Board
-	var onBoard []int // the index in rec.Results of each board's result
-	for _, r := range hist {
-		res := server.PlayerResultJSON{
-			Room: r.RoomID, Mode: r.Mode, Level: r.Level, Date: r.Day, ElapsedMS: r.Elapsed.Milliseconds(),
-			TimeMS: room.DailyTime(r.Elapsed, r.Mistakes, r.Hints).Milliseconds(), Ranked: r.Day != "",
-			FinishedAt: r.FinishedAt.UTC(),
-		}
-		if r.Review == store.ReviewHeld || r.Review == store.ReviewRemoved {
-			res.Review = r.Review
-		}
-		switch {
-		case r.Day != "":
-			// A ranked daily's rank is its place on the day's board.
-			res.TimeMS = TimeMS(r.Score)
-			boards = append(boards, store.Board{Day: r.Day, Level: r.Level})
-			onBoard = append(onBoard, len(rec.Results))
-		case r.Mode == room.ModeRace:
-			// A race's is its place in the room (co-op ranks nobody).
-			res.Rank = r.RoomRank
-		}
-		rec.Results = append(rec.Results, res)
-	}
-	ranks, err := s.Store.DailyRanks(ctx, id, boards)
-	if err != nil {
-		return server.PlayerResponse{}, err
-	}
-	for i, rank := range ranks {
-		rec.Results[onBoard[i]].Rank = rank
+		Best: map[string]server.BestTime{}, Results: games.Results, Next: games.Next,
 	}
 	best, err := s.Store.PlayerBest(ctx, id)
 	if err != nil {
@@ -164,6 +132,11 @@ func (s *Service) PlayerRecord(ctx context.Context, id, today string) (server.Pl
 			ElapsedMS: b.Elapsed.Milliseconds(), FinishedAt: b.FinishedAt.UTC(),
 		}
 	}
+	tallies, err := s.Store.PlayerTallies(ctx, id)
+	if err != nil {
+		return server.PlayerResponse{}, err
+	}
+	rec.Stats = statsOf(tallies)
 	return rec, nil
 }
 

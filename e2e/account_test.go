@@ -187,14 +187,17 @@ func saysIn(sel, words string) string {
 	return fmt.Sprintf(`(document.querySelector(%q)?.textContent || '').includes(%q)`, sel, words)
 }
 
-// looks are the screenshots' sizes and colour schemes, and the suffix of
-// each file's name.
-var looks = []struct {
+// look is a screenshot's size and colour scheme, and the suffix of its
+// file's name.
+type look struct {
 	suffix string
 	w, h   int64
 	mobile bool
 	scheme string
-}{
+}
+
+// looks are the screenshots' looks.
+var looks = []look{
 	{"", 1280, 800, false, "light"},
 	{"-dark", 1280, 800, false, "dark"},
 	{"-phone", 375, 740, true, "light"},
@@ -207,7 +210,13 @@ var looks = []struct {
 // a light desktop.
 func (p *page) shots(name, sel string) {
 	p.t.Helper()
-	for _, l := range looks {
+	p.shotsIn(looks, name, sel)
+}
+
+// shotsIn is shots in the looks ls.
+func (p *page) shotsIn(ls []look, name, sel string) {
+	p.t.Helper()
+	for _, l := range ls {
 		p.viewport(l.w, l.h, l.mobile)
 		p.colorScheme(l.scheme)
 		p.wait(l.scheme+" theme", fmt.Sprintf(`document.documentElement.dataset.theme === %q`, l.scheme))

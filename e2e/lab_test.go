@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -51,6 +53,17 @@ func labDigits(p *page) string {
 	return eval[string](p, `[...document.querySelectorAll('#lab-board .cell')].map(c => c.querySelector('.digit').textContent || '.').join('')`)
 }
 
+// labPage starts a server and a browser page on the desktop, for a lab
+// test that runs in parallel with others.
+func labPage(t *testing.T, name string) (*arena, *page) {
+	t.Helper()
+	t.Parallel()
+	srv := startArena(t)
+	p := newBrowser(t).newPage(name)
+	p.viewport(1280, 800, false)
+	return srv, p
+}
+
 // labScheme switches the colour scheme and waits until the page has
 // followed it, its colour transitions over.
 func labScheme(p *page, scheme string) {
@@ -66,11 +79,7 @@ func labScheme(p *page, scheme string) {
 // and dark. Then the home page refuses a pasted puzzle with two
 // solutions, saying so, and makes a room on one with a single solution.
 func TestLab(t *testing.T) {
-	t.Parallel()
-	srv := startArena(t)
-	b := newBrowser(t)
-	p := b.newPage("Lab")
-	p.viewport(1280, 800, false)
+	srv, p := labPage(t, "Lab")
 
 	gen, err := engine.Generate(engine.GenerateOptions{Level: engine.LevelMedium, Seed: server.LabSeed(42)})
 	require.NoError(t, err)
@@ -195,4 +204,79 @@ func TestLab(t *testing.T) {
 	p.wait("the room page", `location.pathname.startsWith('/r/')`)
 	p.wait("the room's lobby", phaseIs("waiting")+" && "+connIs("open"))
 	assert.Contains(t, text(p, "#mode"), "Medium")
+}
+
+// TestLabSeed checks the lab's seed field as a player uses it: empty with
+// "random" showing, so each Generate is a new puzzle whose seed shows
+// above the board and in the address (never in the field); a seed typed
+// into it generates that seed's puzzle, again and again; a seed from a
+// link is in the field, and clicking into the field and typing replaces
+// it rather than adding to it; Enter generates.
+func TestLabSeed(t *testing.T) {
+	srv, p := labPage(t, "LabSeed")
+	puzzleOf := func(seed uint64) string {
+		t.Helper()
+		gen, err := engine.Generate(engine.GenerateOptions{Level: engine.LevelMedium, Seed: server.LabSeed(seed)})
+		require.NoError(t, err)
+		return gen.Givens.String()
+	}
+	seedShown := func() string {
+		t.Helper()
+		what := text(p, "#lab-what")
+		require.True(t, strings.HasPrefix(what, "Medium · seed "), "the badge names the seed: %q", what)
+		return strings.TrimPrefix(what, "Medium · seed ")
+	}
+
+	// No seed asked for: a random one, shown above the board and in the
+	// address, and the field stays empty.
+	p.navigate(srv.URL() + "/lab")
+	p.wait("a random puzzle", `document.querySelectorAll('#lab-board .cell.given').length > 0 && document.querySelector('#lab-what').textContent.includes('seed')`)
+	assert.Equal(t, "", eval[string](p, `document.querySelector('#lab-seed').value`), "the field is not filled in")
+	assert.Equal(t, "random", eval[string](p, `document.querySelector('#lab-seed').placeholder`))
+	first := seedShown()
+	assert.Equal(t, "?level=medium&seed="+first, eval[string](p, `location.search`))
+	var n uint64
+	_, err := fmt.Sscan(first, &n)
+	require.NoError(t, err)
+	assert.Equal(t, puzzleOf(n), labDigits(p), "the badge's seed is the puzzle's")
+
+	// Generate again, still empty: another random puzzle.
+	p.click("#lab-generate")
+	p.wait("another random puzzle", fmt.Sprintf(`!document.querySelector('#lab-what').textContent.endsWith(' %s')`, first))
+	assert.NotEqual(t, first, seedShown())
+	assert.Equal(t, "", eval[string](p, `document.querySelector('#lab-seed').value`))
+
+	// Typed "42": exactly 42, whatever was generated before, twice over.
+	p.run("click into the seed and type 42", chromedp.Click(chromedp.CSS("#lab-seed")), chromedp.KeyEvent("42"))
+	assert.Equal(t, "42", eval[string](p, `document.querySelector('#lab-seed').value`))
+	p.click("#lab-generate")
+	p.wait("seed 42's puzzle", `document.querySelector('#lab-what').textContent === 'Medium · seed 42'`)
+	assert.Equal(t, puzzleOf(42), labDigits(p))
+	assert.Equal(t, "42", eval[string](p, `document.querySelector('#lab-seed').value`))
+	assert.Equal(t, "?level=medium&seed=42", eval[string](p, `location.search`))
+
+	// Clicking into a filled field and typing replaces its seed; Enter
+	// generates it.
+	p.run("click into the seed and type 7, Enter", chromedp.Click(chromedp.CSS("#lab-seed")), chromedp.KeyEvent("7"))
+	assert.Equal(t, "7", eval[string](p, `document.querySelector('#lab-seed').value`), "typing replaces the seed")
+	p.run("press Enter", chromedp.KeyEvent("\r"))
+	p.wait("seed 7's puzzle", `document.querySelector('#lab-what').textContent === 'Medium · seed 7'`)
+	assert.Equal(t, puzzleOf(7), labDigits(p))
+
+	// Emptied: random again.
+	p.run("clear the seed", chromedp.Click(chromedp.CSS("#lab-seed")), chromedp.KeyEvent(kb.Backspace))
+	assert.Equal(t, "", eval[string](p, `document.querySelector('#lab-seed').value`))
+	p.click("#lab-generate")
+	p.wait("a random puzzle again", `document.querySelector('#lab-what').textContent !== 'Medium · seed 7'`)
+	assert.NotEqual(t, "7", seedShown())
+	assert.Equal(t, "", eval[string](p, `document.querySelector('#lab-seed').value`))
+
+	// Not a number: said in words, and the puzzle shown stays.
+	before := labDigits(p)
+	p.typeInto("#lab-seed", "abc")
+	p.click("#lab-generate")
+	p.wait("the refusal", `document.querySelector('#lab-message').textContent !== ''`)
+	assert.Equal(t, "The seed is a whole number, from 0 up.", text(p, "#lab-message"))
+	assert.Equal(t, before, labDigits(p))
+	p.shot("lab-seed-refused")
 }

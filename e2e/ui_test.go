@@ -15,7 +15,7 @@ var keyTab = key{"Tab", "Tab", 9, ""}
 // padPressed is a predicate: the pad's mode button is the pressed one.
 func padPressed(mode string) string {
 	return fmt.Sprintf(`[...document.querySelectorAll('#pad [data-pad-mode]')].map(b => b.dataset.padMode + '=' + b.getAttribute('aria-pressed')).join() ===
-		['digit', 'corner', 'centre'].map(m => m + '=' + (m === %q)).join()`, mode)
+		['digit', 'corner', 'centre', 'colour'].map(m => m + '=' + (m === %q)).join()`, mode)
 }
 
 // marksHave is a predicate on a cell's corner or centre marks.

@@ -23,6 +23,8 @@ func FuzzDecode(f *testing.F) {
 		`{"type":"move","id":1,"cell":40,"digit":5}`,
 		`{"type":"note","cell":3,"kind":"centre","digit":0}`,
 		`{"type":"cursor","cell":80}`,
+		`{"type":"colour","id":"k","cell":30,"colour":9}`,
+		`{"type":"colour","cell":30,"colour":10}`,
 		`{"type":"ping","id":"x"}`,
 		`{"type":"move","cell":81,"digit":1}`,
 		`{"type":"move","cell":1e3,"digit":1}`,
@@ -54,9 +56,12 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("accepted a message the rules refuse: %v", chk)
 		}
 		switch msg.Type {
-		case TypeMove, TypeNote, TypeCursor:
+		case TypeMove, TypeNote, TypeCursor, TypeColour:
 			if *msg.Cell < 0 || *msg.Cell > 80 {
 				t.Fatalf("cell %d accepted", *msg.Cell)
+			}
+			if msg.Type == TypeColour && (*msg.Colour < 0 || *msg.Colour > MaxColour) {
+				t.Fatalf("colour %d accepted", *msg.Colour)
 			}
 		case TypeJoin:
 			if !utf8.ValidString(msg.Name) || utf8.RuneCountInString(msg.Name) > MaxNameRunes {

@@ -36,7 +36,7 @@ const (
 	CodeNothingToUndo = "nothing_to_undo"
 	CodeNothingToRedo = "nothing_to_redo"
 	CodeUndoStale     = "undo_stale"  // someone else has changed the cell since
-	CodeCoopOnly      = "coop_only"   // cursors are shared in co-op rooms only
+	CodeCoopOnly      = "coop_only"   // cursors and colours are shared in co-op rooms only
 	CodeUnavailable   = "unavailable" // the server could not do it now (a puzzle, the database); try again
 	CodeOverloaded    = "overloaded"  // the server is behind on storing what it took: nothing was done; try again in a moment
 	CodeRetry         = "retry"       // the server cannot be sure just now that it still holds the room: nothing was done; try again in a moment

@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Event types, server to client. TypeMove, TypeNote, TypeHint and
-// TypeCursor name events too.
+// Event types, server to client. TypeMove, TypeNote, TypeColour, TypeHint
+// and TypeCursor name events too.
 const (
 	TypeWelcome   = "welcome"
 	TypeState     = "state"
@@ -60,6 +60,13 @@ type Welcome struct {
 	Resumed bool      `json:"resumed,omitempty"`
 	Replay  int       `json:"replay,omitempty"`
 	Room    *Snapshot `json:"room,omitempty"`
+	// History is what join's history asked for: the room's recent
+	// logged events that tell what happened, as the member saw them (or
+	// would have, had they been there), oldest first, each with its seq;
+	// moves, notes, progress and states are left out, for the snapshot
+	// holds what they did. Only with a snapshot; omitted when not asked
+	// for or when there is none.
+	History []json.RawMessage `json:"history,omitempty"`
 }
 
 // You is the joining client's identity in the room.
@@ -97,6 +104,10 @@ type Snapshot struct {
 	// Notes are the member's (race) or the shared (co-op) pencil marks of
 	// the cells that have any.
 	Notes []CellNotes `json:"notes,omitempty"`
+	// Colours are the shared board's cell colours (co-op) of the cells
+	// that have any. Absent in a race: a racer's colours stay in their
+	// browser.
+	Colours []CellColours `json:"colours,omitempty"`
 	// PlacedBy says who placed each digit of a shared board (co-op): each
 	// player's id with the cells, ascending, that hold a digit they
 	// placed. Givens and empty cells are nobody's. Absent in a race (a
@@ -170,6 +181,12 @@ type CellNotes struct {
 	Centre []int `json:"centre,omitempty"`
 }
 
+// CellColours are the colours (1 to 9, in order) one cell is given.
+type CellColours struct {
+	Cell    int   `json:"cell"`
+	Colours []int `json:"colours,omitempty"`
+}
+
 // State is the room's snapshot, sent to each member when the phase
 // changes (the countdown ends, the room finishes, a rematch is ready).
 type State struct {
@@ -200,6 +217,15 @@ type NoteEvent struct {
 	CellNotes
 }
 
+// ColourEvent is a cell's colours after a colour message, in co-op (the
+// only mode that shares them).
+type ColourEvent struct {
+	Header
+	ID     json.RawMessage `json:"id,omitempty"`
+	Player string          `json:"player"`
+	CellColours
+}
+
 // ErrorEvent reports a refused message: a stable Code, a human Message,
 // and the cells concerned. A conflict is told to the whole room, naming
 // Player; any other error only answers the client that sent the message.
@@ -222,7 +248,8 @@ type HintEvent struct {
 	// Step is the hint: its Technique, TechniqueName, Explanation, Cells,
 	// Place and Eliminate, none of them in a race's view for the others.
 	Step
-	// Wrong are the player's cells that do not match the solution; the
+	// Wrong are the team's cells that do not match the solution (co-op
+	// only: a contest's hint says that a digit is wrong, not which); the
 	// hint then says only that.
 	Wrong []int `json:"wrong,omitempty"`
 	Hints int   `json:"hints"`

@@ -8,6 +8,7 @@ const (
 	TypeStart   = "start"
 	TypeMove    = "move"
 	TypeNote    = "note"
+	TypeColour  = "colour"
 	TypeHint    = "hint"
 	TypeUndo    = "undo"
 	TypeRedo    = "redo"
@@ -34,12 +35,19 @@ type Msg struct {
 	Token   string `json:"token,omitempty"`
 	As      string `json:"as,omitempty"`
 	LastSeq int64  `json:"last_seq,omitempty"`
+	// History asks that a welcome with a snapshot also carry the room's
+	// recent events (Welcome.History), for a client that has none of them
+	// (a page just loaded) to show what happened.
+	History bool `json:"history,omitempty"`
 
 	// move, note, cursor
 	Cell  *int `json:"cell,omitempty"`
 	Digit *int `json:"digit,omitempty"`
 	// Kind is the note's mark: "corner" or "centre".
 	Kind string `json:"kind,omitempty"`
+	// Colour is a colour message's colour: 1 to 9 toggles it on the cell,
+	// 0 clears the cell's colours.
+	Colour *int `json:"colour,omitempty"`
 }
 
 // Check checks the message's shape: a known type, and the fields the type
@@ -70,6 +78,17 @@ func (m *Msg) Check() *Error {
 			return Errorf(CodeBadField, `kind must be "corner" or "centre"`)
 		}
 		return m.needDigit("digit must be 1 to 9 (toggle), or 0 (clear the cell's marks of that kind)")
+	case TypeColour:
+		if err := m.needCell(); err != nil {
+			return err
+		}
+		if m.Colour == nil {
+			return Errorf(CodeBadField, "colour is missing: 1 to 9 (toggle), or 0 (clear the cell's colours)")
+		}
+		if c := *m.Colour; c < 0 || c > MaxColour {
+			return Errorf(CodeBadField, "colour %d is out of range: 1 to 9 (toggle), or 0 (clear the cell's colours)", c)
+		}
+		return nil
 	case TypeCursor:
 		return m.needCell()
 	case TypeStart, TypeHint, TypeUndo, TypeRedo, TypeRematch, TypePing, TypeLeave:
@@ -109,6 +128,9 @@ const (
 	RolePlayer    = "player"
 	RoleSpectator = "spectator"
 )
+
+// MaxColour is the last of the colours a cell can be given (1 to 9).
+const MaxColour = 9
 
 // Note kinds.
 const (

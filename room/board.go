@@ -31,6 +31,8 @@ type notes struct{ corner, centre uint16 }
 type board struct {
 	cells engine.Grid
 	notes [engine.NumCells]notes
+	// colours are the cells' colours (co-op), a bit for each of 1 to 9.
+	colours [engine.NumCells]uint16
 	// by is who placed each digit (co-op attribution): 0 for nobody,
 	// else 1 + the placer's index in placers. Indices rather than ids
 	// keep the cells free of pointers: a board is 81 bytes of them, not
@@ -266,7 +268,7 @@ func (g *Game) place(now time.Time, m *member, b *board, cell int, digit uint8, 
 		// alone, that the board is not the solution, once for each move
 		// that leaves it full.
 		g.publish(now, fact{kind: kindBoardFull, actor: m.id, ev: &protocol.BoardFullEvent{Header: protocol.Header{Type: protocol.TypeBoardFull},
-			Message: "your board is full but is not the solution: some digits are wrong (a hint names them)"}})
+			Message: "your board is full but is not the solution: some digits are wrong (a hint will not say which)"}})
 	}
 }
 

@@ -1,6 +1,7 @@
 package room
 
 import (
+	"encoding/json"
 	"reflect"
 	"time"
 
@@ -39,6 +40,7 @@ const (
 	kindMove                  // a digit placed or cleared
 	kindEcho                  // a move that changed nothing, confirmed to its sender
 	kindNote                  // a cell's pencil marks changed
+	kindColour                // a cell's colours changed (co-op)
 	kindConflict              // a digit refused because a peer holds it
 	kindHint                  // a hint a player asked for
 	kindProgress              // a player's progress changed
@@ -194,6 +196,29 @@ func (g *Game) queue(to, skip string, ev protocol.Event, logged bool) {
 	if old, full := g.log.push(o, g.cfg.ReplayEvents); full {
 		g.trimmed = old.Event.Head().Seq
 	}
+	if told(ev) {
+		if g.feed.buf == nil {
+			// Grown as needed: most rooms tell a handful of things.
+			g.feed.buf = make([]Output, 0, 4)
+		}
+		g.feed.push(o, feedEvents)
+	}
+}
+
+// feedEvents is how many outputs a room keeps for History: enough for a
+// round's joins, start, hints, conflicts and finishes, each member's view
+// counting as one.
+const feedEvents = 24
+
+// told reports whether a logged event tells what happened (who came or
+// went, the start, a hint, a conflict, a finish) rather than what is on a
+// board, which a snapshot holds: moves, notes, progress and states.
+func told(ev protocol.Event) bool {
+	switch ev.Head().Type {
+	case protocol.TypeMove, protocol.TypeNote, protocol.TypeProgress, protocol.TypeState:
+		return false
+	}
+	return true
 }
 
 // replayLog is a room's last logged outputs, oldest first, in a ring: at
@@ -246,6 +271,20 @@ func (g *Game) missed(id string, after int64) ([]Output, bool) {
 		}
 	}
 	return out, true
+}
+
+// History is the room's recent logged events that tell what happened
+// (told), as member id got them (or would have, had they been there: what
+// everyone but another member got), oldest first, encoded: what a client
+// that lost its own (a page reloaded) shows of what happened in the room.
+func (g *Game) History(id string) []json.RawMessage {
+	var out []json.RawMessage
+	for i := range g.feed.len() {
+		if o := g.feed.at(i); o.For(id) {
+			out = append(out, protocol.AppendEvent(nil, o.Event))
+		}
+	}
+	return out
 }
 
 // changePhase moves the room to phase, with the round's times as given:

@@ -36,6 +36,8 @@ func (g *Game) evolve(ev protocol.Event, at time.Time) {
 		g.evolveMove(at, ev)
 	case *protocol.NoteEvent:
 		g.evolveNote(ev)
+	case *protocol.ColourEvent:
+		g.evolveColour(ev)
 	case *protocol.HintEvent:
 		g.evolveHint(ev)
 	case *protocol.FinishEvent:

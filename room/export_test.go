@@ -250,6 +250,7 @@ func show(v any, ok bool) string {
 var Excluded = map[string]string{
 	"log":      "the replay buffer: a player who comes back after a restart gets a snapshot",
 	"trimmed":  "the replay buffer's bound: a restore numbers on past a gap, and nothing before it resumes",
+	"feed":     "the history for a reloaded page: after a restart it begins again, empty",
 	"out":      "the outputs, sent already",
 	"records":  "the records, handed to the store already",
 	"effects":  "the effects asked for, done already (a restore asks for its own: a save, the finishes not stored)",

@@ -152,6 +152,8 @@ func playerOf(ev protocol.Event) string {
 		return e.Player
 	case *protocol.NoteEvent:
 		return e.Player
+	case *protocol.ColourEvent:
+		return e.Player
 	case *protocol.HintEvent:
 		return e.Player
 	case *protocol.ProgressEvent:

@@ -121,7 +121,11 @@ type Game struct {
 	// an event's views (a state, a conflict, a hint): a member whose view
 	// of that event was dropped cannot resume from just before it.
 	trimmed int64
-	out     []Output
+	// feed is the last feedEvents logged outputs that tell what happened
+	// rather than change a board (History): kept apart from log, where a
+	// race's moves and progress soon push them out.
+	feed replayLog
+	out  []Output
 	// records are the logged events in full, for the store (DrainRecords).
 	records []Logged
 	effects []Effect
@@ -351,6 +355,8 @@ func (g *Game) Handle(now time.Time, id string, msg *protocol.Msg) *protocol.Err
 		return g.move(now, m, msg)
 	case protocol.TypeNote:
 		return g.note(now, m, msg)
+	case protocol.TypeColour:
+		return g.colour(now, m, msg)
 	case protocol.TypeHint:
 		return g.hint(now, m, msg)
 	case protocol.TypeUndo:

@@ -1281,28 +1281,6 @@ func TestHintFreezesARacer(t *testing.T) {
 	assert.Equal(t, 2, g.progress("a").Hints)
 }
 
-func TestHintNamesWrongDigits(t *testing.T) {
-	g := running(t, room.ModeRace, room.Config{}, "a", "b")
-	cell, d := g.wrong("a")
-	g.ok("a", move(cell, d))
-	right := g.open("a")
-	g.ok("a", move(right, g.pz.Solution[right]))
-
-	s := g.ok("a", msg(protocol.TypeHint))
-	full := one[*protocol.HintEvent](t, seen(s.Out, "a"))
-	assert.Equal(t, "wrong-digits", full.Technique)
-	assert.Equal(t, []int{cell}, full.Wrong, "only the wrong cell")
-	assert.Equal(t, []int{cell}, full.Cells)
-	assert.Empty(t, full.Place, "no digit is given away")
-	assert.Empty(t, full.Eliminate)
-	assert.Contains(t, full.Explanation, engine.CellName(cell))
-	other := one[*protocol.HintEvent](t, seen(s.Out, "b"))
-	assert.Empty(t, other.Wrong, "nor whose cells are wrong")
-	assert.Empty(t, other.Cells)
-	assert.Empty(t, other.Technique, "nor that a digit is wrong")
-	g.secret(s.Out)
-}
-
 func TestUndoRedo(t *testing.T) {
 	for _, mode := range []string{room.ModeRace, room.ModeCoop} {
 		t.Run(mode, func(t *testing.T) {

@@ -45,7 +45,7 @@ func (g *Game) replay(records []Record) (int, error) {
 
 // decode is the event a record tells of, for evolve, or nil for one that
 // changes nothing: a progress (the move or hint before it made the
-// change), an error, and a note outside the board. A move outside it is
+// change), an error, and a note or colour outside the board. A move outside it is
 // refused.
 func decode(rec Record) (protocol.Event, error) {
 	var ev protocol.Event
@@ -60,6 +60,8 @@ func decode(rec Record) (protocol.Event, error) {
 		ev = new(protocol.MoveEvent)
 	case protocol.TypeNote:
 		ev = new(protocol.NoteEvent)
+	case protocol.TypeColour:
+		ev = new(protocol.ColourEvent)
 	case protocol.TypeHint:
 		ev = new(protocol.HintEvent)
 	case protocol.TypeFinish:
@@ -76,6 +78,10 @@ func decode(rec Record) (protocol.Event, error) {
 			return nil, fmt.Errorf("move %d at cell %d out of range", ev.Digit, ev.Cell)
 		}
 	case *protocol.NoteEvent:
+		if ev.Cell < 0 || ev.Cell >= engine.NumCells {
+			return nil, nil
+		}
+	case *protocol.ColourEvent:
 		if ev.Cell < 0 || ev.Cell >= engine.NumCells {
 			return nil, nil
 		}

@@ -148,6 +148,9 @@ type Join struct {
 	Token     string
 	Spectator bool
 	LastSeq   int64
+	// History asks for the room's recent events in a welcome with a
+	// snapshot (Game.History).
+	History bool
 	// Guest says the player has no account: the room shows them as a
 	// guest.
 	Guest bool
@@ -201,6 +204,9 @@ func (r *Room) Attach(ctx context.Context, j Join, conn Conn) error {
 		}
 		r.conns[j.ID] = conn
 		w.You.Token = j.Token
+		if j.History && w.Room != nil {
+			w.History = r.g.History(j.ID)
+		}
 		conn.Send(r.frame(w))
 		for i := range replay {
 			conn.Send(r.frame(replay[i].Event))

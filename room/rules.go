@@ -49,7 +49,8 @@ type rules interface {
 	lateJoin(phase string) *protocol.Error
 	// hintPenalty is how long a hint freezes the asker's board (0: never).
 	hintPenalty(cfg Config) time.Duration
-	// cursors reports whether players' cursors are shared.
+	// cursors reports whether players' cursors are shared, and their cell
+	// colours with them (a contest's colours stay in the racer's browser).
 	cursors() bool
 	// earlyRematch reports whether the host may start a rematch while the
 	// game runs, once a finish is stored.

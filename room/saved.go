@@ -81,11 +81,13 @@ type SavedPuzzle struct {
 	Copy string `json:"copy,omitempty"`
 }
 
-// SavedBoard is a board with its notes and who placed each digit.
+// SavedBoard is a board with its notes, its cells' colours and who placed
+// each digit.
 type SavedBoard struct {
-	Cells string               `json:"cells"`
-	Notes []protocol.CellNotes `json:"notes,omitempty"`
-	By    []string             `json:"by,omitempty"`
+	Cells   string                 `json:"cells"`
+	Notes   []protocol.CellNotes   `json:"notes,omitempty"`
+	Colours []protocol.CellColours `json:"colours,omitempty"`
+	By      []string               `json:"by,omitempty"`
 }
 
 // SavedPlayer is one player's state.
@@ -149,7 +151,7 @@ func (g *Game) Save(now time.Time) *Saved {
 }
 
 func saveBoard(b *board) *SavedBoard {
-	sb := &SavedBoard{Cells: b.cells.String(), Notes: b.noteList()}
+	sb := &SavedBoard{Cells: b.cells.String(), Notes: b.noteList(), Colours: b.colourList()}
 	for cell := range b.by {
 		if id := b.placer(cell); id != "" {
 			if sb.By == nil {
@@ -287,6 +289,12 @@ func restoreBoard(b *board, sb *SavedBoard) error {
 		}
 		b.notes[n.Cell].corner |= digitMask(n.Corner)
 		b.notes[n.Cell].centre |= digitMask(n.Centre)
+	}
+	for _, c := range sb.Colours {
+		if c.Cell < 0 || c.Cell >= engine.NumCells {
+			return fmt.Errorf("colour cell %d out of range", c.Cell)
+		}
+		b.colours[c.Cell] |= digitMask(c.Colours)
 	}
 	for cell, id := range sb.By {
 		if cell < engine.NumCells {

@@ -69,7 +69,7 @@ func (g *Game) view(f *fact, v viewer) protocol.Event {
 			return nil
 		}
 		return f.ev
-	case kindMove, kindNote:
+	case kindMove, kindNote, kindColour:
 		if actor || !private {
 			return f.ev
 		}
@@ -173,6 +173,7 @@ func (g *Game) snapshotFor(full protocol.Snapshot, f *fact, v viewer) protocol.S
 	if b != nil {
 		s.Board, s.Notes = b.cells.String(), b.noteList()
 		if b == f.team {
+			s.Colours = b.colourList()
 			// Who placed what is seen with the shared board; a racer's
 			// own board says nothing of the kind.
 			s.PlacedBy = b.placedBy()

@@ -122,6 +122,8 @@ func (v *viewGame) sample(k kind) fact {
 		return fact{kind: k, actor: "a", ev: &protocol.MoveEvent{Header: protocol.Header{Type: protocol.TypeMove}, ID: id, Player: "a", Cell: cell, Digit: d}}
 	case kindNote:
 		return fact{kind: k, actor: "a", ev: &protocol.NoteEvent{Header: protocol.Header{Type: protocol.TypeNote}, ID: id, Player: "a", CellNotes: protocol.CellNotes{Cell: cell, Corner: []int{d}, Centre: []int{d}}}}
+	case kindColour:
+		return fact{kind: k, actor: "a", ev: &protocol.ColourEvent{Header: protocol.Header{Type: protocol.TypeColour}, ID: id, Player: "a", CellColours: protocol.CellColours{Cell: cell, Colours: []int{int(d)}}}}
 	case kindConflict:
 		err := &protocol.Error{Code: protocol.CodeConflict, Message: "a digit at a cell conflicts", Cell: &cell, Cells: []int{min(v.given, v.own), max(v.given, v.own)}}
 		ev := err.Event(0, id)
@@ -257,6 +259,7 @@ func TestView(t *testing.T) {
 		kindMove:      privateInRace,
 		kindEcho:      actorOnly,
 		kindNote:      privateInRace,
+		kindColour:    privateInRace,
 		kindConflict:  {ModeRace: {asActor: all, asOther: conflict(true), asSpectator: conflict(true)}, ModeCoop: {asActor: all, asOther: conflict(false), asSpectator: conflict(false)}},
 		kindHint:      {ModeRace: {asActor: all, asOther: hintTechnique, asSpectator: hintTechnique}, ModeCoop: everyone[ModeCoop]},
 		kindProgress:  {ModeRace: {asActor: noMistakes, asOther: noMistakes, asSpectator: noMistakes}, ModeCoop: everyone[ModeCoop]},

@@ -64,6 +64,10 @@ type Accounts interface {
 	// DeleteAccount deletes the account, whose handle is typed again as a
 	// confirmation: the player stays, nameless, with their results.
 	DeleteAccount(ctx context.Context, playerID, handle string) error
+	// PutSettings keeps the account's settings, a JSON object of at most
+	// MaxSettingsBytes that the browser client reads back with GET
+	// /api/me.
+	PutSettings(ctx context.Context, playerID string, settings json.RawMessage) error
 }
 
 // ErrNoSession: the cookie's secret is no live session's.
@@ -83,6 +87,9 @@ type AccountJSON struct {
 	CreatedAt         time.Time `json:"created_at"`
 	Passkeys          int       `json:"passkeys"`
 	RecoveryCodesLeft int       `json:"recovery_codes_left"`
+	// Settings are the account's settings as its browser client saved
+	// them (POST /api/account/settings); absent until saved.
+	Settings json.RawMessage `json:"settings,omitempty"`
 }
 
 // NewSession is a session just started: the cookie's secret and when it
@@ -177,6 +184,7 @@ func (s *Server) accountRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/account/signin/recovery", s.recoverySignIn)
 	mux.HandleFunc("POST /api/account/signout", s.signOut)
 	mux.HandleFunc("DELETE /api/account", s.deleteAccount)
+	mux.HandleFunc("POST /api/account/settings", s.putSettings)
 }
 
 // accountReq is what an account route has read of its request: the

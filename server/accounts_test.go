@@ -284,9 +284,7 @@ func TestAccountSignUpAndSignIn(t *testing.T) {
 func TestPasskeyRefusals(t *testing.T) {
 	t.Parallel()
 	e := newAcctEnv(t)
-	pk := arenatest.NewPasskey(e.origin)
-	b := e.browser()
-	b.signUp("Bea", pk)
+	_, pk := e.signedUp("Bea")
 
 	// The client data of a page elsewhere: refused at sign-up and sign-in.
 	evil := arenatest.NewPasskey("https://evil.example")

@@ -89,7 +89,7 @@ func writeOverloaded(w http.ResponseWriter) {
 // a cursor is not stored, and leaving must always be possible.
 func changesGame(typ string) bool {
 	switch typ {
-	case protocol.TypeMove, protocol.TypeNote, protocol.TypeHint, protocol.TypeUndo, protocol.TypeRedo,
+	case protocol.TypeMove, protocol.TypeNote, protocol.TypeColour, protocol.TypeHint, protocol.TypeUndo, protocol.TypeRedo,
 		protocol.TypeStart, protocol.TypeRematch:
 		return true
 	}

@@ -91,7 +91,7 @@ type Config struct {
 	// of as many: a replay reads a round's events. 0 turns the limit off;
 	// WithDefaults keeps it.
 	ReplayRate int
-	// RecordRate is how many players' records (GET /api/players/{id})
+	// RecordRate is how many players' records (GET /api/players/{id}, its /days and /games)
 	// one client address may read a minute, in bursts of as many: each
 	// is several queries. 0 turns the limit off; WithDefaults keeps it.
 	RecordRate int

@@ -531,7 +531,7 @@ func (c *conn) join(ctx context.Context, msg *protocol.Msg) *protocol.Error {
 	if err != nil {
 		return protocol.Errorf(protocol.CodeRoomNotFound, "no live room has the id %q", msg.Room)
 	}
-	j := room.Join{Name: msg.Name, LastSeq: msg.LastSeq, Spectator: msg.As == protocol.RoleSpectator}
+	j := room.Join{Name: msg.Name, LastSeq: msg.LastSeq, History: msg.History, Spectator: msg.As == protocol.RoleSpectator}
 	// A resume (last_seq) is let in while the brake is on or the lease
 	// is not held: the player is in the room already, and coming back
 	// stores one event.

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
@@ -31,6 +32,13 @@ type Dailies interface {
 	// PlayerRecord is a player's public record as of today, or
 	// room.ErrUnknownPlayer.
 	PlayerRecord(ctx context.Context, id, today string) (PlayerResponse, error)
+	// PlayerDays is the dailies of the month (YYYY-MM) the player
+	// finished, by date, then level, or room.ErrUnknownPlayer.
+	PlayerDays(ctx context.Context, id, month string) (PlayerDaysResponse, error)
+	// PlayerGames is a page of the player's games older than the cursor
+	// (a record's or a page's Next; "" for the latest), or
+	// room.ErrUnknownPlayer, or ErrBadCursor.
+	PlayerGames(ctx context.Context, id, before string) (PlayerGamesResponse, error)
 	// RanksGuests reports whether guests' finishes are ranked
 	// (RANK_GUESTS).
 	RanksGuests() bool
@@ -245,25 +253,79 @@ func (s *Server) getDailyLeaderboard(w http.ResponseWriter, r *http.Request) {
 // a minute refills the address's bucket.
 const retryRecords = "60"
 
-// getPlayer is GET /api/players/{id}.
-func (s *Server) getPlayer(w http.ResponseWriter, r *http.Request) {
+// recordArgs answers false, having written the refusal or the 503, when
+// the address has read too many records (RecordRate) or there are no
+// daily data.
+func (s *Server) recordArgs(w http.ResponseWriter, r *http.Request) bool {
 	if !s.recordReqs.allow(clientAddr(r), s.clock.Now()) {
 		w.Header().Set("Retry-After", retryRecords)
 		writeError(w, protocol.CodeRateLimited, "too many players' records read from this address: wait a minute")
-		return
+		return false
 	}
-	if !s.dailyArgs(w, "", room.Levels[0]) {
+	return s.dailyArgs(w, "", room.Levels[0])
+}
+
+// getPlayer is GET /api/players/{id}.
+func (s *Server) getPlayer(w http.ResponseWriter, r *http.Request) {
+	if !s.recordArgs(w, r) {
 		return
 	}
 	rec, err := s.dailies.PlayerRecord(r.Context(), r.PathValue("id"), s.rooms.Today())
+	s.writeRecord(w, "player record", rec, err)
+}
+
+// writeRecord answers with a player's record (or part of one), or with
+// why there is none: an unknown player is 404, a failed read 503.
+func (s *Server) writeRecord(w http.ResponseWriter, what string, v any, err error) {
 	switch {
 	case errors.Is(err, room.ErrUnknownPlayer):
 		writeError(w, protocol.CodePlayerNotFound, "no player has that id")
 	case err != nil:
-		s.unavailable(w, "player record", err)
+		s.unavailable(w, what, err)
 	default:
-		writeJSON(w, http.StatusOK, rec)
+		writeJSON(w, http.StatusOK, v)
 	}
+}
+
+// ErrBadCursor is a games page's cursor that no page gave.
+var ErrBadCursor = errors.New("server: not a cursor of a player's games")
+
+// getPlayerGames is GET /api/players/{id}/games?before=CURSOR: the page of
+// the player's games after the one whose next the cursor was. It counts as
+// a record read (RecordRate).
+func (s *Server) getPlayerGames(w http.ResponseWriter, r *http.Request) {
+	if !s.recordArgs(w, r) {
+		return
+	}
+	games, err := s.dailies.PlayerGames(r.Context(), r.PathValue("id"), r.URL.Query().Get("before"))
+	if errors.Is(err, ErrBadCursor) {
+		writeError(w, protocol.CodeBadField, "before must be the next of a player's record or of a page of their games")
+		return
+	}
+	s.writeRecord(w, "player games", games, err)
+}
+
+// monthLayout is a month as the days route takes it.
+const monthLayout = "2006-01"
+
+// getPlayerDays is GET /api/players/{id}/days?month=YYYY-MM (this month
+// when absent): the month's dailies the player solved, for calendars. It
+// counts as a record read (RecordRate).
+func (s *Server) getPlayerDays(w http.ResponseWriter, r *http.Request) {
+	if !s.recordArgs(w, r) {
+		return
+	}
+	this := s.rooms.Today()[:len(monthLayout)]
+	month := r.URL.Query().Get("month")
+	if month == "" {
+		month = this
+	}
+	if m, err := time.Parse(monthLayout, month); err != nil || m.Format(monthLayout) != month || month > this {
+		writeError(w, protocol.CodeBadField, fmt.Sprintf("month must be a month YYYY-MM no later than this one (%s)", this))
+		return
+	}
+	days, err := s.dailies.PlayerDays(r.Context(), r.PathValue("id"), month)
+	s.writeRecord(w, "player days", days, err)
 }
 
 // getBestTimes is GET /api/leaderboards/{level}.

@@ -91,7 +91,62 @@ type PlayerResponse struct {
 	Guest   bool                `json:"guest,omitempty"`
 	Streak  StreakJSON          `json:"streak"`
 	Best    map[string]BestTime `json:"best"`
+	Stats   PlayerStats         `json:"stats"`
 	Results []PlayerResultJSON  `json:"results"`
+	// Next is the cursor of the games older than Results, for GET
+	// /api/players/{id}/games?before=; "" when these are all.
+	Next string `json:"next,omitempty"`
+}
+
+// PlayerGamesResponse is GET /api/players/{id}/games: a page of a
+// player's games, newest first, and the cursor of the page after it.
+type PlayerGamesResponse struct {
+	Results []PlayerResultJSON `json:"results"`
+	Next    string             `json:"next,omitempty"`
+}
+
+// PlayerStats is what a player has finished: by mode (each of race, coop
+// and daily, zero when none) and by level (the levels with a timed
+// finish only).
+type PlayerStats struct {
+	Modes  map[string]ModeStats  `json:"modes"`
+	Levels map[string]LevelStats `json:"levels"`
+}
+
+// ModeStats counts a player's finishes of a mode; Won, a race's only, is
+// how many they finished first of two or more finishers.
+type ModeStats struct {
+	Finished int  `json:"finished"`
+	Won      *int `json:"won,omitempty"`
+}
+
+// LevelStats is a player's times on a level, from their finishes that
+// are timed: races and dailies (not co-op, a team's time), none held or
+// removed in review and no own puzzle. Times are as played (elapsed, no
+// penalties).
+type LevelStats struct {
+	Finished  int   `json:"finished"`
+	BestMS    int64 `json:"best_ms"`
+	AverageMS int64 `json:"average_ms"`
+}
+
+// PlayerDaysResponse is GET /api/players/{id}/days: the dailies of a
+// month the player solved.
+type PlayerDaysResponse struct {
+	ID    string        `json:"id"`
+	Month string        `json:"month"`
+	Days  []SolvedDaily `json:"days"`
+}
+
+// SolvedDaily is one daily (a date and level) a player finished, in any
+// room: the time of their fastest finish of it (with penalties, as a
+// daily's board counts them) and whether they finished it on its day
+// (OnDay: it counts for the streak) rather than from the archive later.
+type SolvedDaily struct {
+	Date   string `json:"date"`
+	Level  string `json:"level"`
+	TimeMS int64  `json:"time_ms"`
+	OnDay  bool   `json:"on_day"`
 }
 
 // StreakJSON is a player's run of consecutive days with a ranked daily.

@@ -53,7 +53,7 @@ func newMetrics(s *Server) *metrics {
 		Name: "arena_messages_total", Help: "Well-formed client messages received, by type.",
 	}, []string{"type"})
 	m.byType = map[string]prometheus.Counter{}
-	for _, typ := range []string{protocol.TypeJoin, protocol.TypeStart, protocol.TypeMove, protocol.TypeNote, protocol.TypeHint, protocol.TypeUndo,
+	for _, typ := range []string{protocol.TypeJoin, protocol.TypeStart, protocol.TypeMove, protocol.TypeNote, protocol.TypeColour, protocol.TypeHint, protocol.TypeUndo,
 		protocol.TypeRedo, protocol.TypeCursor, protocol.TypeRematch, protocol.TypePing, protocol.TypeLeave} {
 		m.byType[typ] = m.messages.WithLabelValues(typ)
 	}

@@ -46,6 +46,7 @@ var docServerEvents = map[string]func() any{
 	protocol.TypeCountdown: func() any { return new(protocol.CountdownEvent) },
 	protocol.TypeMove:      func() any { return new(protocol.MoveEvent) },
 	protocol.TypeNote:      func() any { return new(protocol.NoteEvent) },
+	protocol.TypeColour:    func() any { return new(protocol.ColourEvent) },
 	protocol.TypeHint:      func() any { return new(protocol.HintEvent) },
 	protocol.TypeProgress:  func() any { return new(protocol.ProgressEvent) },
 	protocol.TypePresence:  func() any { return new(protocol.PresenceEvent) },
@@ -69,6 +70,8 @@ var docHTTPBodies = map[string]func() any{
 	"daily":                func() any { return new(DailyResponse) },
 	"daily-leaderboard":    func() any { return new(LeaderboardResponse) },
 	"player":               func() any { return new(PlayerResponse) },
+	"player-days":          func() any { return new(PlayerDaysResponse) },
+	"player-games":         func() any { return new(PlayerGamesResponse) },
 	"best-times":           func() any { return new(BestTimesResponse) },
 	"lab-request":          func() any { return new(LabRequest) },
 	"solve":                func() any { return new(SolveResponse) },
@@ -84,6 +87,7 @@ var docHTTPBodies = map[string]func() any{
 	"signup":               func() any { return new(SignUpResponse) },
 	"link":                 func() any { return new(LinkResponse) },
 	"code-request":         func() any { return new(CodeRequest) },
+	"settings-request":     func() any { return new(SettingsRequest) },
 }
 
 // TestProtocolDoc keeps docs/protocol.md and the code in step: every JSON

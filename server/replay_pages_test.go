@@ -237,4 +237,9 @@ func TestPlayerRecordsAreRateLimitedPerAddress(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *server.Config) { c.RecordRate = 3 })
 	limitedTo(t, e, "/api/players/p_nobody", 3)
+	// A record's days and pages of games are record reads too.
+	for _, path := range []string{"/api/players/p_nobody/days", "/api/players/p_nobody/games"} {
+		e = newEnv(t, func(c *server.Config) { c.RecordRate = 3 })
+		limitedTo(t, e, path, 3)
+	}
 }

@@ -126,6 +126,8 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	mux.HandleFunc("GET /api/daily", s.getDaily)
 	mux.HandleFunc("GET /api/daily/{date}/{level}/leaderboard", s.getDailyLeaderboard)
 	mux.HandleFunc("GET /api/players/{id}", s.getPlayer)
+	mux.HandleFunc("GET /api/players/{id}/days", s.getPlayerDays)
+	mux.HandleFunc("GET /api/players/{id}/games", s.getPlayerGames)
 	mux.HandleFunc("GET /api/leaderboards/{level}", s.getBestTimes)
 	// The solver lab (lab.go).
 	mux.HandleFunc("POST /api/solve", s.solve)

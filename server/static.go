@@ -5,11 +5,13 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"mime"
 	"net/http"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -85,7 +87,65 @@ func newStatic(fsys fs.FS) (*staticFiles, error) {
 	if sf.index == nil {
 		return nil, fmt.Errorf("server: read the web client: no index.html")
 	}
+	if err := sf.stampWorker(); err != nil {
+		return nil, fmt.Errorf("server: read the web client: %w", err)
+	}
 	return sf, nil
+}
+
+// The service worker's placeholders, which stampWorker fills in.
+const (
+	serviceWorker = "sw.js"
+	buildMark     = "'__BUILD__'"
+	shellMark     = "['__SHELL__']"
+)
+
+// stampWorker writes into the client's service worker (sw.js, when there
+// is one) the release it belongs to and the files of its app shell: the
+// build, a hash of every other file's name and content, names the
+// worker's cache, and a release that changes any file changes the
+// worker's bytes, which is how a browser learns that a new worker (and a
+// new cache, the old one deleted) replaces the old. The shell is "/" (the
+// page, whatever route opened it) and every other file by its path; index.html
+// goes as "/", and the worker does not cache itself.
+func (sf *staticFiles) stampWorker() error {
+	sw := sf.files[serviceWorker]
+	if sw == nil {
+		return nil
+	}
+	names := make([]string, 0, len(sf.files))
+	for name := range sf.files {
+		if name != serviceWorker {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	h := sha256.New()
+	shell := []string{"/"}
+	for _, name := range names {
+		fmt.Fprintf(h, "%s\x00%d\x00", name, len(sf.files[name].body))
+		h.Write(sf.files[name].body)
+		if name != "index.html" {
+			shell = append(shell, "/"+name)
+		}
+	}
+	build := base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:12])
+	list, err := json.Marshal(shell)
+	if err != nil {
+		return fmt.Errorf("%s: %w", serviceWorker, err)
+	}
+	body := string(sw.body)
+	if !strings.Contains(body, buildMark) || !strings.Contains(body, shellMark) {
+		return fmt.Errorf("%s: no %s or %s to fill in", serviceWorker, buildMark, shellMark)
+	}
+	body = strings.Replace(body, buildMark, "'"+build+"'", 1)
+	body = strings.Replace(body, shellMark, string(list), 1)
+	f, err := prepareStatic(serviceWorker, []byte(body))
+	if err != nil {
+		return err
+	}
+	sf.files[serviceWorker] = f
+	return nil
 }
 
 // prepareStatic is the file named name with its type, tags and gzip form.

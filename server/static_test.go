@@ -3,9 +3,11 @@ package server
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -198,11 +200,81 @@ func TestStaticEmbedded(t *testing.T) {
 		if strings.HasSuffix(name, ".css") {
 			assert.Equal(t, "text/css; charset=utf-8", f.ctype, name)
 		}
+		if strings.HasSuffix(name, ".png") {
+			assert.Equal(t, "image/png", f.ctype, name)
+		}
 	}
+	// The installed app's files: the manifest, and the worker with its
+	// build filled in.
+	require.Contains(t, sf.files, "manifest.webmanifest")
+	assert.Equal(t, "application/manifest+json", sf.files["manifest.webmanifest"].ctype)
+	require.Contains(t, sf.files, "sw.js")
+	assert.NotContains(t, string(sf.files["sw.js"].body), "__BUILD__")
+	assert.Regexp(t, `(?m)^const BUILD = '[A-Za-z0-9_-]{16}';$`, string(sf.files["sw.js"].body))
 }
 
 func TestStaticNoIndex(t *testing.T) {
 	t.Parallel()
 	_, err := newStatic(fstest.MapFS{"app.js": {Data: []byte("1")}})
 	assert.ErrorContains(t, err, "no index.html")
+}
+
+// workerClient is a client with a service worker.
+func workerClient(app string) fstest.MapFS {
+	return fstest.MapFS{
+		"index.html":            {Data: []byte("<!doctype html><title>Sudoku Arena</title>")},
+		"app.js":                {Data: []byte(app)},
+		"icon-192.png":          {Data: []byte("\x89PNG\r\n\x1a\n not really a png")},
+		"manifest.webmanifest":  {Data: []byte(`{"name": "Sudoku Arena"}`)},
+		"sw.js":                 {Data: []byte("const BUILD = '__BUILD__';\nconst SHELL = ['__SHELL__'];\n")},
+		"lazy/page.js":          {Data: []byte("export const page = 1;")},
+		"lazy/page.js.map.json": {Data: []byte("{}")},
+	}
+}
+
+// workerBuild serves the client and reads its service worker's build and
+// shell.
+func workerBuild(t *testing.T, client fstest.MapFS) (build string, shell []string) {
+	t.Helper()
+	hs := httptest.NewServer(New(Config{}, nil, nil, client, nil).Handler())
+	t.Cleanup(hs.Close)
+	resp, body := get(t, hs, "/sw.js")
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "text/javascript; charset=utf-8", resp.Header.Get("Content-Type"))
+	assert.Equal(t, "no-cache", resp.Header.Get("Cache-Control"), "a browser asks for a new worker each time")
+	assert.Equal(t, ContentSecurityPolicy, resp.Header.Get("Content-Security-Policy"))
+	m := regexp.MustCompile(`^const BUILD = '([A-Za-z0-9_-]{16})';\nconst SHELL = (\[.*\]);\n$`).FindSubmatch(body)
+	require.NotNil(t, m, "the worker with its build and shell filled in: %s", body)
+	require.NoError(t, json.Unmarshal(m[2], &shell))
+	return string(m[1]), shell
+}
+
+// TestStaticServiceWorker checks what the server writes into the service
+// worker: the build, which changes with any file of the client and only
+// then, and the app shell, which is the page and every file but the
+// worker, never the API.
+func TestStaticServiceWorker(t *testing.T) {
+	t.Parallel()
+	build, shell := workerBuild(t, workerClient("export const app = 1;"))
+	assert.Equal(t, []string{"/", "/app.js", "/icon-192.png", "/lazy/page.js", "/lazy/page.js.map.json", "/manifest.webmanifest"}, shell)
+
+	same, _ := workerBuild(t, workerClient("export const app = 1;"))
+	assert.Equal(t, build, same, "the same files, the same build")
+	other, _ := workerBuild(t, workerClient("export const app = 2;"))
+	assert.NotEqual(t, build, other, "a file changed, a new build")
+
+	// The manifest goes with its own type.
+	hs := httptest.NewServer(New(Config{}, nil, nil, workerClient("1"), nil).Handler())
+	t.Cleanup(hs.Close)
+	resp, body := get(t, hs, "/manifest.webmanifest")
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "application/manifest+json", resp.Header.Get("Content-Type"))
+	assert.Equal(t, `{"name": "Sudoku Arena"}`, string(body))
+
+	// A worker without its placeholders is refused at start: it would
+	// never change with a release.
+	broken := workerClient("1")
+	broken["sw.js"] = &fstest.MapFile{Data: []byte("const BUILD = 'dev';")}
+	_, err := newStatic(broken)
+	assert.ErrorContains(t, err, "sw.js: no '__BUILD__' or ['__SHELL__'] to fill in")
 }

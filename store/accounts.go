@@ -25,12 +25,19 @@ type Accounts interface {
 	// PlayerByHandle is the account whose handle has the key.
 	PlayerByHandle(ctx context.Context, handleKey string) (Player, error)
 	// DeleteAccount makes the account an anonymous player again, for
-	// good: its name becomes the one given, its handle and key are
-	// cleared, its token hash replaced, and its credentials, sessions,
+	// good: its name becomes the one given, its handle, key and settings
+	// are cleared, its token hash replaced, and its credentials, sessions,
 	// sign-in codes and recovery codes are deleted. Its results and
 	// attempts stay (the results are then a nameless player's).
 	// ErrNotFound: no such account.
 	DeleteAccount(ctx context.Context, playerID, name string, tokenHash []byte) error
+	// AccountSettings are the account's settings as its browser client
+	// keeps them (a JSON object, opaque to the store); nil until saved.
+	// ErrNotFound: no such account (a guest's stay in their browser).
+	AccountSettings(ctx context.Context, playerID string) ([]byte, error)
+	// PutAccountSettings stores the account's settings in place of those
+	// it had. ErrNotFound: no such account.
+	PutAccountSettings(ctx context.Context, playerID string, settings []byte) error
 
 	// AddCredential stores a passkey; ErrConflict when its ID is stored.
 	AddCredential(ctx context.Context, c Credential) error

@@ -65,3 +65,20 @@ func ValidResultDays(r Result) error {
 	}
 	return nil
 }
+
+// ValidSpan checks DailiesSolved's days: real dates, from no later than to,
+// at most MaxSolvedSpan days.
+func ValidSpan(from, to string) error {
+	if err := ValidDay(from, false); err != nil {
+		return err
+	}
+	if err := ValidDay(to, false); err != nil {
+		return err
+	}
+	f, _ := time.Parse(DayLayout, from)
+	t, _ := time.Parse(DayLayout, to)
+	if days := int(t.Sub(f)/(24*time.Hour)) + 1; days < 1 || days > MaxSolvedSpan {
+		return fmt.Errorf("%w: %s to %s is not 1 to %d days", ErrInvalid, from, to, MaxSolvedSpan)
+	}
+	return nil
+}

@@ -202,6 +202,39 @@ type Streak struct {
 	LastDay string
 }
 
+// Tally counts a player's finishes of one mode and level, for their
+// record: how many (Finished), how many races they won (Won: first of two
+// or more finishers; a race finished alone is no win), and their times:
+// Timed is how many finishes count for them (not co-op, whose time is a
+// team's, and not flagged: held or removed in review, or an own puzzle),
+// Best the fastest of those and Total their sum.
+type Tally struct {
+	Mode     string
+	Level    string
+	Finished int
+	Won      int
+	Timed    int
+	Best     time.Duration
+	Total    time.Duration
+}
+
+// SolvedDaily is one of a player's finishes of a daily puzzle, in any room
+// and on any day: OnDay when it was played on the puzzle's day (it counts
+// for the streak), not when played from the archive later.
+type SolvedDaily struct {
+	Day        string // the daily's YYYY-MM-DD
+	Level      string
+	Elapsed    time.Duration
+	Mistakes   int
+	Hints      int
+	OnDay      bool
+	FinishedAt time.Time
+}
+
+// MaxSolvedSpan is the most days DailiesSolved reads at once: a month's
+// calendar, with the days of the weeks around it.
+const MaxSolvedSpan = 62
+
 // Store is everything the server persists.
 type Store interface {
 	Accounts
@@ -278,6 +311,11 @@ type Store interface {
 	SaveResults(ctx context.Context, rs []Result) error
 	// PlayerHistory is the player's results, newest first.
 	PlayerHistory(ctx context.Context, playerID string, limit int) ([]Result, error)
+	// PlayerHistoryBefore is the player's results older than the one
+	// finished at the time given with the id given (later ids first among
+	// equal times, as PlayerHistory orders them), newest first: the next
+	// page of their history, read by the index on their player.
+	PlayerHistoryBefore(ctx context.Context, playerID string, at time.Time, id int64, limit int) ([]Result, error)
 	// PlayerBest is the player's fastest finish of each level they have
 	// finished, as BestTimes counts them (AllTime results, nothing
 	// flagged; ties go to the earlier finish), in no particular order.
@@ -286,6 +324,16 @@ type Store interface {
 	// on that day (Result.PlayedDay: ranked, held or unranked), oldest
 	// first.
 	PlayedOn(ctx context.Context, playerID, day string) ([]Result, error)
+	// PlayerTallies counts the player's finishes by mode and level (see
+	// Tally), one row per mode and level they finished, in no particular
+	// order: one pass over their results, by the index on their player.
+	PlayerTallies(ctx context.Context, playerID string) ([]Tally, error)
+	// DailiesSolved is the player's finishes of the daily puzzles of the
+	// days from to to (inclusive, YYYY-MM-DD, at most MaxSolvedSpan days;
+	// more is ErrInvalid), by day, then level, then the order they
+	// finished: each of the span's dailies is looked up by its puzzle in
+	// the player's results.
+	DailiesSolved(ctx context.Context, playerID, from, to string) ([]SolvedDaily, error)
 	// PlayerStreak counts the player's consecutive days with a finish of
 	// the day's daily on its day (the results' PlayedDay, ranked or not),
 	// as of today (YYYY-MM-DD).

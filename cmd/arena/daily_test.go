@@ -264,6 +264,29 @@ func TestDailyPlayedRankedOnceOnEveryStore(t *testing.T) {
 			assert.Equal(t, 1, ranked)
 			assert.Equal(t, server.StreakJSON{Current: 1, Longest: 1}, rec.Streak)
 			assert.Equal(t, int64(240000), rec.Best["easy"].ElapsedMS, "the best time counts the ranked finish, not the later attempts on a puzzle seen")
+			// The record's stats count every finish: three dailies, whose
+			// times are 4:00, 1:01 and 2:00.
+			zero := 0
+			assert.Equal(t, server.PlayerStats{
+				Modes: map[string]server.ModeStats{
+					room.ModeRace: {Won: &zero}, room.ModeCoop: {}, room.ModeDaily: {Finished: 3},
+				},
+				Levels: map[string]server.LevelStats{"easy": {Finished: 3, BestMS: 61000, AverageMS: (240000 + 61000 + 120000) / 3}},
+			}, rec.Stats)
+			// The month's dailies solved: yesterday's from the archive, and
+			// today's on its day at its fastest.
+			var days server.PlayerDaysResponse
+			n.getJSON(t, "/api/players/"+ann.id+"/days?month=2026-11", "", &days)
+			assert.Equal(t, server.PlayerDaysResponse{ID: ann.id, Month: "2026-11", Days: []server.SolvedDaily{
+				{Date: yesterday, Level: "easy", TimeMS: 120000},
+				{Date: dailyDay, Level: "easy", TimeMS: 61000, OnDay: true},
+			}}, days)
+			var none server.PlayerDaysResponse
+			n.getJSON(t, "/api/players/"+ann.id+"/days", "", &none)
+			assert.Equal(t, "2026-11", none.Month, "this month when none is asked")
+			assert.Equal(t, days.Days, none.Days)
+			n.getJSON(t, "/api/players/"+ann.id+"/days?month=2026-10", "", &none)
+			assert.Equal(t, []server.SolvedDaily{}, none.Days)
 
 			var best server.BestTimesResponse
 			n.getJSON(t, "/api/leaderboards/easy?limit=10", "", &best)
@@ -403,6 +426,10 @@ func TestDailyRoutesRefuseBadInput(t *testing.T) {
 		"/api/daily/" + dailyDay + "/easy/leaderboard?around=you",
 		"/api/leaderboards/nightmare",
 		"/api/leaderboards/easy?limit=-1",
+		"/api/players/p_nobody/days?month=2026-12",
+		"/api/players/p_nobody/days?month=2026-1",
+		"/api/players/p_nobody/days?month=november",
+		"/api/players/p_nobody/days?month=2026-11-01",
 	}
 	for _, path := range bad {
 		code, body := n.get(t, path, "")
@@ -414,9 +441,11 @@ func TestDailyRoutesRefuseBadInput(t *testing.T) {
 		assert.Equal(t, protocol.CodeBadField, e.Error.Code, path)
 		assert.NotEmpty(t, e.Error.Message, path)
 	}
-	code, body := n.get(t, "/api/players/p_nobody", "")
-	assert.Equal(t, http.StatusNotFound, code)
-	assert.Contains(t, string(body), protocol.CodePlayerNotFound)
+	for _, path := range []string{"/api/players/p_nobody", "/api/players/p_nobody/days?month=2026-11"} {
+		code, body := n.get(t, path, "")
+		assert.Equal(t, http.StatusNotFound, code, path)
+		assert.Contains(t, string(body), protocol.CodePlayerNotFound, path)
+	}
 
 	for _, req := range []string{
 		`{"mode":"daily","level":"easy","date":"2026-11-23"}`,
@@ -518,6 +547,10 @@ func TestPlayerRecordRanksRacesByTheRoom(t *testing.T) {
 				assert.Equal(t, cr.ID, race.Room)
 				assert.Equal(t, want, race.Rank, "%s's place in the race", who)
 				assert.False(t, race.Ranked, "a race is on no daily board")
+				// The race counts in the record's stats: the winner's a win.
+				require.NotNil(t, rec.Stats.Modes[room.ModeRace].Won)
+				assert.Equal(t, 1, rec.Stats.Modes[room.ModeRace].Finished, who)
+				assert.Equal(t, 2-want, *rec.Stats.Modes[room.ModeRace].Won, "%s's wins", who)
 			}
 			var rec server.PlayerResponse
 			n.getJSON(t, "/api/players/"+ann.id, "", &rec)

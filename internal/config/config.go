@@ -246,7 +246,7 @@ func Settings() []Setting {
 			func(c *Config) *int { return &c.Server.LabRate }),
 		whole("REPLAY_RATE", "replay requests (GET /api/rooms/{id}/replay, each page) one client address may make a minute; 0 turns the limit off", 0, 100000,
 			func(c *Config) *int { return &c.Server.ReplayRate }),
-		whole("RECORD_RATE", "players' records (GET /api/players/{id}) one client address may read a minute; 0 turns the limit off", 0, 100000,
+		whole("RECORD_RATE", "players' records (GET /api/players/{id}, its /days and /games) one client address may read a minute; 0 turns the limit off", 0, 100000,
 			func(c *Config) *int { return &c.Server.RecordRate }),
 		whole("SOCKETS_PER_ADDR", "WebSockets one client address may hold open; 0 turns the limit off", 0, 1000000,
 			func(c *Config) *int { return &c.Server.SocketsPerAddr }),

@@ -60,7 +60,7 @@ var accountTables = []string{"credentials", "sessions", "signin_codes", "recover
 func (s *Store) DeleteAccount(ctx context.Context, playerID, name string, tokenHash []byte) error {
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx,
-			`UPDATE players SET name = $2, token_hash = $3, handle = NULL, handle_key = NULL, account_at = NULL
+			`UPDATE players SET name = $2, token_hash = $3, handle = NULL, handle_key = NULL, account_at = NULL, settings = NULL
 			 WHERE id = $1 AND handle_key IS NOT NULL`, playerID, name, tokenHash)
 		if err != nil {
 			return err
@@ -76,6 +76,25 @@ func (s *Store) DeleteAccount(ctx context.Context, playerID, name string, tokenH
 		return nil
 	})
 	return mapErr(err, "delete account "+playerID)
+}
+
+// AccountSettings reads the account's settings.
+func (s *Store) AccountSettings(ctx context.Context, playerID string) ([]byte, error) {
+	var settings *string
+	err := s.pool.QueryRow(ctx, `SELECT settings FROM players WHERE id = $1 AND handle_key IS NOT NULL`, playerID).Scan(&settings)
+	if err != nil {
+		return nil, mapErr(err, "settings of "+playerID)
+	}
+	if settings == nil {
+		return nil, nil
+	}
+	return []byte(*settings), nil
+}
+
+// PutAccountSettings stores the account's settings.
+func (s *Store) PutAccountSettings(ctx context.Context, playerID string, settings []byte) error {
+	return s.execOne(ctx, "put settings of "+playerID,
+		`UPDATE players SET settings = $2 WHERE id = $1 AND handle_key IS NOT NULL`, playerID, string(settings))
 }
 
 // AddCredential stores a passkey.

@@ -92,6 +92,15 @@ func (s *Store) PlayerHistory(ctx context.Context, playerID string, limit int) (
 		playerID, limitArg(limit))
 }
 
+// PlayerHistoryBefore is the player's results older than (at, id),
+// newest first.
+func (s *Store) PlayerHistoryBefore(ctx context.Context, playerID string, at time.Time, id int64, limit int) ([]store.Result, error) {
+	return s.results(ctx, "history of "+playerID,
+		`SELECT `+resultCols+` FROM results WHERE player_id = $1 AND (finished_at, id) < ($2, $3)
+		 ORDER BY finished_at DESC, id DESC LIMIT $4`,
+		playerID, at, id, limitArg(limit))
+}
+
 // PlayerBest is the player's fastest finish of each level that counts on
 // the all-time boards.
 func (s *Store) PlayerBest(ctx context.Context, playerID string) ([]store.Result, error) {

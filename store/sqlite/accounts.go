@@ -64,7 +64,7 @@ var accountTables = []string{"credentials", "sessions", "signin_codes", "recover
 func (s *Store) DeleteAccount(ctx context.Context, playerID, name string, tokenHash []byte) error {
 	return s.inTx(ctx, "delete account "+playerID, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx,
-			`UPDATE players SET name = ?, token_hash = ?, handle = NULL, handle_key = NULL, account_at = NULL
+			`UPDATE players SET name = ?, token_hash = ?, handle = NULL, handle_key = NULL, account_at = NULL, settings = NULL
 			 WHERE id = ? AND handle_key IS NOT NULL`, name, tokenHash, playerID)
 		if err != nil {
 			return err
@@ -81,6 +81,25 @@ func (s *Store) DeleteAccount(ctx context.Context, playerID, name string, tokenH
 		}
 		return nil
 	})
+}
+
+// AccountSettings reads the account's settings.
+func (s *Store) AccountSettings(ctx context.Context, playerID string) ([]byte, error) {
+	var settings sql.NullString
+	err := s.r.QueryRowContext(ctx, `SELECT settings FROM players WHERE id = ? AND handle_key IS NOT NULL`, playerID).Scan(&settings)
+	if err != nil {
+		return nil, mapErr(err, "settings of "+playerID)
+	}
+	if !settings.Valid {
+		return nil, nil
+	}
+	return []byte(settings.String), nil
+}
+
+// PutAccountSettings stores the account's settings.
+func (s *Store) PutAccountSettings(ctx context.Context, playerID string, settings []byte) error {
+	return s.execOne(ctx, "put settings of "+playerID,
+		`UPDATE players SET settings = ? WHERE id = ? AND handle_key IS NOT NULL`, string(settings), playerID)
 }
 
 // AddCredential stores a passkey.

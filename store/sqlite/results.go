@@ -77,6 +77,15 @@ func (s *Store) PlayerHistory(ctx context.Context, playerID string, limit int) (
 		`SELECT `+resultCols+` FROM results WHERE player_id = ? ORDER BY finished_at DESC, id DESC LIMIT ?`, playerID, limitArg(limit))
 }
 
+// PlayerHistoryBefore is the player's results older than (at, id),
+// newest first: a range of results_player (finished_at <= at is what
+// lets the planner start from at, which the OR alone does not).
+func (s *Store) PlayerHistoryBefore(ctx context.Context, playerID string, at time.Time, id int64, limit int) ([]store.Result, error) {
+	return queryAll(ctx, s.r, "history of "+playerID, scanResult,
+		`SELECT `+resultCols+` FROM results WHERE player_id = ? AND finished_at <= ? AND (finished_at < ? OR id < ?)
+		 ORDER BY finished_at DESC, id DESC LIMIT ?`, playerID, micros(at), micros(at), id, limitArg(limit))
+}
+
 // PlayerBest is the player's fastest finish of each level that counts on
 // the all-time boards.
 func (s *Store) PlayerBest(ctx context.Context, playerID string) ([]store.Result, error) {

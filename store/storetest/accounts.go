@@ -53,6 +53,43 @@ func racers(t *testing.T, n int, want error, fn func(i int) error) int {
 	return ok
 }
 
+// testAccountSettings: an account's settings are nil until saved, come
+// back as saved, are replaced by the next save, go with the account when
+// it is deleted; a guest or an unknown player has none to read or save.
+func testAccountSettings(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	mkPlayer(t, s, "a")
+	mkPlayer(t, s, "g")
+	mkAccount(t, s, "a")
+
+	got, err := s.AccountSettings(ctx, "a")
+	require.NoError(t, err)
+	assert.Nil(t, got, "none saved yet")
+	first := []byte(`{"same":false,"palette":"safe","note":"Zoë"}`)
+	require.NoError(t, s.PutAccountSettings(ctx, "a", first))
+	got, err = s.AccountSettings(ctx, "a")
+	require.NoError(t, err)
+	assert.Equal(t, string(first), string(got), "kept byte for byte")
+	require.NoError(t, s.PutAccountSettings(ctx, "a", []byte(`{"left":true}`)))
+	got, err = s.AccountSettings(ctx, "a")
+	require.NoError(t, err)
+	assert.Equal(t, `{"left":true}`, string(got), "the last save wins")
+
+	for _, id := range []string{"g", "nobody"} {
+		_, err = s.AccountSettings(ctx, id)
+		assert.ErrorIs(t, err, store.ErrNotFound, "%s has no account", id)
+		assert.ErrorIs(t, s.PutAccountSettings(ctx, id, first), store.ErrNotFound, "%s has no account", id)
+	}
+
+	require.NoError(t, s.DeleteAccount(ctx, "a", "Deleted player", []byte("new-hash")))
+	_, err = s.AccountSettings(ctx, "a")
+	assert.ErrorIs(t, err, store.ErrNotFound, "a deleted account has no settings")
+	mkAccount(t, s, "a")
+	got, err = s.AccountSettings(ctx, "a")
+	require.NoError(t, err)
+	assert.Nil(t, got, "an account made again starts without the old settings")
+}
+
 func testAccounts(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	for _, id := range []string{"a", "b", "c"} {

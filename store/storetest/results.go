@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -136,4 +137,163 @@ func testSaveResults(t *testing.T, s store.Store) {
 	err = s.SaveResults(ctx, finish("d2", room.ModeDaily, "2026-13-01", "c"))
 	require.ErrorIs(t, err, store.ErrInvalid)
 	require.NoError(t, s.SaveResults(ctx, nil), "an empty finish stores nothing")
+}
+
+// finish stores one player's finish in a room (made here when new), for
+// the tests of a player's record.
+type finish struct {
+	room, player string
+	pz           store.Puzzle
+	mode         string
+	rank         int
+	elapsed      time.Duration
+	at           time.Time
+	flagged      bool
+	playedDay    string
+}
+
+func (f finish) save(t *testing.T, s store.Store) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := s.Room(ctx, f.room); err != nil {
+		mkRoom(t, s, f.room, f.mode, f.pz.ID, f.player)
+	}
+	require.NoError(t, s.SaveResults(ctx, []store.Result{{
+		RoomID: f.room, PlayerID: f.player, PuzzleID: f.pz.ID, Mode: f.mode, Level: f.pz.Level, Elapsed: f.elapsed,
+		FinishedAt: f.at, RoomRank: f.rank, Flagged: f.flagged, PlayedDay: f.playedDay,
+	}}))
+}
+
+// testTallies checks a player's counts by mode and level: a race won is
+// first of two or more finishers; co-op and flagged finishes are counted
+// but not timed.
+func testTallies(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	for _, id := range []string{"a", "b"} {
+		mkPlayer(t, s, id)
+	}
+	easy, hard := mkPuzzle(t, s, 21, "easy"), mkPuzzle(t, s, 22, "hard")
+	for _, f := range []finish{
+		{room: "r1", player: "a", pz: easy, mode: room.ModeRace, rank: 1, elapsed: 60 * time.Second},
+		{room: "r1", player: "b", pz: easy, mode: room.ModeRace, rank: 2, elapsed: 90 * time.Second},
+		// Alone in the race: first, and no win.
+		{room: "r2", player: "a", pz: easy, mode: room.ModeRace, rank: 1, elapsed: 40 * time.Second},
+		{room: "r3", player: "b", pz: hard, mode: room.ModeRace, rank: 1, elapsed: 150 * time.Second},
+		{room: "r3", player: "a", pz: hard, mode: room.ModeRace, rank: 2, elapsed: 200 * time.Second},
+		{room: "c1", player: "a", pz: easy, mode: room.ModeCoop, rank: 1, elapsed: 30 * time.Second},
+		{room: "c1", player: "b", pz: easy, mode: room.ModeCoop, rank: 1, elapsed: 30 * time.Second},
+		{room: "d1", player: "a", pz: easy, mode: room.ModeDaily, rank: 1, elapsed: 120 * time.Second, playedDay: "2026-11-20"},
+		{room: "d2", player: "a", pz: hard, mode: room.ModeDaily, rank: 1, elapsed: 10 * time.Second, flagged: true},
+	} {
+		f.at = t0
+		f.save(t, s)
+	}
+	got, err := s.PlayerTallies(ctx, "a")
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []store.Tally{
+		{Mode: room.ModeRace, Level: "easy", Finished: 2, Won: 1, Timed: 2, Best: 40 * time.Second, Total: 100 * time.Second},
+		{Mode: room.ModeRace, Level: "hard", Finished: 1, Won: 0, Timed: 1, Best: 200 * time.Second, Total: 200 * time.Second},
+		{Mode: room.ModeCoop, Level: "easy", Finished: 1},
+		{Mode: room.ModeDaily, Level: "easy", Finished: 1, Timed: 1, Best: 120 * time.Second, Total: 120 * time.Second},
+		{Mode: room.ModeDaily, Level: "hard", Finished: 1},
+	}, got)
+	got, err = s.PlayerTallies(ctx, "b")
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []store.Tally{
+		{Mode: room.ModeRace, Level: "easy", Finished: 1, Timed: 1, Best: 90 * time.Second, Total: 90 * time.Second},
+		{Mode: room.ModeRace, Level: "hard", Finished: 1, Won: 1, Timed: 1, Best: 150 * time.Second, Total: 150 * time.Second},
+		{Mode: room.ModeCoop, Level: "easy", Finished: 1},
+	}, got)
+	got, err = s.PlayerTallies(ctx, "nobody")
+	require.NoError(t, err)
+	assert.Empty(t, got)
+}
+
+// testDailiesSolved checks the finishes of a span's dailies: found by the
+// daily's puzzle in any room, on its day or from the archive, and none
+// outside the span or of another player.
+func testDailiesSolved(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	for _, id := range []string{"a", "b"} {
+		mkPlayer(t, s, id)
+	}
+	pz := map[string]store.Puzzle{}
+	for i, d := range []struct{ day, level string }{
+		{"2026-10-31", "easy"}, {"2026-11-01", "easy"}, {"2026-11-01", "hard"}, {"2026-11-02", "easy"}, {"2026-12-01", "easy"},
+	} {
+		p := mkPuzzle(t, s, 31+i, d.level)
+		_, err := s.SetDaily(ctx, store.Daily{Day: d.day, Level: d.level, PuzzleID: p.ID})
+		require.NoError(t, err)
+		pz[d.day+" "+d.level] = p
+	}
+	other := mkPuzzle(t, s, 40, "easy")
+	for _, f := range []finish{
+		{room: "oct31", player: "a", pz: pz["2026-10-31 easy"], mode: room.ModeDaily, elapsed: time.Minute, at: t0, playedDay: "2026-10-31"},
+		{room: "nov1", player: "a", pz: pz["2026-11-01 easy"], mode: room.ModeDaily, elapsed: 3 * time.Minute, at: t0, playedDay: "2026-11-01"},
+		// The same daily again from the archive, faster, and in a race.
+		{room: "nov1b", player: "a", pz: pz["2026-11-01 easy"], mode: room.ModeRace, rank: 2, elapsed: 2 * time.Minute, at: t0.Add(time.Hour)},
+		{room: "nov2", player: "a", pz: pz["2026-11-02 easy"], mode: room.ModeDaily, elapsed: 4 * time.Minute, at: t0.Add(2 * time.Hour)},
+		{room: "dec1", player: "a", pz: pz["2026-12-01 easy"], mode: room.ModeDaily, elapsed: time.Minute, at: t0, playedDay: "2026-12-01"},
+		{room: "nov1h", player: "b", pz: pz["2026-11-01 hard"], mode: room.ModeDaily, elapsed: 5 * time.Minute, at: t0, playedDay: "2026-11-01"},
+		{room: "race", player: "a", pz: other, mode: room.ModeRace, rank: 1, elapsed: time.Minute, at: t0},
+	} {
+		f.save(t, s)
+	}
+	got, err := s.DailiesSolved(ctx, "a", "2026-11-01", "2026-11-30")
+	require.NoError(t, err)
+	assert.Equal(t, []store.SolvedDaily{
+		{Day: "2026-11-01", Level: "easy", Elapsed: 3 * time.Minute, OnDay: true, FinishedAt: t0},
+		{Day: "2026-11-01", Level: "easy", Elapsed: 2 * time.Minute, FinishedAt: t0.Add(time.Hour)},
+		{Day: "2026-11-02", Level: "easy", Elapsed: 4 * time.Minute, FinishedAt: t0.Add(2 * time.Hour)},
+	}, got)
+	got, err = s.DailiesSolved(ctx, "b", "2026-10-01", "2026-12-01")
+	require.NoError(t, err)
+	assert.Equal(t, []store.SolvedDaily{{Day: "2026-11-01", Level: "hard", Elapsed: 5 * time.Minute, OnDay: true, FinishedAt: t0}}, got)
+	got, err = s.DailiesSolved(ctx, "nobody", "2026-11-01", "2026-11-30")
+	require.NoError(t, err)
+	assert.Empty(t, got)
+	for _, span := range [][2]string{{"2026-11-01", "2027-01-02"}, {"2026-11-02", "2026-11-01"}, {"2026-11-31", "2026-12-01"}, {"2026-11-01", ""}} {
+		_, err := s.DailiesSolved(ctx, "a", span[0], span[1])
+		assert.ErrorIs(t, err, store.ErrInvalid, "%s to %s", span[0], span[1])
+	}
+}
+
+// testHistoryPages reads a player's history a page at a time: each page
+// starts after the last result of the one before, ties on the time going
+// by id as PlayerHistory orders them, and another player's results never
+// show.
+func testHistoryPages(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	for _, id := range []string{"a", "b"} {
+		mkPlayer(t, s, id)
+	}
+	pz := mkPuzzle(t, s, 23, "easy")
+	// Seven finishes of a's, two of them at the same moment, and b's
+	// among them.
+	ats := []time.Duration{0, time.Minute, 2 * time.Minute, 2 * time.Minute, 3 * time.Minute, 5 * time.Minute, 8 * time.Minute}
+	for i, at := range ats {
+		finish{room: fmt.Sprintf("h%d", i), player: "a", pz: pz, mode: room.ModeRace, rank: 1, elapsed: time.Minute, at: t0.Add(at)}.save(t, s)
+		finish{room: fmt.Sprintf("g%d", i), player: "b", pz: pz, mode: room.ModeRace, rank: 1, elapsed: time.Minute, at: t0.Add(at)}.save(t, s)
+	}
+	all, err := s.PlayerHistory(ctx, "a", 0)
+	require.NoError(t, err)
+	require.Len(t, all, len(ats))
+	var paged []store.Result
+	// Pages of two: the second ends between the two at the same moment.
+	page, err := s.PlayerHistory(ctx, "a", 2)
+	require.NoError(t, err)
+	for len(page) > 0 {
+		assert.LessOrEqual(t, len(page), 2)
+		paged = append(paged, page...)
+		last := page[len(page)-1]
+		page, err = s.PlayerHistoryBefore(ctx, "a", last.FinishedAt, last.ID, 2)
+		require.NoError(t, err)
+	}
+	assert.Equal(t, all, paged, "the pages together are the history, each result once")
+	for _, r := range paged {
+		assert.Equal(t, "a", r.PlayerID)
+	}
+	rest, err := s.PlayerHistoryBefore(ctx, "a", all[3].FinishedAt, all[3].ID, 0)
+	require.NoError(t, err)
+	assert.Equal(t, all[4:], rest, "no limit: all the older ones")
 }

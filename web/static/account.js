@@ -101,9 +101,7 @@ function resetGuest() {
 function fill(s) {
   const a = s.account;
   $('acct-handle').textContent = a.handle;
-  $('acct-since').textContent = a.created_at
-    ? new Date(a.created_at).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })
-    : '–';
+  $('acct-since').textContent = api.shortDate(a.created_at) || '–';
   $('acct-passkeys').textContent = String(a.passkeys ?? '–');
   const left = a.recovery_codes_left ?? 0;
   const codes = $('acct-codes-left');

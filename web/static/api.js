@@ -57,7 +57,12 @@ export const del = send('DELETE');
 // there is exchanged once and dropped.
 let me = null;
 let started = null;
+let unreachable = false;
 const watchers = new Set();
+
+// offline says whether the session could not be read because the
+// server could not be reached (the page opened offline, from the app shell).
+export const offline = () => unreachable;
 
 export const session = () => me;
 export const myId = () => (me ? me.player.id : '');
@@ -92,7 +97,8 @@ export function start() {
     let r;
     try {
       r = await get('/api/me');
-    } catch {
+    } catch (e) {
+      unreachable = e.code === 'offline';
       me = null;
       return null;
     }
@@ -145,6 +151,17 @@ export function addDays(date, n) {
 
 // validDate says whether s is a real YYYY-MM-DD date.
 export const validDate = (s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && addDays(s, 0) === s;
+
+// shortDate is the one way the pages write a date: "26 Nov 2026". It
+// takes a day (YYYY-MM-DD, a UTC date: a daily's) or a moment (an ISO
+// time, shown on this device's calendar).
+export function shortDate(v) {
+  if (!v) return '';
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(v);
+  const d = new Date(day ? `${v}T00:00:00Z` : v);
+  if (Number.isNaN(d.getTime())) return '';
+  return d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', ...(day ? { timeZone: 'UTC' } : {}) });
+}
 
 // longDate says a date for people: "Sunday 22 November 2026".
 export const longDate = (date) => new Date(`${date}T00:00:00Z`).toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });

@@ -13,6 +13,8 @@ import * as ui from './ui.js';
 import * as api from './api.js';
 import * as daily from './daily.js';
 import * as lab from './lab.js';
+import * as player from './player.js';
+import * as settings from './settings.js';
 
 const ID = /^[23456789abcdefghjkmnpqrstuvwxyz]{8}$/;
 const { store } = api;
@@ -25,10 +27,28 @@ const theme = () => { document.documentElement.dataset.theme = dark.matches ? 'd
 theme();
 dark.addEventListener('change', theme);
 
+// dialogs opens one of the dialogs (settings, keys, the first game's
+// guide), whose module loads the first time one is asked for.
+const dialogs = () => import('./dialogs.js');
+
+// An account's settings follow it (dialogs.js keeps them in step).
+api.onSession((me) => { if (me && me.account) dialogs().then((m) => m.sync(me.account)); });
+
+// ? shows the keys, on any page (Esc closes them).
+document.addEventListener('keydown', (e) => {
+  const t = e.target;
+  if (e.key !== '?' || e.ctrlKey || e.metaKey || e.altKey || (t && t.closest && t.closest('input, textarea, select, dialog'))) return;
+  e.preventDefault();
+  dialogs().then((m) => m.keys());
+});
+
 function mount(tpl) {
   const app = $('app');
   app.replaceChildren($(tpl).content.cloneNode(true));
   header();
+  // A game page's settings button.
+  const gear = $('settings-open');
+  if (gear) gear.addEventListener('click', () => dialogs().then((m) => m.settings()));
   return app;
 }
 
@@ -207,12 +227,28 @@ function room(id, as, day) {
   let link, conn = '';
   const act = (msg) => {
     if (game.spectator) return;
+    if (msg.type === 'colour' && game.mode !== 'coop') return void ownColour(msg);
     // A digit waits for the link, shown pending; the rest needs it now (and
     // a clash the server will refuse at once is not shown).
     if (msg.type === 'move' && game.canPlay() && !game.frozenUntil() && !game.givens[msg.cell] && !(link.ready && msg.digit && board.clashes(msg.cell, msg.digit))) {
       link.place(msg, game.room.round, game.board[msg.cell]);
       render();
     } else if (!link.send(msg)) ui.message({ code: 'offline', text: 'Not connected: reconnecting…' });
+  };
+  // A race's colours are the racer's alone: kept in this browser, by
+  // room and round, and never sent.
+  const colourKey = () => `colours.${id}.${game.room.round}`;
+  const ownColour = (msg) => {
+    if (!game.givens) return;
+    const was = game.colours.get(msg.cell) || [];
+    const now = !msg.colour ? [] : was.includes(msg.colour) ? was.filter((k) => k !== msg.colour) : [...was, msg.colour].sort();
+    game.colours.set(msg.cell, now);
+    store.set(colourKey(), JSON.stringify([...game.colours].filter(([, ks]) => ks.length)));
+    render();
+  };
+  const ownColours = () => {
+    if (game.mode === 'coop') return;
+    try { game.colours = new Map(JSON.parse(store.get(colourKey()) || '[]')); } catch { game.colours = new Map(); }
   };
   let cursorTimer = 0, cursorCell = -1;
   const moved = (c) => {
@@ -222,6 +258,10 @@ function room(id, as, day) {
     cursorTimer = setTimeout(() => { cursorTimer = 0; link.send({ type: 'cursor', cell: cursorCell }); }, 80);
   };
   const board = new Board($('board'), $('pad'), game, act, (pid) => ui.colourOf(game, pid), moved);
+  // The share card (share.js) loads with the room; its Boxes keep the
+  // order in which the player finishes the boxes, for the card.
+  let share = null, boxes = null;
+  import('./share.js').then((m) => { share = m; boxes = new m.Boxes(game); render(); }).catch(() => {});
 
   // On a daily page, once this player has finished: their result on the
   // day's leaderboard, read again from the server (the panels too).
@@ -249,6 +289,11 @@ function room(id, as, day) {
     $('pad').hidden = ro;
     document.querySelector('.room').classList.toggle('spectating', ro);
     if (game.me.id || !day) document.querySelector('.room').dataset.mode = game.mode;
+    // Before play (the lobby, the countdown) the pad has nothing to do:
+    // it is put away, in its place, so the board does not jump at the go.
+    const before = !!game.me.id && ['waiting', 'countdown', 'preparing'].includes(game.phase);
+    document.querySelector('.room').toggleAttribute('data-before', before);
+    $('pad').inert = before;
     const m = game.room;
     const me = game.mine();
     const unranked = !!(me && me.ranked === false);
@@ -264,11 +309,18 @@ function room(id, as, day) {
     if (key !== finishKey) { finishKey = key; dismissed = false; }
     if (panels) dailyResult();
     ui.renderFinish(game, dismissed, result);
+    if (share) { boxes.see(); share.sync(game, result); }
     ui.tick(game);
     ui.offline(!!game.me.id && conn === 'reconnecting', game.pending.size);
     // For tests: the phase once the server has said it.
     if (game.me.id) document.documentElement.dataset.phase = game.phase;
+    // A player's first game shows the guide to the keys and modes, once.
+    if (game.phase === 'running' && !game.spectator && game.me.id && !store.get('guide')) {
+      store.set('guide', 'shown');
+      dialogs().then((m) => m.guide());
+    }
   };
+
 
   const notice = (text, actions) => {
     let n = $('notice');
@@ -298,6 +350,8 @@ function room(id, as, day) {
       if (ev.you && ev.you.name && ev.you.role === 'player') store.set('name', ev.you.name);
     }
     const out = game.apply(ev);
+    if (ev.type === 'welcome' || ev.type === 'state') ownColours();
+    settings.blip(ev, game.me.id);
     if (ev.refused) {
       // The join was refused: at first, or on a reconnection.
       switch (ev.code) {
@@ -324,7 +378,9 @@ function room(id, as, day) {
     else if ((ev.type === 'move' || ev.type === 'note') && ev.player === game.me.id) ui.message(null);
     if (out.feed.length) ui.feed(out.feed);
     if (out.explain !== undefined || ev.type === 'state') ui.explain(out.explain || '');
-    if (out.flash.length) board.mark(out.flash, out.conflict.length > 0);
+    // A refused clash flashes red where conflicts show (a race's always do).
+    const clash = out.conflict.length > 0;
+    if (out.flash.length && !(clash && game.mode !== 'race' && !settings.get('conflicts'))) board.mark(out.flash, clash);
     if (ev.type === 'state' && game.phase !== 'running') board.select(-1);
     // The solved moment: a wave over the board when this player's (or the
     // team's) finish comes live, not from a snapshot.
@@ -377,6 +433,7 @@ function room(id, as, day) {
   });
   $('start').addEventListener('click', () => link.send({ type: 'start' }));
   $('rematch').addEventListener('click', () => link.send({ type: 'rematch' }));
+  $('share').addEventListener('click', () => { if (share) share.open(game, boxes, result, mine); });
   $('again').addEventListener('click', (e) => {
     if (!day) return;
     link.stop('closed');
@@ -384,8 +441,14 @@ function room(id, as, day) {
   });
   $('finish-close').addEventListener('click', () => {
     dismissed = true;
-    $('finish').hidden = true;
+    render();
     if (day) document.querySelector('.daily-panel').scrollIntoView({ behavior: 'smooth', block: 'nearest' });
+    else $('finish-open').focus();
+  });
+  $('finish-open').addEventListener('click', () => {
+    dismissed = false;
+    render();
+    $('finish-close').focus();
   });
   $('leave').addEventListener('click', () => {
     const me = game.mine();
@@ -393,6 +456,7 @@ function room(id, as, day) {
     link.send({ type: 'leave' });
     setTimeout(() => location.assign('/'), 150);
   });
+  settings.onChange(() => render());
   $('undo').addEventListener('click', () => act({ type: 'undo' }));
   $('redo').addEventListener('click', () => act({ type: 'redo' }));
   $('hint').addEventListener('click', () => act({ type: 'hint' }));
@@ -558,7 +622,7 @@ function playerPage(id) {
   mount('player-tpl');
   document.documentElement.dataset.page = 'player';
   $('room-tag').textContent = '';
-  daily.playerPage(id);
+  player.page(id);
 }
 
 function route() {
@@ -599,4 +663,12 @@ function route() {
   room(id);
 }
 
-api.start().then(route);
+// The service worker and the offline page (pwa.js) load beside the
+// session; a page opened without a network says so instead of its route.
+const pwa = import('./pwa.js').catch(() => null);
+api.start().then(async () => {
+  const m = await pwa;
+  if (m) m.start();
+  if (m && api.offline()) return m.offline();
+  return route();
+});

@@ -5,9 +5,11 @@
 // else changes on the board before.
 
 import { PEERS } from './game.js';
+import * as settings from './settings.js';
 
-const MODES = ['digit', 'corner', 'centre'];
-const KEY_MODE = { KeyZ: 'digit', KeyX: 'corner', KeyC: 'centre' };
+// The pad's modes, and their keys as SudokuPad has them.
+const MODES = ['digit', 'corner', 'centre', 'colour'];
+const KEY_MODE = { KeyZ: 'digit', KeyX: 'corner', KeyC: 'centre', KeyV: 'colour' };
 
 export class Board {
   // root: the #board element; pad: #pad; act(msg) sends a message;
@@ -51,7 +53,9 @@ export class Board {
         }
         const centre = document.createElement('span');
         centre.className = 'centre';
-        el.append(d, corner, centre);
+        const fill = document.createElement('span');
+        fill.className = 'fill';
+        el.append(d, corner, centre, fill);
         row.append(el);
         this.cells.push(el);
       }
@@ -68,6 +72,7 @@ export class Board {
       const n = document.createElement('span');
       n.className = 'n';
       n.textContent = i;
+      b.style.setProperty('--sw', `var(--c${i})`); // its swatch in colour mode
       const left = document.createElement('span');
       left.className = 'left';
       b.append(n, left);
@@ -110,7 +115,7 @@ export class Board {
 
   key(e) {
     const t = e.target;
-    if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || (t.closest && t.closest('dialog')))) return;
     if (!this.root.isConnected) return;
     const ctrl = e.ctrlKey || e.metaKey;
     if (ctrl && e.code === 'KeyZ') { e.preventDefault(); this.act({ type: e.shiftKey ? 'redo' : 'undo' }); return; }
@@ -136,7 +141,7 @@ export class Board {
       case 'End': s = s < 0 ? 8 : s - (s % 9) + 8; break;
       case 'Delete': case 'Backspace': e.preventDefault(); this.erase(); return;
       case 'Escape': this.select(-1); return;
-      case ' ': if (t === this.root) { e.preventDefault(); this.setMode(MODES[(MODES.indexOf(this.mode) + 1) % 3]); } return;
+      case ' ': if (t === this.root) { e.preventDefault(); this.setMode(MODES[(MODES.indexOf(this.mode) + 1) % MODES.length]); } return;
       default: return;
     }
     e.preventDefault();
@@ -148,6 +153,7 @@ export class Board {
     this.mode = mode;
     for (const b of this.pad.querySelectorAll('[data-pad-mode]')) b.setAttribute('aria-pressed', String(b.dataset.padMode === mode));
     this.pad.dataset.mode = mode;
+    this.renderPad();
   }
 
   select(c) {
@@ -170,15 +176,21 @@ export class Board {
     const c = this.sel;
     if (c < 0 || this.game.spectator) return;
     // A note on a filled cell goes too: the server explains (cell_filled).
-    if (mode === 'digit') this.act({ type: 'move', cell: c, digit: d });
+    // Any cell takes colours, a given too.
+    if (mode === 'colour') this.act({ type: 'colour', cell: c, colour: d });
+    else if (mode === 'digit') this.act({ type: 'move', cell: c, digit: d });
     else this.act({ type: 'note', cell: c, digit: d, kind: mode });
   }
 
   // erase clears the selected cell's digit, or else its marks of the pad's
-  // kind (both kinds in digit mode).
+  // kind (both kinds in digit mode); in colour mode, its colours.
   erase() {
     const c = this.sel;
     if (c < 0 || this.game.spectator) return;
+    if (this.mode === 'colour') {
+      if ((this.game.colours.get(c) || []).length) this.act({ type: 'colour', cell: c, colour: 0 });
+      return;
+    }
     // A given answers given_cell from the server, which the player then reads.
     if (this.digit(c)) return void this.act({ type: 'move', cell: c, digit: 0 });
     const n = this.game.notes.get(c);
@@ -203,9 +215,12 @@ export class Board {
   render() {
     const g = this.game, sel = this.sel;
     const b = g.board.map((d, c) => this.digit(c));
-    const selDigit = sel >= 0 ? b[sel] : 0;
-    const peers = sel >= 0 ? new Set(PEERS[sel]) : null;
-    const clash = localConflicts(b);
+    const selDigit = sel >= 0 && settings.get('same') ? b[sel] : 0;
+    const peers = sel >= 0 && settings.get('peers') ? new Set(PEERS[sel]) : null;
+    // Conflicts show at once unless the player turned them off; a race's
+    // clashing digits show as the server tells them, whatever the setting.
+    const showClash = settings.get('conflicts');
+    const clash = showClash || g.mode === 'race' ? localConflicts(b) : new Set();
     const hinted = new Set(g.hinted);
     const cursors = new Map();
     if (g.mode === 'coop') {
@@ -222,6 +237,9 @@ export class Board {
       const n = shown && !d ? g.notes.get(c) : null;
       const corner = n ? [...n.corner].sort() : [];
       const centre = n ? [...n.centre].sort() : [];
+      // Marks a peer's digit rules out, shown at once when conflicts are.
+      const bad = showClash && n ? new Set([...corner, ...centre].filter((m) => PEERS[c].some((p) => b[p] === m))) : new Set();
+      const colours = shown ? this.game.colours.get(c) || [] : [];
       const pending = shown && g.pending.has(c);
       const by = d && !given && g.mode === 'coop' ? (pending ? g.me.id : g.by[c]) : '';
       const cur = cursors.get(c) || [];
@@ -236,16 +254,22 @@ export class Board {
       if (g.solution && d && !given && g.solution[c] !== String(d)) cls.push('wrong');
       if (pending) cls.push('pending');
       const tint = [by, ...cur].map((id) => this.colour(id)).join();
-      const key = `${cls.join(' ')}|${d}|${corner.join('')}|${centre.join('')}|${by}|${cur.join(',')}|${tint}`;
+      const key = `${cls.join(' ')}|${d}|${corner.join('')}|${centre.join('')}|${[...bad].join('')}|${colours.join('')}|${by}|${cur.join(',')}|${tint}`;
       if (key === this.keys[c]) continue;
       this.keys[c] = key;
       const el = this.cells[c];
       el.className = cls.join(' ');
       el.firstChild.textContent = d ? String(d) : '';
       const marks = el.children[1].children;
-      for (let i = 0; i < 9; i++) marks[i].textContent = n && n.corner.has(i + 1) ? String(i + 1) : '';
-      el.children[2].textContent = centre.join('');
+      for (let i = 0; i < 9; i++) {
+        marks[i].textContent = n && n.corner.has(i + 1) ? String(i + 1) : '';
+        marks[i].classList.toggle('clash', bad.has(i + 1) && n.corner.has(i + 1));
+      }
+      el.children[2].replaceChildren(...centre.map((m) => { const i = document.createElement('i'); i.textContent = m; if (bad.has(m)) i.className = 'clash'; return i; }));
       el.children[2].classList.toggle('long', centre.length > 4);
+      // Colours: one fills the cell, several share it in slices.
+      el.children[3].style.background = colours.length ? `linear-gradient(120deg, ${colours.map((k, i) => `var(--c${k}) ${(100 * i) / colours.length}% ${(100 * (i + 1)) / colours.length}%`).join(', ')})` : '';
+      el.dataset.colours = colours.join('');
       // Who placed the digit: on the cell (for its colour) and on the digit.
       if (by) {
         el.dataset.by = el.firstChild.dataset.by = by;
@@ -267,7 +291,7 @@ export class Board {
         k.append(label);
         el.append(k);
       }
-      el.setAttribute('aria-label', label(c, d, given, corner, centre, clash.has(c)) + (pending ? ', pending' : ''));
+      el.setAttribute('aria-label', label(c, d, given, corner, centre, clash.has(c)) + (colours.length ? `, colour ${colours.join(' ')}` : '') + (pending ? ', pending' : ''));
       el.setAttribute('aria-selected', String(c === sel));
     }
     this.renderPad();
@@ -284,7 +308,7 @@ export class Board {
       const text = !g.givens ? '' : left > 0 ? String(left) : '✓';
       if (span.textContent !== text) span.textContent = text;
       b.classList.toggle('done', left <= 0);
-      b.setAttribute('aria-label', `${d}, ${left > 0 ? left + ' left' : 'all placed'}`);
+      b.setAttribute('aria-label', this.mode === 'colour' ? `Colour ${d}` : `${d}, ${left > 0 ? left + ' left' : 'all placed'}`);
     }
   }
 }

@@ -1,11 +1,11 @@
 // daily.js: the puzzle of the day around the board: home's four dailies,
-// the daily page's leaderboard, streak and archive calendar, and the player
-// page. The board itself is the room page's (app.js): a daily is played in
+// and the daily page's leaderboard, streak and archive calendar. The board itself is the room page's (app.js): a daily is played in
 // a room of mode "daily". Every string from the server is set as text.
 
-import { fmt, ordinal } from './game.js';
+import { fmt } from './game.js';
 import { el, nameEl } from './ui.js';
 import * as api from './api.js';
+import { Solved, detail, grid, monthTitle, shiftMonth, solvedText } from './calendar.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -94,7 +94,7 @@ export class Panels {
   constructor(date, level, today) {
     this.date = date; this.level = level; this.today = today;
     this.month = date.slice(0, 7);
-    this.solved = new Set();
+    this.solved = null; // the player's solved dailies, from their record on
     this.mine = null; // the player's leaderboard row, once they have one
     $('cal-prev').addEventListener('click', () => this.shiftMonth(-1));
     $('cal-next').addEventListener('click', () => this.shiftMonth(1));
@@ -149,112 +149,57 @@ export class Panels {
     if (!longest) s.textContent = 'Finish a daily to start a streak.';
     else s.append(el('span', 'big-num', String(current)), el('span', null, current === 1 ? ' day' : ' days'),
       el('span', 'muted', ` · longest ${longest}`));
-    if (!rec) return;
-    this.solved = new Set((rec.results || []).filter((r) => r.date && r.level === this.level).map((r) => r.date));
+    // Read afresh: a finish since the calendar was read shows on it now.
+    this.solved = new Solved(api.myId());
     this.calendar();
   }
 
   shiftMonth(n) {
-    const d = new Date(`${this.month}-01T00:00:00Z`);
-    d.setUTCMonth(d.getUTCMonth() + n);
-    this.month = d.toISOString().slice(0, 7);
+    this.month = shiftMonth(this.month, n);
     this.calendar();
   }
 
   // calendar draws the month: each past day back to the archive's first
   // (ARCHIVE_DAYS before today, as the server keeps) links to its daily
-  // page (an archive day, unranked), today's too; the days this player solved
-  // (among their latest results) are ticked.
-  calendar() {
-    const first = `${this.month}-01`;
-    const start = new Date(`${first}T00:00:00Z`);
-    $('cal-month').textContent = start.toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
-    $('cal-next').disabled = api.addDays(first, 31).slice(0, 7) > this.today.slice(0, 7);
+  // page (an archive day, unranked), today's too; the days this player
+  // solved this level are ticked, those solved only at another level
+  // dotted, and each says so in its label and, pointed at or focused,
+  // its times under the calendar.
+  async calendar() {
+    const month = this.month;
+    const first = `${month}-01`;
+    $('cal-month').textContent = monthTitle(month);
+    $('cal-next').disabled = shiftMonth(month, 1) > this.today.slice(0, 7);
     const oldest = api.addDays(this.today, -ARCHIVE_DAYS);
     $('cal-prev').disabled = first <= oldest;
-    const cells = [];
-    for (const d of ['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su']) cells.push(el('li', 'dow', d));
-    for (let i = 0; i < (start.getUTCDay() + 6) % 7; i++) cells.push(el('li', 'blank'));
-    for (let date = first; date.slice(0, 7) === this.month; date = api.addDays(date, 1)) {
-      const li = el('li');
-      const day = String(Number(date.slice(8)));
-      if (date > this.today || date < oldest) {
-        li.append(el('span', 'future', day));
-      } else {
-        const a = el('a', null, day);
-        a.href = dailyPath(date, this.level);
-        const done = this.solved.has(date);
-        a.title = `${api.longDate(date)}${date < this.today ? ' · unranked' : ''}${done ? ' · solved' : ''}`;
-        if (done) a.classList.add('done');
-        if (date === this.today) a.classList.add('today');
-        if (date === this.date) a.setAttribute('aria-current', 'date');
-        li.append(a);
-      }
-      cells.push(li);
-    }
-    $('calendar').replaceChildren(...cells);
-  }
-}
-
-// playerPage fills the player page from GET /api/players/{id}.
-export async function playerPage(id) {
-  let p;
-  try {
-    p = await api.get(`/api/players/${encodeURIComponent(id)}`);
-  } catch (e) {
-    $('player-name').textContent = e.code === 'player_not_found' || e.status === 404 ? 'No such player' : 'Not available just now';
-    $('player-sub').textContent = e.code === 'player_not_found' || e.status === 404 ? 'This player does not exist.' : 'The server could not be read; try again in a moment.';
-    for (const s of document.querySelectorAll('.player-page .card')) s.hidden = true;
-    return;
-  }
-  document.title = `${p.name} · Sudoku Arena`;
-  $('player-name').textContent = p.name;
-  const mine = p.id === api.myId();
-  $('player-guest').hidden = !p.guest;
-  $('player-sub').textContent = mine ? 'Your record' : p.guest ? 'Player record · playing as a guest' : 'Player record';
-  // A guest's own record: an account keeps it on every device.
-  $('player-keep').hidden = !(mine && p.guest);
-  const { current = 0, longest = 0 } = p.streak || {};
-  $('streak-current').textContent = String(current);
-  $('streak-longest').textContent = String(longest);
-  const best = p.best || {};
-  $('best').replaceChildren(...api.LEVELS.map((level) => {
-    const li = el('li');
-    li.dataset.level = level;
-    const b = best[level];
-    li.append(el('span', 'lvl', api.title(level)), el('span', 'big-num', b ? fmt(b.time_ms) : '–'));
-    if (b && b.finished_at) li.append(el('span', 'muted when', new Date(b.finished_at).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })));
-    return li;
-  }));
-  const results = p.results || [];
-  $('history').replaceChildren(...results.map((r) => {
-    const tr = el('tr');
-    const day = r.date || (r.finished_at || '').slice(0, 10);
-    const dayCell = el('td', 'day');
-    if (r.date) {
+    const draw = (solved) => grid(month, (date, day) => {
+      if (date > this.today || date < oldest) return el('span', 'future', day);
       const a = el('a', null, day);
-      a.href = dailyPath(r.date, r.level);
-      dayCell.append(a);
-    } else dayCell.textContent = day;
-    const mode = r.mode === 'coop' ? 'Co-op' : r.mode === 'race' ? (r.date ? 'Daily race' : 'Race') : 'Daily';
-    // A daily's rank is its place on the day's board; a room's, its place
-    // in the room.
-    const daily = r.mode === 'daily' || r.date;
-    // A finish held for review (docs/protocol.md, "Ranked means earned")
-    // says so in place of a rank.
-    const review = { held: 'under review', removed: 'removed in review' }[r.review];
-    const rank = review || (daily && !r.ranked ? 'unranked' : !r.rank ? '–' : daily ? api.count(r.rank) : ordinal(r.rank));
-    tr.dataset.ranked = String(!review && (!daily || !!r.ranked));
-    if (r.review) tr.dataset.review = r.review;
-    // A result's room is its round's store id: ID, or ID.N for round N.
-    const game = el('td');
-    const [rid, round] = (r.room || '').split('.');
-    const a = el('a', null, `${mode} · ${api.title(r.level)}`);
-    a.href = `/r/${encodeURIComponent(rid)}/replay${round ? `?round=${round}` : ''}`;
-    a.title = 'Watch the replay';
-    game.append(a);
-    tr.append(dayCell, game, el('td', 'num time', fmt(r.time_ms)), el('td', 'num', rank));
-    return tr;
-  }));
-  $('history-empty').hidden = results.length > 0;
+      a.href = dailyPath(date, this.level);
+      const all = solved.get(date) || [];
+      const mine = all.find((d) => d.level === this.level);
+      const label = [api.longDate(date)];
+      if (date < this.today) label.push('unranked');
+      const others = all.filter((d) => d !== mine);
+      if (mine) {
+        a.classList.add('done');
+        label.push(`solved in ${fmt(mine.time_ms)}`);
+      } else if (others.length) a.classList.add('other');
+      if (others.length) label.push(`${mine ? 'also ' : ''}solved ${solvedText(others)}`);
+      a.setAttribute('aria-label', label.join(' · '));
+      a.dataset.detail = `${api.shortDate(date)}: ${all.length ? `solved ${solvedText(all)}` : 'not solved'}`;
+      if (date === this.today) a.classList.add('today');
+      if (date === this.date) a.setAttribute('aria-current', 'date');
+      return a;
+    });
+    const list = $('calendar');
+    // The month as it is known now, then with this player's solves.
+    list.replaceChildren(...draw(new Map()));
+    if (!this.solved) return;
+    const solved = await this.solved.month(month);
+    if (month !== this.month || !list.isConnected) return;
+    list.replaceChildren(...draw(solved));
+    list.dataset.month = month;
+    detail(list, 'cal-detail', '✓ solved at this level · • at another · point at a day for its times');
+  }
 }

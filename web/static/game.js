@@ -2,7 +2,10 @@
 // changes it. No DOM here: apply() returns what the views should show
 // (feed lines, a message, cells to flash) and the views render the model.
 
-export const BASE = { easy: 1000, medium: 2000, hard: 3000, expert: 4000 };
+export const BASE = { easy: 1000, medium: 2000, hard: 3000, expert: 4000, beyond: 5000 };
+
+// What a mistake and a hint take off a score (docs/protocol.md, "Score").
+export const MISTAKE_POINTS = 50, HINT_POINTS = 100;
 
 // rc names a cell as the protocol's messages do: r1c1 … r9c9.
 export const rc = (c) => `r${Math.floor(c / 9) + 1}c${(c % 9) + 1}`;
@@ -24,7 +27,7 @@ const time = (s) => (s ? Date.parse(s) : 0);
 
 // score follows docs/protocol.md ("Score") for snapshots, which carry no score.
 export function score(level, elapsedMs, mistakes, hints) {
-  return Math.max(1, (BASE[level] || 1000) - Math.floor(elapsedMs / 1000) - 50 * mistakes - 100 * hints);
+  return Math.max(1, (BASE[level] || 1000) - Math.floor(elapsedMs / 1000) - MISTAKE_POINTS * (mistakes || 0) - HINT_POINTS * (hints || 0));
 }
 
 export class Game {
@@ -40,6 +43,7 @@ export class Game {
     this.givens = null;          // array of 81 digits (0 empty) or null before the puzzle is shown
     this.board = new Array(81).fill(0);
     this.notes = new Map();      // cell -> {corner: Set, centre: Set}
+    this.colours = new Map();    // cell -> colours 1 to 9 (co-op: the server's; a race: this browser's)
     this.by = new Array(81).fill(''); // co-op: who placed each digit
     this.players = [];           // in joining order
     this.spectators = 0;
@@ -82,6 +86,7 @@ export class Game {
     this.givens = r.givens ? [...r.givens].map(digit) : null;
     this.board = r.board ? [...r.board].map(digit) : this.givens ? this.givens.slice() : new Array(81).fill(0);
     for (const n of r.notes || []) this.notes.set(n.cell, { corner: new Set(n.corner || []), centre: new Set(n.centre || []) });
+    for (const k of r.colours || []) this.colours.set(k.cell, k.colours || []);
     this.solution = r.solution || null;
     this.startsAt = time(r.starts_at); this.startedAt = time(r.started_at); this.finishedAt = time(r.finished_at);
     this.players = (r.players || []).map((p) => ({ ...p }));
@@ -110,6 +115,7 @@ export class Game {
         const again = !!this.me.id;
         this.me = { ...ev.you };
         if (ev.room) this.snapshot(ev.room);
+        if (ev.history) out.feed.push(...this.past(ev.history));
         const first = this.spectator ? `You are watching as ${this.me.name}.` : `You joined as ${this.me.name}.`;
         out.feed.push({ kind: 'info', text: again ? 'Reconnected.' : first });
         break;
@@ -120,7 +126,7 @@ export class Game {
         if (this.phase === 'running' && before !== 'running') out.feed.push({ kind: 'info', text: 'Go! The puzzle is on the board.' });
         if (this.phase === 'preparing') out.feed.push({ kind: 'rematch', text: 'Rematch: a new puzzle is on its way.' });
         if (this.phase === 'waiting' && before !== 'waiting') out.feed.push({ kind: 'rematch', text: `Round ${this.room.round}: waiting for ${this.nameOf(this.room.host)} to start.` });
-        if (this.phase === 'finished' && before !== 'finished') out.feed.push({ kind: 'finish', text: this.mode === 'race' ? 'The race is over.' : 'The puzzle is solved.' });
+        if (this.phase === 'finished' && before !== 'finished') out.feed.push({ kind: 'finish', text: this.mode === 'race' && this.players.length > 1 ? 'The race is over.' : 'The puzzle is solved.' });
         break;
       }
       case 'countdown':
@@ -147,6 +153,7 @@ export class Game {
         this.notes.set(ev.cell, { corner: new Set(ev.corner || []), centre: new Set(ev.centre || []) });
         break;
       }
+      case 'colour': this.colours.set(ev.cell, ev.colours || []); break;
       case 'progress': {
         const p = this.player(ev.player);
         if (p) Object.assign(p, { filled: ev.filled, empty: ev.empty, mistakes: ev.mistakes, hints: ev.hints, moves: ev.moves });
@@ -158,7 +165,7 @@ export class Game {
         if (ev.player !== this.me.id) this.cursors.set(ev.player, ev.cell);
         break;
       case 'finish': this.finish(ev, out); break;
-      case 'board_full': out.message = { code: 'board_full', text: 'The board is full, but some digits are wrong. A hint names them.' }; break;
+      case 'board_full': out.message = { code: 'board_full', text: 'The board is full, but some digits are wrong: look for them, a hint will not say which.' }; break;
       case 'pong': {
         // Half the round trip late; frequent pings must not make the clock jitter.
         const o = time(ev.now) + (ev.rtt || 0) / 2 - Date.now();
@@ -170,6 +177,23 @@ export class Game {
     return out;
   }
 
+  // past is the feed's lines for a welcome's history: the room's events
+  // before this page joined, told on a copy of the room so that the model
+  // (the snapshot has them already) does not change.
+  past(events) {
+    const copy = new Game();
+    copy.me = { ...this.me };
+    copy.room = { ...this.room, phase: '' };
+    copy.players = this.players.map((p) => ({ ...p }));
+    copy.offset = this.offset;
+    const lines = [];
+    for (const ev of events) {
+      const out = copy.apply(ev);
+      for (const l of out.feed) lines.push({ ...l, past: true });
+    }
+    return lines;
+  }
+
   hint(ev, out) {
     const p = this.player(ev.player);
     if (p) { p.hints = ev.hints; if (ev.frozen_until) p.frozen_until = ev.frozen_until; }
@@ -179,10 +203,10 @@ export class Game {
     let text = name ? `${who} took a hint: ${name}.` : `${who} took a hint.`;
     if (ev.explanation) text += ` ${ev.explanation}`;
     out.feed.push({ kind: 'hint', text });
-    if (ev.cells) {
-      this.hinted = ev.cells.slice();
-      out.flash = ev.cells.slice();
-    }
+    // A hint naming no cell (a race's "one of your digits is wrong")
+    // clears the last one's.
+    if (ev.player === this.me.id || this.mode !== 'race') this.hinted = (ev.cells || []).slice();
+    if (ev.cells) out.flash = ev.cells.slice();
     if (ev.explanation) out.explain = `${name}: ${ev.explanation}`;
   }
 
@@ -237,6 +261,7 @@ export class Game {
     if (p) { p.rank = ev.rank; p.elapsed_ms = ev.elapsed_ms; p.frozen_until = undefined; }
     const who = ev.player === this.me.id ? 'You' : this.nameOf(ev.player);
     if (this.mode === 'daily') out.feed.push({ kind: 'finish', text: `${who} solved it in ${t}.` });
+    else if (this.players.length === 1) out.feed.push({ kind: 'finish', text: `${who} solved it in ${t}, score ${ev.score}.` });
     else out.feed.push({ kind: 'finish', text: `${who} finished ${ordinal(ev.rank)} in ${t}, score ${ev.score}.` });
   }
 
@@ -307,7 +332,7 @@ const ERRORS = {
   nothing_to_undo: 'Nothing to undo.',
   nothing_to_redo: 'Nothing to redo.',
   undo_stale: 'That cell has changed since; undo skipped it.',
-  coop_only: 'Cursors are shared in co-op rooms only.',
+  coop_only: 'Cursors and colours are shared in co-op rooms only.',
   overloaded: 'The server is busy saving games; your move was not made. Try it again in a moment.',
   retry: 'The server could not be sure of saving your move just now; it was not made yet and goes again in a moment.',
   wrong_host: 'The game is not served at this address; open it from its usual link.',

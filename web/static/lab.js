@@ -202,7 +202,9 @@ export function page() {
     busy(true);
     try {
       const r = await api.get(`/api/generate?level=${level}${seed ? `&seed=${encodeURIComponent(seed)}` : ''}`);
-      $('lab-seed').value = r.seed;
+      // The field keeps what the player typed: left empty, every Generate
+      // is a new random puzzle (its seed shows above the board and in the
+      // address), and the next one is random again.
       show(r.puzzle, `level=${r.level}&seed=${r.seed}`);
       $('lab-what').textContent = `${api.title(r.level)} · seed ${r.seed}`;
       $('lab-result').hidden = true;
@@ -212,6 +214,15 @@ export function page() {
       busy(false);
     }
   });
+  // The seed field: empty means random; a seed in it (typed, or from a
+  // link) is selected when the field is entered, so typing replaces it,
+  // and Enter generates.
+  const seedField = $('lab-seed');
+  let clicked = false;
+  seedField.addEventListener('mousedown', () => { clicked = document.activeElement !== seedField; });
+  seedField.addEventListener('focus', () => seedField.select());
+  seedField.addEventListener('mouseup', (e) => { if (clicked) e.preventDefault(); clicked = false; });
+  seedField.addEventListener('keydown', (e) => { if (e.key === 'Enter') $('lab-generate').click(); });
   input.addEventListener('input', () => {
     const p = cleanPuzzle(input.value);
     if (p) { show(p); $('lab-what').textContent = 'Your puzzle'; $('lab-result').hidden = true; }

@@ -125,6 +125,9 @@ export class Link {
     if (o.as === 'spectator') msg.as = 'spectator';
     if (o.name) msg.name = o.name;
     if (o.as !== 'spectator' && this.lastSeq > 0 && !this.noResume) msg.last_seq = this.lastSeq;
+    // The first welcome of the page brings what happened before it (the
+    // feed is empty); later ones resume, or the feed has it already.
+    if (!this.me) msg.history = true;
     this.noResume = false;
     this.raw(msg);
   }

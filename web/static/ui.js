@@ -2,7 +2,8 @@
 // line, the lobby, the countdown, the freeze, the clock and the finish
 // banner. Every string from the server is set with textContent.
 
-import { fmt, ordinal, shown } from './game.js';
+import { BASE, HINT_POINTS, MISTAKE_POINTS, fmt, ordinal, shown } from './game.js';
+import { title } from './api.js';
 
 // el makes an element with a class and text.
 export function el(tag, cls, text) {
@@ -85,6 +86,7 @@ export function feed(items) {
   for (const it of items) {
     const li = el('li', null, it.text);
     li.dataset.kind = it.kind;
+    if (it.past) li.dataset.past = '';
     ol.prepend(li);
   }
   while (ol.children.length > 80) ol.lastChild.remove();
@@ -93,23 +95,28 @@ export function feed(items) {
 let messageTimer = 0;
 
 // message shows the last server error near the board (data-code for tests).
+// The line under the board says one thing at a time, the newest: a message
+// takes the place of a hint's explanation, and a hint's of a message.
 export function message(m) {
   const p = $('message');
   if (!p) return;
   clearTimeout(messageTimer);
   p.classList.remove('stale');
   if (!m) { p.textContent = ''; delete p.dataset.code; return; }
+  explain('');
   p.textContent = m.text;
   p.dataset.code = m.code;
   messageTimer = setTimeout(() => p.classList.add('stale'), 6000);
 }
 
 // explain shows the last hint's explanation under the board until the
-// board changes: on a phone the feed is folded away.
+// board changes (or a message comes): on a phone the feed is folded away.
 export function explain(text) {
   const p = $('explain');
   if (!p) return;
+  if (text) message(null);
   p.textContent = text;
+  p.title = text;
   p.hidden = !text;
 }
 
@@ -122,9 +129,17 @@ export function renderLobby(game) {
   const names = game.players.map(shown);
   const watching = game.spectators ? ` · ${game.spectators} watching` : '';
   $('lobby-count').textContent = names.length ? `Here: ${names.join(', ')}${watching}` : `Nobody here yet${watching}`;
-  $('lobby-title').textContent = game.phase === 'preparing' ? 'Finding a new puzzle…' : game.room.round > 1 ? `Round ${game.room.round}` : game.mode === 'coop' ? 'Solve together' : 'Race';
+  const coop = game.mode === 'coop';
+  $('lobby-kicker').textContent = game.room.round > 1 ? `Waiting room · Round ${game.room.round}` : 'Waiting room';
+  $('lobby-title').textContent = game.phase === 'preparing' ? 'Finding a new puzzle…' : coop ? 'Solve together' : 'Race your friends';
   const start = $('start');
-  start.hidden = !game.host || game.phase !== 'waiting';
+  const canStart = game.host && game.phase === 'waiting';
+  const alone = game.players.length < 2;
+  start.hidden = !canStart;
+  start.textContent = alone ? 'Start alone' : coop ? 'Start solving' : 'Start the race';
+  const note = $('start-note');
+  note.hidden = !canStart;
+  note.textContent = alone ? 'Or wait for friends: they join with the link, and you start when everyone is here.' : coop ? 'Everyone shares this board after a short countdown.' : 'Everyone gets the same puzzle after a short countdown.';
   const w = $('waiting');
   w.hidden = game.host;
   w.textContent = game.phase === 'preparing' ? 'A new puzzle is on its way.' : `Waiting for ${game.nameOf(game.room.host)} to start`;
@@ -169,8 +184,10 @@ export function tick(game) {
 
 // renderFinish fills the finish banner; it shows when this player (or the
 // team) has finished, when the room has, or for a spectator once anyone has.
-// A daily's banner says what the finish is worth: result is {ranked, text}
-// once the leaderboard has been read.
+// Put away (dismissed), it leaves a Results button by the clock that
+// brings it back, with its rematch and replay. A daily's banner says what
+// the finish is worth: result is {ranked, text} once the leaderboard has
+// been read.
 export function renderFinish(game, dismissed, result) {
   const box = $('finish');
   const me = game.mine();
@@ -178,6 +195,9 @@ export function renderFinish(game, dismissed, result) {
   const live = game.phase === 'running' || game.phase === 'finished';
   const show = live && any && (game.phase === 'finished' || (me && me.rank) || game.spectator);
   box.hidden = !show || dismissed;
+  $('finish-open').hidden = !show || !dismissed;
+  const solo = game.players.length === 1 && !!me;
+  $('rematch').textContent = solo ? 'Play again' : 'Rematch';
   $('rematch').hidden = !(game.host && game.mode !== 'daily' && live && (game.phase === 'finished' || (game.mode === 'race' && any)));
   // The replay opens once the round is over, for anyone with the link;
   // on the puzzle of the day, a day after the day is over (as the server
@@ -189,6 +209,9 @@ export function renderFinish(game, dismissed, result) {
   rp.href = `/r/${encodeURIComponent(game.room.id)}/replay?round=${game.room.round}`;
   if (!show) return;
   const rows = [];
+  const how = $('finish-how');
+  how.hidden = game.mode === 'daily';
+  how.textContent = scoring(game);
   const team = game.finishes.get('team');
   if (game.mode === 'daily') {
     const f = game.finishes.get(game.me.id) || [...game.finishes.values()][0];
@@ -207,7 +230,7 @@ export function renderFinish(game, dismissed, result) {
     const f = team || [...game.finishes.values()][0];
     $('finish-sub').textContent = `${game.players.length === 1 ? 'Solved' : 'Team time'} ${fmt(f.elapsed_ms)} · ${f.mistakes} mistakes · ${f.hints} hints`;
     const tr = row(1, { name: 'Team' }, fmt(f.elapsed_ms), team ? team.score : f.score);
-    rows.push(tr);
+    rows.push(tr, why(game, { ...f, score: team ? team.score : f.score }));
     const total = game.players.reduce((s, p) => s + (p.filled || 0), 0);
     for (const p of [...game.players].sort((a, b) => (b.filled || 0) - (a.filled || 0))) {
       const r = el('tr', 'contrib');
@@ -221,14 +244,21 @@ export function renderFinish(game, dismissed, result) {
     }
   } else {
     const mine = me && me.rank;
-    $('finish-title').textContent = mine ? (me.rank === 1 ? 'You won!' : `You finished ${ordinal(me.rank)}`) : game.phase === 'finished' ? 'The race is over' : 'Finished';
-    const left = game.players.filter((p) => !p.rank).length;
-    $('finish-sub').textContent = game.phase === 'finished' ? 'Final ranks' : left ? `${left} still racing` : '';
     const fs = [...game.finishes.values()].filter((f) => f.player).sort((a, b) => a.rank - b.rank);
+    const left = game.players.filter((p) => !p.rank).length;
+    if (solo && mine) {
+      // A race of one has no winner: it has a time and a score.
+      $('finish-title').textContent = `Solved in ${fmt(me.elapsed_ms)}`;
+      const f = game.finishes.get(me.id);
+      $('finish-sub').textContent = f ? `${f.score} points` : '';
+    } else {
+      $('finish-title').textContent = mine ? (me.rank === 1 ? 'You won!' : `You finished ${ordinal(me.rank)}`) : game.phase === 'finished' ? 'The race is over' : 'Finished';
+      $('finish-sub').textContent = game.phase === 'finished' ? 'Final ranks' : left ? `${left} still racing` : '';
+    }
     for (const f of fs) {
       const r = row(f.rank, game.player(f.player) || { name: game.nameOf(f.player) }, fmt(f.elapsed_ms), f.score);
       if (f.player === game.me.id) r.classList.add('me');
-      rows.push(r);
+      rows.push(r, why(game, f));
     }
   }
   $('finish-rows').replaceChildren(...rows);
@@ -239,6 +269,33 @@ function row(rank, player, time, score) {
   tr.dataset.rank = rank;
   tr.append(el('td', 'rank', ordinal(rank)), nameEl(player, 'td', 'name'), el('td', 'num time', time), el('td', 'num score', `${score} pts`));
   return tr;
+}
+
+const plural = (n, one) => `${n} ${n === 1 ? one : `${one}s`}`;
+
+// why is the row under a finish that works its score out: the level's
+// points, less a point a second, 50 a mistake and 100 a hint
+// (docs/protocol.md, "Score"), so that a player sees why a later finish
+// can score more.
+function why(game, f) {
+  const base = BASE[game.room.level] || BASE.easy;
+  const s = Math.floor((f.elapsed_ms || 0) / 1000), m = f.mistakes || 0, h = f.hints || 0;
+  const sum = base - s - MISTAKE_POINTS * m - HINT_POINTS * h;
+  const parts = [`${base}`, `${s} s`, `${plural(m, 'mistake')} × ${MISTAKE_POINTS}`, `${plural(h, 'hint')} × ${HINT_POINTS}`];
+  const tr = el('tr', 'why');
+  const td = el('td', null, `${parts.join(' − ')} = ${f.score}${sum < 1 ? ' (a finish scores at least 1)' : ''}`);
+  td.colSpan = 4;
+  tr.append(td);
+  return tr;
+}
+
+// scoring says, under the table, how places and points are given.
+function scoring(game) {
+  const base = BASE[game.room.level] || BASE.easy;
+  const points = `Points: ${base} for ${title(game.room.level || 'easy')}, less 1 a second, ${MISTAKE_POINTS} a mistake, ${HINT_POINTS} a hint.`;
+  if (game.mode !== 'race') return points;
+  const freeze = game.penalty ? ` A hint also froze the board ${Math.round(game.penalty / 1000)} s, counted in the time.` : '';
+  return game.players.length > 1 ? `Places go by who finished first. ${points}${freeze}` : `${points}${freeze}`;
 }
 
 // CONN says each connection state in words.

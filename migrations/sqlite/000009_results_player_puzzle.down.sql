@@ -1,0 +1,1 @@
+DROP INDEX results_player_puzzle;
