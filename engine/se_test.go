@@ -166,3 +166,20 @@ func BenchmarkRateSE(b *testing.B) {
 		RateSE(rated[i%len(rated)].puzzle)
 	}
 }
+
+// TestRateSEOnPuzzlesWithSeveralSolutions: the rater assumes one solution,
+// but a puzzle with several must still end, without a panic, either
+// unrated or rated.
+func TestRateSEOnPuzzlesWithSeveralSolutions(t *testing.T) {
+	t.Parallel()
+	n := 300
+	if raceEnabled {
+		n = 60
+	}
+	for _, g := range loadPuzzles(t, "serg-benchmark.txt", n) {
+		r, ok := RateSE(g)
+		if ok {
+			assert.Positive(t, int(r), "%s", g)
+		}
+	}
+}
