@@ -175,57 +175,130 @@ func (s *seGrid) loopHint(cells []int, v1, v2 uint8) (int, []Candidate) {
 	return 0, nil
 }
 
-// bug: every unsolved cell but one has two candidates and every digit
-// appears twice in each unit, except one digit of the one cell with three:
-// that digit goes there (BUG+1, 5.6).
+// bug is the bivalue universal grave as Sudoku Explainer finds it: take
+// from the cells with three or more candidates the digits that appear
+// neither once nor twice... in a unit (the BUG digits); when what is left
+// has two candidates in every cell and each digit twice in every unit, one
+// BUG digit must be true. BUG+1 (5.6): one such cell keeps only its BUG
+// digits. BUG type 2 (5.7): the cells share one BUG digit, which goes from
+// the cells that see them all.
 func (s *seGrid) bug(h *seHint) bool {
-	extra := -1
-	for c := 0; c < NumCells; c++ {
-		if s.val[c] != 0 {
-			continue
+	temp := s.cand
+	var bugCells []int
+	bugValues := map[int]uint16{}
+	var all uint16
+	var common CellSet
+	haveCommon := false
+	var extraCells CellSet
+	haveExtra, oneValue := false, true
+	var onlyValue uint8
+	addBug := func(c int, d uint8) bool {
+		if !slicesContains(bugCells, c) {
+			bugCells = append(bugCells, c)
 		}
-		switch s.count(c) {
-		case 2:
-		case 3:
-			if extra >= 0 {
+		bugValues[c] |= 1 << d
+		all |= 1 << d
+		temp[c] &^= 1 << d
+		if !haveCommon {
+			common, haveCommon = PeerSet[c], true
+		} else {
+			common = common.Intersect(PeerSet[c])
+		}
+		for _, b := range bugCells {
+			common.Remove(b)
+		}
+		return !(len(bugCells) > 1 && bitsCount(all) > 1 && common.Empty())
+	}
+	for _, u := range seUnitOrder2 {
+		for d := uint8(1); d <= 9; d++ {
+			p := s.positions(u, d)
+			if n := bitsCount(p); n == 0 || n == 2 {
+				continue
+			}
+			var fresh []int
+			for i, c := range Units[u] {
+				if p&(1<<i) != 0 && s.count(int(c)) >= 3 {
+					fresh = append(fresh, int(c))
+				}
+			}
+			if !haveExtra {
+				haveExtra, onlyValue = true, d
+				for _, c := range fresh {
+					extraCells.Add(c)
+				}
+			} else if oneValue {
+				if onlyValue == d {
+					for _, c := range fresh {
+						extraCells.Add(c)
+					}
+				} else {
+					oneValue = false
+				}
+			}
+			if len(fresh) == 1 && !addBug(fresh[0], d) {
 				return false
 			}
-			extra = c
-		default:
+			if len(fresh) == 0 {
+				return false
+			}
+		}
+	}
+	if oneValue && haveExtra && extraCells.Len() > len(bugCells) {
+		for _, b := range bugCells {
+			extraCells.Remove(b)
+		}
+		for c := range extraCells.All() {
+			if !addBug(c, onlyValue) {
+				return false
+			}
+		}
+	}
+	for c := 0; c < NumCells; c++ {
+		if s.val[c] == 0 && bits.OnesCount16(temp[c]) != 2 {
 			return false
 		}
 	}
-	if extra < 0 {
-		return false
-	}
-	var digit uint8
-	for d := uint8(1); d <= 9; d++ {
-		if !s.has(extra, d) {
-			continue
-		}
-		odd := false
-		for _, u := range CellUnits[extra] {
-			if bitsCount(s.positions(int(u), d)) == 3 {
-				odd = true
+	for u := 0; u < 27; u++ {
+		for d := uint8(1); d <= 9; d++ {
+			n := 0
+			for _, c := range Units[u] {
+				if temp[c]&(1<<d) != 0 {
+					n++
+				}
 			}
-		}
-		if odd {
-			if digit != 0 {
+			if n != 0 && n != 2 {
 				return false
 			}
-			digit = d
 		}
 	}
-	if digit == 0 {
-		return false
-	}
-	for d := uint8(1); d <= 9; d++ {
-		if d != digit && s.has(extra, d) {
-			h.remove(extra, d)
+	switch {
+	case len(bugCells) == 1:
+		c := bugCells[0]
+		for d := uint8(1); d <= 9; d++ {
+			if s.has(c, d) && all&(1<<d) == 0 {
+				h.remove(c, d)
+			}
 		}
+		h.set(56, "BUG+1")
+	case bitsCount(all) == 1 && haveCommon:
+		d := uint8(bits.TrailingZeros16(all))
+		for c := range common.All() {
+			if s.has(c, d) {
+				h.remove(c, d)
+			}
+		}
+		h.set(57, "BUG type 2")
 	}
-	h.set(56, "BUG+1")
-	return true
+	return len(h.elim) > 0
 }
+
+// seUnitOrder2 is boxes, then rows, then columns.
+var seUnitOrder2 = func() [27]int {
+	var o [27]int
+	for i := 0; i < 9; i++ {
+		o[i], o[9+i], o[18+i] = 18+i, i, 9+i
+	}
+	return o
+}()
 
 func bitsCount(m uint16) int { return bits.OnesCount16(m) }
