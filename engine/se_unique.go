@@ -2,8 +2,9 @@ package engine
 
 import "math/bits"
 
-// Unique rectangles and loops (types 1, 2 and 4; 4.5-5.0) and the bivalue universal
-// grave (BUG+1, 5.6), which rely on the puzzle having one solution.
+// Unique rectangles and loops (types 1, 2 and 4; 4.5-5.0) and the
+// bivalue universal grave (BUG+1, 5.6; type 2, 5.7), which rely on the
+// puzzle having one solution.
 
 // uniqueLoops finds a unique rectangle or loop (4.5 for four cells, 4.6
 // for six, 4.7 for eight, 5.0 for ten or more) with something to remove;
