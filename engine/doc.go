@@ -1,9 +1,8 @@
 // Package engine is pure Sudoku: grids and their parsing, peer-conflict checks,
 // a fast bitboard solver that counts solutions, a human-style logical solver
 // that grades puzzles and explains hints, a rater on the Sudoku Explainer
-// scale (RateSE, for the grade a person asks for; not used to generate), a
-// seeded puzzle generator, and
-// the isomorphs (relabelled digits, moved rows and columns) that give each
+// scale (RateSE; the generator calls it only when asked for a minimum), a
+// seeded puzzle generator, and the isomorphs (relabelled digits, moved rows and columns) that give each
 // player their own copy of a puzzle.
 //
 // It imports only the standard library and does no I/O, so every other

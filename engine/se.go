@@ -49,7 +49,7 @@ const seStepLimit = NumCells * 10
 // its dynamic or nested chains, rated 8.5 and up.
 //
 // It is slower than GradePuzzle (milliseconds; up to a few hundred for
-// the hardest puzzles) and is not used to generate puzzles.
+// the hardest puzzles); Generate calls it only for GenerateOptions.MinSE.
 func RateSE(g Grid) (r SERating, ok bool) {
 	return rateSE(g, nil)
 }
