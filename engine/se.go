@@ -237,6 +237,7 @@ func init() {
 		// puzzles rated 7.1-7.2 by chains there come out 6.6).
 		(*seGrid).chains,
 		func(s *seGrid, h *seHint) bool { return s.wing(h, 7) },
+		(*seGrid).nishio,
 		(*seGrid).multiple,
 	}
 }

@@ -84,23 +84,28 @@ func (s *seGrid) offToOn(p seNode, y, x bool, dst []seNode) []seNode {
 	}
 	if x {
 		for _, u := range [3]uint8{CellUnits[c][2], CellUnits[c][0], CellUnits[c][1]} {
-			other := -1
-			for _, o := range Units[u] {
-				if int(o) == c || !s.has(int(o), d) {
-					continue
-				}
-				if other >= 0 {
-					other = -2
-					break
-				}
-				other = int(o)
-			}
-			if other >= 0 {
+			if other := s.otherPlace(u, c, d); other >= 0 {
 				dst = append(dst, seNodeOf(other, d, true))
 			}
 		}
 	}
 	return dst
+}
+
+// otherPlace is the one place for d in unit u besides cell c, or -1 when
+// there are none or several.
+func (s *seGrid) otherPlace(u uint8, c int, d uint8) int {
+	other := -1
+	for _, o := range Units[u] {
+		if int(o) == c || !s.has(int(o), d) {
+			continue
+		}
+		if other >= 0 {
+			return -1
+		}
+		other = int(o)
+	}
+	return other
 }
 
 // seChain is a chain step found: its rating, length and eliminations.

@@ -47,6 +47,7 @@ var seExamples = []struct {
 	{"...........52893..2..7.4..8..........4.1.5.8..3.6.7.4.9..453..1.1.....2...79.26..", 71, "forcing chain"},
 	{"..........24...83.3.9...4.2.9..5..2....2.7...7.24.19.8.1..7..8.97..2..45..5...6..", 72, "forcing chain"},
 	{"......978.81.3..2....2.....4....576...5.2.8...387....4.....6....4..9.68.296......", 74, "forcing chain"},
+	{".6.....9.7.8...4.5.9.5.4.6...9.8.6.....9.1.....2.7.8...8.7.6.4.6.5...9.7.4.....5.", 78, "nishio forcing chain"},
 	{"...3......8.2..6..63.8...5..4...23..3.......9..17...6..5...3.47..9..5.1......8...", 83, "unit forcing chains"},
 	{"...6.28.7....5.12..27....63.9...8.....2.9.6.....5...1.24....73..63.7....7.98.4...", 83, "cell forcing chains"},
 	{"...9...424.2...........65..82...54..6.......1..43...25..87...........3.951...8...", 84, "cell forcing chains"},
@@ -102,7 +103,8 @@ func TestSEStepRatings(t *testing.T) {
 			}
 			base := map[string]SERating{
 				"X-cycle": 65, "Y-cycle": 65, "XY-cycle": 70, "forcing X-chain": 66, "forcing chain": 70,
-				"cell forcing chains": 80, "unit forcing chains": 80,
+				"nishio forcing chain": 75,
+				"cell forcing chains":  80, "unit forcing chains": 80,
 			}[s.name]
 			require.NotZero(t, base, "unknown step %q", s.name)
 			assert.GreaterOrEqual(t, s.rating, base, "%s in %s", s.name, r.puzzle)
