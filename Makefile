@@ -9,7 +9,7 @@ PKGS          := ./...
 TEST_TIMEOUT  ?= 15m
 BENCH_TIME    ?= 1s
 
-.PHONY: all build run test test-short e2e bench loadtest fuzz lint fmt vet staticcheck clean
+.PHONY: all build run test test-short e2e bench loadtest lighthouse fuzz lint fmt vet staticcheck clean
 
 all: build
 
@@ -32,9 +32,11 @@ test:
 
 # The browser tests alone (they are part of `make test` too): a real arena
 # serve and Debian's headless Chromium. Without Chromium they skip, unless
-# E2E_REQUIRED=1; screenshots go to e2e/screenshots/.
+# E2E_REQUIRED=1; screenshots go to e2e/screenshots/. TestAccessibility
+# alone takes about three minutes on a busy 2-core machine (axe over every
+# page in four looks).
 e2e:
-	$(GO) test -count=1 -timeout 5m ./e2e
+	$(GO) test -count=1 -timeout 10m ./e2e
 
 test-short:
 	./scripts/ensure-postgres
@@ -51,6 +53,13 @@ bench: build
 # limits off; see docs/performance.md.
 loadtest: build
 	./scripts/loadtest
+
+# Lighthouse's scores of home, a room and the lab, phone and laptop, on a
+# fresh local server; installs a pinned Lighthouse with npm outside the
+# repository the first time (not part of `make test`; see
+# docs/performance.md).
+lighthouse: build
+	./scripts/lighthouse
 
 # Each fuzz target for FUZZTIME (go test runs one -fuzz target at a time).
 FUZZTIME ?= 30s

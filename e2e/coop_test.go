@@ -122,7 +122,7 @@ func TestCoop(t *testing.T) {
 // cursorOf is a predicate: the player's cursor, labelled with their name,
 // is in the cell.
 func cursorOf(cell int, playerID, name string) string {
-	return fmt.Sprintf(`(document.querySelector('%s .cursor[data-player=%q]')?.textContent || '').includes(%q)`, cellSel(cell), playerID, name)
+	return fmt.Sprintf(`(document.querySelector('%s .cursor[data-player=%q] .label')?.dataset.name || '').includes(%q)`, cellSel(cell), playerID, name)
 }
 
 // byOf is the data-by of the cell's digit: who placed it.

@@ -241,6 +241,17 @@ func conflictFor(g engine.Grid) (cell int, d uint8, given int) {
 	panic("a puzzle with no given in the row of an empty cell")
 }
 
+// clash types, into an empty cell, a digit a given of its row holds, and
+// waits until the page says the server refused it; it answers the cell.
+func (p *page) clash(givens engine.Grid) int {
+	p.t.Helper()
+	cell, d, _ := conflictFor(givens)
+	p.click(cellSel(cell))
+	p.press(digitKey(int(d), false), modNone)
+	p.wait("the conflict said", messageIs("conflict"))
+	return cell
+}
+
 // playerIDs maps the room's players' names to their ids, from the API.
 func playerIDs(t *testing.T, a *arena, roomID string) map[string]string {
 	t.Helper()

@@ -44,10 +44,7 @@ func TestReplay(t *testing.T) {
 	cells := empties(givens)
 
 	// A conflict for the feed, then Bob finishes first, then Alice.
-	cc, cd, _ := conflictFor(givens)
-	alice.click(cellSel(cc))
-	alice.press(digitKey(int(cd), false), modNone)
-	alice.wait("the conflict", messageIs("conflict"))
+	cc := alice.clash(givens)
 	bob.click(cellSel(cells[0]))
 	bob.fillByKeys(cells[0], cells, sol)
 	alice.wait("Bob's finish", feedHas("finish", "Bob"))
@@ -193,7 +190,7 @@ func TestReplayCoop(t *testing.T) {
 		eval[string](carol, fmt.Sprintf(`getComputedStyle(document.querySelector('.rp-board [data-cell="%d"] .digit')).color`, cells[len(cells)-1])),
 		"each player's digits in their colour")
 	for name, cell := range map[string]int{"Alice": cells[half-1], "Bob": cells[len(cells)-1]} {
-		assert.True(t, eval[bool](carol, fmt.Sprintf(`(document.querySelector('.rp-board [data-cell="%d"] .cursor[data-player=%q]')?.textContent || '').includes(%q)`, cell, ids[name], name)),
+		assert.True(t, eval[bool](carol, fmt.Sprintf(`(document.querySelector('.rp-board [data-cell="%d"] .cursor[data-player=%q] .label')?.dataset.name || '').includes(%q)`, cell, ids[name], name)),
 			"%s's cursor on their last move", name)
 	}
 	carol.wait("the page settled", "document.getAnimations().length === 0")

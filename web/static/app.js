@@ -298,13 +298,15 @@ function room(id, as, day) {
     const me = game.mine();
     const unranked = !!(me && me.ranked === false);
     document.querySelector('.room').dataset.ranked = String(!unranked);
-    $('mode').textContent = !game.me.id ? '' : modeLabel(m, ro, unranked);
+    // The page's heading: the room until the server has said what it is.
+    $('mode').textContent = !game.me.id ? `Room ${id}` : modeLabel(m, ro, unranked);
     document.title = `${MODES[m.mode] || 'Race'} ${id} · Sudoku Arena`;
     const playing = game.canPlay();
     for (const b of ['undo', 'redo', 'hint']) $(b).disabled = !playing;
     board.render();
     ui.renderPlayers(game);
     ui.renderLobby(game);
+    placeFocus(ro);
     const key = `${game.phase}|${game.finishes.size}`;
     if (key !== finishKey) { finishKey = key; dismissed = false; }
     if (panels) dailyResult();
@@ -321,6 +323,21 @@ function room(id, as, day) {
     }
   };
 
+  // The keyboard's place: the host's Start while the room waits, then the
+  // board once the game runs, so that no one tabs their way to it; each
+  // once a round, and only when the focus is nowhere in particular (on the
+  // page itself, or on what the game has just hidden).
+  let focused = '';
+  const placeFocus = (watching) => {
+    const stage = game.phase === 'waiting' && !$('start').hidden ? 'lobby'
+      : !watching && game.me.id && game.phase === 'running' ? 'play' : '';
+    const at = `${stage}|${game.room.round}`;
+    if (!stage || at === focused) return;
+    focused = at;
+    const a = document.activeElement;
+    if (a && a !== document.body && !a.closest('#lobby, #daily-start, [hidden]')) return;
+    $(stage === 'lobby' ? 'start' : 'board').focus({ preventScroll: true });
+  };
 
   const notice = (text, actions) => {
     let n = $('notice');

@@ -46,9 +46,12 @@ export class Board {
         d.className = 'digit';
         const corner = document.createElement('span');
         corner.className = 'corner';
+        // The marks' text, like the centre's, is one word a mark (spaces
+        // the grid does not lay out), as the cell's label reads them.
         for (let i = 1; i <= 9; i++) {
           const m = document.createElement('i');
           m.className = `m${i}`;
+          if (i > 1) corner.append(' ');
           corner.append(m);
         }
         const centre = document.createElement('span');
@@ -75,7 +78,9 @@ export class Board {
       b.style.setProperty('--sw', `var(--c${i})`); // its swatch in colour mode
       const left = document.createElement('span');
       left.className = 'left';
-      b.append(n, left);
+      // The space (not laid out in the button's grid) keeps the digit and
+      // its count two words, as the label says them.
+      b.append(n, ' ', left);
       btns.push(b);
     }
     const erase = document.createElement('button');
@@ -265,7 +270,12 @@ export class Board {
         marks[i].textContent = n && n.corner.has(i + 1) ? String(i + 1) : '';
         marks[i].classList.toggle('clash', bad.has(i + 1) && n.corner.has(i + 1));
       }
-      el.children[2].replaceChildren(...centre.map((m) => { const i = document.createElement('i'); i.textContent = m; if (bad.has(m)) i.className = 'clash'; return i; }));
+      el.children[2].replaceChildren(...centre.flatMap((m, k) => {
+        const i = document.createElement('i');
+        i.textContent = m;
+        if (bad.has(m)) i.className = 'clash';
+        return k ? [' ', i] : [i];
+      }));
       el.children[2].classList.toggle('long', centre.length > 4);
       // Colours: one fills the cell, several share it in slices.
       el.children[3].style.background = colours.length ? `linear-gradient(120deg, ${colours.map((k, i) => `var(--c${k}) ${(100 * i) / colours.length}% ${(100 * (i + 1)) / colours.length}%`).join(', ')})` : '';
@@ -287,7 +297,9 @@ export class Board {
         k.style.setProperty('--pc', `var(--p${this.colour(id) % 7})`);
         const label = document.createElement('span');
         label.className = 'label';
-        label.textContent = g.player(id) ? g.player(id).name : g.nameOf(id); // short: no "(guest)" on the board
+        // The name tag is drawn from its attribute: a mark on the board,
+        // not words of the cell, whose label says what it holds.
+        label.dataset.name = g.player(id) ? g.player(id).name : g.nameOf(id); // short: no "(guest)" on the board
         k.append(label);
         el.append(k);
       }
@@ -317,10 +329,12 @@ function label(c, d, given, corner, centre, clash) {
   let s = `row ${Math.floor(c / 9) + 1}, column ${(c % 9) + 1}, `;
   if (d) s += given ? `${d}, given` : String(d);
   else if (corner.length || centre.length) {
-    const parts = [];
-    if (corner.length) parts.push(`notes ${corner.join(' ')}`);
-    if (centre.length) parts.push(`centre notes ${centre.join(' ')}`);
-    s += parts.join(', ');
+    // Corner and centre marks together read as the cell shows them, one
+    // run of digits, the words between in brackets (not read as part of
+    // the visible text, so the label still holds it word for word).
+    if (corner.length && centre.length) s += `notes ${corner.join(' ')} (and centre notes) ${centre.join(' ')}`;
+    else if (corner.length) s += `notes ${corner.join(' ')}`;
+    else s += `centre notes ${centre.join(' ')}`;
   } else s += 'empty';
   if (clash) s += ', conflict';
   return s;

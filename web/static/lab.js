@@ -26,6 +26,11 @@ export function puzzleRefusal(e) {
   return refusal({ ...e, message }, ['bad_puzzle', 'no_solution', 'many_solutions']);
 }
 
+// setText sets the element's text where it differs.
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
 // boardAt is the digits and candidate masks after the first n steps.
 function boardAt(givens, steps, n) {
   const v = givens.slice();
@@ -44,8 +49,17 @@ function boardAt(givens, steps, n) {
 
 export function page() {
   const grid = $('lab-board');
+  // A grid of nine rows of nine cells, as the game's board: assistive
+  // technology reads it by row and column.
   const cells = [];
+  const rows = [];
   for (let c = 0; c < 81; c++) {
+    if (c % 9 === 0) {
+      const row = document.createElement('div');
+      row.setAttribute('role', 'row');
+      row.className = 'row';
+      rows.push(row);
+    }
     const el = document.createElement('div');
     el.className = 'cell';
     el.setAttribute('role', 'gridcell');
@@ -54,13 +68,15 @@ export function page() {
     el.dataset.r = Math.floor(c / 9); el.dataset.k = c % 9;
     const d = document.createElement('span');
     d.className = 'digit';
+    // The pencil marks' nine places are made when a step first shows
+    // marks: a board that only shows a puzzle lays out 81 cells, not 810.
     const marks = document.createElement('span');
     marks.className = 'corner';
-    for (let i = 1; i <= 9; i++) marks.append(Object.assign(document.createElement('i'), { className: `m${i}` }));
     el.append(d, marks);
     cells.push(el);
+    rows[rows.length - 1].append(el);
   }
-  grid.replaceChildren(...cells);
+  grid.replaceChildren(...rows);
 
   const input = $('lab-puzzle');
   const say = (text) => { $('lab-message').textContent = text || ''; };
@@ -85,12 +101,19 @@ export function page() {
       el.classList.toggle('target', elims.has(c) && !(st.cells || []).includes(c));
       el.classList.toggle('placed', places.has(c));
       el.classList.toggle('filled', !given && d > 0);
-      el.firstChild.textContent = d ? String(d) : '';
+      // Text is set only where it changes: spans rewritten each step would
+      // cost a phone a style and layout pass over the whole board.
+      setText(el.firstChild, d ? String(d) : '');
       const m = showing && !d ? mask[c] : 0;
       const out = elims.get(c) || 0;
-      el.lastChild.childNodes.forEach((i, k) => {
+      const marks = el.lastChild;
+      if (!marks.firstChild) {
+        if (!m && !out) return;
+        for (let i = 1; i <= 9; i++) marks.append(Object.assign(document.createElement('i'), { className: `m${i}` }));
+      }
+      marks.childNodes.forEach((i, k) => {
         const bit = 1 << (k + 1);
-        i.textContent = m & bit ? String(k + 1) : '';
+        setText(i, m & bit ? String(k + 1) : '');
         i.classList.toggle('elim', (out & bit) !== 0);
       });
     });

@@ -41,7 +41,11 @@ export function start() {
   };
   navigator.serviceWorker.addEventListener('controllerchange', () => { stale = updating; refresh(); });
   document.addEventListener('visibilitychange', refresh);
-  navigator.serviceWorker.register('/sw.js').catch(() => { /* the page works without it */ });
+  // After the page's load: the worker's install fetches the whole shell,
+  // which would otherwise compete with the page's own first paint.
+  const register = () => navigator.serviceWorker.register('/sw.js').catch(() => { /* the page works without it */ });
+  if (document.readyState === 'complete') register();
+  else addEventListener('load', register, { once: true });
 }
 
 // offline shows the offline page in #app (or, with a network, that the
