@@ -106,6 +106,16 @@ func TestLab(t *testing.T) {
 	p.click("#lab-grade")
 	p.wait("the grade", `document.querySelector('#lab-result-title').textContent.startsWith('Medium · score')`)
 	assert.Positive(t, eval[int](p, `document.querySelectorAll('#lab-techs tr').length`))
+	se, ok := engine.RateSE(gen.Givens)
+	require.True(t, ok)
+	assert.Contains(t, text(p, "#lab-facts"), "SE rating"+se.String(), "the Sudoku Explainer rating")
+	p.shot("lab-grade-desktop-light")
+	labScheme(p, "dark")
+	p.viewport(390, 844, true)
+	p.run("scroll to the grade", evalVoid(`document.querySelector('#lab-result').scrollIntoView()`))
+	p.shot("lab-grade-phone-dark")
+	p.viewport(1280, 800, false)
+	labScheme(p, "light")
 
 	// Solve like a person: the steps as the server lists them, forward and
 	// back, each highlighting the cells it names.

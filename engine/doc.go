@@ -1,8 +1,10 @@
-// Package engine is pure Sudoku: grids and their parsing, peer-conflict checks,
-// a fast bitboard solver that counts solutions, a human-style logical solver
-// that grades puzzles and explains hints, a seeded puzzle generator, and
-// the isomorphs (relabelled digits, moved rows and columns) that give each
-// player their own copy of a puzzle.
+// Package engine is pure Sudoku: grids and their parsing, peer-conflict
+// checks, a fast bitboard solver that counts solutions, a human-style
+// logical solver that grades puzzles and explains hints, a rater on the
+// Sudoku Explainer scale (RateSE; the generator calls it only when asked
+// for a minimum), a seeded puzzle generator, and the isomorphs (relabelled
+// digits, moved rows and columns) that give each player their own copy of
+// a puzzle.
 //
 // It imports only the standard library and does no I/O, so every other
 // package (rooms, the server, the command line) can trust it and test it as

@@ -13,6 +13,11 @@ type GenerateOptions struct {
 	Level     Level  // easy, medium, hard or expert
 	Seed      uint64 // everything random derives from it
 	Symmetric bool   // clues in 180° rotational symmetry
+	// MinSE, when set, also asks for a Sudoku Explainer rating (RateSE) of
+	// at least MinSE: puzzles of the level rated lower are passed over. At
+	// LevelExpert, 7.0 gives puzzles above expert: forcing chains and
+	// harder (see docs/performance.md for how long they take).
+	MinSE SERating
 }
 
 // Generated is a puzzle with its solution and grade.
@@ -56,11 +61,22 @@ func Generate(opts GenerateOptions) (Generated, error) {
 		}
 		// dig keeps the puzzle unique at every step: no need to check again.
 		gr := grade(givens, false)
-		if gr.Level == opts.Level {
+		if gr.Level == opts.Level && atLeastSE(givens, opts.MinSE) {
 			return Generated{Givens: givens, Solution: sol, Grade: gr, Seed: opts.Seed, Attempts: attempt}, nil
 		}
 	}
 	return Generated{}, fmt.Errorf("%w (level %v, seed %d)", ErrGenerateGaveUp, opts.Level, opts.Seed)
+}
+
+// atLeastSE reports whether the puzzle's Sudoku Explainer rating is at
+// least min (always, for min 0; a puzzle beyond the rater counts as
+// harder than any min).
+func atLeastSE(p Grid, min SERating) bool {
+	if min == 0 {
+		return true
+	}
+	r, ok := RateSE(p)
+	return !ok || r >= min
 }
 
 // dig makes a puzzle from the full grid sol: with opts.Level easy it removes

@@ -90,15 +90,24 @@ func TestGenerateRejectsLevels(t *testing.T) {
 // BenchmarkGenerate reports per-puzzle p50 and p99 for each level next to
 // ns/op: the generation budget is p50 ≤ 1 ms, p99 ≤ 10 ms for easy, medium
 // and hard.
+//
+// expert-se7 is expert with MinSE 7.0, the level above expert: its budget
+// is p99 under 1 s.
 func BenchmarkGenerate(b *testing.B) {
-	for _, level := range []Level{LevelEasy, LevelMedium, LevelHard, LevelExpert} {
-		b.Run(level.String(), func(b *testing.B) {
+	type run struct {
+		name  string
+		level Level
+		minSE SERating
+	}
+	runs := []run{{"easy", LevelEasy, 0}, {"medium", LevelMedium, 0}, {"hard", LevelHard, 0}, {"expert", LevelExpert, 0}, {"expert-se7", LevelExpert, 70}}
+	for _, r := range runs {
+		b.Run(r.name, func(b *testing.B) {
 			var times []time.Duration
 			seed := uint64(0)
 			for b.Loop() {
 				seed++
 				start := time.Now()
-				if _, err := Generate(GenerateOptions{Level: level, Seed: seed}); err != nil {
+				if _, err := Generate(GenerateOptions{Level: r.level, Seed: seed, MinSE: r.minSE}); err != nil {
 					b.Fatal(err)
 				}
 				times = append(times, time.Since(start))
@@ -111,6 +120,26 @@ func BenchmarkGenerate(b *testing.B) {
 			b.ReportMetric(at(50), "p50-ms")
 			b.ReportMetric(at(99), "p99-ms")
 		})
+	}
+}
+
+// TestGenerateMinSE asks for expert puzzles rated 7.0 or more on the Sudoku
+// Explainer scale: each is at expert, rated so, and the same seed gives the
+// same puzzle.
+func TestGenerateMinSE(t *testing.T) {
+	t.Parallel()
+	for seed := uint64(1); seed <= 6; seed++ {
+		opts := GenerateOptions{Level: LevelExpert, Seed: seed, MinSE: 70}
+		g, err := Generate(opts)
+		require.NoError(t, err)
+		r, ok := RateSE(g.Givens)
+		assert.True(t, !ok || r >= 70, "seed %d: SE %s", seed, r)
+		gr, err := GradePuzzle(g.Givens)
+		require.NoError(t, err)
+		assert.Equal(t, LevelExpert, gr.Level)
+		again, err := Generate(opts)
+		require.NoError(t, err)
+		assert.Equal(t, g.Givens, again.Givens, "seed %d", seed)
 	}
 }
 

@@ -95,6 +95,9 @@ type GradeResponse struct {
 	Counts []TechniqueCount `json:"counts"`
 	// Solved is false when the techniques get stuck (level "beyond").
 	Solved bool `json:"solved"`
+	// SE is the puzzle's rating on the Sudoku Explainer scale; nil when the
+	// rater's techniques cannot finish it (see engine.RateSE).
+	SE *engine.SERating `json:"se,omitempty"`
 }
 
 // TechniqueCount is how often the logical solver used one technique.
@@ -301,6 +304,9 @@ func (s *Server) grade(w http.ResponseWriter, r *http.Request) {
 			Puzzle: g.String(), Level: gr.Level.String(), Score: gr.Score,
 			Hardest: gr.Hardest.String(), HardestName: gr.Hardest.Name(), Solved: gr.Solved,
 			Counts: []TechniqueCount{},
+		}
+		if se, ok := engine.RateSE(g); ok {
+			out.SE = &se
 		}
 		for _, t := range engine.Techniques() {
 			if n := gr.Counts[t]; n > 0 {

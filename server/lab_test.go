@@ -120,6 +120,22 @@ func TestLabGrade(t *testing.T) {
 		assert.Equal(t, n, got[tech.String()], tech.String())
 	}
 	assert.Len(t, got, len(want.Counts))
+	se, ok := engine.RateSE(labMedium.Givens)
+	require.True(t, ok)
+	require.NotNil(t, out.SE, "%s", body)
+	assert.Equal(t, se, *out.SE)
+	assert.Contains(t, string(body), `"se":`+se.String())
+
+	// The example of docs/protocol.md: Sudoku Explainer rates it 2.6
+	// (pointing).
+	status, body = labPost(t, e, "/api/grade", "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
+	require.Equal(t, http.StatusOK, status, "%s", body)
+	assert.Contains(t, string(body), `"se":2.6}`)
+
+	// A puzzle beyond the rater (Easter Monster, SE 11.6) has no se.
+	status, body = labPost(t, e, "/api/grade", "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1")
+	require.Equal(t, http.StatusOK, status, "%s", body)
+	assert.NotContains(t, string(body), `"se"`)
 }
 
 func TestLabSteps(t *testing.T) {

@@ -53,6 +53,7 @@ func runGenerate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 0, "seed of the first puzzle; 0 picks one from the clock (it is printed to stderr)")
 	symmetric := fs.Bool("symmetric", false, "place clues in 180° rotational symmetry")
 	asJSON := fs.Bool("json", false, "write one JSON object per puzzle: puzzle, solution, level, score, hardest technique, technique counts, seed")
+	minSE := fs.Float64("min-se", 0, "also require a Sudoku Explainer rating of at least this (7 with -level expert: above expert)")
 	workers := fs.Int("workers", 1, "puzzles generated in parallel (the timing summary is per puzzle either way)")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), generateUsage); fs.PrintDefaults() }
 	if err := fs.Parse(args); err != nil {
@@ -89,7 +90,7 @@ func runGenerate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			defer wg.Done()
 			for i := range next {
 				start := time.Now()
-				g, err := engine.Generate(engine.GenerateOptions{Level: level, Seed: *seed + uint64(i), Symmetric: *symmetric})
+				g, err := engine.Generate(engine.GenerateOptions{Level: level, Seed: *seed + uint64(i), Symmetric: *symmetric, MinSE: engine.SERating(*minSE*10 + 0.5)})
 				results[i] <- genResult{gen: g, elapsed: time.Since(start), err: err}
 			}
 		}()

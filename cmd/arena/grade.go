@@ -18,7 +18,9 @@ Grades puzzles, one a line, from the files or from stdin, by the human
 techniques a logical solver needs for them. Writes one JSON object per
 puzzle: level (easy, medium, hard, expert, or beyond when the techniques do
 not finish it), score, hardest technique and the count of each technique
-used; or, for a puzzle that cannot be graded, an "error" saying why (no
+used, and se: its rating on the Sudoku Explainer scale (1.2 for a hidden
+single to about 9; left out when it needs more than multiple forcing
+chains); or, for a puzzle that cannot be graded, an "error" saying why (no
 solution, several solutions, not a puzzle). The exit code is 1 when any
 line could not be graded.
 
@@ -27,13 +29,14 @@ Flags:
 
 // gradeJSON is one line of `arena grade`.
 type gradeJSON struct {
-	Puzzle  string          `json:"puzzle"`
-	Level   string          `json:"level,omitempty"`
-	Score   int             `json:"score,omitempty"`
-	Hardest string          `json:"hardest,omitempty"`
-	Counts  map[string]int  `json:"techniques,omitempty"`
-	Steps   []protocol.Step `json:"steps,omitempty"`
-	Error   string          `json:"error,omitempty"`
+	Puzzle  string           `json:"puzzle"`
+	Level   string           `json:"level,omitempty"`
+	Score   int              `json:"score,omitempty"`
+	Hardest string           `json:"hardest,omitempty"`
+	SE      *engine.SERating `json:"se,omitempty"`
+	Counts  map[string]int   `json:"techniques,omitempty"`
+	Steps   []protocol.Step  `json:"steps,omitempty"`
+	Error   string           `json:"error,omitempty"`
 }
 
 func runGrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -60,6 +63,9 @@ func runGrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		j := gradeJSON{
 			Puzzle: pl.Grid.String(), Level: gr.Level.String(), Score: gr.Score,
 			Hardest: gr.Hardest.String(), Counts: techniqueCounts(gr),
+		}
+		if se, ok := engine.RateSE(pl.Grid); ok {
+			j.SE = &se
 		}
 		if *steps {
 			for _, s := range gr.Steps {

@@ -132,6 +132,14 @@ func TestGenerateDeterministic(t *testing.T) {
 		assert.NotEmpty(t, j.Counts)
 	}
 
+	// Above expert: expert puzzles rated 7.0 or more by Sudoku Explainer.
+	code, out, _ = arena(t, "", "generate", "-level", "expert", "-min-se", "7", "-n", "2", "-seed", "5")
+	require.Equal(t, exitOK, code)
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		se, ok := engine.RateSE(engine.MustParse(l))
+		assert.True(t, !ok || se >= 70, "%s rated %s", l, se)
+	}
+
 	for _, bad := range [][]string{{"-level", "impossible"}, {"-level", "beyond"}, {"-n", "0"}, {"-workers", "0"}} {
 		code, _, _ := arena(t, "", append([]string{"generate"}, bad...)...)
 		assert.Equal(t, exitUsage, code, "%v", bad)
@@ -150,12 +158,23 @@ func TestGrade(t *testing.T) {
 	assert.Equal(t, "easy", j.Level)
 	assert.Positive(t, j.Score)
 	assert.Empty(t, j.Error)
+	require.NotNil(t, j.SE, lines[0])
+	assert.Equal(t, "1.2", j.SE.String(), "SE rating of a puzzle solved by hidden singles in boxes")
 	for _, l := range lines[1:] {
 		var e gradeJSON
 		require.NoError(t, json.Unmarshal([]byte(l), &e))
 		assert.NotEmpty(t, e.Error, l)
 		assert.Empty(t, e.Level, l)
 	}
+
+	// Sukaku Explainer rates this one 7.1: it needs a forcing chain.
+	code, out, _ = arena(t, "...........52893..2..7.4..8..........4.1.5.8..3.6.7.4.9..453..1.1.....2...79.26..", "grade")
+	require.Equal(t, exitOK, code)
+	j = gradeJSON{}
+	require.NoError(t, json.Unmarshal([]byte(out), &j))
+	require.NotNil(t, j.SE, out)
+	assert.Equal(t, "7.1", j.SE.String())
+	assert.Contains(t, out, `"se":7.1,`)
 
 	code, out, _ = arena(t, easy, "grade", "-steps")
 	require.Equal(t, exitOK, code)

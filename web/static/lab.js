@@ -199,6 +199,7 @@ export function page() {
       ['Level', api.title(r.level)],
       ['Score', api.count(r.score)],
       ['Hardest', r.hardest_name],
+      ['SE rating', r.se != null ? r.se.toFixed(1) : 'Beyond the rater (8.5 or more)'],
       ['Solved by logic', r.solved ? 'Yes' : 'No: the techniques get stuck'],
     ], r.counts);
   });
