@@ -319,8 +319,11 @@ function room(id, as, day) {
     // A player's first game shows the guide to the keys and modes, once.
     if (game.phase === 'running' && !game.spectator && game.me.id && !store.get('guide')) {
       store.set('guide', 'shown');
-      dialogs().then((m) => m.guide());
+      dialogs().then((m) => m.guide(() => game.phase === 'running'));
     }
+    // The guide is for playing: a finished game (or a new round's lobby)
+    // puts it away.
+    if (game.phase !== 'running') document.getElementById('guide')?.remove();
   };
 
   // The keyboard's place: the host's Start while the room waits, then the

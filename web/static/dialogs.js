@@ -109,11 +109,13 @@ export function keys() {
 }
 
 // guide shows, beside the board, a short guide to the modes and keys: a
-// card that stays until dismissed, over nothing.
-export async function guide() {
+// card that stays until dismissed, over nothing, shown only if still()
+// says so once its look has loaded.
+export async function guide(still) {
   const side = document.querySelector('.side');
   if (!side || document.getElementById('guide')) return;
   await styled();
+  if (!still()) return;
   const card = h('section', { id: 'guide', class: 'panel guide', 'aria-labelledby': 'guide-title' },
     h('div', { class: 'dlg-head' }, h('h2', { id: 'guide-title' }, 'How to play'),
       h('button', { type: 'button', id: 'guide-ok', onclick: () => card.remove() }, 'Got it')),
