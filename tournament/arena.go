@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/server"
 )
 
 // Races makes a tournament's race rooms.
@@ -30,17 +31,8 @@ type Record struct {
 }
 
 // Update is the tournament as its participants and spectators see it:
-// sent on every change. A player's Standing.Playing names the race room
-// they are paired into.
-type Update struct {
-	ID        string     `json:"id"`
-	Name      string     `json:"name"`
-	Level     string     `json:"level"`
-	Status    string     `json:"status"`
-	StartsAt  time.Time  `json:"startsAt"`
-	EndsAt    time.Time  `json:"endsAt"`
-	Standings []Standing `json:"standings"`
-}
+// sent on every change.
+type Update = server.TournamentResponse
 
 // Config is what an Arena runs with.
 type Config struct {

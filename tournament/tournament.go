@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"github.com/sudoku-arena/arena/server"
 )
 
 // Statuses of a tournament.
@@ -70,12 +72,7 @@ func (s Spec) Check() error {
 
 // Game is one race of a player's: its place (0 when it did not finish)
 // and the points it scored; Fire says the points were doubled by a streak.
-type Game struct {
-	Race   string `json:"race"`
-	Place  int    `json:"place"`
-	Points int    `json:"points"`
-	Fire   bool   `json:"fire,omitempty"`
-}
+type Game = server.TournamentGame
 
 // player is a joined player's state.
 type player struct {
@@ -296,18 +293,9 @@ func uniq(ids []string) []string {
 	return out
 }
 
-// Standing is a player's line in the standings.
-type Standing struct {
-	Rank    int    `json:"rank"`
-	Player  string `json:"player"`
-	Name    string `json:"name"`
-	Score   int    `json:"score"`
-	Wins    int    `json:"wins"`
-	Fire    bool   `json:"fire,omitempty"`
-	Playing string `json:"playing,omitempty"`
-	Left    bool   `json:"withdrawn,omitempty"`
-	Games   []Game `json:"games"`
-}
+// Standing is a player's line in the standings: Playing names the race
+// room they are paired into, if any.
+type Standing = server.TournamentStanding
 
 // Standings are the players by score, then wins, then fewer races played,
 // then the order they joined; equal score, wins and races share a rank.

@@ -15,7 +15,20 @@ import (
 	"github.com/sudoku-arena/arena/internal/config"
 	"github.com/sudoku-arena/arena/store"
 	"github.com/sudoku-arena/arena/store/backend"
+	"github.com/sudoku-arena/arena/tournament"
 )
+
+// runTournament is arena tournament (package tournament's Main), on the
+// store DATABASE_URL names.
+func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	db, err := config.LoadStore(os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena tournament: %v\n", err)
+		return exitUsage
+	}
+	open := func(ctx context.Context) (store.Store, error) { return backend.Open(ctx, db) }
+	return tournament.Main(args, open, time.Now, stdout, stderr)
+}
 
 const reviewUsage = `Usage: arena review [list | confirm ID | remove ID]
 

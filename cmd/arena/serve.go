@@ -22,6 +22,7 @@ import (
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
 	"github.com/sudoku-arena/arena/store/backend"
+	"github.com/sudoku-arena/arena/tournament"
 	"github.com/sudoku-arena/arena/web"
 )
 
@@ -155,7 +156,9 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 	}
 	rcfg := cfg.Rooms
 	rcfg.Logger = logger
-	rooms := room.NewRegistry(rcfg, &daily.Rooms{Adapter: data, Puzzles: puzzles, RankGuests: all.RankGuests})
+	hub := tournament.NewHub(ctx, room.WallClock{}, nil, st, logger) // its races' finishes come through Results
+	rooms := room.NewRegistry(rcfg, tournament.Results{Store: &daily.Rooms{Adapter: data, Puzzles: puzzles, RankGuests: all.RankGuests}, Hub: hub})
+	hub.SetRaces(tournament.RegistryRaces{Rooms: rooms})
 	// The node's heartbeat and takeover loop: a draining node claims
 	// nothing, and heartbeats until it leaves.
 	stopNode := func() {}
@@ -193,6 +196,10 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 	}
 	srv.SetDailies(&daily.Service{Store: st, Puzzles: puzzles, RankGuests: all.RankGuests})
 	srv.SetReplays(data)
+	if all.Arenas || !all.Node.On() { // of several nodes, the one with TOURNAMENTS runs them
+		srv.SetTournaments(hub)
+		defer background(func(ctx context.Context) { hub.Keep(ctx, all.Tournaments) })()
+	}
 	srv.SetBrake(events)
 	accounts := account.New(account.Config{PublicURL: cfg.PublicURL, ListenAddr: cfg.ListenAddr, Logger: logger}, st)
 	srv.SetAccounts(accounts)
