@@ -74,7 +74,6 @@ var docHTTPBodies = map[string]func() any{
 	"player-games":         func() any { return new(PlayerGamesResponse) },
 	"tournaments":          func() any { return new(TournamentsResponse) },
 	"tournament":           func() any { return new(TournamentResponse) },
-	"tournament-join":      func() any { return new(tournamentRequest) },
 	"tournament-event":     func() any { return new(TournamentEvent) },
 	"player-tournaments":   func() any { return new(PlayerTournamentsResponse) },
 	"best-times":           func() any { return new(BestTimesResponse) },

@@ -91,7 +91,7 @@ type Tournaments interface {
 	Tournament(ctx context.Context, id string) (TournamentResponse, error)
 	// Join adds the player to a tournament that has not ended: ErrNoTournament,
 	// ErrTournamentOver.
-	Join(ctx context.Context, id, playerID, name string) error
+	Join(ctx context.Context, id, playerID string) error
 	// Withdraw stops pairing the player: ErrNoTournament,
 	// ErrTournamentOver, ErrNotInTournament.
 	Withdraw(ctx context.Context, id, playerID string) error
@@ -185,38 +185,26 @@ func (s *Server) getPlayerTournaments(w http.ResponseWriter, r *http.Request) {
 	answerTournaments(s, w, PlayerTournamentsResponse{Tournaments: places}, err)
 }
 
-// tournamentRequest is the body of join and withdraw: the player's token.
-type tournamentRequest struct {
-	Token string `json:"token"`
-}
-
-// joinTournament is join and withdraw: the player is the token's.
+// joinTournament is join and withdraw, of the caller: the player of
+// the bearer token, or of the session cookie.
 func (s *Server) joinTournament(w http.ResponseWriter, r *http.Request) {
 	if !s.tournamentsReady(w) {
 		return
 	}
-	const want = `the body must be one JSON object such as {"token":"..."}`
-	data, rerr := readBody(r.Body, 4096, want)
-	var req tournamentRequest
-	if rerr == nil {
-		if err := protocol.DecodeObject(data, &req, true); err != nil || req.Token == "" {
-			rerr = protocol.Errorf(protocol.CodeBadJSON, "%s, with no other field", want)
-		}
-	}
-	if rerr != nil {
-		writeRefusal(w, rerr)
+	me, err := s.bearer(r)
+	if err != nil {
+		s.tournamentError(w, err)
 		return
 	}
-	id, name, _, err := s.playerByToken(r.Context(), HashToken(req.Token))
-	if err != nil {
-		writeError(w, protocol.CodeBadToken, "the token is not a player's")
+	if me == "" {
+		writeError(w, protocol.CodeNotSignedIn, "joining a tournament needs a player: a session, or a bearer token")
 		return
 	}
 	tid := r.PathValue("id")
 	if r.URL.Path == "/api/tournaments/"+tid+"/withdraw" {
-		err = s.tournaments.Withdraw(r.Context(), tid, id)
+		err = s.tournaments.Withdraw(r.Context(), tid, me)
 	} else {
-		err = s.tournaments.Join(r.Context(), tid, id, name)
+		err = s.tournaments.Join(r.Context(), tid, me)
 	}
 	if err != nil {
 		s.tournamentError(w, err)

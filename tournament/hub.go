@@ -17,11 +17,14 @@ import (
 // Hub is the node's tournaments: the live arenas (upcoming and running),
 // and the finished ones in the store. It is the server's Tournaments.
 type Hub struct {
-	ctx   context.Context
-	clock room.Clock
-	races Races
-	st    store.Tournaments
-	log   *slog.Logger
+	ctx     context.Context
+	clock   room.Clock
+	races   Races
+	st      store.Tournaments
+	players interface {
+		Player(ctx context.Context, id string) (store.Player, error)
+	}
+	log *slog.Logger
 
 	mu     sync.Mutex
 	arenas map[string]*Arena
@@ -32,11 +35,11 @@ var _ server.Tournaments = (*Hub)(nil)
 
 // NewHub is a hub whose arenas run until ctx is done, make their races
 // with races and store their results in st.
-func NewHub(ctx context.Context, clock room.Clock, races Races, st store.Tournaments, logger *slog.Logger) *Hub {
+func NewHub(ctx context.Context, clock room.Clock, races Races, st store.Store, logger *slog.Logger) *Hub {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Hub{ctx: ctx, clock: clock, races: races, st: st, log: logger, arenas: map[string]*Arena{}, ofRace: map[string]*Arena{}}
+	return &Hub{ctx: ctx, clock: clock, races: races, st: st, players: st, log: logger, arenas: map[string]*Arena{}, ofRace: map[string]*Arena{}}
 }
 
 // SetRaces sets what makes the races, once the rooms' registry is made
@@ -161,13 +164,17 @@ func arenaErr(err error) error {
 	return err
 }
 
-// Join adds the player to the live tournament.
-func (h *Hub) Join(ctx context.Context, id, playerID, name string) error {
+// Join adds the player to the live tournament, under their name.
+func (h *Hub) Join(ctx context.Context, id, playerID string) error {
 	a, ok := h.arena(id)
 	if !ok {
 		return h.gone(ctx, id)
 	}
-	return arenaErr(a.Join(ctx, playerID, name))
+	p, err := h.players.Player(ctx, playerID)
+	if err != nil {
+		return fmt.Errorf("tournament %s: player %s: %w", id, playerID, err)
+	}
+	return arenaErr(a.Join(ctx, playerID, p.Name))
 }
 
 // Withdraw stops pairing the player in the live tournament.
