@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/internal/arenatest"
+	"github.com/sudoku-arena/arena/server"
+)
+
+// tournamentCall is a tournament route of the server, as the player of
+// token when it is set.
+func tournamentCall(t *testing.T, a *arenatest.Arena, method, path, token string) (server.TournamentResponse, int) {
+	t.Helper()
+	var body io.Reader
+	if method == http.MethodPost {
+		body = strings.NewReader("{}")
+	}
+	req, err := http.NewRequest(method, a.URL()+path, body)
+	require.NoError(t, err)
+	req.Header.Set("Origin", a.URL())
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := arenatest.Client.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	var tr server.TournamentResponse
+	if res.StatusCode == http.StatusOK {
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&tr))
+	}
+	return tr, res.StatusCode
+}
+
+func standingOf(tr server.TournamentResponse, player string) server.TournamentStanding {
+	for _, s := range tr.Standings {
+		if s.Player == player {
+			return s
+		}
+	}
+	return server.TournamentStanding{}
+}
+
+// TestTournamentProcess: a real server runs the scheduled tournament;
+// two players join it over HTTP and are paired into one race room; the
+// first to solve it scores 4 for the win, which the tournament's
+// WebSocket sends at once, and the second 3, after which both are paired
+// into a new race.
+func TestTournamentProcess(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=4", "TOURNAMENTS=2h/easy/2h"}})
+
+	var list server.TournamentsResponse
+	for deadline := time.Now().Add(10 * time.Second); len(list.Running) == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		res, err := arenatest.Get(a.URL() + "/api/tournaments") // the schedule is read just after the start
+		require.NoError(t, err)
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&list))
+		res.Body.Close()
+	}
+	require.Len(t, list.Running, 1, "the schedule's tournament runs from the server's start: %+v", list)
+	tid := list.Running[0].ID
+	assert.Equal(t, "easy", list.Running[0].Level)
+
+	_, code := tournamentCall(t, a, http.MethodPost, "/api/tournaments/"+tid+"/join", "")
+	assert.Equal(t, http.StatusUnauthorized, code, "no player: not_signed_in")
+	_, code = tournamentCall(t, a, http.MethodGet, "/api/tournaments/nope", "")
+	assert.Equal(t, http.StatusNotFound, code)
+
+	// Two players, made by joining a room of their own.
+	scratch, err := createRoom(a, "race")
+	require.NoError(t, err)
+	var players []*wsPlayer
+	for _, name := range []string{"Ann", "Bob"} {
+		p, err := dialPlayer(ctx, a, scratch, name, "", 0)
+		require.NoError(t, err)
+		p.close()
+		players = append(players, p)
+	}
+	ann, bob := players[0], players[1]
+	_, code = tournamentCall(t, a, http.MethodPost, "/api/tournaments/"+tid+"/withdraw", ann.token)
+	assert.Equal(t, http.StatusConflict, code, "not_in_tournament")
+
+	watch, _, err := websocket.Dial(ctx, "ws"+a.URL()[len("http"):]+"/ws/tournaments/"+tid, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {a.URL()}}})
+	require.NoError(t, err)
+	defer watch.CloseNow()
+	next := func(ok func(server.TournamentEvent) bool) server.TournamentEvent {
+		t.Helper()
+		for {
+			_, data, err := watch.Read(ctx)
+			require.NoError(t, err)
+			var ev server.TournamentEvent
+			require.NoError(t, json.Unmarshal(data, &ev))
+			require.Equal(t, "tournament", ev.Type)
+			if ok(ev) {
+				return ev
+			}
+		}
+	}
+	next(func(ev server.TournamentEvent) bool { return ev.ID == tid })
+
+	_, code = tournamentCall(t, a, http.MethodPost, "/api/tournaments/"+tid+"/join", ann.token)
+	require.Equal(t, http.StatusOK, code)
+	tr, code := tournamentCall(t, a, http.MethodPost, "/api/tournaments/"+tid+"/join", bob.token)
+	require.Equal(t, http.StatusOK, code)
+	race := standingOf(tr, ann.id).Playing
+	require.NotEmpty(t, race, "paired once two are free: %+v", tr.Standings)
+	assert.Equal(t, race, standingOf(tr, bob.id).Playing, "into the same race")
+	assert.Equal(t, "Ann", standingOf(tr, ann.id).Name)
+
+	racers := map[string]*wsPlayer{}
+	for _, p := range players {
+		rp, err := dialPlayer(ctx, a, race, p.name, p.token, 0)
+		require.NoError(t, err)
+		defer rp.close()
+		racers[p.name] = rp
+	}
+	require.NoError(t, racers["Ann"].send(ctx, map[string]any{"type": "start"}))
+	solveAll := func(p *wsPlayer) {
+		t.Helper()
+		givens, err := p.running(ctx)
+		require.NoError(t, err)
+		solution := solve(t, givens)
+		for cell := range givens {
+			if givens[cell] == 0 {
+				require.NoError(t, p.move(ctx, cell, int(solution[cell])))
+			}
+		}
+		require.NoError(t, p.awaitFinish(ctx))
+	}
+	_, err = racers["Bob"].running(ctx)
+	require.NoError(t, err)
+	solveAll(racers["Ann"])
+	ev := next(func(ev server.TournamentEvent) bool { return standingOf(ev.TournamentResponse, ann.id).Score > 0 })
+	assert.Equal(t, []server.TournamentGame{{Race: race, Place: 1, Points: 4}}, standingOf(ev.TournamentResponse, ann.id).Games)
+	assert.Empty(t, standingOf(ev.TournamentResponse, ann.id).Playing, "Ann waits for a second free player")
+	assert.Equal(t, race, standingOf(ev.TournamentResponse, bob.id).Playing, "Bob still races")
+	assert.Equal(t, 1, ev.Standings[0].Rank)
+	assert.Equal(t, ann.id, ev.Standings[0].Player)
+
+	solveAll(racers["Bob"])
+	ev = next(func(ev server.TournamentEvent) bool { return standingOf(ev.TournamentResponse, bob.id).Score > 0 })
+	assert.Equal(t, []server.TournamentGame{{Race: race, Place: 2, Points: 3}}, standingOf(ev.TournamentResponse, bob.id).Games)
+	again := standingOf(ev.TournamentResponse, ann.id).Playing
+	assert.NotEmpty(t, again, "both free again: paired again at once")
+	assert.NotEqual(t, race, again)
+	assert.Equal(t, again, standingOf(ev.TournamentResponse, bob.id).Playing)
+	assert.True(t, slices.IsSortedFunc(ev.Standings, func(x, y server.TournamentStanding) int { return y.Score - x.Score }))
+}
