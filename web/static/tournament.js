@@ -116,7 +116,7 @@ class View {
     this.rows = el('tbody');
     this.table.append(thead, this.rows);
     this.empty = el('p', 'muted', 'Nobody has joined yet.');
-    standings.append(this.table, this.empty, el('p', 'hint-text', 'Points by place in each race: 1st 4, 2nd 3, 3rd 2, 4th 1; after two wins in a row they count double (🔥) until a race is not won.'));
+    standings.append(this.table, this.empty, el('p', 'hint-text', 'Points by place in each race: 1st 4, 2nd 3, 3rd 2, 4th 1; after two wins in a row they count double (×2) until a race is not won.'));
     body.append(this.bar, this.podium, standings);
   }
 
@@ -162,17 +162,19 @@ class View {
     const a = el('a', '', s.name);
     a.href = `/p/${encodeURIComponent(s.player)}`;
     name.append(a);
-    if (s.fire) name.append(el('span', 't-fire', ' 🔥'));
+    if (s.fire) name.append(' ', el('span', 't-fire', '×2'));
     if (s.playing) name.append(el('span', 'muted', ' · racing'));
     if (s.withdrawn) name.append(el('span', 'muted', ' · withdrawn'));
-    const games = el('td', 't-games');
+    const td = el('td');
+    const games = el('div', 't-games');
+    td.append(games);
     for (const g of s.games || []) {
       const link = el('a', `t-game${g.fire ? ' fire' : ''}`, g.place ? String(g.place) : '–');
       link.href = `/r/${encodeURIComponent(g.race)}/replay`;
       link.setAttribute('aria-label', g.place ? `${g.place}${['', 'st', 'nd', 'rd'][g.place] || 'th'} place, ${g.points} points: replay` : 'not finished: replay');
       games.append(link);
     }
-    tr.append(el('td', 'num', String(s.rank)), name, games, el('td', 'num t-score', String(s.score)));
+    tr.append(el('td', 'num', String(s.rank)), name, td, el('td', 'num t-score', String(s.score)));
     return tr;
   }
 
