@@ -196,8 +196,8 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 	}
 	srv.SetDailies(&daily.Service{Store: st, Puzzles: puzzles, RankGuests: all.RankGuests})
 	srv.SetReplays(data)
+	srv.SetTournaments(hub)
 	if all.Arenas || !all.Node.On() { // of several nodes, the one with TOURNAMENTS runs them
-		srv.SetTournaments(hub)
 		defer background(func(ctx context.Context) { hub.Keep(ctx, all.Tournaments) })()
 	}
 	srv.SetBrake(events)
