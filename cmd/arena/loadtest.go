@@ -68,7 +68,7 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rawURL := fs.String("url", "http://127.0.0.1:8080", "the server's base URL, or several nodes' comma-separated")
 	rooms := fs.Int("rooms", 10, "rooms to create")
 	players := fs.Int("players", 4, "players per room")
-	mode := fs.String("mode", "coop", "coop or race")
+	mode := fs.String("mode", "coop", "coop, race, or arena: -rooms × -players guests play the running tournament")
 	rate := fs.Float64("rate", 0.5, "moves per player per second")
 	ramp := fs.Duration("ramp", 10*time.Second, "time over which the rooms are set up")
 	duration := fs.Duration("duration", 30*time.Second, "the measured window, after the ramp")
@@ -110,6 +110,9 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Ramp: *ramp, Duration: *duration, PIDs: pidList, Metrics: metricsURLs, ClashEvery: *clash,
 		Sources: *sources, SourceOffset: max(*worker, 0), Client: *client,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	}
+	if o.Mode == loadtest.ModeArena {
+		return loadtest.ArenaMain(context.Background(), o, stdout, stderr)
 	}
 	if err := o.Validate(); err != nil {
 		fmt.Fprintf(stderr, "arena loadtest: %v\n", err)
