@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/internal/arenatest"
+	"github.com/sudoku-arena/arena/internal/loadtest"
 	"github.com/sudoku-arena/arena/server"
 )
 
@@ -157,4 +159,24 @@ func TestTournamentProcess(t *testing.T) {
 	assert.NotEqual(t, race, again)
 	assert.Equal(t, again, standingOf(ev.TournamentResponse, bob.id).Playing)
 	assert.True(t, slices.IsSortedFunc(ev.Standings, func(x, y server.TournamentStanding) int { return y.Score - x.Score }))
+}
+
+// TestLoadtestArena runs -mode arena against a real server's running
+// tournament: every guest joins, races are paired, solved and timed.
+func TestLoadtestArena(t *testing.T) {
+	a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=4", "TOURNAMENTS=2h/easy/2h", "PLAYER_RATE=0"}})
+	var out, errb bytes.Buffer
+	code := run([]string{"loadtest", "-url", a.URL(), "-mode", "arena", "-rooms", "2", "-players", "3",
+		"-rate", "40", "-ramp", "2s", "-duration", "8s"}, nil, &out, &errb)
+	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", errb.String(), out.String())
+	var res loadtest.ArenaResult
+	require.NoError(t, json.Unmarshal(out.Bytes(), &res), out.String())
+	assert.Equal(t, 6, res.Joined)
+	assert.Positive(t, res.Races)
+	assert.Positive(t, res.Finishes, "races are solved")
+	assert.Greater(t, res.Moves, 40)
+	assert.Positive(t, res.Events)
+	assert.Positive(t, res.MoveP50MS)
+	assert.LessOrEqual(t, res.MoveP50MS, res.MoveP99MS)
+	assert.Empty(t, res.Errors)
 }
