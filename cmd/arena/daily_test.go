@@ -269,7 +269,7 @@ func TestDailyPlayedRankedOnceOnEveryStore(t *testing.T) {
 			zero := 0
 			assert.Equal(t, server.PlayerStats{
 				Modes: map[string]server.ModeStats{
-					room.ModeRace: {Won: &zero}, room.ModeCoop: {}, room.ModeDaily: {Finished: 3},
+					room.ModeRace: {Won: &zero, Contested: &zero}, room.ModeCoop: {}, room.ModeDaily: {Finished: 3},
 				},
 				Levels: map[string]server.LevelStats{"easy": {Finished: 3, BestMS: 61000, AverageMS: (240000 + 61000 + 120000) / 3}},
 			}, rec.Stats)
