@@ -94,10 +94,16 @@ func TestLobby(t *testing.T) {
 // the solution once both play.
 func raceOfTwo(t *testing.T) (alice, bob *page, givens, sol engine.Grid) {
 	t.Helper()
+	return gameOfTwo(t, "race")
+}
+
+// gameOfTwo is raceOfTwo in the mode ("race" or "coop").
+func gameOfTwo(t *testing.T, mode string) (alice, bob *page, givens, sol engine.Grid) {
+	t.Helper()
 	srv := startArena(t)
 	b := newBrowser(t)
 	alice, bob = b.newPage("Alice"), b.newPage("Bob")
-	id := createRoom(alice, srv.URL(), "race", "easy", "Alice")
+	id := createRoom(alice, srv.URL(), mode, "easy", "Alice")
 	joinRoom(bob, srv.URL()+"/r/"+id, "Bob")
 	startGame(alice, bob)
 	givens, sol = puzzle(alice)
