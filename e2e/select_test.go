@@ -186,3 +186,27 @@ func TestMultiSelect(t *testing.T) {
 	alice.wait("the given's refusal", messageIs("given_cell"))
 	alice.wait("no cell marked by the old hint", `document.querySelectorAll('#board .hinted').length === 0`)
 }
+
+// TestMultiSelectRace: a racer selects several cells of their own board
+// and colours them at once (colours a race keeps in the browser); undo
+// takes them back and redo puts them on again, and a reload keeps them.
+func TestMultiSelectRace(t *testing.T) {
+	t.Parallel()
+	srv := startArena(t)
+	p := newBrowser(t).newPage("Alice")
+	_, _, _, _ = soloRace(p, srv.URL(), 0)
+	cells := []int{9, 10, 11, 20}
+	p.drag(modNone, 9, 10, 11)
+	p.drag(modShift, 20)
+	p.wait("four cells selected", selectedAre(cells...))
+	p.click(`#pad [data-pad-mode="colour"]`)
+	p.click(`#pad [data-digit="6"]`)
+	p.wait("colour 6 on each", colouredAll(cells, 6, true))
+	p.press(letterKey('z', false), modCtrl)
+	p.wait("undone", colouredAll(cells, 6, false))
+	p.press(letterKey('z', true), modCtrl|modShift)
+	p.wait("redone (Ctrl+Shift+Z)", colouredAll(cells, 6, true))
+	p.run("reload", chromedp.Reload())
+	waitPlaying(p)
+	p.wait("kept in the browser", colouredAll(cells, 6, true))
+}
