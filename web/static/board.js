@@ -119,7 +119,7 @@ export class Board {
       drag = true;
     });
     this.root.addEventListener('pointermove', (e) => {
-      const el = drag && document.elementFromPoint(e.clientX, e.clientY)?.closest('#board [data-cell]');
+      const el = drag && e.buttons && document.elementFromPoint(e.clientX, e.clientY)?.closest('#board [data-cell]');
       if (el && !this.many.has(+el.dataset.cell)) this.select(+el.dataset.cell, true);
     });
     for (const t of ['pointerup', 'pointercancel']) document.addEventListener(t, () => { drag = false; });
