@@ -11,6 +11,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/engine"
 )
 
 // middle is where the cell's centre is in the page's viewport.
@@ -190,11 +192,21 @@ func TestMultiSelect(t *testing.T) {
 // TestMultiSelectRace: a racer selects several cells of their own board
 // and colours them at once (colours a race keeps in the browser); undo
 // takes them back and redo puts them on again, and a reload keeps them.
+// A digit typed on two cells goes in both, and Delete clears both.
 func TestMultiSelectRace(t *testing.T) {
 	t.Parallel()
 	srv := startArena(t)
 	p := newBrowser(t).newPage("Alice")
-	_, _, _, _ = soloRace(p, srv.URL(), 0)
+	_, givens, _, _ := soloRace(p, srv.URL(), 0)
+	a, b, d := apart(givens)
+	p.drag(modNone, a)
+	p.drag(modCtrl, b)
+	p.wait("two cells", selectedAre(min(a, b), max(a, b)))
+	p.press(digitKey(int(d), false), modNone)
+	p.wait("the digit in both", digitIs(a, d)+" && "+digitIs(b, d))
+	p.press(keyDelete, modNone)
+	p.wait("both cleared", digitIs(a, 0)+" && "+digitIs(b, 0))
+
 	cells := []int{9, 10, 11, 20}
 	p.drag(modNone, 9, 10, 11)
 	p.drag(modShift, 20)
@@ -209,4 +221,23 @@ func TestMultiSelectRace(t *testing.T) {
 	p.run("reload", chromedp.Reload())
 	waitPlaying(p)
 	p.wait("kept in the browser", colouredAll(cells, 6, true))
+}
+
+// apart is two empty cells that share no row, column or box, and a digit
+// that clashes with no given in either.
+func apart(g engine.Grid) (a, b int, d uint8) {
+	cells := empties(g)
+	for _, a := range cells {
+		for _, b := range cells {
+			if a/9 == b/9 || a%9 == b%9 || (a/27 == b/27 && a%9/3 == b%9/3) {
+				continue
+			}
+			for d := uint8(1); d <= 9; d++ {
+				if g.Conflicts(a, d).Empty() && g.Conflicts(b, d).Empty() {
+					return a, b, d
+				}
+			}
+		}
+	}
+	panic("no two cells apart")
 }
