@@ -216,7 +216,7 @@ export class Board {
     if (msgs.length > n) setTimeout(() => this.send(msgs.slice(n), 20), 1100);
   }
 
-  // colourAll sends colour(c) to each cell, a step for undo.
+  // colourAll sends colour k to each cell, a step for undo.
   colourAll(cells, k) {
     if (!cells.length) return;
     this.done.push(cells.map((c) => {
@@ -249,8 +249,8 @@ export class Board {
     to.push(s);
   }
 
-  // erase clears the selected cell's digit, or else its marks of the pad's
-  // kind (both kinds in digit mode); in colour mode, its colours.
+  // erase clears each selected cell's digit, or else its marks of the
+  // pad's kind (both in digit mode); in colour mode, its colours.
   erase() {
     if (this.sel < 0 || this.game.spectator) return;
     const cells = [...this.many], one = cells.length < 2;
