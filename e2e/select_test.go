@@ -102,8 +102,9 @@ func jsInts(cs []int) string {
 // out), colours them all at once (Bob sees every one), undoes and redoes
 // the colours (keys and buttons, for Bob too), puts a corner mark on the
 // empty ones among them, and the arrow keys and Escape bring the selection
-// back to one cell. Bob selects with a finger on a phone. A hint's cells
-// stop being marked once a newer message takes its place under the board.
+// back to one cell, while Shift+arrow adds a cell. Bob selects with a
+// finger on a phone. A hint's cells stop being marked once a newer message
+// takes its place under the board.
 // Screenshots: multi-select (desktop and phone, light and dark).
 func TestMultiSelect(t *testing.T) {
 	t.Parallel()
@@ -170,6 +171,10 @@ func TestMultiSelect(t *testing.T) {
 	alice.wait("two", selectedAre(41, 42))
 	alice.press(keyEscape, modNone)
 	alice.wait("one again", selectedAre(42))
+	alice.press(keyDown, modShift)
+	alice.wait("Shift+arrow adds the next cell", selectedAre(42, 51))
+	alice.press(keyEscape, modNone)
+	alice.wait("one again, where the arrow went", selectedAre(51))
 
 	// A finger selects as the mouse does.
 	bob.viewport(390, 844, true)

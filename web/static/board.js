@@ -168,7 +168,7 @@ export class Board {
     }
     e.preventDefault();
     if (t !== this.root && !(t && t.closest && t.closest('#pad'))) this.root.focus({ preventScroll: true });
-    this.select(s);
+    this.select(s, e.shiftKey);
   }
 
   setMode(mode) {
