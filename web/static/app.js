@@ -661,10 +661,7 @@ function route() {
     $('message').textContent = 'That is not a daily puzzle: a date as YYYY-MM-DD and a level (easy, medium, hard or expert).';
     return;
   }
-  // The tournaments' pages load with their first visit.
-  if (/^\/t\/?$/.test(path)) return import('./tournament.js').then((m) => m.list(mount));
-  const tp = /^\/t\/([^/]+)\/?$/.exec(path);
-  if (tp) return import('./tournament.js').then((m) => m.page(tp[1], mount));
+  if (/^\/t(\/|$)/.test(path)) return import('./tournament.js').then((m) => m.route(path, mount));
   if (/^\/lab\/?$/.test(path)) {
     mount('lab-tpl');
     document.documentElement.dataset.page = 'lab';

@@ -50,30 +50,7 @@ export async function page(id) {
   $('streak-longest-unit').textContent = longest === 1 ? 'day' : 'days';
   new StreakCalendar(p.id).draw();
   history(p.id, p.results || [], p.next);
-  tournaments(p.id);
-}
-
-// tournaments lists the player's places in finished tournaments, each
-// linked to its page; the card stays hidden when there are none.
-async function tournaments(id) {
-  let r;
-  try {
-    r = await api.get(`/api/players/${encodeURIComponent(id)}/tournaments?limit=10`);
-  } catch {
-    return;
-  }
-  const ts = (r && r.tournaments) || [];
-  if (!$('pt-list') || !ts.length) return;
-  $('pt-list').replaceChildren(...ts.map((t) => {
-    const li = el('li');
-    li.dataset.tournament = t.id;
-    const a = el('a', '', t.name);
-    a.href = `/t/${encodeURIComponent(t.id)}`;
-    li.append(el('strong', '', `${ordinal(t.rank)} of ${api.count(t.players)}`), ' · ', a,
-      el('span', 'muted', ` · ${api.shortDate(t.starts_at.slice(0, 10))} · ${t.score} pts`));
-    return li;
-  }));
-  $('player-tournaments').hidden = false;
+  import('./tournament.js').then((m) => m.places(p.id));
 }
 
 // games fills the tiles of games by mode: how many, and a race's wins.

@@ -7,7 +7,7 @@
 
 import { el } from './ui.js';
 import * as api from './api.js';
-import { refusal } from './game.js';
+import { ordinal, refusal } from './game.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -27,12 +27,32 @@ function when(iso) {
 }
 
 function shell(mount, title) {
-  const app = mount('tournament-tpl');
+  const app = mount('player-tpl');
+  const page = el('div', 'tournament-page');
+  const hero = el('section', 'hero');
+  const h1 = el('h1', '', 'Tournament');
+  h1.id = 't-title';
+  const sub = el('p', 'muted');
+  sub.id = 't-sub';
+  hero.append(h1, sub);
+  const msg = el('p', 'message');
+  msg.id = 't-message';
+  msg.setAttribute('role', 'alert');
+  const body = el('div');
+  body.id = 't-body';
+  page.append(hero, msg, body);
+  app.replaceChildren(page);
   document.documentElement.dataset.page = 'tournament';
   $('room-tag').textContent = '';
   document.title = `${title} · Sudoku Arena`;
   sheet();
   return app;
+}
+
+// route is /t or /t/ID.
+export function route(path, mount) {
+  const id = /^\/t\/([^/]+)\/?$/.exec(path);
+  return id ? page(id[1], mount) : list(mount);
 }
 
 // list is /t.
@@ -206,4 +226,33 @@ class View {
       if (this.t.status !== 'finished' && $('t-body')) setTimeout(() => this.watch(), 3000);
     };
   }
+}
+
+// places lists the player's places in finished tournaments on their page
+// (/p/ID), each linked to its tournament; nothing when there are none.
+export async function places(id) {
+  let r;
+  try {
+    r = await api.get(`/api/players/${encodeURIComponent(id)}/tournaments?limit=10`);
+  } catch {
+    return;
+  }
+  const ts = (r && r.tournaments) || [];
+  const before = document.querySelector('.player-page .card:last-child');
+  if (!ts.length || !before) return;
+  sheet();
+  const sec = el('section', 'card');
+  sec.id = 'player-tournaments';
+  const ul = el('ul', 'pt-list');
+  sec.append(el('h2', '', 'Tournaments'), ul);
+  ul.append(...ts.map((t) => {
+    const li = el('li');
+    li.dataset.tournament = t.id;
+    const a = el('a', '', t.name);
+    a.href = `/t/${encodeURIComponent(t.id)}`;
+    li.append(el('strong', '', `${ordinal(t.rank)} of ${api.count(t.players)}`), ' · ', a,
+      el('span', 'muted', ` · ${api.shortDate(t.starts_at.slice(0, 10))} · ${t.score} pts`));
+    return li;
+  }));
+  before.before(sec);
 }
