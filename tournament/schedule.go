@@ -84,26 +84,33 @@ func (r Recurring) Next(now time.Time) Spec {
 // KeepEvery is how often Keep looks at the schedule and the store.
 const KeepEvery = time.Minute
 
-// Keep runs the hub's tournaments until ctx is done: each minute, the
-// schedule's current or next tournaments, and those made in the store
-// (arena tournament create) that are not running here yet.
+// Keep runs the hub's tournaments until ctx is done: each minute a Tick,
+// the first a minute from now.
 func (h *Hub) Keep(ctx context.Context, schedule []Recurring) {
-	timer := h.clock.NewTimer(h.clock.Now())
+	timer := h.clock.NewTimer(h.clock.Now().Add(KeepEvery))
 	defer timer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case now := <-timer.C():
-			for _, r := range schedule {
-				if err := h.Schedule(ctx, r.Next(now)); err != nil {
-					h.log.Warn("tournament: not scheduled", "schedule", r.String(), "err", err)
-				}
-			}
-			if _, err := h.Restore(ctx); err != nil {
-				h.log.Warn("tournaments: not restored", "err", err)
-			}
+			h.Tick(ctx, schedule)
 			timer.Reset(now.Add(KeepEvery))
 		}
+	}
+}
+
+// Tick is one of Keep's passes: the schedule's current or next
+// tournaments, and the store's not running here yet. A server runs one
+// before it serves, so that its first answers list them.
+func (h *Hub) Tick(ctx context.Context, schedule []Recurring) {
+	now := h.clock.Now()
+	for _, r := range schedule {
+		if err := h.Schedule(ctx, r.Next(now)); err != nil {
+			h.log.Warn("tournament: not scheduled", "schedule", r.String(), "err", err)
+		}
+	}
+	if _, err := h.Restore(ctx); err != nil {
+		h.log.Warn("tournaments: not restored", "err", err)
 	}
 }

@@ -198,6 +198,7 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 	srv.SetReplays(data)
 	srv.SetTournaments(hub)
 	if all.Arenas || !all.Node.On() { // of several nodes, the one with TOURNAMENTS runs them
+		hub.Tick(ctx, all.Tournaments)
 		defer background(func(ctx context.Context) { hub.Keep(ctx, all.Tournaments) })()
 	}
 	srv.SetBrake(events)
