@@ -24,10 +24,17 @@ func (r Recurring) String() string {
 	return fmt.Sprintf("%s/%s/%s", short(r.Every), r.Level, short(r.Duration))
 }
 
+// short writes d as time.Duration.String does, without the zero units it
+// ends with: 20m, 1h, 1h30m.
 func short(d time.Duration) string {
 	s := d.String()
-	s = strings.TrimSuffix(s, "0s")
-	return strings.TrimSuffix(s, "0m")
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // ParseSchedule reads the TOURNAMENTS setting: comma-separated

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -179,4 +181,27 @@ func TestLoadtestArena(t *testing.T) {
 	assert.Positive(t, res.MoveP50MS)
 	assert.LessOrEqual(t, res.MoveP50MS, res.MoveP99MS)
 	assert.Empty(t, res.Errors)
+}
+
+// TestTournamentCommand: arena tournament create stores a one-off
+// tournament, list shows it, and a bad one is refused with nothing stored.
+func TestTournamentCommand(t *testing.T) {
+	t.Setenv("DATABASE_URL", "sqlite:"+filepath.Join(t.TempDir(), "t.db"))
+	start := time.Now().Add(time.Hour).UTC().Truncate(time.Second).Format(time.RFC3339)
+	code, out, errOut := arena(t, "", "tournament", "create", "-level", "hard", "-start", start, "-duration", "30m", "-name", "Friday hard arena")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Regexp(t, `^tournament [a-z0-9]+: Friday hard arena, hard from `+regexp.QuoteMeta(start)+` for 30m\n$`, out)
+	for _, bad := range [][]string{
+		{"-level", "impossible", "-start", start, "-duration", "30m"},
+		{"-level", "hard", "-start", "tomorrow", "-duration", "30m"},
+		{"-level", "hard", "-start", "2020-01-01T00:00:00Z", "-duration", "30m"},
+		{"-level", "hard", "-start", start, "-duration", "25h"},
+	} {
+		code, _, errOut = arena(t, "", append([]string{"tournament", "create"}, bad...)...)
+		assert.Equal(t, exitUsage, code, "%v: %s", bad, errOut)
+	}
+	code, out, errOut = arena(t, "", "tournament", "list")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, 1, strings.Count(out, "\n"), "the one made, nothing of the refused ones: %s", out)
+	assert.Contains(t, out, "\tupcoming\thard\t"+start+"\t30m\t0 players")
 }
