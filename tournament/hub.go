@@ -28,7 +28,7 @@ type Hub struct {
 
 	mu     sync.Mutex
 	arenas map[string]*Arena
-	ofRace map[string]*Arena
+	ofRace map[string]string // a race room's tournament
 }
 
 var _ server.Tournaments = (*Hub)(nil)
@@ -39,7 +39,7 @@ func NewHub(ctx context.Context, clock room.Clock, races Races, st store.Store, 
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Hub{ctx: ctx, clock: clock, races: races, st: st, players: st, log: logger, arenas: map[string]*Arena{}, ofRace: map[string]*Arena{}}
+	return &Hub{ctx: ctx, clock: clock, races: races, st: st, players: st, log: logger, arenas: map[string]*Arena{}, ofRace: map[string]string{}}
 }
 
 // SetRaces sets what makes the races, once the rooms' registry is made
@@ -107,10 +107,9 @@ func (h *Hub) run(s Spec) error {
 	if _, ok := h.arenas[s.ID]; ok {
 		return nil
 	}
-	var a *Arena
-	a, err := Start(h.ctx, Config{Clock: h.clock, Races: h, Saver: h, Logger: h.log, OnRace: func(id string) {
+	a, err := Start(h.ctx, Config{Clock: h.clock, Races: h, Saver: h, Logger: h.log, OnRace: func(roomID string) {
 		h.mu.Lock()
-		h.ofRace[id] = a
+		h.ofRace[roomID] = s.ID
 		h.mu.Unlock()
 	}}, s)
 	if err != nil {
@@ -123,7 +122,7 @@ func (h *Hub) run(s Spec) error {
 		defer h.mu.Unlock()
 		delete(h.arenas, s.ID)
 		for id, of := range h.ofRace {
-			if of == a {
+			if of == s.ID {
 				delete(h.ofRace, id)
 			}
 		}
@@ -199,7 +198,7 @@ func (h *Hub) gone(ctx context.Context, id string) error {
 // one of a live tournament's races and the player races in it.
 func (h *Hub) Finish(ctx context.Context, roomID, playerID string) {
 	h.mu.Lock()
-	a, ok := h.ofRace[roomID]
+	a, ok := h.arenas[h.ofRace[roomID]]
 	h.mu.Unlock()
 	if !ok {
 		return
