@@ -128,6 +128,11 @@ func (a *Arena) Abandon(ctx context.Context, raceID, playerID string) error {
 	return a.changed(ctx, func(time.Time) error { return a.t.Abandon(raceID, playerID) })
 }
 
+// RaceOver is the end of a race's room: those still in it abandon it.
+func (a *Arena) RaceOver(ctx context.Context, raceID string) error {
+	return a.changed(ctx, func(time.Time) error { a.t.EndRace(raceID); return nil })
+}
+
 // Snapshot is the tournament now.
 func (a *Arena) Snapshot(ctx context.Context) (Update, error) {
 	var u Update

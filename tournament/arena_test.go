@@ -202,6 +202,11 @@ func TestCommandsRefuseWhatIsNotSo(t *testing.T) {
 	assert.Equal(t, tournament.Game{Race: "R", Place: 1, Points: 4}, g)
 	_, err = tr.Finish("R", "b")
 	assert.ErrorIs(t, err, tournament.ErrNoRace, "finished twice")
+	require.NoError(t, tr.Join("d", "D", t0))
+	require.NoError(t, tr.AddRace("S", []string{"b", "d"}))
+	assert.Equal(t, []string{"b", "d"}, tr.EndRace("S"), "its room ended: both abandon it")
+	assert.Nil(t, tr.EndRace("S"), "nobody left in it")
+	assert.Equal(t, [][]string{{"b", "d"}}, tr.Groups(t0), "free again (a still races R)")
 	assert.Equal(t, []string{"R"}, tr.End())
 	assert.Equal(t, tournament.StatusFinished, tr.Status(t0))
 }

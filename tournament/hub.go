@@ -208,6 +208,20 @@ func (h *Hub) Finish(ctx context.Context, roomID, playerID string) {
 	}
 }
 
+// RaceOver is a race room's end: its players who had not finished are
+// free again (a player who never came, or left, is not held for ever).
+func (h *Hub) RaceOver(roomID string) {
+	h.mu.Lock()
+	a, ok := h.arenas[h.ofRace[roomID]]
+	h.mu.Unlock()
+	if !ok {
+		return
+	}
+	if err := a.RaceOver(h.ctx, roomID); err != nil && !errors.Is(err, ErrClosed) {
+		h.log.Warn("tournament: race end not counted", "room", roomID, "err", err)
+	}
+}
+
 // Results is the rooms' store with the tournaments' finishes: each
 // finish of a first round stored is told to the hub.
 type Results struct {
@@ -226,14 +240,26 @@ func (r Results) SaveResults(ctx context.Context, rs []room.Result) error {
 	return nil
 }
 
-// RegistryRaces makes the races as race rooms of the registry.
-type RegistryRaces struct{ Rooms *room.Registry }
+// RegistryRaces makes the races as race rooms of the registry, and calls
+// Over with a room's id when it ends.
+//
+// The rooms are ordinary race rooms: their results are stored as any
+// race's, and count wherever races count. Ratings are not kept yet; when
+// they are, this is where a tournament's races are marked (rated or
+// casual) for them.
+type RegistryRaces struct {
+	Rooms *room.Registry
+	Over  func(roomID string)
+}
 
 // StartRace makes a race room of the level.
 func (r RegistryRaces) StartRace(ctx context.Context, tournamentID, level string, _ []string) (string, error) {
 	rm, err := r.Rooms.Create(ctx, room.ModeRace, level)
 	if err != nil {
 		return "", fmt.Errorf("tournament %s: race: %w", tournamentID, err)
+	}
+	if r.Over != nil {
+		go func() { <-rm.Done(); r.Over(rm.ID()) }()
 	}
 	return rm.ID(), nil
 }

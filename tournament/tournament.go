@@ -253,6 +253,19 @@ func (t *Tournament) Abandon(raceID, playerID string) error {
 	return nil
 }
 
+// EndRace is the race's room ending: its players who have not finished
+// it abandon it (Abandon), and are free again. It returns them.
+func (t *Tournament) EndRace(raceID string) []string {
+	var left []string
+	for _, p := range t.players {
+		if p.race == raceID && raceID != "" {
+			_ = t.Abandon(raceID, p.id)
+			left = append(left, p.id)
+		}
+	}
+	return left
+}
+
 func (t *Tournament) racing(raceID, playerID string) (*race, *player, error) {
 	r, ok := t.races[raceID]
 	p, joined := t.byID[playerID]

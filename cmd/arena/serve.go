@@ -158,7 +158,7 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 	rcfg.Logger = logger
 	hub := tournament.NewHub(ctx, room.WallClock{}, nil, st, logger) // its races' finishes come through Results
 	rooms := room.NewRegistry(rcfg, tournament.Results{Store: &daily.Rooms{Adapter: data, Puzzles: puzzles, RankGuests: all.RankGuests}, Hub: hub})
-	hub.SetRaces(tournament.RegistryRaces{Rooms: rooms})
+	hub.SetRaces(tournament.RegistryRaces{Rooms: rooms, Over: hub.RaceOver})
 	// The node's heartbeat and takeover loop: a draining node claims
 	// nothing, and heartbeats until it leaves.
 	stopNode := func() {}
