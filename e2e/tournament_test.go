@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,8 @@ import (
 	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/protocol"
+	"github.com/sudoku-arena/arena/store"
+	"github.com/sudoku-arena/arena/store/sqlite"
 )
 
 // bot is a player of a real server over its WebSocket: it joins a room,
@@ -194,4 +197,56 @@ func TestTournament(t *testing.T) {
 	assert.Equal(t, "/r/"+race+"/replay", eval[string](p, fmt.Sprintf(`document.querySelector('%s .t-game').getAttribute('href')`, row)))
 	assert.Equal(t, "1", text(p, row+" .t-game"), "first place")
 	p.shotsIn(tournamentLooks, "tournament", "")
+}
+
+// TestTournamentFinished: a finished tournament's page shows its podium,
+// its standings with each race linked to its replay and the streaks'
+// doubled points; its players' pages list their places.
+func TestTournamentFinished(t *testing.T) {
+	t.Parallel()
+	requireChromium(t)
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "arena.db")
+	st, err := sqlite.Open(ctx, path)
+	require.NoError(t, err)
+	start := time.Now().UTC().Add(-2 * time.Hour).Truncate(time.Hour)
+	names := []string{"Ann", "Bob", "Cy", "Dee", "Eve"}
+	var standings []store.Standing
+	for i, name := range names {
+		id := fmt.Sprintf("p_tour%d", i)
+		require.NoError(t, st.CreatePlayer(ctx, store.Player{ID: id, Name: name, TokenHash: []byte(id), CreatedAt: start, LastSeen: start}))
+		games := `[{"race":"aaaa1111","place":1,"points":4},{"race":"bbbb2222","place":1,"points":4},{"race":"cccc3333","place":1,"points":8,"fire":true}]`
+		if i > 0 {
+			games = fmt.Sprintf(`[{"race":"aaaa1111","place":%d,"points":%d}]`, min(i+1, 4), 4-min(i, 3))
+		}
+		standings = append(standings, store.Standing{PlayerID: id, Name: name, Rank: i + 1, Score: []int{16, 3, 2, 1, 1}[i], Wins: []int{3, 0, 0, 0, 0}[i], Games: []byte(games)})
+	}
+	standings[4].Rank = 4
+	require.NoError(t, st.SaveTournament(ctx, store.Tournament{ID: "hard-30m-x", Name: "Friday hard arena", Level: "hard",
+		StartsAt: start, Duration: 30 * time.Minute, Status: store.TournamentFinished, Standings: standings}))
+	require.NoError(t, st.Close())
+	srv := &arena{Arena: arenatest.Start(t, arenatest.Options{DatabaseURL: "sqlite:" + path, Env: arenaEnv}), t: t}
+
+	b := newBrowser(t)
+	p := b.newPage("Visitor")
+	p.viewport(1280, 800, false)
+	p.navigate(srv.URL() + "/t")
+	p.wait("the finished one", `document.querySelector('.t-list[data-status="finished"] a')?.textContent === 'Friday hard arena'`)
+	p.click(`.t-list[data-status="finished"] a`)
+	p.wait("its podium", `document.querySelectorAll('.t-podium li').length === 3`)
+	assert.Equal(t, "Finished.", text(p, ".t-state"))
+	assert.True(t, eval[bool](p, `document.querySelector('#t-join').hidden`), "no joining a finished tournament")
+	assert.Equal(t, []string{"Ann", "Bob", "Cy"}, eval[[]string](p, `[...document.querySelectorAll('.t-podium .t-name')].map((e) => e.textContent)`))
+	assert.Equal(t, "16 pts", text(p, ".t-podium .p1 .t-points"))
+	assert.Equal(t, 5, eval[int](p, `document.querySelectorAll('#t-standings tbody tr').length`))
+	assert.Equal(t, []string{"1", "2", "3", "4", "4"}, eval[[]string](p, `[...document.querySelectorAll('#t-standings tbody tr td:first-child')].map((e) => e.textContent)`), "equals share a rank")
+	assert.Equal(t, []string{"/r/aaaa1111/replay", "/r/bbbb2222/replay", "/r/cccc3333/replay"},
+		eval[[]string](p, `[...document.querySelectorAll('#t-standings tbody tr:first-child .t-game')].map((e) => e.getAttribute('href'))`))
+	assert.True(t, eval[bool](p, `document.querySelector('#t-standings tbody tr:first-child .t-game:last-child').classList.contains('fire')`), "a streak's race is marked")
+	p.shotsIn(tournamentLooks, "tournament-finished", "")
+
+	p.navigate(srv.URL() + "/p/p_tour1")
+	p.wait("Bob's places", `document.querySelector('#player-tournaments li')?.textContent.startsWith('2nd of 5')`)
+	assert.Equal(t, "/t/hard-30m-x", eval[string](p, `document.querySelector('#player-tournaments a').getAttribute('href')`))
+	p.shotsIn(tournamentLooks[:1], "player-tournaments", "#player-tournaments")
 }
