@@ -163,17 +163,19 @@ func TestTournamentProcess(t *testing.T) {
 	assert.True(t, slices.IsSortedFunc(ev.Standings, func(x, y server.TournamentStanding) int { return y.Score - x.Score }))
 }
 
-// TestLoadtestArena runs -mode arena against a real server's running
-// tournament: every guest joins, races are paired, solved and timed.
+// TestLoadtestArena runs -mode arena with 12 guests against a real
+// server's running tournament: every guest joins, races are paired,
+// solved and timed; then every player's score is the sum of their races'
+// points, each the place's (doubled on a streak).
 func TestLoadtestArena(t *testing.T) {
 	a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=4", "TOURNAMENTS=2h/easy/2h", "PLAYER_RATE=0"}})
 	var out, errb bytes.Buffer
-	code := run([]string{"loadtest", "-url", a.URL(), "-mode", "arena", "-rooms", "2", "-players", "3",
+	code := run([]string{"loadtest", "-url", a.URL(), "-mode", "arena", "-rooms", "3", "-players", "4",
 		"-rate", "40", "-ramp", "2s", "-duration", "8s"}, nil, &out, &errb)
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", errb.String(), out.String())
 	var res loadtest.ArenaResult
 	require.NoError(t, json.Unmarshal(out.Bytes(), &res), out.String())
-	assert.Equal(t, 6, res.Joined)
+	assert.Equal(t, 12, res.Joined)
 	assert.Positive(t, res.Races)
 	assert.Positive(t, res.Finishes, "races are solved")
 	assert.Greater(t, res.Moves, 40)
@@ -181,6 +183,31 @@ func TestLoadtestArena(t *testing.T) {
 	assert.Positive(t, res.MoveP50MS)
 	assert.LessOrEqual(t, res.MoveP50MS, res.MoveP99MS)
 	assert.Empty(t, res.Errors)
+
+	tr, code := tournamentCall(t, a, http.MethodGet, "/api/tournaments/"+res.Tournament, "")
+	require.Equal(t, http.StatusOK, code)
+	require.Len(t, tr.Standings, 12)
+	places := [...]int{0, 4, 3, 2, 1}
+	won := 0
+	for i, s := range tr.Standings {
+		sum := 0
+		for _, g := range s.Games {
+			want := places[g.Place]
+			if g.Fire {
+				want *= 2
+			}
+			assert.Equal(t, want, g.Points, "%s's race %s, place %d", s.Name, g.Race, g.Place)
+			sum += g.Points
+			if g.Place == 1 {
+				won++
+			}
+		}
+		assert.Equal(t, sum, s.Score, "%s's score is their races' points", s.Name)
+		if i > 0 {
+			assert.LessOrEqual(t, s.Score, tr.Standings[i-1].Score, "by score")
+		}
+	}
+	assert.Positive(t, won, "someone won a race")
 }
 
 // TestTournamentCommand: arena tournament create stores a one-off
