@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -230,6 +231,14 @@ func (s *Server) watchTournament(w http.ResponseWriter, r *http.Request) {
 	if err := errors.Join(rc.SetReadDeadline(time.Time{}), rc.SetWriteDeadline(time.Time{})); err != nil {
 		s.log.Debug("websocket: clear deadlines", "err", err)
 	}
+	// Counted with the rooms' sockets against SOCKETS_PER_ADDR.
+	addr := s.remoteAddr(r)
+	if !s.sockets.acquire(addr) {
+		stop()
+		writeError(w, protocol.CodeRateLimited, fmt.Sprintf("too many connections from this address (at most %d): close another first", s.cfg.SocketsPerAddr))
+		return
+	}
+	defer s.sockets.release(addr)
 	sock, err := ws.Accept(w, r, s.wsOrigins, s.cfg.WriteTimeout, int(s.cfg.ReadLimit))
 	if err != nil {
 		stop()

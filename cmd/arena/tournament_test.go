@@ -232,3 +232,37 @@ func TestTournamentCommand(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(out, "\n"), "the one made, nothing of the refused ones: %s", out)
 	assert.Contains(t, out, "\tupcoming\thard\t"+start+"\t30m\t0 players")
 }
+
+// TestTournamentSocketsCount: the tournament's sockets count against
+// SOCKETS_PER_ADDR; one over it is refused, and a closed one frees its
+// place.
+func TestTournamentSocketsCount(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	a := arenatest.Start(t, arenatest.Options{Env: []string{"TOURNAMENTS=2h/easy/2h", "SOCKETS_PER_ADDR=1"}})
+	var list server.TournamentsResponse
+	res, err := arenatest.Get(a.URL() + "/api/tournaments")
+	require.NoError(t, err)
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&list))
+	res.Body.Close()
+	require.Len(t, list.Running, 1)
+	u := "ws" + a.URL()[len("http"):] + "/ws/tournaments/" + list.Running[0].ID
+	opts := &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {a.URL()}}}
+	first, _, err := websocket.Dial(ctx, u, opts)
+	require.NoError(t, err)
+	_, data, err := first.Read(ctx)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"type":"tournament"`)
+	_, resp, err := websocket.Dial(ctx, u, opts)
+	require.Error(t, err, "a second socket from the address")
+	require.NotNil(t, resp)
+	assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode)
+	require.NoError(t, first.Close(websocket.StatusNormalClosure, ""))
+	require.Eventually(t, func() bool {
+		c, _, err := websocket.Dial(ctx, u, opts)
+		if err == nil {
+			c.CloseNow()
+		}
+		return err == nil
+	}, 5*time.Second, 50*time.Millisecond, "the place is free again")
+}
