@@ -57,6 +57,10 @@ type Arena struct {
 	cmds chan func(now time.Time)
 	done chan struct{}
 	subs map[chan Update]bool
+	// pending says a change waits to be sent; sentAt is when the last
+	// update went out (PublishEvery).
+	pending bool
+	sentAt  time.Time
 }
 
 // Start runs an arena for the spec until it has ended and been saved, or
@@ -167,7 +171,19 @@ func (a *Arena) update(now time.Time) Update {
 	}
 }
 
-func (a *Arena) publish(now time.Time) {
+// PublishEvery is the least time between two updates the arena sends:
+// the changes meanwhile go out together, in the next. Each update holds
+// every player's line, so a tournament of many players that sent one on
+// every finish would send its sockets players² lines a few times a second.
+const PublishEvery = 250 * time.Millisecond
+
+// publish marks the tournament changed: run sends the update at once when
+// none went out in the last PublishEvery, else when that has passed.
+func (a *Arena) publish(time.Time) { a.pending = true }
+
+// send sends the update to every subscriber.
+func (a *Arena) send(now time.Time) {
+	a.pending, a.sentAt = false, now
 	u := a.update(now)
 	for ch := range a.subs {
 		select {
@@ -208,23 +224,36 @@ func (a *Arena) run(ctx context.Context) {
 	clock := a.cfg.Clock
 	timer := clock.NewTimer(a.t.StartsAt)
 	defer timer.Stop()
+	pace := clock.NewTimer(a.t.EndsAt().Add(time.Hour))
+	defer pace.Stop()
+	paced := false // pace is set for the next update
 	for {
 		select {
 		case f := <-a.cmds:
 			f(clock.Now())
+		case <-pace.C():
+			paced = false
 		case now := <-timer.C():
 			if now.Before(a.t.EndsAt()) {
 				a.pair(ctx, now)
 				a.publish(now)
 				timer.Reset(a.t.EndsAt())
-				continue
+				break
 			}
 			a.t.End()
-			a.publish(now)
+			a.send(now) // the final standings, at once
 			a.save(ctx)
 			return
 		case <-ctx.Done():
 			return
+		}
+		if now := clock.Now(); a.pending && !paced {
+			if next := a.sentAt.Add(PublishEvery); now.Before(next) {
+				pace.Reset(next)
+				paced = true
+			} else {
+				a.send(now)
+			}
 		}
 	}
 }

@@ -210,3 +210,39 @@ func TestCommandsRefuseWhatIsNotSo(t *testing.T) {
 	assert.Equal(t, []string{"R"}, tr.End())
 	assert.Equal(t, tournament.StatusFinished, tr.Status(t0))
 }
+
+// TestUpdatesArePaced: an update goes out at once after a quiet
+// PublishEvery; the changes within it go out together when it has passed.
+func TestUpdatesArePaced(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	clock := roomtest.NewClock(t0.Add(-time.Hour))
+	a, err := tournament.Start(ctx, tournament.Config{Clock: clock, Races: &races{}},
+		tournament.Spec{ID: "T", Level: "easy", StartsAt: t0, Duration: time.Hour})
+	require.NoError(t, err)
+	ups, stop, err := a.Subscribe(ctx)
+	require.NoError(t, err)
+	defer stop()
+	require.Empty(t, (<-ups).Standings, "the tournament as it is, at once")
+	require.NoError(t, a.Join(ctx, "p1", "One"))
+	select {
+	case u := <-ups:
+		assert.Len(t, u.Standings, 1, "the first change goes out at once")
+	case <-time.After(5 * time.Second):
+		t.Fatal("no update")
+	}
+	require.NoError(t, a.Join(ctx, "p2", "Two"))
+	require.NoError(t, a.Join(ctx, "p3", "Three"))
+	select {
+	case u := <-ups:
+		t.Fatalf("an update within %s of the last: %+v", tournament.PublishEvery, u.Standings)
+	case <-time.After(50 * time.Millisecond):
+	}
+	clock.Advance(tournament.PublishEvery)
+	select {
+	case u := <-ups:
+		assert.Len(t, u.Standings, 3, "both joins in one update")
+	case <-time.After(5 * time.Second):
+		t.Fatal("no update once the pace has passed")
+	}
+}
