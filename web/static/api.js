@@ -4,7 +4,7 @@
 // request reads the same everywhere: an Error with the protocol's error
 // code and the server's message.
 
-export const LEVELS = ['easy', 'medium', 'hard', 'expert'];
+export const LEVELS = ['easy', 'medium', 'hard', 'expert', 'master'];
 
 export const store = {
   get: (k) => { try { return localStorage.getItem(`arena.${k}`) || ''; } catch { return ''; } },
@@ -167,5 +167,6 @@ export function shortDate(v) {
 export const longDate = (date) => new Date(`${date}T00:00:00Z`).toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 export const title = (level) => level[0].toUpperCase() + level.slice(1);
+export const seText = (se) => `SE ${Number(se).toFixed(1)}`;
 
 export const count = (n) => (n || 0).toLocaleString('en-US');

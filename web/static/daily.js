@@ -59,7 +59,7 @@ export async function homeDailies() {
     const you = l.you;
     const status = you ? you.status : 'not_started';
     li.dataset.status = status;
-    li.querySelector('.count').textContent = `${api.count(l.finished)} solved`;
+    li.querySelector('.count').textContent = `${l.se ? `${api.seText(l.se)} · ` : ''}${api.count(l.finished)} solved`;
     li.querySelector('.status').textContent = statusText(you, l.finished);
     const a = li.querySelector('a');
     a.href = dailyPath(d.date, l.level);
