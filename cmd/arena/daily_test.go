@@ -450,6 +450,16 @@ func TestDailyRoutesRefuseBadInput(t *testing.T) {
 		assert.Equal(t, http.StatusNotFound, code, path)
 		assert.Contains(t, string(body), protocol.CodePlayerNotFound, path)
 	}
+	// A bad level's message lists every level, master included; master's
+	// boards are there like the others'.
+	for _, path := range []string{"/api/leaderboards/nightmare", "/api/daily/" + dailyDay + "/beyond/leaderboard"} {
+		_, body := n.get(t, path, "")
+		assert.Contains(t, string(body), `level must be \"easy\", \"medium\", \"hard\", \"expert\" or \"master\"`, path)
+	}
+	for _, path := range []string{"/api/leaderboards/master", "/api/daily/" + dailyDay + "/master/leaderboard"} {
+		code, body := n.get(t, path, "")
+		assert.Equal(t, http.StatusOK, code, "%s: %s", path, body)
+	}
 
 	for _, req := range []string{
 		`{"mode":"daily","level":"easy","date":"2026-11-23"}`,

@@ -1,4 +1,4 @@
-// daily.js: the puzzle of the day around the board: home's four dailies,
+// daily.js: the puzzle of the day around the board: home's dailies, one a level,
 // and the daily page's leaderboard, streak and archive calendar. The board itself is the room page's (app.js): a daily is played in
 // a room of mode "daily". Every string from the server is set as text.
 
