@@ -167,6 +167,5 @@ export function shortDate(v) {
 export const longDate = (date) => new Date(`${date}T00:00:00Z`).toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 export const title = (level) => level[0].toUpperCase() + level.slice(1);
-export const seText = (se) => `SE ${Number(se).toFixed(1)}`;
 
 export const count = (n) => (n || 0).toLocaleString('en-US');

@@ -81,7 +81,7 @@ export class Game {
 
   snapshot(r) {
     this.reset();
-    this.room = { id: r.id, mode: r.mode, level: r.level, phase: r.phase, round: r.round, host: r.host || '', date: r.date || '', se: r.se || 0 };
+    this.room = { id: r.id, mode: r.mode, level: r.level, phase: r.phase, round: r.round, host: r.host || '', date: r.date || '', se: r.se };
     this.clock(r.now);
     this.givens = r.givens ? [...r.givens].map(digit) : null;
     this.board = r.board ? [...r.board].map(digit) : this.givens ? this.givens.slice() : new Array(81).fill(0);
