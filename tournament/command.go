@@ -24,7 +24,7 @@ within a minute). TIME is RFC 3339 (2026-11-27T18:00:00Z). list prints
 the upcoming tournaments and the latest finished ones.
 
 Flags of create:
-  -level LEVEL    easy, medium, hard or expert
+  -level LEVEL    easy, medium, hard, expert or master
   -start TIME     when it starts (RFC 3339), in the future
   -duration D     how long it runs, from 1m to 24h (e.g. 20m)
   -name NAME      its name (default: "LEVEL arena")
