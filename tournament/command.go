@@ -13,6 +13,7 @@ import (
 
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/store"
+	"github.com/sudoku-arena/arena/store/backend"
 )
 
 const commandUsage = `Usage: arena tournament create -level LEVEL -start TIME -duration D [-name NAME]
@@ -30,9 +31,10 @@ Flags of create:
   -name NAME      its name (default: "LEVEL arena")
 `
 
-// Main is the arena tournament command: open opens the store; it
-// returns the exit status (0 done, 1 failed, 2 a wrong command line).
-func Main(args []string, open func(context.Context) (store.Store, error), now func() time.Time, stdout, stderr io.Writer) int {
+// Main is the arena tournament command: load reads which store to open
+// (DATABASE_URL); it returns the exit status (0 done, 1 failed, 2 a
+// wrong command line or setting).
+func Main(args []string, load func() (backend.Kind, error), now func() time.Time, stdout, stderr io.Writer) int {
 	switch {
 	case len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help"):
 		fmt.Fprint(stderr, commandUsage)
@@ -72,7 +74,12 @@ func Main(args []string, open func(context.Context) (store.Store, error), now fu
 			return 2
 		}
 	}
-	st, err := open(ctx)
+	db, err := load()
+	if err != nil {
+		fmt.Fprintf(stderr, "arena tournament: %v\n", err)
+		return 2
+	}
+	st, err := backend.Open(ctx, db)
 	if err != nil {
 		fmt.Fprintf(stderr, "arena tournament: %v\n", err)
 		return 1

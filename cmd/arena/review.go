@@ -21,13 +21,7 @@ import (
 // runTournament is arena tournament (package tournament's Main), on the
 // store DATABASE_URL names.
 func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	db, err := config.LoadStore(os.Getenv)
-	if err != nil {
-		fmt.Fprintf(stderr, "arena tournament: %v\n", err)
-		return exitUsage
-	}
-	open := func(ctx context.Context) (store.Store, error) { return backend.Open(ctx, db) }
-	return tournament.Main(args, open, time.Now, stdout, stderr)
+	return tournament.Main(args, func() (backend.Kind, error) { return config.LoadStore(os.Getenv) }, time.Now, stdout, stderr)
 }
 
 const reviewUsage = `Usage: arena review [list | confirm ID | remove ID]
