@@ -65,6 +65,7 @@ func Run(t *testing.T, open Opener) {
 		{"Attempts", testAttempts},
 		{"AttemptsConcurrent", testAttemptsConcurrent},
 		{"Review", testReview},
+		{"Ratings", testRatings},
 		{"BadInput", testBadInput},
 	}
 	for _, tt := range tests {
