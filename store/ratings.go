@@ -44,6 +44,13 @@ type Ratings interface {
 	// player's change) stores nothing again and is not an error, so a
 	// retried write is safe.
 	ApplyRatings(ctx context.Context, changes []RatingChange) error
+	// RoomRatings are the changes one race (a room's game) made, by the
+	// player ID.
+	RoomRatings(ctx context.Context, roomID string) ([]RatingChange, error)
+	// RoomResults are the results of one room's game (its id, or
+	// "ROOM.N" for round N), by the place in the room, then the player:
+	// what a rated race is rated from.
+	RoomResults(ctx context.Context, roomID string) ([]Result, error)
 	// RatingHistory is the player's last limit changes, oldest first.
 	RatingHistory(ctx context.Context, playerID string, limit int) ([]RatingChange, error)
 	// TopRatings is the all-time rating leaderboard: accounts by rating,

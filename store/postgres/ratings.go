@@ -75,13 +75,29 @@ func (s *Store) ApplyRatings(ctx context.Context, changes []store.RatingChange) 
 	return mapErr(err, what)
 }
 
+const changeCols = `room_id, player_id, rating_before, rd_before, vol_before, rating, rd, volatility, races, at`
+
 // RatingHistory is the player's last limit rating changes, oldest first.
 func (s *Store) RatingHistory(ctx context.Context, playerID string, limit int) ([]store.RatingChange, error) {
-	what := "rating history of " + playerID
-	rows, err := s.pool.Query(ctx, `SELECT * FROM (
-	      SELECT room_id, player_id, rating_before, rd_before, vol_before, rating, rd, volatility, races, at
-	      FROM rating_changes WHERE player_id = $1 ORDER BY races DESC LIMIT $2
-	    ) c ORDER BY races`, playerID, limitArg(limit))
+	return s.changes(ctx, "rating history of "+playerID,
+		`SELECT * FROM (SELECT `+changeCols+` FROM rating_changes WHERE player_id = $1 ORDER BY races DESC LIMIT $2) c ORDER BY races`,
+		playerID, limitArg(limit))
+}
+
+// RoomRatings are the rating changes of one race.
+func (s *Store) RoomRatings(ctx context.Context, roomID string) ([]store.RatingChange, error) {
+	return s.changes(ctx, "ratings of room "+roomID,
+		`SELECT `+changeCols+` FROM rating_changes WHERE room_id = $1 ORDER BY player_id`, roomID)
+}
+
+// RoomResults are the results of one room's game, by place.
+func (s *Store) RoomResults(ctx context.Context, roomID string) ([]store.Result, error) {
+	return s.results(ctx, "results of room "+roomID,
+		`SELECT `+resultCols+` FROM results WHERE room_id = $1 ORDER BY room_rank, player_id`, roomID)
+}
+
+func (s *Store) changes(ctx context.Context, what, query string, args ...any) ([]store.RatingChange, error) {
+	rows, err := s.pool.Query(ctx, query, args...)
 	if err != nil {
 		return nil, mapErr(err, what)
 	}

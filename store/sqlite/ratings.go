@@ -79,21 +79,36 @@ func (s *Store) ApplyRatings(ctx context.Context, changes []store.RatingChange) 
 	})
 }
 
+const changeCols = `room_id, player_id, rating_before, rd_before, vol_before, rating, rd, volatility, races, at`
+
+func scanChange(row scanner) (store.RatingChange, error) {
+	var c store.RatingChange
+	var at sql.NullInt64
+	err := row.Scan(&c.RoomID, &c.PlayerID, &c.Before.Rating, &c.Before.RD, &c.Before.Volatility,
+		&c.After.Rating, &c.After.RD, &c.After.Volatility, &c.After.Races, &at)
+	c.At = fromMicros(at)
+	c.Before.PlayerID, c.After.PlayerID = c.PlayerID, c.PlayerID
+	c.Before.Races, c.After.UpdatedAt = c.After.Races-1, c.At
+	return c, err
+}
+
 // RatingHistory is the player's last limit rating changes, oldest first.
 func (s *Store) RatingHistory(ctx context.Context, playerID string, limit int) ([]store.RatingChange, error) {
-	return queryAll(ctx, s.r, "rating history of "+playerID, func(row scanner) (store.RatingChange, error) {
-		var c store.RatingChange
-		var at sql.NullInt64
-		err := row.Scan(&c.RoomID, &c.PlayerID, &c.Before.Rating, &c.Before.RD, &c.Before.Volatility,
-			&c.After.Rating, &c.After.RD, &c.After.Volatility, &c.After.Races, &at)
-		c.At = fromMicros(at)
-		c.Before.PlayerID, c.After.PlayerID = c.PlayerID, c.PlayerID
-		c.Before.Races, c.After.UpdatedAt = c.After.Races-1, c.At
-		return c, err
-	}, `SELECT * FROM (
-	      SELECT room_id, player_id, rating_before, rd_before, vol_before, rating, rd, volatility, races, at
-	      FROM rating_changes WHERE player_id = ? ORDER BY races DESC LIMIT ?
-	    ) ORDER BY races`, playerID, limitArg(limit))
+	return queryAll(ctx, s.r, "rating history of "+playerID, scanChange,
+		`SELECT * FROM (SELECT `+changeCols+` FROM rating_changes WHERE player_id = ? ORDER BY races DESC LIMIT ?) ORDER BY races`,
+		playerID, limitArg(limit))
+}
+
+// RoomRatings are the rating changes of one race.
+func (s *Store) RoomRatings(ctx context.Context, roomID string) ([]store.RatingChange, error) {
+	return queryAll(ctx, s.r, "ratings of room "+roomID, scanChange,
+		`SELECT `+changeCols+` FROM rating_changes WHERE room_id = ? ORDER BY player_id`, roomID)
+}
+
+// RoomResults are the results of one room's game, by place.
+func (s *Store) RoomResults(ctx context.Context, roomID string) ([]store.Result, error) {
+	return queryAll(ctx, s.r, "results of room "+roomID, scanResult,
+		`SELECT `+resultCols+` FROM results WHERE room_id = ? ORDER BY room_rank, player_id`, roomID)
 }
 
 // TopRatings is the all-time rating leaderboard of accounts.

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/store"
 )
 
@@ -98,4 +99,45 @@ func testRatings(t *testing.T, s store.Store) {
 	assert.Len(t, top, 1)
 
 	assert.ErrorIs(t, s.ApplyRatings(ctx, []store.RatingChange{change("r9", "ghost", unrated, 1600, t0)}), store.ErrInvalid)
+
+	cs, err := s.RoomRatings(ctx, "r1")
+	require.NoError(t, err)
+	require.Len(t, cs, 2)
+	assert.Equal(t, []string{"a", "b"}, []string{cs[0].PlayerID, cs[1].PlayerID})
+	assert.Equal(t, 1337.7, cs[1].After.Rating)
+	assert.Equal(t, 1500.0, cs[1].Before.Rating)
+	cs, err = s.RoomRatings(ctx, "nowhere")
+	require.NoError(t, err)
+	assert.Empty(t, cs)
+}
+
+func testRoomResults(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	for _, id := range []string{"a", "b", "c"} {
+		mkPlayer(t, s, id)
+	}
+	pz := mkPuzzle(t, s, 5, "easy")
+	mkRoom(t, s, "race", room.ModeRace, pz.ID, "a")
+	mkRoom(t, s, "other", room.ModeRace, pz.ID, "a")
+	for i, id := range []string{"c", "a"} {
+		r := store.Result{RoomID: "race", PlayerID: id, PuzzleID: pz.ID, Mode: room.ModeRace, Level: "easy",
+			Elapsed: time.Duration(i+2) * time.Minute, FinishedAt: t0.Add(time.Duration(i) * time.Second), RoomRank: i + 1}
+		if id == "a" {
+			r.Flagged, r.Review, r.Reason = true, store.ReviewHeld, "too fast"
+		}
+		require.NoError(t, s.SaveResults(ctx, []store.Result{r}))
+	}
+	require.NoError(t, s.SaveResults(ctx, []store.Result{{RoomID: "other", PlayerID: "b", PuzzleID: pz.ID, Mode: room.ModeRace, Level: "easy", FinishedAt: t0, RoomRank: 1}}))
+	rs, err := s.RoomResults(ctx, "race")
+	require.NoError(t, err)
+	require.Len(t, rs, 2)
+	assert.Equal(t, "c", rs[0].PlayerID)
+	assert.Equal(t, 1, rs[0].RoomRank)
+	assert.False(t, rs[0].Flagged)
+	assert.Equal(t, "a", rs[1].PlayerID)
+	assert.True(t, rs[1].Flagged)
+	assert.Equal(t, store.ReviewHeld, rs[1].Review)
+	rs, err = s.RoomResults(ctx, "nowhere")
+	require.NoError(t, err)
+	assert.Empty(t, rs)
 }

@@ -66,6 +66,7 @@ func Run(t *testing.T, open Opener) {
 		{"AttemptsConcurrent", testAttemptsConcurrent},
 		{"Review", testReview},
 		{"Ratings", testRatings},
+		{"RoomResults", testRoomResults},
 		{"BadInput", testBadInput},
 	}
 	for _, tt := range tests {
