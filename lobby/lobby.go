@@ -48,6 +48,8 @@ type Rooms interface {
 type Store interface {
 	ladder.Store
 	Room(ctx context.Context, id string) (store.Room, error)
+	RatingHistory(ctx context.Context, playerID string, limit int) ([]store.RatingChange, error)
+	TopRatings(ctx context.Context, maxRD float64, limit int) ([]store.Rating, error)
 }
 
 // Config tunes the lobby; zero values take the defaults.
