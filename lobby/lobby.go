@@ -34,6 +34,8 @@ var (
 	ErrUnknownTicket = errors.New("lobby: unknown ticket")
 	// ErrGuestRated: a rated queue is for accounts only.
 	ErrGuestRated = errors.New("lobby: rated play is for accounts")
+	// ErrQueued: the player, or their account, waits already.
+	ErrQueued = queue.ErrQueued
 )
 
 // Rooms makes the race rooms of the groups.
@@ -156,7 +158,7 @@ func New(cfg Config, levels []string, rooms Rooms, st Store, now func() time.Tim
 }
 
 // Join puts the player in the queue of the level and returns their
-// ticket's status. queue.ErrQueued: they wait already; ErrGuestRated: a
+// ticket's status. ErrQueued: they wait already; ErrGuestRated: a
 // guest asked for a rated queue.
 func (l *Lobby) Join(ctx context.Context, req Request) (Status, error) {
 	if req.Rated && !req.Account {
