@@ -114,7 +114,14 @@ func (s *Server) postQueue(w http.ResponseWriter, r *http.Request) {
 		writeError(w, protocol.CodeNotSignedIn, "play now needs a player: send your token, or sign in")
 		return
 	}
-	st, err := s.playNow.Join(r.Context(), lobby.Request{Player: id, Account: !guest, Addr: clientAddr(r), Level: req.Level, Rated: req.Rated})
+	// Two tickets of one address are never matched together; behind a
+	// proxy, where every client shares its address and the per-address
+	// limits are off (SOCKETS_PER_ADDR 0), addresses tell nobody apart.
+	addr := clientAddr(r)
+	if s.cfg.SocketsPerAddr == 0 {
+		addr = ""
+	}
+	st, err := s.playNow.Join(r.Context(), lobby.Request{Player: id, Account: !guest, Addr: addr, Level: req.Level, Rated: req.Rated})
 	switch {
 	case errors.Is(err, lobby.ErrGuestRated):
 		writeError(w, protocol.CodeNotSignedIn, "rated play is for accounts: sign in, or play casual")
