@@ -80,7 +80,11 @@ export function homePlayNow(needName) {
     say('You left the queue.');
     if (t) api.del(`/api/queue/${encodeURIComponent(t)}`).catch(() => {});
   });
-  window.addEventListener('pagehide', () => { if (ticket) navigator.sendBeacon && fetch(`/api/queue/${encodeURIComponent(ticket)}`, { method: 'DELETE', headers: { 'Content-Type': 'application/json' }, keepalive: true }).catch(() => {}); });
+  // Leaving the page leaves the queue.
+  window.addEventListener('pagehide', () => {
+    if (ticket) fetch(`/api/queue/${encodeURIComponent(ticket)}`, { method: 'DELETE', headers: { 'Content-Type': 'application/json' }, keepalive: true }).catch(() => {});
+  });
+  btn.dataset.ready = 'true';
 }
 
 // autoStart starts a matched race once its group has joined, or 15 s
