@@ -237,7 +237,18 @@ func (l *Lobby) Run(ctx context.Context) {
 // matches and rates the rated races that are over.
 func (l *Lobby) Tick(ctx context.Context) {
 	now := l.now()
-	for _, g := range l.q.Match(now) {
+	groups := l.q.Match(now)
+	// Out of the queue, a group's tickets still answer "waiting" while
+	// their room is made: a poll meanwhile must not find them gone.
+	l.mu.Lock()
+	for _, g := range groups {
+		for _, e := range g.Entries {
+			l.matched[e.Ticket] = match{at: now, status: Status{Ticket: e.Ticket, State: StateWaiting, Level: g.Pool.Level,
+				Rated: g.Pool.Rated, Rating: e.Rating, Waiting: map[string]int{}}}
+		}
+	}
+	l.mu.Unlock()
+	for _, g := range groups {
 		l.start(ctx, g, now)
 	}
 	l.mu.Lock()
@@ -273,6 +284,11 @@ func (l *Lobby) start(ctx context.Context, g queue.Group, now time.Time) {
 				l.log.Warn("lobby: back to the queue", "ticket", e.Ticket, "err", err)
 			}
 		}
+		l.mu.Lock()
+		for _, e := range g.Entries {
+			delete(l.matched, e.Ticket)
+		}
+		l.mu.Unlock()
 		return
 	}
 	players := make([]string, len(g.Entries))

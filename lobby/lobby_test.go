@@ -27,6 +27,7 @@ type rooms struct {
 	mu   sync.Mutex
 	n    int
 	fail bool
+	hook func() // called as a room is made
 }
 
 func (r *rooms) CreateRace(ctx context.Context, level string) (string, error) {
@@ -34,6 +35,9 @@ func (r *rooms) CreateRace(ctx context.Context, level string) (string, error) {
 	defer r.mu.Unlock()
 	if r.fail {
 		return "", errors.New("server full")
+	}
+	if r.hook != nil {
+		r.hook()
 	}
 	r.n++
 	id := fmt.Sprintf("room%d", r.n)
@@ -113,7 +117,13 @@ func TestMatchRateAndForget(t *testing.T) {
 	assert.Equal(t, 3, l.Len(), "no room: the group waits on")
 	rs.fail = false
 	c.add(time.Second)
+	rs.hook = func() {
+		st, err := l.Status(tickets[0])
+		assert.NoError(t, err, "a ticket answers while its room is made")
+		assert.Equal(t, lobby.StateWaiting, st.State)
+	}
 	l.Tick(ctx)
+	rs.hook = nil
 	a, err := l.Status(tickets[0])
 	require.NoError(t, err)
 	b, err := l.Status(tickets[1])
