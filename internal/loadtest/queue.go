@@ -181,7 +181,7 @@ func RunQueue(ctx context.Context, o QueueOptions) (QueueResult, error) {
 				}
 				mu.Unlock()
 				if err != nil && ctx.Err() == nil {
-					fail("status: " + err.Error())
+					fail("status")
 				}
 				t.Reset(o.Poll)
 			}
