@@ -319,14 +319,18 @@ func (l *Lobby) rate(ctx context.Context, id string, r race, now time.Time) bool
 			l.log.Warn("lobby: rated room", "room", id, "err", err)
 			return false
 		}
-		if rm.State != store.StateFinished {
+		// A race that is over is saved with its finish time; its row
+		// stays live (running) while its players are still in the room.
+		if rm.State != store.StateFinished && rm.FinishedAt.IsZero() {
 			return false
 		}
 	}
-	if _, err := ladder.Rate(cctx, l.st, id, r.roster, now); err != nil {
+	changes, err := ladder.Rate(cctx, l.st, id, r.roster, now)
+	if err != nil {
 		l.log.Warn("lobby: rate a race", "room", id, "err", err)
 		return false
 	}
+	l.log.Info("lobby: race rated", "room", id, "players", len(r.roster), "changes", len(changes))
 	return true
 }
 

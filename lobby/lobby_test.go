@@ -145,7 +145,8 @@ func TestMatchRateAndForget(t *testing.T) {
 	got, err := s.RoomRatings(ctx, "room1")
 	require.NoError(t, err)
 	assert.Empty(t, got, "the room is not over yet")
-	rm.State, rm.StartedAt, rm.FinishedAt = store.StateFinished, t0, t0.Add(3*time.Minute)
+	// Over, as a room saves it while its players are still there.
+	rm.State, rm.StartedAt, rm.FinishedAt = store.StateRunning, t0, t0.Add(3*time.Minute)
 	require.NoError(t, s.UpdateRoom(ctx, rm))
 	l.Tick(ctx)
 	got, err = s.RoomRatings(ctx, "room1")
