@@ -124,8 +124,6 @@ function home() {
   name.addEventListener('keydown', (e) => { if (e.key === 'Enter') $('create-race').click(); });
   name.addEventListener('change', () => { const n = cleanName(name.value); if (n) store.set('name', n); });
   ownPuzzle(needName);
-  // Play now and the rating board load after the page, on every visit
-  // but not on every page.
   import('./playnow.js').then((m) => { m.homePlayNow(needName); m.homeBoard(); }).catch(() => {});
   daily.homeDailies();
 }
@@ -227,7 +225,6 @@ function room(id, as, day) {
   const game = new Game();
   let dismissed = false;
   let finishKey = '';
-  let rating = null; // the rated race's change, once asked for
   let playnow = null; // playnow.js, once loaded
   import('./playnow.js').then((m) => { playnow = m; render(); }).catch(() => {});
   let link, conn = '';
@@ -319,16 +316,7 @@ function room(id, as, day) {
     if (key !== finishKey) { finishKey = key; dismissed = false; }
     if (panels) dailyResult();
     ui.renderFinish(game, dismissed, result);
-    if (playnow) playnow.autoStart(game, (msg) => link.send(msg));
-    if (playnow && game.phase === 'finished' && game.mode === 'race' && !rating) {
-      rating = playnow.ratingOf(id, game.me.id).then((c) => {
-        const line = $('finish-rating');
-        if (!c || !line) return;
-        line.textContent = playnow.ratingText(c);
-        line.dataset.delta = String(Math.round(c.delta));
-        line.hidden = false;
-      });
-    }
+    if (playnow) playnow.sync(game, (msg) => link.send(msg));
     if (share) { boxes.see(); share.sync(game, result); }
     ui.tick(game);
     ui.offline(!!game.me.id && conn === 'reconnecting', game.pending.size);

@@ -6,6 +6,12 @@
 import * as api from './api.js';
 
 const $ = (id) => document.getElementById(id);
+
+// The card's and the chart's styles load with this module, not with
+// every page.
+if (!document.getElementById('playnow-css')) {
+  document.head.append(Object.assign(document.createElement('link'), { id: 'playnow-css', rel: 'stylesheet', href: '/playnow.css' }));
+}
 const NAMES = { easy: 'Easy', medium: 'Medium', hard: 'Hard', expert: 'Expert' };
 
 // matches remembers, for this tab, the room of a match: its players, and
@@ -85,6 +91,24 @@ export function homePlayNow(needName) {
     if (ticket) fetch(`/api/queue/${encodeURIComponent(ticket)}`, { method: 'DELETE', headers: { 'Content-Type': 'application/json' }, keepalive: true }).catch(() => {});
   });
   btn.dataset.ready = 'true';
+}
+
+// sync is the room page's part: it starts a matched race (autoStart),
+// and once a rated race is over shows what it did to this player's rating
+// on the finish card (and so in its share text).
+const asked = new Set();
+export function sync(game, send) {
+  autoStart(game, send);
+  const key = `${game.room.id}.${game.room.round}`;
+  if (game.phase !== 'finished' || game.mode !== 'race' || game.room.round > 1 || asked.has(key)) return;
+  asked.add(key);
+  ratingOf(game.room.id, game.me.id).then((c) => {
+    const line = $('finish-rating');
+    if (!c || !line) return;
+    line.textContent = ratingText(c);
+    line.dataset.delta = String(Math.round(c.delta));
+    line.hidden = false;
+  });
 }
 
 // autoStart starts a matched race once its group has joined, or 15 s
