@@ -63,7 +63,7 @@ func TestOpenMigratesSQLite(t *testing.T) {
 	require.NoError(t, s.Close())
 	v, dirty, err := Migrate(ctx, k, store.MigrateVersion)
 	require.NoError(t, err)
-	assert.Equal(t, uint(10), v, "Open applied the migrations")
+	assert.Equal(t, uint(13), v, "Open applied the migrations")
 	assert.False(t, dirty)
 }
 

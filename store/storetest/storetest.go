@@ -66,6 +66,8 @@ func Run(t *testing.T, open Opener) {
 		{"Attempts", testAttempts},
 		{"AttemptsConcurrent", testAttemptsConcurrent},
 		{"Review", testReview},
+		{"Ratings", testRatings},
+		{"RoomResults", testRoomResults},
 		{"BadInput", testBadInput},
 	}
 	for _, tt := range tests {

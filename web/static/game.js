@@ -342,6 +342,8 @@ const ERRORS = {
   server_full: 'The server is full just now; try again in a minute.',
   too_many_rooms: 'You have many rooms open already; finish or leave one first.',
   player_not_found: 'No player has that id.',
+  already_queued: 'You are in the queue already.',
+  ticket_not_found: 'That place in the queue is gone: press Play now again.',
   bad_puzzle: 'That is not a puzzle: 81 cells of digits, with . or 0 for an empty one.',
   no_solution: 'This puzzle has no solution: check the givens.',
   many_solutions: 'This puzzle has more than one solution: it needs more givens to be played.',
