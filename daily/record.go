@@ -17,8 +17,8 @@ import (
 // (all of them, zero where none), and each level with a timed finish.
 func statsOf(ts []store.Tally) server.PlayerStats {
 	st := server.PlayerStats{Modes: map[string]server.ModeStats{}, Levels: map[string]server.LevelStats{}}
-	won := 0
-	st.Modes[room.ModeRace] = server.ModeStats{Won: &won}
+	won, contested := 0, 0
+	st.Modes[room.ModeRace] = server.ModeStats{Won: &won, Contested: &contested}
 	for _, m := range []string{room.ModeCoop, room.ModeDaily} {
 		st.Modes[m] = server.ModeStats{}
 	}
@@ -33,6 +33,7 @@ func statsOf(ts []store.Tally) server.PlayerStats {
 		m.Finished += t.Finished
 		if m.Won != nil {
 			*m.Won += t.Won
+			*m.Contested += t.Contested
 		}
 		st.Modes[t.Mode] = m
 		if t.Timed == 0 {

@@ -14,7 +14,8 @@ import (
 // TestCoop solves one shared board from two browsers: notes placed by one
 // appear for the other, each sees the other's cursor, digits carry who
 // placed them (for a third player who joins late too), a placed digit
-// clears its peers' notes, and the team finishes together.
+// clears its peers' notes, and the team finishes together, when the mode
+// buttons are disabled.
 func TestCoop(t *testing.T) {
 	t.Parallel()
 	srv := startArena(t)
@@ -107,6 +108,8 @@ func TestCoop(t *testing.T) {
 		p.wait("the team's finish", visible("#finish")+` && ['Alice', 'Bob'].every(n => document.querySelector('#finish').textContent.includes(n))`)
 		assert.Zero(t, eval[int](p, `document.querySelectorAll('#finish [data-rank="2"]').length`), "%s: a team has no second place", p.name)
 		assert.Equal(t, "finished", eval[string](p, `document.documentElement.dataset.phase`))
+		// Nothing to enter now: the mode buttons show it, disabled and faded.
+		assert.True(t, eval[bool](p, `[...document.querySelectorAll('[data-pad-mode]')].every(b => b.disabled && +getComputedStyle(b).opacity < 1)`), "%s: the modes are off", p.name)
 		for name, n := range placed {
 			// The row (or line) of the banner that names the player says
 			// how many digits they placed.

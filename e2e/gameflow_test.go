@@ -94,10 +94,16 @@ func TestLobby(t *testing.T) {
 // the solution once both play.
 func raceOfTwo(t *testing.T) (alice, bob *page, givens, sol engine.Grid) {
 	t.Helper()
+	return gameOfTwo(t, "race")
+}
+
+// gameOfTwo is raceOfTwo in the mode ("race" or "coop").
+func gameOfTwo(t *testing.T, mode string) (alice, bob *page, givens, sol engine.Grid) {
+	t.Helper()
 	srv := startArena(t)
 	b := newBrowser(t)
 	alice, bob = b.newPage("Alice"), b.newPage("Bob")
-	id := createRoom(alice, srv.URL(), "race", "easy", "Alice")
+	id := createRoom(alice, srv.URL(), mode, "easy", "Alice")
 	joinRoom(bob, srv.URL()+"/r/"+id, "Bob")
 	startGame(alice, bob)
 	givens, sol = puzzle(alice)
@@ -340,6 +346,9 @@ func TestFeedAfterReload(t *testing.T) {
 	alice.click(cellSel(cc))
 	alice.press(digitKey(int(cd), false), modNone)
 	alice.wait("the clash", messageIs("conflict"))
+	alice.wait("the clash in her feed", feedHas("conflict", "Your"))
+	clash := eval[string](alice, `document.querySelector('#feed li[data-kind=conflict]').textContent`)
+	require.Contains(t, clash, fmt.Sprintf("Your %d at %s", cd, engine.CellName(cc)), "the live line says the digit")
 	alice.click("#hint")
 	bob.wait("Alice's hint", feedHas("hint", "Alice"))
 	alice.wait("her hint", feedHas("hint", "You"))
@@ -358,5 +367,6 @@ func TestFeedAfterReload(t *testing.T) {
 	alice.wait("her own feed from before", feedHas("hint", "You took a hint")+" && "+feedHas("conflict", "Your", engine.CellName(cc)))
 	assert.Equal(t, mine, eval[string](alice, `document.querySelector('#feed li[data-kind=hint]').textContent`), "her hint as she saw it")
 	assert.Equal(t, 1, eval[int](alice, `document.querySelectorAll('#feed li[data-kind=hint]').length`), "once")
+	assert.Equal(t, clash, eval[string](alice, `document.querySelector('#feed li[data-kind=conflict]').textContent`), "her clash as she saw it live, digit and all")
 	bob.shotsIn(gameLooks, "feed-reload", "")
 }

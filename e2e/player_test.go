@@ -182,7 +182,9 @@ func TestPlayerPage(t *testing.T) {
 	}
 	assert.Equal(t, fmt.Sprint(len(patsPast)), tile("all", "big-num"))
 	assert.Equal(t, fmt.Sprint(finished[room.ModeRace]), tile("race", "big-num"))
-	assert.Equal(t, "2 won · 50%", tile("race", "sub"), "a race alone is no win")
+	// Two won of three raced against someone: the race run alone is
+	// neither a win nor a loss.
+	assert.Equal(t, "2 won · 67%", tile("race", "sub"), "a race alone is no win, and not in the rate")
 	assert.Equal(t, fmt.Sprint(finished[room.ModeCoop]), tile("coop", "big-num"))
 	assert.Equal(t, fmt.Sprint(finished[room.ModeDaily]), tile("daily", "big-num"))
 

@@ -97,6 +97,13 @@ func TestInstallable(t *testing.T) {
 	assert.Equal(t, "/apple-touch-icon.png", eval[string](p, `document.querySelector('link[rel=apple-touch-icon]').getAttribute('href')`))
 	light := eval[string](p, `document.querySelector('meta[name=theme-color][media*=light]').content`)
 	dark := eval[string](p, `document.querySelector('meta[name=theme-color][media*=dark]').content`)
+	// The bar the browser draws is the page's own background, light and dark.
+	const bg = `getComputedStyle(document.documentElement).getPropertyValue('--bg').trim()`
+	p.colorScheme("light")
+	assert.Equal(t, light, eval[string](p, bg), "the light theme colour is the page's --bg")
+	p.colorScheme("dark")
+	assert.Equal(t, dark, eval[string](p, bg), "the dark theme colour is the page's --bg")
+	p.colorScheme("light")
 
 	mf := fetchIn(p, "/manifest.webmanifest")
 	require.Equal(t, 200, mf.Status)

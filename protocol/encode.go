@@ -126,6 +126,9 @@ func appendError(b []byte, e *ErrorEvent) ([]byte, bool) {
 		b = appendInt(b, `,"cell":`, *e.Cell)
 	}
 	b = appendInts(b, `,"cells":`, e.Cells)
+	if e.Digit != 0 {
+		b = appendInt(b, `,"digit":`, e.Digit)
+	}
 	return append(b, '}'), true
 }
 

@@ -49,7 +49,7 @@ func FuzzAppendEvent(f *testing.F) {
 			&NoteEvent{Header: h, ID: id, Player: s, CellNotes: CellNotes{Cell: n, Corner: ints, Centre: []int{}}},
 			&CursorEvent{Header: h, Player: s, Cell: n},
 			&Pong{Header: h, ID: id, Now: at},
-			&ErrorEvent{Header: h, ID: id, Code: s, Message: s + s, Player: s, Cell: mistakes, Cells: ints},
+			&ErrorEvent{Header: h, ID: id, Code: s, Message: s + s, Player: s, Cell: mistakes, Cells: ints, Digit: -n},
 		} {
 			checkEncoding(t, ev, "%#v", ev)
 		}
@@ -90,7 +90,7 @@ func randomEvent(rnd *rand.Rand) Event {
 		return &Pong{Header: h, ID: id, Now: randomTime(rnd)}
 	}
 	return &ErrorEvent{Header: h, ID: id, Code: randomString(rnd), Message: randomString(rnd), Player: randomString(rnd),
-		Cell: randomIntPtr(rnd), Cells: randomInts(rnd)}
+		Cell: randomIntPtr(rnd), Cells: randomInts(rnd), Digit: randomInt(rnd)}
 }
 
 // pieces are what random strings are made of: every ASCII byte, what
@@ -207,7 +207,7 @@ func TestAppendEventAllocatesNothing(t *testing.T) {
 		&NoteEvent{Header: h, ID: id, Player: "p_a", CellNotes: CellNotes{Cell: 3, Corner: []int{1, 2}}},
 		&CursorEvent{Header: h, Player: "p_a", Cell: 3},
 		&Pong{Header: h, ID: id, Now: time.Date(2026, 3, 1, 12, 0, 0, 5, time.UTC)},
-		&ErrorEvent{Header: h, ID: id, Code: CodeConflict, Message: "5 at r5c5 conflicts with r5c1", Player: "p_a", Cell: &cell, Cells: []int{36}},
+		&ErrorEvent{Header: h, ID: id, Code: CodeConflict, Message: "5 at r5c5 conflicts with r5c1", Player: "p_a", Cell: &cell, Cells: []int{36}, Digit: 5},
 	} {
 		buf := make([]byte, 0, 512)
 		allocs := testing.AllocsPerRun(50, func() { buf = AppendEvent(buf[:0], ev) })

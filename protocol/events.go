@@ -237,6 +237,7 @@ type ErrorEvent struct {
 	Player  string          `json:"player,omitempty"`
 	Cell    *int            `json:"cell,omitempty"`
 	Cells   []int           `json:"cells,omitempty"`
+	Digit   int             `json:"digit,omitempty"` // a conflict's digit, where the viewer may know it
 }
 
 // HintEvent is a hint a player asked for. The player gets it all; in a race

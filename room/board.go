@@ -202,6 +202,7 @@ func (g *Game) conflict(now time.Time, m *member, b *board, cell int, digit uint
 	err.Cells = cells
 	ev := err.Event(0, id)
 	ev.Player = m.id
+	ev.Digit = int(digit)
 	g.publish(now, fact{kind: kindConflict, actor: m.id, ev: ev})
 	return err
 }

@@ -915,7 +915,7 @@ func TestMoveConflict(t *testing.T) {
 			assert.Equal(t, room.Output{To: "a", Logged: true, Event: &protocol.ErrorEvent{
 				Header: protocol.Header{Type: protocol.TypeError, Seq: seq + 1},
 				ID:     m.ID, Code: protocol.CodeConflict, Message: s.Err.Message,
-				Player: "a", Cell: &cell, Cells: peers,
+				Player: "a", Cell: &cell, Cells: peers, Digit: int(d),
 			}}, mine, "the mover's view answers their message")
 			other, ok := theirs.Event.(*protocol.ErrorEvent)
 			require.True(t, ok, "%T", theirs.Event)
@@ -928,6 +928,11 @@ func TestMoveConflict(t *testing.T) {
 			assert.Equal(t, protocol.CodeConflict, other.Code)
 			assert.Equal(t, &cell, other.Cell)
 			assert.Equal(t, peers, other.Cells, "clash() picks a digit a given holds: nothing private")
+			if mode == room.ModeCoop {
+				assert.Equal(t, int(d), other.Digit, "the shared board's digit is everyone's")
+			} else {
+				assert.Zero(t, other.Digit, "a racer's digit is their own")
+			}
 			assert.Contains(t, other.Message, "Name a")
 			assert.NotEqual(t, s.Err.Message, other.Message)
 			for _, id := range []string{"b", "s"} {

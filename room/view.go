@@ -115,6 +115,7 @@ func (g *Game) othersConflict(ev *protocol.ErrorEvent, private bool) *protocol.E
 	other := *ev
 	other.ID = nil
 	if private {
+		other.Digit = 0 // a racer's digits are their own
 		other.Cells = nil
 		for _, p := range ev.Cells {
 			if g.pz.Givens[p] != 0 {

@@ -114,10 +114,13 @@ type PlayerStats struct {
 }
 
 // ModeStats counts a player's finishes of a mode; Won, a race's only, is
-// how many they finished first of two or more finishers.
+// how many they finished first of two or more finishers, and Contested
+// how many had two or more finishers (a win rate's whole: a race run
+// alone is neither won nor lost).
 type ModeStats struct {
-	Finished int  `json:"finished"`
-	Won      *int `json:"won,omitempty"`
+	Finished  int  `json:"finished"`
+	Won       *int `json:"won,omitempty"`
+	Contested *int `json:"contested,omitempty"`
 }
 
 // LevelStats is a player's times on a level, from their finishes that

@@ -204,18 +204,20 @@ type Streak struct {
 
 // Tally counts a player's finishes of one mode and level, for their
 // record: how many (Finished), how many races they won (Won: first of two
-// or more finishers; a race finished alone is no win), and their times:
+// or more finishers; a race finished alone is no win) of how many had
+// another finisher (Contested, the races a win rate counts), and their times:
 // Timed is how many finishes count for them (not co-op, whose time is a
 // team's, and not flagged: held or removed in review, or an own puzzle),
 // Best the fastest of those and Total their sum.
 type Tally struct {
-	Mode     string
-	Level    string
-	Finished int
-	Won      int
-	Timed    int
-	Best     time.Duration
-	Total    time.Duration
+	Mode      string
+	Level     string
+	Finished  int
+	Won       int
+	Contested int
+	Timed     int
+	Best      time.Duration
+	Total     time.Duration
 }
 
 // SolvedDaily is one of a player's finishes of a daily puzzle, in any room

@@ -269,7 +269,7 @@ func TestDailyPlayedRankedOnceOnEveryStore(t *testing.T) {
 			zero := 0
 			assert.Equal(t, server.PlayerStats{
 				Modes: map[string]server.ModeStats{
-					room.ModeRace: {Won: &zero}, room.ModeCoop: {}, room.ModeDaily: {Finished: 3},
+					room.ModeRace: {Won: &zero, Contested: &zero}, room.ModeCoop: {}, room.ModeDaily: {Finished: 3},
 				},
 				Levels: map[string]server.LevelStats{"easy": {Finished: 3, BestMS: 61000, AverageMS: (240000 + 61000 + 120000) / 3}},
 			}, rec.Stats)
@@ -547,10 +547,13 @@ func TestPlayerRecordRanksRacesByTheRoom(t *testing.T) {
 				assert.Equal(t, cr.ID, race.Room)
 				assert.Equal(t, want, race.Rank, "%s's place in the race", who)
 				assert.False(t, race.Ranked, "a race is on no daily board")
-				// The race counts in the record's stats: the winner's a win.
+				// The race counts in the record's stats: the winner's a win,
+				// and for both a race against someone (the win rate's whole).
 				require.NotNil(t, rec.Stats.Modes[room.ModeRace].Won)
+				require.NotNil(t, rec.Stats.Modes[room.ModeRace].Contested)
 				assert.Equal(t, 1, rec.Stats.Modes[room.ModeRace].Finished, who)
 				assert.Equal(t, 2-want, *rec.Stats.Modes[room.ModeRace].Won, "%s's wins", who)
+				assert.Equal(t, 1, *rec.Stats.Modes[room.ModeRace].Contested, "%s's races against someone", who)
 			}
 			var rec server.PlayerResponse
 			n.getJSON(t, "/api/players/"+ann.id, "", &rec)

@@ -11,16 +11,20 @@ import (
 
 // PlayerTallies counts the player's finishes by mode and level: a race
 // is won when it was first and another player finished the room too
-// (one probe of the room's results by their unique index).
+// (one probe of the room's results by their unique index), and contested
+// when another player finished it, first or not.
 func (s *Store) PlayerTallies(ctx context.Context, playerID string) ([]store.Tally, error) {
 	return queryAll(ctx, s.r, "tallies of "+playerID, func(row scanner) (store.Tally, error) {
 		var t store.Tally
 		var best, total int64
-		err := row.Scan(&t.Mode, &t.Level, &t.Finished, &t.Won, &t.Timed, &best, &total)
+		err := row.Scan(&t.Mode, &t.Level, &t.Finished, &t.Won, &t.Contested, &t.Timed, &best, &total)
 		t.Best, t.Total = time.Duration(best)*time.Millisecond, time.Duration(total)*time.Millisecond
 		return t, err
 	}, `SELECT r.mode, r.level, count(*),
 	          sum(CASE WHEN r.mode = 'race' AND r.room_rank = 1
+	                    AND EXISTS (SELECT 1 FROM results o WHERE o.room_id = r.room_id AND o.player_id <> r.player_id)
+	              THEN 1 ELSE 0 END),
+	          sum(CASE WHEN r.mode = 'race'
 	                    AND EXISTS (SELECT 1 FROM results o WHERE o.room_id = r.room_id AND o.player_id <> r.player_id)
 	              THEN 1 ELSE 0 END),
 	          sum(CASE WHEN r.mode <> 'coop' AND NOT r.flagged THEN 1 ELSE 0 END),

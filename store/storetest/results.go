@@ -165,8 +165,9 @@ func (f finish) save(t *testing.T, s store.Store) {
 }
 
 // testTallies checks a player's counts by mode and level: a race won is
-// first of two or more finishers; co-op and flagged finishes are counted
-// but not timed.
+// first of two or more finishers, of the races contested (another
+// player finished them too); co-op and flagged finishes are counted but
+// not timed.
 func testTallies(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	for _, id := range []string{"a", "b"} {
@@ -191,8 +192,8 @@ func testTallies(t *testing.T, s store.Store) {
 	got, err := s.PlayerTallies(ctx, "a")
 	require.NoError(t, err)
 	assert.ElementsMatch(t, []store.Tally{
-		{Mode: room.ModeRace, Level: "easy", Finished: 2, Won: 1, Timed: 2, Best: 40 * time.Second, Total: 100 * time.Second},
-		{Mode: room.ModeRace, Level: "hard", Finished: 1, Won: 0, Timed: 1, Best: 200 * time.Second, Total: 200 * time.Second},
+		{Mode: room.ModeRace, Level: "easy", Finished: 2, Won: 1, Contested: 1, Timed: 2, Best: 40 * time.Second, Total: 100 * time.Second},
+		{Mode: room.ModeRace, Level: "hard", Finished: 1, Won: 0, Contested: 1, Timed: 1, Best: 200 * time.Second, Total: 200 * time.Second},
 		{Mode: room.ModeCoop, Level: "easy", Finished: 1},
 		{Mode: room.ModeDaily, Level: "easy", Finished: 1, Timed: 1, Best: 120 * time.Second, Total: 120 * time.Second},
 		{Mode: room.ModeDaily, Level: "hard", Finished: 1},
@@ -200,8 +201,8 @@ func testTallies(t *testing.T, s store.Store) {
 	got, err = s.PlayerTallies(ctx, "b")
 	require.NoError(t, err)
 	assert.ElementsMatch(t, []store.Tally{
-		{Mode: room.ModeRace, Level: "easy", Finished: 1, Timed: 1, Best: 90 * time.Second, Total: 90 * time.Second},
-		{Mode: room.ModeRace, Level: "hard", Finished: 1, Won: 1, Timed: 1, Best: 150 * time.Second, Total: 150 * time.Second},
+		{Mode: room.ModeRace, Level: "easy", Finished: 1, Contested: 1, Timed: 1, Best: 90 * time.Second, Total: 90 * time.Second},
+		{Mode: room.ModeRace, Level: "hard", Finished: 1, Won: 1, Contested: 1, Timed: 1, Best: 150 * time.Second, Total: 150 * time.Second},
 		{Mode: room.ModeCoop, Level: "easy", Finished: 1},
 	}, got)
 	got, err = s.PlayerTallies(ctx, "nobody")

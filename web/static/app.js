@@ -303,6 +303,8 @@ function room(id, as, day) {
     document.title = `${MODES[m.mode] || 'Race'} ${id} · Sudoku Arena`;
     const playing = game.canPlay();
     for (const b of ['undo', 'redo', 'hint']) $(b).disabled = !playing;
+    // Once this player is done the modes are too: they show it.
+    for (const b of document.querySelectorAll('[data-pad-mode]')) b.disabled = !playing;
     board.render();
     ui.renderPlayers(game);
     ui.renderLobby(game);
@@ -394,14 +396,16 @@ function room(id, as, day) {
           return;
       }
     }
-    if (out.message) ui.message(out.message);
+    // A message takes the hint's place under the board, and so its cells'.
+    if (out.message) { ui.message(out.message); game.hinted = []; }
     else if ((ev.type === 'move' || ev.type === 'note') && ev.player === game.me.id) ui.message(null);
     if (out.feed.length) ui.feed(out.feed);
     if (out.explain !== undefined || ev.type === 'state') ui.explain(out.explain || '');
     // A refused clash flashes red where conflicts show (a race's always do).
     const clash = out.conflict.length > 0;
     if (out.flash.length && !(clash && game.mode !== 'race' && !settings.get('conflicts'))) board.mark(out.flash, clash);
-    if (ev.type === 'state' && game.phase !== 'running') board.select(-1);
+    if (ev.type === 'state' && game.phase !== 'running') { board.select(-1); board.done = []; board.undone = []; }
+    if (ev.type === 'move' && ev.player === game.me.id && !ev.undo && !ev.redo) board.moveDone();
     // The solved moment: a wave over the board when this player's (or the
     // team's) finish comes live, not from a snapshot.
     if (ev.type === 'finish' && (!ev.player || ev.player === game.me.id)) {
@@ -477,8 +481,8 @@ function room(id, as, day) {
     setTimeout(() => location.assign('/'), 150);
   });
   settings.onChange(() => render());
-  $('undo').addEventListener('click', () => act({ type: 'undo' }));
-  $('redo').addEventListener('click', () => act({ type: 'redo' }));
+  $('undo').addEventListener('click', () => board.undo());
+  $('redo').addEventListener('click', () => board.undo(true));
   $('hint').addEventListener('click', () => act({ type: 'hint' }));
   window.addEventListener('online', () => link.now());
   window.addEventListener('offline', () => link.now());

@@ -18,8 +18,12 @@ export class Board {
   constructor(root, pad, game, act, colour, moved) {
     this.root = root; this.pad = pad; this.game = game; this.act = act;
     this.colour = colour; this.moved = moved;
-    this.sel = -1;
+    this.sel = -1; // the cell the keys move, one of the selected (many)
+    this.many = new Set();
     this.mode = 'digit';
+    // Undo's steps: 'move' (the server's) or colours [{cell, was, now}]
+    // (the client's: docs/protocol.md, colour).
+    this.done = []; this.undone = [];
     this.flash = new Set();
     this.conflict = new Set();
     this.cells = [];
@@ -65,6 +69,7 @@ export class Board {
       frag.append(row);
     }
     this.root.replaceChildren(frag);
+    this.root.setAttribute('aria-multiselectable', 'true');
 
     const digits = this.pad.querySelector('.digits');
     const btns = [];
@@ -99,13 +104,25 @@ export class Board {
     this.root.addEventListener('focus', () => {
       if (this.sel < 0 && this.root.matches(':focus-visible')) this.select(0);
     });
+    // A press selects a cell, with Ctrl/Cmd (toggles) or Shift adds it; a
+    // drag adds the cells it crosses.
+    let drag = false;
     this.root.addEventListener('pointerdown', (e) => {
       const el = e.target.closest('[data-cell]');
       if (!el) return;
       e.preventDefault();
       this.root.focus({ preventScroll: true });
-      this.select(Number(el.dataset.cell));
+      const c = Number(el.dataset.cell);
+      const ctrl = e.ctrlKey || e.metaKey;
+      if (ctrl && this.many.has(c) && this.many.size > 1) { this.many.delete(c); this.select(c === this.sel ? [...this.many].pop() : this.sel, true); }
+      else this.select(c, ctrl || e.shiftKey);
+      drag = true;
     });
+    this.root.addEventListener('pointermove', (e) => {
+      const el = drag && e.buttons && document.elementFromPoint(e.clientX, e.clientY)?.closest('#board [data-cell]');
+      if (el && !this.many.has(+el.dataset.cell)) this.select(+el.dataset.cell, true);
+    });
+    for (const t of ['pointerup', 'pointercancel']) document.addEventListener(t, () => { drag = false; });
     this.pad.addEventListener('click', (e) => {
       const b = e.target.closest('button');
       if (!b) return;
@@ -123,8 +140,8 @@ export class Board {
     if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || (t.closest && t.closest('dialog')))) return;
     if (!this.root.isConnected) return;
     const ctrl = e.ctrlKey || e.metaKey;
-    if (ctrl && e.code === 'KeyZ') { e.preventDefault(); this.act({ type: e.shiftKey ? 'redo' : 'undo' }); return; }
-    if (ctrl && e.code === 'KeyY') { e.preventDefault(); this.act({ type: 'redo' }); return; }
+    if (ctrl && e.code === 'KeyZ') { e.preventDefault(); this.undo(e.shiftKey); return; }
+    if (ctrl && e.code === 'KeyY') { e.preventDefault(); this.undo(true); return; }
     const m = /^(?:Digit|Numpad)([0-9])$/.exec(e.code);
     if (m) {
       e.preventDefault();
@@ -145,13 +162,13 @@ export class Board {
       case 'Home': s = s < 0 ? 0 : s - (s % 9); break;
       case 'End': s = s < 0 ? 8 : s - (s % 9) + 8; break;
       case 'Delete': case 'Backspace': e.preventDefault(); this.erase(); return;
-      case 'Escape': this.select(-1); return;
+      case 'Escape': this.select(this.many.size > 1 ? this.sel : -1); return;
       case ' ': if (t === this.root) { e.preventDefault(); this.setMode(MODES[(MODES.indexOf(this.mode) + 1) % MODES.length]); } return;
       default: return;
     }
     e.preventDefault();
     if (t !== this.root && !(t && t.closest && t.closest('#pad'))) this.root.focus({ preventScroll: true });
-    this.select(s);
+    this.select(s, e.shiftKey);
   }
 
   setMode(mode) {
@@ -161,8 +178,11 @@ export class Board {
     this.renderPad();
   }
 
-  select(c) {
-    if (c === this.sel) return;
+  // select makes c the selection (-1: none), or with add, adds it.
+  select(c, add) {
+    if (c === this.sel && !add && this.many.size < 2) return;
+    if (!add || c < 0) this.many.clear();
+    if (c >= 0) this.many.add(c);
     this.sel = c;
     if (c >= 0) this.root.setAttribute('aria-activedescendant', `cell-${c}`);
     else this.root.removeAttribute('aria-activedescendant');
@@ -177,32 +197,74 @@ export class Board {
 
   clashes(c, d) { return PEERS[c].some((p) => this.digit(p) === d); }
 
+  // enter puts d in mode on the selected cells, a message each: on one,
+  // whatever the cell (the server explains), on several, where it fits. A
+  // mark or colour all have comes off, else goes on those without it.
   enter(d, mode) {
-    const c = this.sel;
-    if (c < 0 || this.game.spectator) return;
-    // A note on a filled cell goes too: the server explains (cell_filled).
-    // Any cell takes colours, a given too.
-    if (mode === 'colour') this.act({ type: 'colour', cell: c, colour: d });
-    else if (mode === 'digit') this.act({ type: 'move', cell: c, digit: d });
-    else this.act({ type: 'note', cell: c, digit: d, kind: mode });
+    if (this.sel < 0 || this.game.spectator) return;
+    const one = this.many.size < 2;
+    const some = (cells, has) => cells.filter((c) => has(c) === cells.every(has));
+    if (mode === 'colour') return this.colourAll(some([...this.many], (c) => (this.game.colours.get(c) || []).includes(d)), d);
+    if (mode === 'digit') return this.send([...this.many].filter((c) => one || !this.given(c)).map((c) => ({ type: 'move', cell: c, digit: d })));
+    const cells = some([...this.many].filter((c) => one || !this.digit(c)), (c) => !!this.game.notes.get(c)?.[mode].has(d));
+    this.send(cells.map((c) => ({ type: 'note', cell: c, digit: d, kind: mode })));
   }
 
-  // erase clears the selected cell's digit, or else its marks of the pad's
-  // kind (both kinds in digit mode); in colour mode, its colours.
+  // send sends msgs at the server's pace (docs/protocol.md, "Limits").
+  send(msgs, n = 30) {
+    for (const m of msgs.slice(0, n)) this.act(m);
+    if (msgs.length > n) setTimeout(() => this.send(msgs.slice(n), 20), 1100);
+  }
+
+  // colourAll sends colour k to each cell, a step for undo.
+  colourAll(cells, k) {
+    if (!cells.length) return;
+    this.done.push(cells.map((c) => {
+      const was = this.game.colours.get(c) || [];
+      return { cell: c, was, now: !k ? [] : was.includes(k) ? was.filter((x) => x !== k) : [...was, k].sort() };
+    }));
+    this.undone = [];
+    this.send(cells.map((c) => ({ type: 'colour', cell: c, colour: k })));
+  }
+
+  // setColours puts a step's colours back (or on again), by toggles.
+  setColours(step, back) {
+    const msgs = [];
+    for (const s of step) {
+      const want = back ? s.was : s.now, have = this.game.colours.get(s.cell) || [];
+      if (!want.length) { if (have.length) msgs.push({ type: 'colour', cell: s.cell, colour: 0 }); continue; }
+      for (const k of new Set([...want, ...have])) if (want.includes(k) !== have.includes(k)) msgs.push({ type: 'colour', cell: s.cell, colour: k });
+    }
+    this.send(msgs);
+  }
+
+  moveDone() { this.done.push('move'); this.undone = []; }
+
+  // undo takes back the last step (none kept: the server's last move).
+  undo(redo) {
+    const [from, to] = redo ? [this.undone, this.done] : [this.done, this.undone];
+    const s = from.pop() || 'move';
+    if (s !== 'move') this.setColours(s, !redo);
+    else this.act({ type: redo ? 'redo' : 'undo' });
+    to.push(s);
+  }
+
+  // erase clears each selected cell's digit, or else its marks of the
+  // pad's kind (both in digit mode); in colour mode, its colours.
   erase() {
-    const c = this.sel;
-    if (c < 0 || this.game.spectator) return;
-    if (this.mode === 'colour') {
-      if ((this.game.colours.get(c) || []).length) this.act({ type: 'colour', cell: c, colour: 0 });
-      return;
+    if (this.sel < 0 || this.game.spectator) return;
+    const cells = [...this.many], one = cells.length < 2;
+    if (this.mode === 'colour') return this.colourAll(cells.filter((c) => (this.game.colours.get(c) || []).length), 0);
+    const msgs = [];
+    for (const c of cells) {
+      // A given answers given_cell from the server, which the player then reads.
+      if (this.digit(c)) { if (one || !this.given(c)) msgs.push({ type: 'move', cell: c, digit: 0 }); continue; }
+      const n = this.game.notes.get(c);
+      for (const kind of ['corner', 'centre']) {
+        if (n && (this.mode === 'digit' || this.mode === kind) && n[kind].size) msgs.push({ type: 'note', cell: c, digit: 0, kind });
+      }
     }
-    // A given answers given_cell from the server, which the player then reads.
-    if (this.digit(c)) return void this.act({ type: 'move', cell: c, digit: 0 });
-    const n = this.game.notes.get(c);
-    if (!n) return;
-    for (const kind of ['corner', 'centre']) {
-      if ((this.mode === 'digit' || this.mode === kind) && n[kind].size) this.act({ type: 'note', cell: c, digit: 0, kind });
-    }
+    this.send(msgs);
   }
 
   // mark flashes cells for a moment (a conflict's or a hint's), and marks a
@@ -220,8 +282,9 @@ export class Board {
   render() {
     const g = this.game, sel = this.sel;
     const b = g.board.map((d, c) => this.digit(c));
-    const selDigit = sel >= 0 && settings.get('same') ? b[sel] : 0;
-    const peers = sel >= 0 && settings.get('peers') ? new Set(PEERS[sel]) : null;
+    const one = this.many.size < 2;
+    const selDigit = sel >= 0 && one && settings.get('same') ? b[sel] : 0;
+    const peers = sel >= 0 && one && settings.get('peers') ? new Set(PEERS[sel]) : null;
     // Conflicts show at once unless the player turned them off; a race's
     // clashing digits show as the server tells them, whatever the setting.
     const showClash = settings.get('conflicts');
@@ -250,7 +313,7 @@ export class Board {
       const cur = cursors.get(c) || [];
       const cls = ['cell'];
       if (given) cls.push('given'); else if (d) cls.push('entered');
-      if (c === sel) cls.push('selected');
+      if (this.many.has(c)) cls.push('selected');
       else if (peers && peers.has(c)) cls.push('peer');
       if (selDigit && d === selDigit && shown) cls.push('same');
       if (clash.has(c) || this.conflict.has(c)) cls.push('conflict');
@@ -304,7 +367,7 @@ export class Board {
         el.append(k);
       }
       el.setAttribute('aria-label', label(c, d, given, corner, centre, clash.has(c)) + (colours.length ? `, colour ${colours.join(' ')}` : '') + (pending ? ', pending' : ''));
-      el.setAttribute('aria-selected', String(c === sel));
+      el.setAttribute('aria-selected', String(this.many.has(c)));
     }
     this.renderPad();
   }

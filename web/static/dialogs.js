@@ -95,9 +95,10 @@ const KEYS = [
   ['Z  X  C  V', 'digit, corner, centre and colour mode'],
   ['Space', 'next mode'],
   ['Arrows, Home, End', 'move'],
+  ['Drag, Ctrl + click, Shift + click or arrows', 'select several cells: a digit, mark or colour goes on them all'],
   ['Delete, Backspace, 0', 'clear the cell (its colours in colour mode)'],
-  ['Ctrl + Z, Ctrl + Y', 'undo, redo'],
-  ['Esc', 'deselect, or close this'],
+  ['Ctrl + Z, Ctrl + Y', 'undo, redo (colours too)'],
+  ['Esc', 'back to one cell, deselect, or close this'],
   ['?', 'these keys'],
 ];
 

@@ -271,13 +271,14 @@ export class Game {
       out.flash = cells;
       out.conflict = cells;
       const mine = ev.player === this.me.id;
-      const d = ev.sent && ev.sent.digit;
+      // The event says its digit (a history's too); an older server's, only the message sent.
+      const d = ev.digit || (ev.sent && ev.sent.digit);
       const others = (ev.cells || []).map(rc).join(', ');
       if (mine) {
         out.message = { code: 'conflict', text: d && others ? `${d} is already in ${others}: same row, column or box.` : 'That digit is already in the same row, column or box.' };
         out.feed.push({ kind: 'conflict', text: `Your ${d || 'digit'} at ${rc(ev.cell)} clashes${others ? ' with ' + others : ' with one of your digits'}.` });
       } else {
-        out.feed.push({ kind: 'conflict', text: `${this.nameOf(ev.player)} hit a conflict at ${rc(ev.cell)}${others ? ' with ' + others : ''}.` });
+        out.feed.push({ kind: 'conflict', text: `${this.nameOf(ev.player)} hit a conflict${d ? ` (${d})` : ''} at ${rc(ev.cell)}${others ? ' with ' + others : ''}.` });
       }
       return;
     }

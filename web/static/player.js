@@ -62,8 +62,9 @@ function games(modes) {
     const li = el('li');
     li.dataset.mode = mode;
     li.append(el('span', 'lbl', title), el('span', 'big-num', api.count(n)));
-    const won = m.won || 0;
-    li.append(el('span', 'muted sub', sub || `${api.count(won)} won${n ? ` · ${Math.round((100 * won) / n)}%` : ''}`));
+    // The rate counts races against someone (contested): a race alone is neither won nor lost.
+    const won = m.won || 0, of = m.contested || 0;
+    li.append(el('span', 'muted sub', sub || `${api.count(won)} won${of ? ` · ${Math.round((100 * won) / of)}%` : ''}`));
     return li;
   });
   const all = el('li', 'all');
