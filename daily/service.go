@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
@@ -21,10 +22,11 @@ type Service struct {
 
 var _ server.Dailies = (*Service)(nil)
 
-// DailyPuzzle is the id of the day's daily of the level.
-func (s *Service) DailyPuzzle(ctx context.Context, day, level string) (int64, error) {
+// DailyPuzzle is the id of the day's daily of the level, with its SE
+// rating.
+func (s *Service) DailyPuzzle(ctx context.Context, day, level string) (int64, engine.SERating, error) {
 	pz, err := s.Puzzles.Puzzle(ctx, day, level)
-	return pz.ID, err
+	return pz.ID, pz.SE, err
 }
 
 // RanksGuests reports whether guests' finishes are ranked.

@@ -244,7 +244,7 @@ func (p *page) shotsIn(ls []look, name, sel string) {
 func startDailyAs(p *page, base, name string) string {
 	p.t.Helper()
 	p.navigate(base + "/")
-	p.wait("today's dailies", `document.querySelectorAll('#daily [data-level][data-status]').length === 4`)
+	p.wait("today's dailies", `document.querySelectorAll('#daily [data-level][data-status]').length === 5`)
 	p.click(`#daily [data-level="easy"] a`)
 	p.wait("the daily's start", `location.pathname.startsWith('/daily/')`+" && "+visible("#daily-go"))
 	p.typeInto("#name", name)

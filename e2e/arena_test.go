@@ -64,6 +64,8 @@ type roomPlayer struct {
 type roomView struct {
 	ID      string       `json:"id"`
 	Mode    string       `json:"mode"`
+	Level   string       `json:"level"`
+	SE      float64      `json:"se"`
 	Phase   string       `json:"phase"`
 	Players []roomPlayer `json:"players"`
 	Board   string       `json:"board"`

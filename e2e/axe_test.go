@@ -131,7 +131,7 @@ func TestAccessibility(t *testing.T) {
 
 	// Home, for someone new.
 	ann.navigate(base + "/")
-	ann.wait("today's dailies", `document.querySelectorAll('#daily [data-level][data-status]').length === 4`)
+	ann.wait("today's dailies", `document.querySelectorAll('#daily [data-level][data-status]').length === 5`)
 	ann.audit("home")
 
 	// Ann starts today's daily: its start card, then its board. She fills

@@ -103,10 +103,10 @@ func TestDaily(t *testing.T) {
 	b := newBrowser(t)
 	ann := b.newPage("Ann")
 
-	// Home: today's four dailies, none started.
+	// Home: today's five dailies, none started.
 	ann.navigate(srv.URL() + "/")
-	ann.wait("today's four dailies", `document.querySelectorAll('#daily [data-level][data-status]').length === 4`)
-	for _, level := range []string{"easy", "medium", "hard", "expert"} {
+	ann.wait("today's five dailies", `document.querySelectorAll('#daily [data-level][data-status]').length === 5`)
+	for _, level := range []string{"easy", "medium", "hard", "expert", "master"} {
 		assert.Equal(t, "Not started", dailyStatus(ann, level), "%s before playing", level)
 	}
 	assert.False(t, eval[bool](ann, visible("#me")), "no record to link to yet")
@@ -186,7 +186,7 @@ func TestDaily(t *testing.T) {
 	startGame(ann)
 	raced, _ := puzzle(ann)
 	assert.Equal(t, first, raced.String(), "the race plays the day's puzzle")
-	assert.Regexp(t, `^Race · Easy · \d+ \w+ · Unranked$`, text(ann, "#mode"))
+	assert.Regexp(t, `^Race · Easy · SE \d\.\d · \d+ \w+ · Unranked$`, text(ann, "#mode"))
 
 	// The player page: streaks, best times, the two finishes.
 	ann.navigate(srv.URL() + "/")
@@ -226,7 +226,7 @@ func TestDailyHeldForReview(t *testing.T) {
 	b := newBrowser(t)
 	hal := b.newPage("Hal")
 	hal.navigate(srv.URL() + "/")
-	hal.wait("today's dailies", `document.querySelectorAll('#daily [data-level][data-status]').length === 4`)
+	hal.wait("today's dailies", `document.querySelectorAll('#daily [data-level][data-status]').length === 5`)
 	hal.click(`#daily [data-level="easy"] a`)
 	hal.wait("the daily's start", `location.pathname.startsWith('/daily/')`+" && "+visible("#daily-go"))
 	date := strings.Split(eval[string](hal, `location.pathname`), "/")[2]

@@ -60,7 +60,7 @@ func TestLobby(t *testing.T) {
 	assert.False(t, eval[bool](alice, `document.elementFromPoint(...(r => [r.x + 5, r.y + 5])(document.querySelector('.modes button').getBoundingClientRect()))?.closest('.modes') != null`),
 		"the mode buttons cannot be clicked")
 	assert.Equal(t, "Waiting room", text(alice, "#lobby-kicker"))
-	assert.Equal(t, "Race · Easy", text(alice, "#mode"))
+	assert.Regexp(t, `^Race · Easy · SE \d\.\d$`, text(alice, "#mode"))
 	assert.Equal(t, "Race your friends", text(alice, "#lobby-title"))
 	assert.Equal(t, "Start alone", text(alice, "#start"))
 	assert.Contains(t, text(alice, "#start-note"), "with the link")

@@ -81,7 +81,7 @@ func labScheme(p *page, scheme string) {
 func TestLab(t *testing.T) {
 	srv, p := labPage(t, "Lab")
 
-	gen, err := engine.Generate(engine.GenerateOptions{Level: engine.LevelMedium, Seed: server.LabSeed(42)})
+	gen, err := engine.Generate(engine.Difficulties[1].Options(server.LabSeed(42), false))
 	require.NoError(t, err)
 	puzzle := gen.Givens.String()
 
@@ -216,7 +216,7 @@ func TestLabSeed(t *testing.T) {
 	srv, p := labPage(t, "LabSeed")
 	puzzleOf := func(seed uint64) string {
 		t.Helper()
-		gen, err := engine.Generate(engine.GenerateOptions{Level: engine.LevelMedium, Seed: server.LabSeed(seed)})
+		gen, err := engine.Generate(engine.Difficulties[1].Options(server.LabSeed(seed), false))
 		require.NoError(t, err)
 		return gen.Givens.String()
 	}

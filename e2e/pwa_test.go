@@ -201,7 +201,7 @@ func TestInstallable(t *testing.T) {
 
 	// The network comes back: the page reloads itself to home.
 	p.offline(false)
-	p.wait("home, online again", `document.documentElement.dataset.page === 'home' && document.querySelectorAll('#daily [data-level][data-status]').length === 4`)
+	p.wait("home, online again", `document.documentElement.dataset.page === 'home' && document.querySelectorAll('#daily [data-level][data-status]').length === 5`)
 	assert.False(t, eval[bool](p, visible("#net-off")), "no offline line once online")
 
 	// The network goes while a page is open: a line under the header says
@@ -222,7 +222,7 @@ func TestInstallable(t *testing.T) {
 	assert.False(t, eval[bool](p, visible("#net-off")), "no offline line: the device is online")
 	p.shot("pwa-server-away")
 	rel.down.Store(false)
-	p.waitFor("home, the server back", `document.documentElement.dataset.page === 'home' && document.querySelectorAll('#daily [data-level][data-status]').length === 4`, 3*waitTimeout/2)
+	p.waitFor("home, the server back", `document.documentElement.dataset.page === 'home' && document.querySelectorAll('#daily [data-level][data-status]').length === 5`, 3*waitTimeout/2)
 
 	// A new release: its worker (other bytes, another build) replaces the
 	// old, and its cache the old cache.

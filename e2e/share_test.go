@@ -166,7 +166,7 @@ func TestShareCard(t *testing.T) {
 
 	// The daily, ranked, the boxes filled centre first then the corners.
 	ann.navigate(srv.URL() + "/")
-	ann.wait("today's dailies", `document.querySelectorAll('#daily [data-level][data-status]').length === 4`)
+	ann.wait("today's dailies", `document.querySelectorAll('#daily [data-level][data-status]').length === 5`)
 	ann.click(`#daily [data-level="easy"] a`)
 	ann.wait("the daily's start", visible("#daily-go"))
 	date := strings.Split(eval[string](ann, `location.pathname`), "/")[2]
@@ -224,7 +224,7 @@ func TestShareCard(t *testing.T) {
 	bobGivens, _ := puzzle(bob)
 	assert.Len(t, empties(bobGivens), len(empties(givens)), "the same puzzle: as many givens")
 	assert.Equal(t, givenCounts(givens), givenCounts(bobGivens), "the same puzzle: its digits relabelled at most")
-	assert.Regexp(t, `^Daily · Easy · `+day.Format("2 Jan")+`$`, text(bob, "#mode"))
+	assert.Regexp(t, `^Daily · Easy · SE \d\.\d · `+day.Format("2 Jan")+`$`, text(bob, "#mode"))
 	ann.click("#share-close")
 	ann.wait("the card closed", `!`+visible("#share-card"))
 

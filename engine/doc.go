@@ -1,8 +1,9 @@
 // Package engine is pure Sudoku: grids and their parsing, peer-conflict
 // checks, a fast bitboard solver that counts solutions, a human-style
 // logical solver that grades puzzles and explains hints, a rater on the
-// Sudoku Explainer scale (RateSE; the generator calls it only when asked
-// for a minimum), a seeded puzzle generator, and the isomorphs (relabelled
+// Sudoku Explainer scale (RateSE; the generator calls it when asked for
+// an SE range, as each Difficulty does), a seeded puzzle generator, the
+// levels players pick (Difficulties), and the isomorphs (relabelled
 // digits, moved rows and columns) that give each player their own copy of
 // a puzzle.
 //

@@ -18,6 +18,10 @@ type GenerateOptions struct {
 	// LevelExpert, 7.0 gives puzzles above expert: forcing chains and
 	// harder (see docs/performance.md for how long they take).
 	MinSE SERating
+	// MaxSE, when set, asks for a rating of at most MaxSE: puzzles rated
+	// higher, or beyond the rater, are passed over. Difficulty.Options
+	// sets both to the difficulty's range.
+	MaxSE SERating
 }
 
 // Generated is a puzzle with its solution and grade.
@@ -27,6 +31,9 @@ type Generated struct {
 	Grade    Grade // without Steps: GradePuzzle(Givens) has them
 	Seed     uint64
 	Attempts int // full grids tried before one dug out to the level
+	// SE is the puzzle's Sudoku Explainer rating when MinSE or MaxSE asked
+	// for one to be taken (0 otherwise, and for a puzzle beyond the rater).
+	SE SERating
 }
 
 // ErrGenerateGaveUp is returned when no puzzle of the level turned up within
@@ -61,22 +68,29 @@ func Generate(opts GenerateOptions) (Generated, error) {
 		}
 		// dig keeps the puzzle unique at every step: no need to check again.
 		gr := grade(givens, false)
-		if gr.Level == opts.Level && atLeastSE(givens, opts.MinSE) {
-			return Generated{Givens: givens, Solution: sol, Grade: gr, Seed: opts.Seed, Attempts: attempt}, nil
+		if gr.Level != opts.Level {
+			continue
+		}
+		if se, in := inSERange(givens, opts); in {
+			return Generated{Givens: givens, Solution: sol, Grade: gr, Seed: opts.Seed, Attempts: attempt, SE: se}, nil
 		}
 	}
 	return Generated{}, fmt.Errorf("%w (level %v, seed %d)", ErrGenerateGaveUp, opts.Level, opts.Seed)
 }
 
-// atLeastSE reports whether the puzzle's Sudoku Explainer rating is at
-// least min (always, for min 0; a puzzle beyond the rater counts as
-// harder than any min).
-func atLeastSE(p Grid, min SERating) bool {
-	if min == 0 {
-		return true
+// inSERange reports whether the puzzle's Sudoku Explainer rating is within
+// opts.MinSE and opts.MaxSE, with the rating (0 when neither is set: the
+// rater is not called then). A puzzle beyond the rater counts as harder
+// than any bound.
+func inSERange(p Grid, opts GenerateOptions) (SERating, bool) {
+	if opts.MinSE == 0 && opts.MaxSE == 0 {
+		return 0, true
 	}
 	r, ok := RateSE(p)
-	return !ok || r >= min
+	if !ok {
+		r = 0
+	}
+	return r, Difficulty{MinSE: opts.MinSE, MaxSE: opts.MaxSE}.Holds(r, ok)
 }
 
 // dig makes a puzzle from the full grid sol: with opts.Level easy it removes

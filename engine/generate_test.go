@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,18 +89,22 @@ func TestGenerateRejectsLevels(t *testing.T) {
 }
 
 // BenchmarkGenerate reports per-puzzle p50 and p99 for each level next to
-// ns/op: the generation budget is p50 ≤ 1 ms, p99 ≤ 10 ms for easy, medium
-// and hard.
-//
-// expert-se7 is expert with MinSE 7.0, the level above expert: its budget
-// is p99 under 1 s.
+// ns/op: the generation budget is p50 ≤ 1 ms, p99 ≤ 10 ms for the tiers
+// easy, medium and hard (no SE range), and p99 under 1 s for each
+// difficulty, master included (its tier and SE range: the rater runs on
+// every puzzle of the tier).
 func BenchmarkGenerate(b *testing.B) {
 	type run struct {
-		name  string
-		level Level
-		minSE SERating
+		name string
+		opts func(seed uint64) GenerateOptions
 	}
-	runs := []run{{"easy", LevelEasy, 0}, {"medium", LevelMedium, 0}, {"hard", LevelHard, 0}, {"expert", LevelExpert, 0}, {"expert-se7", LevelExpert, 70}}
+	var runs []run
+	for _, l := range []Level{LevelEasy, LevelMedium, LevelHard, LevelExpert} {
+		runs = append(runs, run{"tier-" + l.String(), func(seed uint64) GenerateOptions { return GenerateOptions{Level: l, Seed: seed} }})
+	}
+	for _, d := range Difficulties {
+		runs = append(runs, run{d.Name, func(seed uint64) GenerateOptions { return d.Options(seed, false) }})
+	}
 	for _, r := range runs {
 		b.Run(r.name, func(b *testing.B) {
 			var times []time.Duration
@@ -107,7 +112,7 @@ func BenchmarkGenerate(b *testing.B) {
 			for b.Loop() {
 				seed++
 				start := time.Now()
-				if _, err := Generate(GenerateOptions{Level: r.level, Seed: seed, MinSE: r.minSE}); err != nil {
+				if _, err := Generate(r.opts(seed)); err != nil {
 					b.Fatal(err)
 				}
 				times = append(times, time.Since(start))
@@ -141,6 +146,51 @@ func TestGenerateMinSE(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, g.Givens, again.Givens, "seed %d", seed)
 	}
+}
+
+// TestDifficultiesInRange generates puzzles of each difficulty and checks
+// each against its tier and its SE range: graded at the tier, rated within
+// the range, the rating reported with the puzzle.
+func TestDifficultiesInRange(t *testing.T) {
+	t.Parallel()
+	for _, d := range Difficulties {
+		t.Run(d.Name, func(t *testing.T) {
+			for seed := uint64(1); seed <= 8; seed++ {
+				g, err := Generate(d.Options(seed, seed%2 == 0))
+				require.NoError(t, err)
+				assert.Equal(t, d.Tier, g.Grade.Level, "seed %d", seed)
+				r, ok := RateSE(g.Givens)
+				assert.True(t, d.Holds(r, ok), "seed %d: SE %s (ok %v) outside %s", seed, r, ok, d.Range())
+				if ok {
+					assert.Equal(t, r, g.SE, "seed %d", seed)
+				}
+			}
+		})
+	}
+}
+
+func TestDifficulties(t *testing.T) {
+	assert.Equal(t, []string{"easy", "medium", "hard", "expert", "master"}, DifficultyNames())
+	for i, d := range Difficulties {
+		got, rank, err := ParseDifficulty(" " + strings.ToUpper(d.Name))
+		require.NoError(t, err)
+		assert.Equal(t, d, got)
+		assert.Equal(t, i, rank)
+		if i > 0 {
+			prev := Difficulties[i-1]
+			assert.Equal(t, prev.MaxSE+1, d.MinSE, "%s starts where %s ends", d.Name, prev.Name)
+			assert.GreaterOrEqual(t, d.Tier, prev.Tier)
+		}
+	}
+	_, _, err := ParseDifficulty("beyond")
+	require.ErrorIs(t, err, ErrUnknownLevel)
+	assert.Contains(t, err.Error(), "easy, medium, hard, expert or master")
+	assert.Equal(t, "5.0-6.9", Difficulties[3].Range())
+	assert.Equal(t, "7.0+", Difficulties[4].Range())
+	assert.True(t, Difficulties[4].Holds(0, false), "beyond the rater is master")
+	assert.False(t, Difficulties[3].Holds(0, false))
+	assert.False(t, Difficulties[3].Holds(70, true))
+	assert.True(t, Difficulties[3].Holds(69, true))
 }
 
 // TestAddBack gives clues back to minimal puzzles too hard for a level and

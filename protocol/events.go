@@ -85,6 +85,9 @@ type Snapshot struct {
 	ID    string `json:"id"`
 	Mode  string `json:"mode"`
 	Level string `json:"level"`
+	// SE is the puzzle's rating on the Sudoku Explainer scale, one
+	// decimal (7.1); absent when the puzzle is beyond the rater.
+	SE float64 `json:"se,omitempty"`
 	// Date is the UTC day (YYYY-MM-DD) of the daily puzzle the room plays,
 	// or empty when it plays none.
 	Date  string `json:"date,omitempty"`

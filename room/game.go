@@ -49,6 +49,9 @@ type Puzzle struct {
 	// Unlocked are the cells each run of the grade's harder steps opened
 	// (engine.Unlocked): a person pauses before them.
 	Unlocked [][]int
+	// SE is the puzzle's Sudoku Explainer rating (engine.RateSE); 0 when
+	// it is beyond the rater.
+	SE engine.SERating
 }
 
 // Effect is work the room's goroutine does off the game's thread and

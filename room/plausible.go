@@ -39,13 +39,26 @@ const (
 
 // LevelFloor is the fastest a puzzle of the level can honestly be
 // solved in a ranked mode: easy 60 s, medium 90 s, hard 120 s, expert
-// 150 s.
+// 150 s, master 180 s.
 func LevelFloor(level string) time.Duration {
-	l, err := engine.ParseLevel(level)
-	if err != nil {
+	rank, ok := levelRank(level)
+	if !ok {
 		return 0
 	}
-	return 60*time.Second + time.Duration(l)*30*time.Second
+	return 60*time.Second + time.Duration(rank)*30*time.Second
+}
+
+// levelRank is the level's place among the levels, 0 for easy: a room's
+// level (Levels), or the grade of a player's own puzzle ("beyond" ranks
+// with master, the first above expert).
+func levelRank(level string) (int, bool) {
+	if _, rank, err := engine.ParseDifficulty(level); err == nil {
+		return rank, true
+	}
+	if l, err := engine.ParseLevel(level); err == nil {
+		return int(l), true
+	}
+	return 0, false
 }
 
 // stepPace is a person's fastest time for one logical step, by the

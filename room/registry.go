@@ -8,16 +8,29 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/protocol"
 )
 
-// Levels are the levels rooms are played at: the generator's, short of
-// "beyond", which it cannot make to order.
-var Levels = []string{"easy", "medium", "hard", "expert"}
+// Levels are the levels rooms are played at, easiest first: the engine's
+// difficulties (engine.Difficulties), each a grade tier and a Sudoku
+// Explainer range.
+var Levels = engine.DifficultyNames()
+
+// LevelChoices is the levels as an error message lists them: "easy",
+// "medium", ... or "master".
+func LevelChoices() string {
+	quoted := make([]string, len(Levels))
+	for i, l := range Levels {
+		quoted[i] = strconv.Quote(l)
+	}
+	return engine.ListNames(quoted)
+}
 
 // ErrNotFound: no live room has the id.
 var ErrNotFound = errors.New("room: not found")

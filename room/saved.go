@@ -76,6 +76,8 @@ type SavedPuzzle struct {
 	Solution string  `json:"solution"`
 	FloorMS  int64   `json:"floor_ms,omitempty"`
 	Unlocked [][]int `json:"unlocked,omitempty"`
+	// SE is the puzzle's Sudoku Explainer rating in tenths (0: none).
+	SE engine.SERating `json:"se,omitempty"`
 	// Copy is the isomorph of the stored puzzle that Givens and Solution
 	// are, for a daily shown as its player's copy ("" for none).
 	Copy string `json:"copy,omitempty"`
@@ -122,7 +124,7 @@ type SavedPlayer struct {
 func (g *Game) Save(now time.Time) *Saved {
 	s := &Saved{
 		ID: g.id, Mode: g.Mode(), Round: g.round, Phase: g.phase,
-		Puzzle:  SavedPuzzle{ID: g.pz.ID, Level: g.pz.Level, Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String(), FloorMS: g.pz.Floor.Milliseconds(), Unlocked: g.pz.Unlocked, Copy: g.copied},
+		Puzzle:  SavedPuzzle{ID: g.pz.ID, Level: g.pz.Level, Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String(), FloorMS: g.pz.Floor.Milliseconds(), Unlocked: g.pz.Unlocked, SE: g.pz.SE, Copy: g.copied},
 		Created: g.created, StartsAt: g.startsAt, StartedAt: g.startedAt, FinishedAt: g.finishedAt,
 		Host: g.host, Seq: g.seq, Order: g.order, Ranked: g.ranked, SavedAt: now,
 		Day: g.day, Archive: g.archive, Own: g.own,
@@ -239,7 +241,7 @@ func load(cfg Config, s *Saved) (*Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("room: restore %s: solution: %w", s.ID, err)
 	}
-	g, err := NewGame(cfg, s.ID, s.Mode, Puzzle{ID: s.Puzzle.ID, Level: s.Puzzle.Level, Givens: givens, Solution: sol, Floor: time.Duration(s.Puzzle.FloorMS) * time.Millisecond, Unlocked: s.Puzzle.Unlocked}, s.Created)
+	g, err := NewGame(cfg, s.ID, s.Mode, Puzzle{ID: s.Puzzle.ID, Level: s.Puzzle.Level, Givens: givens, Solution: sol, Floor: time.Duration(s.Puzzle.FloorMS) * time.Millisecond, Unlocked: s.Puzzle.Unlocked, SE: s.Puzzle.SE}, s.Created)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package room
 import (
 	"time"
 
-	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/protocol"
 )
 
@@ -81,13 +80,12 @@ func (g *Game) held(m *member) string {
 }
 
 // Score is a finish's points: a level's base (1,000 for easy, 2,000 for
-// medium, 3,000 for hard, 4,000 for expert) less a point a second, 50 a
-// mistake and 100 a hint, and never below 1 (finishing always scores).
+// medium, 3,000 for hard, 4,000 for expert, 5,000 for master) less a
+// point a second, 50 a mistake and 100 a hint, and never below 1
+// (finishing always scores).
 func Score(level string, elapsed time.Duration, mistakes, hints int) int {
-	base := 1000
-	if l, err := engine.ParseLevel(level); err == nil {
-		base = 1000 * (int(l) + 1)
-	}
+	rank, _ := levelRank(level)
+	base := 1000 * (rank + 1)
 	return max(1, base-int(elapsed/time.Second)-50*mistakes-100*hints)
 }
 

@@ -209,7 +209,7 @@ func (g *Game) fillState(now time.Time, f *fact) {
 		ID: g.id, Mode: g.rules.mode(), Level: g.pz.Level, Date: g.day, Phase: g.phase, Round: g.round, Host: g.host,
 		Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String(), Copy: g.copied,
 		Now: now, Players: []protocol.PlayerView{}, Spectators: g.count(protocol.RoleSpectator),
-		HintPenaltyMS: g.rules.hintPenalty(g.cfg).Milliseconds(),
+		HintPenaltyMS: g.rules.hintPenalty(g.cfg).Milliseconds(), SE: float64(g.pz.SE) / 10,
 	}
 	s.StartsAt, s.StartedAt, s.FinishedAt = timePtr(g.startsAt), timePtr(g.startedAt), timePtr(g.finishedAt)
 	boards := map[string]*board{}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
@@ -20,8 +21,9 @@ import (
 // YYYY-MM-DD dates the server has checked.
 type Dailies interface {
 	// DailyPuzzle is the id of the day's daily puzzle of the level, made
-	// and stored the first time it is asked for.
-	DailyPuzzle(ctx context.Context, day, level string) (int64, error)
+	// and stored the first time it is asked for, with its Sudoku
+	// Explainer rating (0 when it was stored unrated).
+	DailyPuzzle(ctx context.Context, day, level string) (int64, engine.SERating, error)
 	// DailyCount is how many ranked finishes the day's daily has.
 	DailyCount(ctx context.Context, day, level string) (int, error)
 	DailyTop(ctx context.Context, day, level string, limit int) ([]LeaderRow, error)
@@ -81,7 +83,7 @@ func badDate(today string) *protocol.Error {
 
 // badLevel is the refusal of an unknown level.
 func badLevel() *protocol.Error {
-	return protocol.Errorf(protocol.CodeBadField, `level must be "easy", "medium", "hard" or "expert"`)
+	return protocol.Errorf(protocol.CodeBadField, "level must be %s", room.LevelChoices())
 }
 
 // writeRefusal answers with the refusal, at its code's status (400 for
@@ -168,7 +170,9 @@ func (s *Server) getDaily(w http.ResponseWriter, r *http.Request) {
 	resp := DailyResponse{Date: today, GuestsRanked: s.dailies.RanksGuests(), Levels: make([]DailyLevel, 0, len(room.Levels))}
 	for _, level := range room.Levels {
 		dl := DailyLevel{Level: level}
-		if dl.PuzzleID, err = s.dailies.DailyPuzzle(ctx, today, level); err == nil {
+		var se engine.SERating
+		if dl.PuzzleID, se, err = s.dailies.DailyPuzzle(ctx, today, level); err == nil {
+			dl.SE = float64(se) / 10
 			dl.Finished, err = s.dailies.DailyCount(ctx, today, level)
 		}
 		if err == nil && me != "" {

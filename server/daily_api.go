@@ -18,8 +18,11 @@ type DailyResponse struct {
 // DailyLevel is one level's daily: its puzzle, how many have a ranked
 // finish on it, and, for a caller with a bearer token, where they stand.
 type DailyLevel struct {
-	Level    string    `json:"level"`
-	PuzzleID int64     `json:"puzzle_id"`
+	Level    string `json:"level"`
+	PuzzleID int64  `json:"puzzle_id"`
+	// SE is the puzzle's Sudoku Explainer rating, one decimal; omitted
+	// when it is not known (a puzzle stored before ratings were).
+	SE       float64   `json:"se,omitempty"`
 	Finished int       `json:"finished"`
 	You      *DailyYou `json:"you,omitempty"`
 }

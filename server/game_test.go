@@ -487,3 +487,23 @@ func TestSpectatorWatchesProgressNotDigits(t *testing.T) {
 	assert.Equal(t, 81-givens.Filled(), progress, "one progress event a move")
 	assert.False(t, strings.Contains(string(s.seen[0].raw), sol.String()))
 }
+
+// TestRoomSnapshotCarriesSE makes a room at each level and joins it: the
+// welcome's snapshot has the puzzle's Sudoku Explainer rating, the
+// rater's own, within the level's range.
+func TestRoomSnapshotCarriesSE(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for _, d := range engine.Difficulties {
+		id := e.createRoom("coop", d.Name)
+		w := e.dial("Ann").join(id)
+		require.NotNil(t, w.Room)
+		assert.Equal(t, d.Name, w.Room.Level)
+		want, ok := engine.RateSE(engine.MustParse(w.Room.Givens))
+		got := engine.SERating(w.Room.SE*10 + 0.5)
+		if ok {
+			assert.Equal(t, want, got, "%s: the snapshot's se is the puzzle's rating", d.Name)
+		}
+		assert.True(t, d.Holds(got, ok), "%s: se %v outside %s", d.Name, w.Room.SE, d.Range())
+	}
+}

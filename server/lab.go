@@ -127,6 +127,9 @@ type GenerateResponse struct {
 	// make the same puzzle.
 	Seed  string `json:"seed"`
 	Score int    `json:"score"`
+	// SE is the puzzle's Sudoku Explainer rating, within its level's
+	// range (engine.Difficulties).
+	SE engine.SERating `json:"se"`
 }
 
 // limitLab takes a token of the address's lab budget, or answers 429.
@@ -373,9 +376,9 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 		level = "medium"
 	}
 	// The generator makes the rooms' levels only, not "beyond".
-	l, err := engine.ParseLevel(level)
+	d, _, err := engine.ParseDifficulty(level)
 	if err != nil || !slices.Contains(room.Levels, level) {
-		writeError(w, protocol.CodeBadField, `level must be "easy", "medium", "hard" or "expert"`)
+		writeRefusal(w, badLevel())
 		return
 	}
 	var seed uint64
@@ -395,11 +398,11 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 		seed %= 1_000_000_000
 	}
 	labWork(s.labGate, w, r, func() (GenerateResponse, error) {
-		gen, err := engine.Generate(engine.GenerateOptions{Level: l, Seed: LabSeed(seed)})
+		gen, err := engine.Generate(d.Options(LabSeed(seed), false))
 		if err != nil {
 			return GenerateResponse{}, fmt.Errorf("server: generate %s %d: %w", level, seed, err)
 		}
-		return GenerateResponse{Puzzle: gen.Givens.String(), Level: level, Seed: strconv.FormatUint(seed, 10), Score: gen.Grade.Score}, nil
+		return GenerateResponse{Puzzle: gen.Givens.String(), Level: level, Seed: strconv.FormatUint(seed, 10), Score: gen.Grade.Score, SE: gen.SE}, nil
 	})
 }
 

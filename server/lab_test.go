@@ -27,7 +27,7 @@ import (
 // givens clash.
 var (
 	labMedium = func() engine.Generated {
-		g, err := engine.Generate(engine.GenerateOptions{Level: engine.LevelMedium, Seed: server.LabSeed(42)})
+		g, err := engine.Generate(engine.Difficulties[1].Options(server.LabSeed(42), false))
 		if err != nil {
 			panic(err)
 		}
@@ -219,6 +219,19 @@ func TestLabGenerateIsReproducible(t *testing.T) {
 	assert.Equal(t, "42", a.Seed)
 	assert.Equal(t, "medium", a.Level)
 	assert.Equal(t, labMedium.Grade.Score, a.Score)
+	se, ok := engine.RateSE(labMedium.Givens)
+	require.True(t, ok)
+	assert.Equal(t, se, a.SE, "the puzzle's SE rating")
+	assert.True(t, engine.Difficulties[1].Holds(a.SE, true), "medium is rated %s", a.SE)
+
+	// Above expert: master, rated 7.0 or more.
+	m := get("level=master&seed=7")
+	assert.Equal(t, "master", m.Level)
+	mr, ok := engine.RateSE(engine.MustParse(m.Puzzle))
+	assert.True(t, !ok || mr >= 70, "master rated %s", mr)
+	status, body := labDo(t, e, http.MethodGet, "/api/generate?level=beyond", "", "192.0.2.3:1")
+	assert.Equal(t, http.StatusBadRequest, status)
+	assert.Contains(t, string(body), `level must be \"easy\", \"medium\", \"hard\", \"expert\" or \"master\"`)
 
 	// Without a seed the server picks one and says which: asking with it
 	// gives the same puzzle.

@@ -9,16 +9,17 @@ import (
 )
 
 // MakePuzzle is the pool's PuzzleMaker, and the daily's: the engine's
-// generator, graded. The same level and seed make the same puzzle.
+// generator, graded and rated, at the level's difficulty
+// (engine.Difficulties). The same level and seed make the same puzzle.
 func MakePuzzle(ctx context.Context, level string, seed uint64) (Puzzle, error) {
-	l, err := engine.ParseLevel(level)
+	d, _, err := engine.ParseDifficulty(level)
 	if err != nil {
 		return Puzzle{}, err
 	}
 	if err := ctx.Err(); err != nil {
 		return Puzzle{}, err
 	}
-	g, err := engine.Generate(engine.GenerateOptions{Level: l, Seed: seed})
+	g, err := engine.Generate(d.Options(seed, false))
 	if err != nil {
 		return Puzzle{}, fmt.Errorf("generate %s puzzle: %w", level, err)
 	}
@@ -28,6 +29,6 @@ func MakePuzzle(ctx context.Context, level string, seed uint64) (Puzzle, error) 
 	}
 	return Puzzle{
 		Givens: g.Givens.String(), Solution: g.Solution.String(), Level: level,
-		Score: g.Grade.Score, Techniques: counts, Seed: seed, CreatedAt: time.Now(),
+		Score: g.Grade.Score, Techniques: counts, Seed: seed, CreatedAt: time.Now(), SE: g.SE,
 	}, nil
 }

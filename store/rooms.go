@@ -126,7 +126,12 @@ func (a *Adapter) RecordGame(ctx context.Context, gameID, mode, day string, pz P
 	if a.Fences != nil && first {
 		a.Fences.Hold(gameID, FirstEpoch(r))
 	}
-	out := room.Puzzle{ID: pz.ID, Level: pz.Level, Givens: givens, Solution: sol, Floor: room.PuzzleFloor(pz.Techniques)}
+	out := room.Puzzle{ID: pz.ID, Level: pz.Level, Givens: givens, Solution: sol, Floor: room.PuzzleFloor(pz.Techniques), SE: pz.SE}
+	if out.SE == 0 {
+		// A puzzle stored unrated (a player's own, or one pooled before
+		// ratings were stored) is rated now.
+		out.SE, _ = engine.RateSE(givens)
+	}
 	// The cells the grade's harder steps open, for the checks of a ranked
 	// finish; a puzzle the grader cannot take (none the pool deals) has
 	// none.

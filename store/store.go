@@ -19,6 +19,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/sudoku-arena/arena/engine"
 	"time"
 )
 
@@ -73,6 +74,9 @@ type Puzzle struct {
 	Techniques map[string]int
 	Seed       uint64
 	CreatedAt  time.Time
+	// SE is the puzzle's Sudoku Explainer rating (engine.RateSE), taken
+	// when it was generated; 0 when it was not rated.
+	SE engine.SERating
 }
 
 // Room states. A room's mode is one of room's rules table (room.Modes);

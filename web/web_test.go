@@ -17,7 +17,9 @@ import (
 // the page must load fast on a phone (176 KiB is about 54 KB gzipped).
 // What only some pages or some players need (the account page, a replay,
 // the dialogs, the settings' look, the sounds) loads on demand instead.
-const maxClientBytes = 176 << 10
+// 177 KiB: the master level and each puzzle's SE on the room, home and
+// daily pages added about 200 bytes where main stood 38 under 176 KiB.
+const maxClientBytes = 177 << 10
 
 func readFS(t *testing.T, name string) string {
 	t.Helper()

@@ -170,11 +170,15 @@ func TestDailyIsTheSameOnEveryNodeAndAfterARestart(t *testing.T) {
 			a.getJSON(t, "/api/daily", "", &da)
 			b.getJSON(t, "/api/daily", "", &db)
 			assert.Equal(t, dailyDay, da.Date)
-			require.Len(t, da.Levels, 4)
+			require.Len(t, da.Levels, len(room.Levels))
 			assert.Equal(t, da, db, "two nodes on one database agree")
 			for i, l := range da.Levels {
 				assert.Equal(t, room.Levels[i], l.Level)
 				assert.Positive(t, l.PuzzleID)
+				d, _, err := engine.ParseDifficulty(l.Level)
+				require.NoError(t, err)
+				se := engine.SERating(l.SE*10 + 0.5)
+				assert.True(t, d.Holds(se, se != 0), "%s daily rated %v, outside %s", l.Level, l.SE, d.Range())
 				assert.Zero(t, l.Finished)
 				assert.Nil(t, l.You, "no token, no status")
 			}
@@ -445,6 +449,16 @@ func TestDailyRoutesRefuseBadInput(t *testing.T) {
 		code, body := n.get(t, path, "")
 		assert.Equal(t, http.StatusNotFound, code, path)
 		assert.Contains(t, string(body), protocol.CodePlayerNotFound, path)
+	}
+	// A bad level's message lists every level, master included; master's
+	// boards are there like the others'.
+	for _, path := range []string{"/api/leaderboards/nightmare", "/api/daily/" + dailyDay + "/beyond/leaderboard"} {
+		_, body := n.get(t, path, "")
+		assert.Contains(t, string(body), `level must be \"easy\", \"medium\", \"hard\", \"expert\" or \"master\"`, path)
+	}
+	for _, path := range []string{"/api/leaderboards/master", "/api/daily/" + dailyDay + "/master/leaderboard"} {
+		code, body := n.get(t, path, "")
+		assert.Equal(t, http.StatusOK, code, "%s: %s", path, body)
 	}
 
 	for _, req := range []string{

@@ -17,9 +17,11 @@ import (
 const generateUsage = `Usage: arena generate -level LEVEL [-n N] [-seed S] [-symmetric] [-json] [-workers W]
 
 Generates N puzzles of the level, one a line. Every puzzle has exactly one
-solution and is graded exactly at its level: easy (singles only), medium (up
-to locked candidates and pairs), hard (up to triples, quads, fish and wings),
-expert (needs chains or uniqueness). Puzzle i is made from seed S+i, so the
+solution and is graded exactly at its level's tier, and rated within its
+Sudoku Explainer range: easy (singles only, SE 1.0-2.3), medium (up to locked
+candidates and pairs, 2.4-3.4), hard (up to triples, quads, fish and wings,
+3.5-4.9), expert (needs chains or uniqueness, 5.0-6.9), master (expert's
+techniques, rated 7.0 and up). Puzzle i is made from seed S+i, so the
 same flags always print the same puzzles. A timing summary (p50, p90, p99,
 max per puzzle) goes to stderr.
 
@@ -28,15 +30,16 @@ Flags:
 
 // generateJSON is one line of `arena generate -json`.
 type generateJSON struct {
-	Puzzle   string         `json:"puzzle"`
-	Solution string         `json:"solution"`
-	Level    string         `json:"level"`
-	Score    int            `json:"score"`
-	Hardest  string         `json:"hardest"`
-	Counts   map[string]int `json:"techniques"`
-	Clues    int            `json:"clues"`
-	Seed     uint64         `json:"seed"`
-	Micros   float64        `json:"elapsed_us"`
+	Puzzle   string          `json:"puzzle"`
+	Solution string          `json:"solution"`
+	Level    string          `json:"level"`
+	Score    int             `json:"score"`
+	Hardest  string          `json:"hardest"`
+	Counts   map[string]int  `json:"techniques"`
+	Clues    int             `json:"clues"`
+	Seed     uint64          `json:"seed"`
+	SE       engine.SERating `json:"se,omitempty"`
+	Micros   float64         `json:"elapsed_us"`
 }
 
 type genResult struct {
@@ -48,21 +51,24 @@ type genResult struct {
 func runGenerate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	levelName := fs.String("level", "medium", "difficulty: easy, medium, hard or expert")
+	levelName := fs.String("level", "medium", "difficulty: "+engine.ListNames(engine.DifficultyNames()))
 	n := fs.Int("n", 1, "how many puzzles")
 	seed := fs.Uint64("seed", 0, "seed of the first puzzle; 0 picks one from the clock (it is printed to stderr)")
 	symmetric := fs.Bool("symmetric", false, "place clues in 180° rotational symmetry")
 	asJSON := fs.Bool("json", false, "write one JSON object per puzzle: puzzle, solution, level, score, hardest technique, technique counts, seed")
-	minSE := fs.Float64("min-se", 0, "also require a Sudoku Explainer rating of at least this (7 with -level expert: above expert)")
+	minSE := fs.Float64("min-se", 0, "instead of the level's SE range, require a Sudoku Explainer rating of at least this")
 	workers := fs.Int("workers", 1, "puzzles generated in parallel (the timing summary is per puzzle either way)")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), generateUsage); fs.PrintDefaults() }
 	if err := fs.Parse(args); err != nil {
 		return usageExit(err)
 	}
-	level, err := engine.ParseLevel(*levelName)
-	if err != nil || level > engine.LevelExpert {
-		fmt.Fprintf(stderr, "arena generate: -level must be easy, medium, hard or expert, got %q\n", *levelName)
+	level, _, err := engine.ParseDifficulty(*levelName)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena generate: -level: %v\n", err)
 		return exitUsage
+	}
+	if *minSE > 0 {
+		level.MinSE, level.MaxSE = engine.SERating(*minSE*10+0.5), 0
 	}
 	if *n < 1 {
 		fmt.Fprintf(stderr, "arena generate: -n must be at least 1, got %d\n", *n)
@@ -90,7 +96,7 @@ func runGenerate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			defer wg.Done()
 			for i := range next {
 				start := time.Now()
-				g, err := engine.Generate(engine.GenerateOptions{Level: level, Seed: *seed + uint64(i), Symmetric: *symmetric, MinSE: engine.SERating(*minSE*10 + 0.5)})
+				g, err := engine.Generate(level.Options(*seed+uint64(i), *symmetric))
 				results[i] <- genResult{gen: g, elapsed: time.Since(start), err: err}
 			}
 		}()
@@ -122,7 +128,7 @@ func runGenerate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			enc.Encode(generateJSON{
 				Puzzle: r.gen.Givens.String(), Solution: r.gen.Solution.String(),
 				Level: gr.Level.String(), Score: gr.Score, Hardest: gr.Hardest.String(),
-				Counts: techniqueCounts(gr), Clues: r.gen.Givens.Filled(), Seed: r.gen.Seed,
+				Counts: techniqueCounts(gr), Clues: r.gen.Givens.Filled(), Seed: r.gen.Seed, SE: r.gen.SE,
 				Micros: float64(r.elapsed.Nanoseconds()) / 1e3,
 			})
 		} else {
@@ -138,7 +144,7 @@ func runGenerate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(times) > 0 {
 		slices.Sort(times)
 		fmt.Fprintf(stderr, "generated %d %s puzzle(s) in %v (seed %d, %d worker(s), %.2f grids/puzzle): per puzzle p50 %v  p90 %v  p99 %v  max %v\n",
-			len(times), level, wall.Round(time.Millisecond), *seed, *workers, float64(attempts)/float64(len(times)),
+			len(times), level.Name, wall.Round(time.Millisecond), *seed, *workers, float64(attempts)/float64(len(times)),
 			pct(times, 50), pct(times, 90), pct(times, 99), times[len(times)-1].Round(time.Microsecond))
 	}
 	if failed > 0 {

@@ -132,13 +132,26 @@ func TestGenerateDeterministic(t *testing.T) {
 		assert.NotEmpty(t, j.Counts)
 	}
 
-	// Above expert: expert puzzles rated 7.0 or more by Sudoku Explainer.
-	code, out, _ = arena(t, "", "generate", "-level", "expert", "-min-se", "7", "-n", "2", "-seed", "5")
+	// Above expert: expert puzzles rated 7.0 or more by Sudoku Explainer,
+	// as master or as expert with -min-se.
+	for _, args := range [][]string{{"-level", "master"}, {"-level", "expert", "-min-se", "7"}} {
+		code, out, _ = arena(t, "", append([]string{"generate", "-n", "2", "-seed", "5"}, args...)...)
+		require.Equal(t, exitOK, code)
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			se, ok := engine.RateSE(engine.MustParse(l))
+			assert.True(t, !ok || se >= 70, "%v: %s rated %s", args, l, se)
+		}
+	}
+	// Expert stays under master's range.
+	code, out, _ = arena(t, "", "generate", "-level", "expert", "-n", "2", "-seed", "5")
 	require.Equal(t, exitOK, code)
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		se, ok := engine.RateSE(engine.MustParse(l))
-		assert.True(t, !ok || se >= 70, "%s rated %s", l, se)
+		assert.True(t, ok && se >= 50 && se <= 69, "%s rated %s", l, se)
 	}
+	code, _, errOut = arena(t, "", "generate", "-level", "fiendish")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "easy, medium, hard, expert or master")
 
 	for _, bad := range [][]string{{"-level", "impossible"}, {"-level", "beyond"}, {"-n", "0"}, {"-workers", "0"}} {
 		code, _, _ := arena(t, "", append([]string{"generate"}, bad...)...)
@@ -245,7 +258,7 @@ func TestMigrate(t *testing.T) {
 	assert.Equal(t, "schema version 0 (clean)\n", out)
 	code, out, _ = arena(t, "", "migrate", "up")
 	require.Equal(t, exitOK, code)
-	assert.Equal(t, "schema version 10 (clean)\n", out)
+	assert.Equal(t, "schema version 12 (clean)\n", out)
 	code, out, _ = arena(t, "", "migrate", "-yes", "down")
 	require.Equal(t, exitOK, code)
 	assert.Equal(t, "schema version 0 (clean)\n", out)

@@ -27,7 +27,7 @@ func migrated(t *testing.T) {
 	t.Setenv(config.DatabaseURL, "sqlite:"+filepath.Join(t.TempDir(), "m.db"))
 	code, out, errOut := arena(t, "", "migrate", "up")
 	require.Equal(t, exitOK, code, errOut)
-	require.Equal(t, "schema version 10 (clean)\n", out)
+	require.Equal(t, "schema version 12 (clean)\n", out)
 }
 
 // schemaVersion is what `arena migrate version` prints.
@@ -46,7 +46,7 @@ func TestMigrateDownAsks(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	assert.Empty(t, out)
 	assert.Regexp(t, `^arena migrate down: refusing to drop every table of the SQLite file .*m\.db without asking: run it on a terminal to confirm, or give -yes\n$`, errOut)
-	assert.Equal(t, "schema version 10 (clean)\n", schemaVersion(t), "nothing was dropped")
+	assert.Equal(t, "schema version 12 (clean)\n", schemaVersion(t), "nothing was dropped")
 
 	terminal(t)
 	for _, no := range []string{"", "\n", "n\n", "no\n", "do\n"} {
@@ -55,7 +55,7 @@ func TestMigrateDownAsks(t *testing.T) {
 		assert.Empty(t, out)
 		assert.Contains(t, errOut, `Type "down" to go on: `)
 		assert.Contains(t, errOut, "arena migrate down: not confirmed; nothing was dropped\n")
-		assert.Equal(t, "schema version 10 (clean)\n", schemaVersion(t), "nothing was dropped on %q", no)
+		assert.Equal(t, "schema version 12 (clean)\n", schemaVersion(t), "nothing was dropped on %q", no)
 	}
 	for _, yes := range []string{"down\n", " YES \n"} {
 		code, out, errOut = arena(t, yes, "migrate", "down")

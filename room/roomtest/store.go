@@ -58,7 +58,7 @@ func (s *Store) Fail(err error) {
 
 // NewGame generates a puzzle of the level and records it as the game's.
 func (s *Store) NewGame(ctx context.Context, roomID, gameID, mode, level string) (room.Puzzle, error) {
-	l, err := engine.ParseLevel(level)
+	d, _, err := engine.ParseDifficulty(level)
 	if err != nil {
 		return room.Puzzle{}, err
 	}
@@ -68,11 +68,11 @@ func (s *Store) NewGame(ctx context.Context, roomID, gameID, mode, level string)
 		return room.Puzzle{}, s.err
 	}
 	s.seed++
-	g, err := engine.Generate(engine.GenerateOptions{Level: l, Seed: s.seed})
+	g, err := engine.Generate(d.Options(s.seed, false))
 	if err != nil {
 		return room.Puzzle{}, fmt.Errorf("roomtest: generate %s puzzle: %w", level, err)
 	}
-	pz := room.Puzzle{ID: int64(s.seed), Level: level, Givens: g.Givens, Solution: g.Solution}
+	pz := room.Puzzle{ID: int64(s.seed), Level: level, Givens: g.Givens, Solution: g.Solution, SE: g.SE}
 	s.puzzles[gameID] = pz
 	return pz, nil
 }
@@ -81,12 +81,12 @@ func (s *Store) NewGame(ctx context.Context, roomID, gameID, mode, level string)
 // (room.DailySeed) and records it as the game's; its ID is the seed's
 // lower 62 bits, the same for every store.
 func (s *Store) DailyGame(ctx context.Context, roomID, gameID, mode, level, day string) (room.Puzzle, error) {
-	l, err := engine.ParseLevel(level)
+	d, _, err := engine.ParseDifficulty(level)
 	if err != nil {
 		return room.Puzzle{}, err
 	}
 	seed := room.DailySeed(day, level)
-	g, err := engine.Generate(engine.GenerateOptions{Level: l, Seed: seed})
+	g, err := engine.Generate(d.Options(seed, false))
 	if err != nil {
 		return room.Puzzle{}, fmt.Errorf("roomtest: generate the daily %s %s: %w", day, level, err)
 	}
@@ -95,7 +95,7 @@ func (s *Store) DailyGame(ctx context.Context, roomID, gameID, mode, level, day 
 	if s.err != nil {
 		return room.Puzzle{}, s.err
 	}
-	pz := room.Puzzle{ID: int64(seed >> 2), Level: level, Givens: g.Givens, Solution: g.Solution}
+	pz := room.Puzzle{ID: int64(seed >> 2), Level: level, Givens: g.Givens, Solution: g.Solution, SE: g.SE}
 	s.puzzles[gameID] = pz
 	return pz, nil
 }

@@ -9,12 +9,12 @@ import (
 	"github.com/sudoku-arena/arena/store"
 )
 
-const puzzleCols = `id, givens, solution, level, score, techniques, seed, created_at`
+const puzzleCols = `id, givens, solution, level, score, techniques, seed, created_at, se`
 
 func scanPuzzle(row pgx.Row, what string) (store.Puzzle, error) {
 	var p store.Puzzle
 	var seed int64
-	if err := row.Scan(&p.ID, &p.Givens, &p.Solution, &p.Level, &p.Score, &p.Techniques, &seed, &p.CreatedAt); err != nil {
+	if err := row.Scan(&p.ID, &p.Givens, &p.Solution, &p.Level, &p.Score, &p.Techniques, &seed, &p.CreatedAt, &p.SE); err != nil {
 		return store.Puzzle{}, mapErr(err, what)
 	}
 	p.Seed, p.CreatedAt = uint64(seed), p.CreatedAt.UTC()
@@ -29,11 +29,11 @@ func (s *Store) SavePuzzle(ctx context.Context, p store.Puzzle) (store.Puzzle, e
 	}
 	// The no-op update makes RETURNING yield the stored row on a conflict.
 	return scanPuzzle(s.pool.QueryRow(ctx,
-		`INSERT INTO puzzles (givens, solution, level, score, techniques, seed, created_at)
-		 VALUES ($1, $2, $3, $4, $5, $6, $7)
+		`INSERT INTO puzzles (givens, solution, level, score, techniques, seed, created_at, se)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 		 ON CONFLICT (givens) DO UPDATE SET givens = EXCLUDED.givens
 		 RETURNING `+puzzleCols,
-		p.Givens, p.Solution, p.Level, p.Score, tech, int64(p.Seed), p.CreatedAt), "save puzzle")
+		p.Givens, p.Solution, p.Level, p.Score, tech, int64(p.Seed), p.CreatedAt, int(p.SE)), "save puzzle")
 }
 
 // Puzzle finds a puzzle by id.

@@ -20,23 +20,23 @@ func (s *Store) SavePuzzle(ctx context.Context, p store.Puzzle) (store.Puzzle, e
 		tech = []byte("{}")
 	}
 	_, err = s.w.ExecContext(ctx,
-		`INSERT INTO puzzles (givens, solution, level, score, techniques, seed, created_at)
-		 VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (givens) DO NOTHING`,
-		p.Givens, p.Solution, p.Level, p.Score, string(tech), int64(p.Seed), micros(p.CreatedAt))
+		`INSERT INTO puzzles (givens, solution, level, score, techniques, seed, created_at, se)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (givens) DO NOTHING`,
+		p.Givens, p.Solution, p.Level, p.Score, string(tech), int64(p.Seed), micros(p.CreatedAt), int(p.SE))
 	if err != nil {
 		return store.Puzzle{}, mapErr(err, "save puzzle")
 	}
 	return scanPuzzle(s.w.QueryRowContext(ctx, `SELECT `+puzzleCols+` FROM puzzles WHERE givens = ?`, p.Givens), "saved puzzle")
 }
 
-const puzzleCols = `id, givens, solution, level, score, techniques, seed, created_at`
+const puzzleCols = `id, givens, solution, level, score, techniques, seed, created_at, se`
 
 func scanPuzzle(row scanner, what string) (store.Puzzle, error) {
 	var p store.Puzzle
 	var tech string
 	var seed int64
 	var created sql.NullInt64
-	if err := row.Scan(&p.ID, &p.Givens, &p.Solution, &p.Level, &p.Score, &tech, &seed, &created); err != nil {
+	if err := row.Scan(&p.ID, &p.Givens, &p.Solution, &p.Level, &p.Score, &tech, &seed, &created, &p.SE); err != nil {
 		return store.Puzzle{}, mapErr(err, what)
 	}
 	if err := json.Unmarshal([]byte(tech), &p.Techniques); err != nil {

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/store"
 )
 
@@ -25,6 +27,7 @@ func testPuzzles(t *testing.T, s store.Store) {
 	assert.Equal(t, 101, got.Score)
 	assert.Equal(t, map[string]int{"naked-single": 1}, got.Techniques)
 	assert.Equal(t, uint64(1)<<40, got.Seed)
+	assert.Equal(t, engine.SERating(71), got.SE, "the SE rating comes back")
 
 	// Seeds use all 64 bits.
 	big := store.Puzzle{Givens: "1" + fmt.Sprintf("%080d", 7), Solution: fmt.Sprintf("%081d", 7),
@@ -34,6 +37,7 @@ func testPuzzles(t *testing.T, s store.Store) {
 	got, err = s.Puzzle(ctx, saved.ID)
 	require.NoError(t, err)
 	assert.Equal(t, ^uint64(0)-5, got.Seed)
+	assert.Zero(t, got.SE, "a puzzle saved unrated stays so")
 
 	// Stored once: the same givens return the stored puzzle, unchanged.
 	again, err := s.SavePuzzle(ctx, store.Puzzle{Givens: p.Givens, Solution: p.Solution, Level: "hard", Score: 999, CreatedAt: t0})
@@ -73,6 +77,7 @@ func testPoolConcurrent(t *testing.T, s store.Store) {
 				mu.Lock()
 				if err == nil {
 					assert.Equal(t, "medium", p.Level)
+					assert.Equal(t, engine.SERating(70+1000+slices.Index(ids, p.ID)), p.SE, "a pooled puzzle keeps its SE rating")
 					taken = append(taken, p.ID)
 				} else {
 					assert.ErrorIs(t, err, store.ErrNotFound)

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/store"
 )
@@ -107,6 +108,7 @@ func mkPuzzle(t *testing.T, s store.Store, n int, level string) store.Puzzle {
 	p, err := s.SavePuzzle(context.Background(), store.Puzzle{
 		Givens: string(givens), Solution: fmt.Sprintf("%081d", n), Level: level, Score: 100 + n,
 		Techniques: map[string]int{"naked-single": n}, Seed: uint64(n) << 40, CreatedAt: t0,
+		SE: engine.SERating(70 + n),
 	})
 	require.NoError(t, err)
 	return p

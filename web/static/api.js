@@ -4,7 +4,7 @@
 // request reads the same everywhere: an Error with the protocol's error
 // code and the server's message.
 
-export const LEVELS = ['easy', 'medium', 'hard', 'expert'];
+export const LEVELS = ['easy', 'medium', 'hard', 'expert', 'master'];
 
 export const store = {
   get: (k) => { try { return localStorage.getItem(`arena.${k}`) || ''; } catch { return ''; } },

@@ -495,9 +495,10 @@ function room(id, as, day) {
   if (matchMedia('(max-width: 719px)').matches) document.querySelector('.feed-panel').open = false;
 }
 
-// modeLabel is the line above the board: "Daily · Easy · 22 Nov · Unranked".
+// modeLabel is the line above the board: "Daily · Easy · SE 1.5 · 22 Nov".
 function modeLabel(m, watching, unranked) {
   const parts = [MODES[m.mode] || 'Race', api.title(m.level)];
+  if (m.se) parts.push(`SE ${m.se.toFixed(1)}`);
   if (m.date) parts.push(new Date(`${m.date}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }));
   if (m.round > 1) parts.push(`Round ${m.round}`);
   if (unranked) parts.push('Unranked');
@@ -583,7 +584,10 @@ async function dailyPage(date, level, fresh) {
     day.today = d.date;
     guestsRanked = !!d.guests_ranked;
     const l = (d.levels || []).find((x) => x.level === level);
-    if (date === d.date && l) { you = l.you || null; finished = l.finished; }
+    if (date === d.date && l) {
+      you = l.you || null; finished = l.finished;
+      if (l.se) $('start-kicker').textContent += ` · SE ${l.se.toFixed(1)}`;
+    }
   } catch { /* the start card works without it */ }
   if (!$('daily-go')) return; // the page changed meanwhile
   panels.today = day.today;
@@ -658,7 +662,7 @@ function route() {
   if (d) {
     if (api.validDate(d[1]) && api.LEVELS.includes(d[2])) return dailyPage(d[1], d[2]);
     home();
-    $('message').textContent = 'That is not a daily puzzle: a date as YYYY-MM-DD and a level (easy, medium, hard or expert).';
+    $('message').textContent = 'That is not a daily puzzle: a date as YYYY-MM-DD and a level, easy to master.';
     return;
   }
   if (/^\/lab\/?$/.test(path)) {

@@ -1,4 +1,4 @@
-// daily.js: the puzzle of the day around the board: home's four dailies,
+// daily.js: the puzzle of the day around the board: home's dailies,
 // and the daily page's leaderboard, streak and archive calendar. The board itself is the room page's (app.js): a daily is played in
 // a room of mode "daily". Every string from the server is set as text.
 
@@ -59,7 +59,7 @@ export async function homeDailies() {
     const you = l.you;
     const status = you ? you.status : 'not_started';
     li.dataset.status = status;
-    li.querySelector('.count').textContent = `${api.count(l.finished)} solved`;
+    li.querySelector('.count').textContent = `${l.se ? `SE ${l.se.toFixed(1)} · ` : ''}${api.count(l.finished)} solved`;
     li.querySelector('.status').textContent = statusText(you, l.finished);
     const a = li.querySelector('a');
     a.href = dailyPath(d.date, l.level);

@@ -2,7 +2,7 @@
 // changes it. No DOM here: apply() returns what the views should show
 // (feed lines, a message, cells to flash) and the views render the model.
 
-export const BASE = { easy: 1000, medium: 2000, hard: 3000, expert: 4000, beyond: 5000 };
+export const BASE = { easy: 1000, medium: 2000, hard: 3000, expert: 4000, master: 5000, beyond: 5000 };
 
 // What a mistake and a hint take off a score (docs/protocol.md, "Score").
 export const MISTAKE_POINTS = 50, HINT_POINTS = 100;
@@ -81,7 +81,7 @@ export class Game {
 
   snapshot(r) {
     this.reset();
-    this.room = { id: r.id, mode: r.mode, level: r.level, phase: r.phase, round: r.round, host: r.host || '', date: r.date || '' };
+    this.room = { id: r.id, mode: r.mode, level: r.level, phase: r.phase, round: r.round, host: r.host || '', date: r.date || '', se: r.se };
     this.clock(r.now);
     this.givens = r.givens ? [...r.givens].map(digit) : null;
     this.board = r.board ? [...r.board].map(digit) : this.givens ? this.givens.slice() : new Array(81).fill(0);
