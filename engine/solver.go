@@ -16,9 +16,10 @@ type SolveStats struct {
 	// propagation stops when no digit-band is left to revisit. A puzzle
 	// solved without guessing typically takes 100 to 150 rounds.
 	Iterations int
-	// Guesses counts the branches the search took on a guessed digit: each
-	// digit tried in a cell that still had several candidates, and each
-	// return to such a cell to try what remained after a branch ended.
+	// Guesses counts the branches the search took on a guess: each digit
+	// tried in a cell that still had several candidates, or pattern tried
+	// for a digit in a band (three rows) that still had two, and each
+	// return to try what remained after a branch ended.
 	// Zero means the puzzle was solved by propagation alone.
 	Guesses int
 	// Propagations counts digits placed by propagation (a digit left with

@@ -33,6 +33,10 @@ func BenchmarkSolve17Clue(b *testing.B) { benchCollection(b, "17-clue.txt") }
 
 func BenchmarkSolveTop1465(b *testing.B) { benchCollection(b, "magictour-top1465.txt") }
 
+// BenchmarkSolveHardest is the hardest public benchmark set: a sample of
+// the forum's list of the hardest puzzles, where guessing dominates.
+func BenchmarkSolveHardest(b *testing.B) { benchCollection(b, "forum-hardest-1106-sample.txt") }
+
 func BenchmarkSolveSerg(b *testing.B) { benchCollection(b, "serg-benchmark.txt") }
 
 // BenchmarkCountSolutions17Clue is BenchmarkSolve17Clue through the

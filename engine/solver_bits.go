@@ -57,10 +57,17 @@ import (
 //     grids like a row needing three digits in two cells, which otherwise
 //     took millions of guesses.
 //
-// Then the search guesses, on the two-candidate cell that sees the most
-// unsolved cells (the alternative is the cell's other digit), or failing
-// that on the first unsolved cell (the alternative is the cell without the
-// digit tried). It keeps an explicit stack of whole states (280 bytes
+// Then the search guesses. Like tdoku, it prefers to branch on a digit's
+// pattern in a band: in the unsolved band with the fewest patterns left
+// over its nine digits, a digit down to two patterns takes the first in
+// one branch and the second in the other. With no such digit, it guesses
+// on the two-candidate cell that sees the most unsolved cells (the
+// alternative is the cell's other digit), or failing that on the first
+// unsolved cell (the alternative is the cell without the digit tried).
+// On the forum's hardest puzzles, branching on patterns takes 13% fewer
+// guesses than branching on cells (199.6 a puzzle where cells take 230.7,
+// on the first 200 of the 1106 set); on top1465 7% more (18.5 for 17.2),
+// about the same time. It keeps an explicit stack of whole states (280 bytes
 // each, so a copy is cheaper than undoing), never recurses, and stops as
 // soon as it has found the limit's worth of solutions.
 
@@ -566,13 +573,27 @@ func (b *bitBoard) digitAt(band, from int, p uint) int {
 
 // guess branches at level sp: it copies the state to level sp+1 and makes
 // the guess there, and turns level sp into the alternative to try when that
-// branch is over. It prefers a two-candidate cell, where the alternative is
-// simply the other digit; otherwise it takes the first unsolved cell and
+// branch is over. It prefers a digit with two patterns left in a band,
+// where the alternative is the other pattern; then a two-candidate cell,
+// where the alternative is simply the other digit; otherwise it takes the first unsolved cell and
 // the alternative is the cell without the digit tried.
 func (s *bitSolver) guess(sp int) {
 	b := &s.stack[sp]
 	next := &s.stack[sp+1]
 	s.guesses++
+	// A digit down to two patterns in a band (see the design notes) splits
+	// the search in two as a two-candidate cell does, and usually decides
+	// more. In random mode the cells below pick among the digits at random.
+	if s.rng == nil {
+		if i, p1, p2, ok := b.patternBranch(); ok {
+			*next = *b
+			next.cand[i&31] &= minirowCells[p1]
+			next.dirty |= 1 << (i & 31)
+			b.cand[i&31] &= minirowCells[p2]
+			b.dirty |= 1 << (i & 31)
+			return
+		}
+	}
 	// Among the two-candidate cells, take the one that sees the most
 	// unsolved cells: whichever digit it gets, it bears on the most of the
 	// rest of the grid. (On top1465, with limit 2, this takes 18.9

@@ -48,6 +48,11 @@ var (
 	colForce [512]uint32
 	// bandColBits[c] is column c in a band.
 	bandColBits [9]uint32
+	// patternCount[o] is the number of complete patterns (one minirow per
+	// row and per box) among the minirows o, bit r*3+k, plus 16 when it is
+	// two; patternPair[o] holds the first two of them as minirow masks.
+	patternCount [512]uint8
+	patternPair  [512][2]uint16
 	// bandNext1 and bandNext2 give a band's two other bands.
 	bandNext1 = [3]int{1, 2, 0}
 	bandNext2 = [3]int{2, 0, 1}
@@ -84,6 +89,15 @@ func init() {
 				continue
 			}
 			minirows |= mr
+			if n := patternCount[occ]; n < 2 {
+				patternPair[occ][n] = uint16(mr)
+			}
+			patternCount[occ]++
+			if patternCount[occ]&15 == 2 {
+				patternCount[occ] |= 16
+			} else {
+				patternCount[occ] &= 15
+			}
 			for r := 0; r < 3; r++ {
 				cells |= 7 << (r*9 + int(p[r])*3)
 			}

@@ -7,6 +7,8 @@ package migrations
 import (
 	"embed"
 	"io/fs"
+	"strconv"
+	"strings"
 )
 
 //go:embed postgres/*.sql sqlite/*.sql
@@ -24,4 +26,30 @@ func sub(dir string) fs.FS {
 		panic(err) // the directory is embedded above; this cannot fail
 	}
 	return f
+}
+
+// Latest is the highest version among the migrations in m (0 when there
+// are none): the schema version a store has once every one is applied.
+func Latest(m fs.FS) uint {
+	names, err := fs.Glob(m, "*.up.sql")
+	if err != nil {
+		panic(err) // the pattern is valid; this cannot fail
+	}
+	var latest uint
+	for _, name := range names {
+		if v, ok := version(name); ok && v > latest {
+			latest = v
+		}
+	}
+	return latest
+}
+
+// version is the number a migration's file name starts with.
+func version(name string) (uint, bool) {
+	digits, _, ok := strings.Cut(name, "_")
+	if !ok {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(digits, 10, 32)
+	return uint(v), err == nil
 }

@@ -68,6 +68,10 @@ const (
 	CodePasskeyFailed  = "passkey_failed"  // the passkey ceremony did not verify, expired or was used
 	CodeBadCode        = "bad_code"        // the sign-in or recovery code is unknown, used or expired
 
+	// Play now: the matchmaking queue (HTTP).
+	CodeAlreadyQueued  = "already_queued"   // the player, or their account, waits in the queue already
+	CodeTicketNotFound = "ticket_not_found" // no such ticket: it was left, or its match is over
+
 	// Any request (HTTP).
 	CodeBadContentType = "bad_content_type" // a POST or DELETE of the API whose Content-Type is not application/json
 	CodeWrongHost      = "wrong_host"       // the request's Host is not PUBLIC_URL's

@@ -33,6 +33,8 @@ var httpStatus = map[string]int{
 	protocol.CodeBadOrigin:          http.StatusForbidden,
 	protocol.CodeBadContentType:     http.StatusUnsupportedMediaType,
 	protocol.CodeWrongHost:          http.StatusMisdirectedRequest,
+	protocol.CodeAlreadyQueued:      http.StatusConflict,
+	protocol.CodeTicketNotFound:     http.StatusNotFound,
 }
 
 // statusOf is the HTTP status an API error of the code answers with.

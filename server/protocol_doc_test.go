@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/internal/ws"
+	"github.com/sudoku-arena/arena/lobby"
 	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 )
@@ -92,6 +93,11 @@ var docHTTPBodies = map[string]func() any{
 	"link":                 func() any { return new(LinkResponse) },
 	"code-request":         func() any { return new(CodeRequest) },
 	"settings-request":     func() any { return new(SettingsRequest) },
+	"queue-request":        func() any { return new(QueueRequest) },
+	"queue-status":         func() any { return new(lobby.Status) },
+	"room-ratings":         func() any { return new(RoomRatingsResponse) },
+	"player-rating":        func() any { return new(lobby.PlayerRatingJSON) },
+	"rating-board":         func() any { return new(RatingBoardResponse) },
 }
 
 // TestProtocolDoc keeps docs/protocol.md and the code in step: every JSON

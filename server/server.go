@@ -65,6 +65,9 @@ type Server struct {
 	// accounts is nil until SetAccounts: the account routes answer
 	// unavailable and session cookies are ignored (accounts.go).
 	accounts Accounts
+	// playNow is nil until SetPlayNow: the queue and rating routes answer
+	// unavailable (playnow.go).
+	playNow PlayNow
 	// wsOrigins are the origins other than the request's own host that
 	// may open WebSockets: ALLOWED_ORIGINS and PUBLIC_URL's.
 	wsOrigins []string
@@ -139,6 +142,7 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	mux.HandleFunc("GET /api/generate", s.generate)
 	mux.HandleFunc("GET /api/rooms/{id}/replay", s.getReplay)
 	s.tournamentRoutes(mux)
+	s.playNowRoutes(mux)
 	s.accountRoutes(mux)
 	if web != nil {
 		files, err := newStatic(web)

@@ -245,6 +245,7 @@ const MaxSolvedSpan = 62
 type Store interface {
 	Accounts
 	Tournaments
+	Ratings
 
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error

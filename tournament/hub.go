@@ -244,9 +244,9 @@ func (r Results) SaveResults(ctx context.Context, rs []room.Result) error {
 // Over with a room's id when it ends.
 //
 // The rooms are ordinary race rooms: their results are stored as any
-// race's, and count wherever races count. Ratings are not kept yet; when
-// they are, this is where a tournament's races are marked (rated or
-// casual) for them.
+// race's, and they are casual: only Play now's rated rooms (package
+// lobby) change ratings. This is where a tournament's races would be
+// made rated.
 type RegistryRaces struct {
 	Rooms *room.Registry
 	Over  func(roomID string)

@@ -16,11 +16,11 @@ import (
 // maxClientBytes bounds the client's JavaScript and CSS before compression:
 // the page must load fast on a phone (177 KiB is about 54 KB gzipped).
 // What only some pages or some players need (the account page, a replay,
-// the dialogs, the settings' look, the sounds) loads on demand instead.
-// 177 KiB: the master level and each puzzle's SE on the room, home and
-// daily pages added about 200 bytes where main stood 38 under 176 KiB;
-// the tournaments' route, error sentences, home link and player-page hook
-// about 300 more (their pages load on demand).
+// the dialogs, the settings' look, the sounds, Play now and the ratings)
+// loads on demand instead. 177 KiB: the master level and each puzzle's SE
+// on the room, home and daily pages, and Play now's hooks, added about
+// 700 bytes where main stood 38 under 176 KiB; the tournaments' route,
+// error sentences, home link and player-page hook about 300 more.
 const maxClientBytes = 177 << 10
 
 func readFS(t *testing.T, name string) string {

@@ -55,6 +55,11 @@ Only a loopback server is loaded unless -allow-remote is given. The server
 needs its per-address limits off (ROOMS_PER_ADDR=0 SOCKETS_PER_ADDR=0
 PLAYER_RATE=0 CREATE_RATE=0) and a RATE_LIMIT above -rate.
 
+-queue N loads the Play now queue instead: N guests join the casual
+queues of the four levels in turn and poll their tickets once a second
+until they are matched; it prints the join and poll latencies and the wait
+for a match.
+
 Flags:
 `
 
@@ -82,6 +87,7 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	clash := fs.Int("clash", 20, "one move in this many, at random, clashes with a given (0: none)")
 	client := fs.String("client", "", "how the players' sockets are read: epoll (one loop, Linux, http only) or library (a goroutine and coder/websocket a connection); default epoll where it runs")
 	worker := fs.Int("worker", -1, "internal: this process is worker N of -procs")
+	queue := fs.Int("queue", 0, "queue mode: this many guests wait in the Play now queue at once, each polling its ticket, until all are matched (see docs/performance.md)")
 	cpuProfile := fs.String("cpuprofile", "", "write the load generator's CPU profile to this file (a worker of -procs N to FILE.N)")
 	if err := fs.Parse(args); err != nil {
 		return usageExit(err)
@@ -124,6 +130,9 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *queue > 0 {
+		return loadtest.QueueCommand(ctx, targets[0], *queue, *asJSON, stdout, stderr)
+	}
 
 	if *cpuProfile != "" && (*procs == 1 || *worker >= 0) {
 		path := *cpuProfile

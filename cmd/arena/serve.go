@@ -18,6 +18,7 @@ import (
 	"github.com/sudoku-arena/arena/cluster"
 	"github.com/sudoku-arena/arena/daily"
 	"github.com/sudoku-arena/arena/internal/config"
+	"github.com/sudoku-arena/arena/lobby"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
@@ -205,6 +206,9 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 	accounts := account.New(account.Config{PublicURL: cfg.PublicURL, ListenAddr: cfg.ListenAddr, Logger: logger}, st)
 	srv.SetAccounts(accounts)
 	defer background(accounts.Run)() // sweeps the expired sessions and codes
+	playNow := lobby.New(lobby.Config{}, room.Levels, srv, st, time.Now, logger)
+	srv.SetPlayNow(playNow)
+	defer background(playNow.Run)() // matches the queue, rates the rated races
 	srv.AddQueue("events", func() server.QueueStats {
 		s := events.Stats()
 		return server.QueueStats{Depth: s.Pending, Bytes: s.PendingBytes, OldestAt: s.OldestAt, Full: s.Full, Dropped: s.Dropped}

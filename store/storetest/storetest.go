@@ -67,6 +67,8 @@ func Run(t *testing.T, open Opener) {
 		{"AttemptsConcurrent", testAttemptsConcurrent},
 		{"Review", testReview},
 		{"Tournaments", testTournaments},
+		{"Ratings", testRatings},
+		{"RoomResults", testRoomResults},
 		{"BadInput", testBadInput},
 	}
 	for _, tt := range tests {

@@ -124,6 +124,7 @@ function home() {
   name.addEventListener('keydown', (e) => { if (e.key === 'Enter') $('create-race').click(); });
   name.addEventListener('change', () => { const n = cleanName(name.value); if (n) store.set('name', n); });
   ownPuzzle(needName);
+  import('./playnow.js').then((m) => { m.homePlayNow(needName); m.homeBoard(); }).catch(() => {});
   daily.homeDailies();
 }
 
@@ -224,6 +225,8 @@ function room(id, as, day) {
   const game = new Game();
   let dismissed = false;
   let finishKey = '';
+  let playnow = null; // playnow.js, once loaded
+  import('./playnow.js').then((m) => { playnow = m; render(); }).catch(() => {});
   let link, conn = '';
   const act = (msg) => {
     if (game.spectator) return;
@@ -313,6 +316,7 @@ function room(id, as, day) {
     if (key !== finishKey) { finishKey = key; dismissed = false; }
     if (panels) dailyResult();
     ui.renderFinish(game, dismissed, result);
+    if (playnow) playnow.sync(game, (msg) => link.send(msg));
     if (share) { boxes.see(); share.sync(game, result); }
     ui.tick(game);
     ui.offline(!!game.me.id && conn === 'reconnecting', game.pending.size);

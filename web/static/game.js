@@ -345,6 +345,8 @@ const ERRORS = {
   tournament_not_found: 'No such tournament.',
   tournament_over: 'This tournament has ended.',
   not_in_tournament: 'You are not in this tournament.',
+  already_queued: 'You are in the queue already.',
+  ticket_not_found: 'That place in the queue is gone: press Play now again.',
   bad_puzzle: 'That is not a puzzle: 81 cells of digits, with . or 0 for an empty one.',
   no_solution: 'This puzzle has no solution: check the givens.',
   many_solutions: 'This puzzle has more than one solution: it needs more givens to be played.',

@@ -51,6 +51,7 @@ export async function page(id) {
   new StreakCalendar(p.id).draw();
   history(p.id, p.results || [], p.next);
   import('./tournament.js').then((m) => m.places(p.id));
+  import('./playnow.js').then((m) => m.ratingCard(p.id)).catch(() => {});
 }
 
 // games fills the tiles of games by mode: how many, and a race's wins.

@@ -124,11 +124,15 @@ function card(game, boxes, result, mine) {
   if (m.mode === 'daily') rank = result && result.review ? 'under review' : result && result.ranked && mine ? `rank ${mine.rank}` : 'unranked';
   else if (m.mode === 'coop') rank = game.players.length > 1 ? `${game.players.length} together` : 'solo';
   else rank = `${ordinal(f.rank)} of ${game.players.length}`;
+  const stats = [plural(f.mistakes, 'mistake'), plural(f.hints, 'hint'), rank];
+  // A rated race says what it did to the rating, as the finish card does.
+  const rated = $('finish-rating');
+  if (m.mode === 'race' && rated && !rated.hidden) stats.push(rated.textContent);
   return {
     kind,
     level: m.level,
     time: fmt(f.elapsed_ms),
-    stats: [plural(f.mistakes, 'mistake'), plural(f.hints, 'hint'), rank],
+    stats,
     order: boxes.order.slice(),
     link: m.date ? `${location.origin}/daily/${m.date}/${m.level}` : `${location.origin}/`,
   };

@@ -1,0 +1,109 @@
+package e2e
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/internal/arenatest"
+)
+
+// ratedLooks are the looks of the Play now screenshots: a 390×844 phone
+// and a 1280×800 desktop, light and dark.
+var ratedLooks = []look{
+	{"", 1280, 800, false, "light"},
+	{"-dark", 1280, 800, false, "dark"},
+	{"-phone", 390, 844, true, "light"},
+	{"-phone-dark", 390, 844, true, "dark"},
+}
+
+// TestPlayNowRated: two accounts press Play now (rated, easy) in two
+// browsers, are matched into one race that starts by itself, and race it
+// to the end as people would (past the level's floor, at uneven
+// intervals); each finish card shows what the race did to the rating,
+// the winner's up and the other's down, and the winner's player page
+// charts it. Both browsers reach the server from one address, which a
+// server behind a proxy (SOCKETS_PER_ADDR=0) does not tell apart.
+func TestPlayNowRated(t *testing.T) {
+	t.Parallel()
+	srv, base := startAccountArena(t, "SOCKETS_PER_ADDR=0")
+	b := newBrowser(t)
+	ann, bob := b.newPage("Ann"), b.newPage("Bob")
+	signUp(ann, base, "Ann")
+	signUp(bob, base, "Bob")
+
+	for _, p := range []*page{ann, bob} {
+		p.navigate(base + "/")
+		p.wait("the Play now card", visible("#play-now[data-ready]")+` && !document.querySelector('#play-rated').disabled`)
+		p.run("pick easy, rated", evalVoid(`document.querySelector('#play-level').value = 'easy'; document.querySelector('#play-rated').checked = true`))
+	}
+	ann.click("#play-now")
+	ann.wait("Ann waits", `document.documentElement.dataset.queue === 'waiting' && `+saysIn("#queue-status", "Easy 1"))
+	assert.Contains(t, text(ann, "#queue-status"), "rating 1500")
+	ann.shotsIn(ratedLooks, "playnow-waiting", ".play-now")
+	bob.click("#play-now")
+	for _, p := range []*page{ann, bob} {
+		p.waitFor("the race room", `location.pathname.startsWith('/r/')`, 20*time.Second)
+	}
+	room := strings.TrimPrefix(eval[string](ann, `location.pathname`), "/r/")
+	assert.Equal(t, "/r/"+room, eval[string](bob, `location.pathname`), "one room for both")
+	waitPlaying(ann, bob)
+
+	// The race, as people play it: turns at uneven intervals, in an order
+	// of each one's own; Ann's last digit first, once past the floor.
+	rng := rand.New(rand.NewPCG(5, 6))
+	givens, sol := puzzle(ann)
+	cells := [2][]int{empties(givens), empties(givens)}
+	for i := range cells {
+		rng.Shuffle(len(cells[i]), func(a, b int) { cells[i][a], cells[i][b] = cells[i][b], cells[i][a] })
+	}
+	for n := range len(cells[0]) - 1 {
+		for i, p := range []*page{ann, bob} {
+			p.place(cells[i][n], sol[cells[i][n]])
+		}
+		time.Sleep(time.Duration(300+rng.IntN(900)) * time.Millisecond)
+	}
+	for i, p := range []*page{ann, bob} {
+		p.waitFor("the clock past the floor", `(([m, s]) => +m * 60 + +s)(document.querySelector('#timer').textContent.split(':')) >= 91`, 120*time.Second)
+		last := cells[i][len(cells[i])-1]
+		p.place(last, sol[last])
+	}
+	for _, p := range []*page{ann, bob} {
+		p.waitFor("the rating change on the finish card", visible("#finish-rating"), 30*time.Second)
+	}
+	assert.Equal(t, "You won!", text(ann, "#finish-title"))
+	assert.Regexp(t, `^Rating 1500 → 1[6-7]\d\d\? \(\+\d+\)$`, text(ann, "#finish-rating"))
+	assert.Regexp(t, `^Rating 1500 → 1[3-4]\d\d\? \(−\d+\)$`, text(bob, "#finish-rating"))
+	ann.shotsIn(ratedLooks, "playnow-finish", "#finish")
+
+	// The server agrees, and the winner's page charts it.
+	var ratings struct {
+		Changes []struct {
+			Player string  `json:"player"`
+			Delta  float64 `json:"delta"`
+		} `json:"changes"`
+	}
+	resp, err := arenatest.Get(srv.URL() + "/api/rooms/" + room + "/ratings")
+	require.NoError(t, err)
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&ratings))
+	resp.Body.Close()
+	require.Len(t, ratings.Changes, 2)
+	annID := me(ann).Player.ID
+	for _, c := range ratings.Changes {
+		if c.Player == annID {
+			assert.Positive(t, c.Delta)
+		} else {
+			assert.Negative(t, c.Delta)
+		}
+	}
+	ann.navigate(base + "/p/" + annID)
+	ann.wait("the rating chart", visible("#rating-card")+" && "+visible("#rating-chart svg polyline"))
+	assert.Equal(t, 2, eval[int](ann, `document.querySelector('#rating-chart polyline').getAttribute('points').split(' ').length`), "before and after the one race")
+	assert.Contains(t, text(ann, "#rating-now"), "1 rated race")
+	ann.shotsIn(ratedLooks, "playnow-player", "#rating-card")
+}

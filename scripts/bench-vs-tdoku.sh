@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Side-by-side solver benchmark: tdoku's run_benchmark and `arena bench`, each
+# pinned to its own core, run at the same time, then with the cores swapped,
+# REPEAT times; prints the median puzzles/s of each and the ratio arena/tdoku.
+# Both count solutions up to two (the uniqueness check).
+#
+# usage: scripts/bench-vs-tdoku.sh TDOKU_RUN_BENCHMARK ARENA_BINARY SECONDS REPEAT FILE...
+# tdoku is built separately (github.com/t-dillon/tdoku, -O3 -march=native).
+set -euo pipefail
+if [ $# -lt 5 ]; then
+	echo "usage: $0 TDOKU_RUN_BENCHMARK ARENA_BINARY SECONDS REPEAT FILE..." >&2
+	exit 2
+fi
+tdoku=$1 arena=$2 secs=$3 repeat=$4
+shift 4
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+printf '%-36s %10s %10s %7s\n' file tdoku/s arena/s ratio
+for f in "$@"; do
+	: >"$tmp/t" ; : >"$tmp/a"
+	for ((i = 0; i < repeat; i++)); do
+		for pair in "0 1" "1 0"; do
+			set -- $pair
+			taskset -c "$1" "$tdoku" -s tdoku -t "$secs" -w 1 -c 1 "$f" | awk -F, '{print $(NF-3)}' >>"$tmp/t" &
+			taskset -c "$2" "$arena" bench -t "$secs" "$f" | awk 'NR==2 {print $3}' >>"$tmp/a"
+			wait
+		done
+	done
+	t=$(median <"$tmp/t") a=$(median <"$tmp/a")
+	printf '%-36s %10.0f %10.0f %6.2fx\n' "$(basename "$f")" "$t" "$a" "$(echo "$a / $t" | bc -l)"
+done
+echo "$(lscpu | sed -n 's/^Model name: *//p'), $(date -u +%F), ${repeat}x2 runs of ${secs}s each, median"
