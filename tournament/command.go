@@ -31,6 +31,14 @@ Flags of create:
   -name NAME      its name (default: "LEVEL arena")
 `
 
+// Command is the arena tournament command as a subcommand's function:
+// Main with load and the clock.
+func Command(load func() (backend.Kind, error)) func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+		return Main(args, load, time.Now, stdout, stderr)
+	}
+}
+
 // Main is the arena tournament command: load reads which store to open
 // (DATABASE_URL); it returns the exit status (0 done, 1 failed, 2 a
 // wrong command line or setting).

@@ -222,6 +222,27 @@ func (h *Hub) RaceOver(roomID string) {
 	}
 }
 
+// Results is the rooms' store st with the hub's races' finishes.
+func (h *Hub) Results(st room.Store) Results { return Results{Store: st, Hub: h} }
+
+// Serve is the hub of a server: it makes its races in rooms (calling
+// RaceOver as each ends) and answers srv's tournament routes; with runs
+// (one node, or the one of several with TOURNAMENTS) it also runs the
+// schedule's tournaments and the store's, a first Tick before it returns,
+// then Keep, until the returned stop is called.
+func (h *Hub) Serve(ctx context.Context, srv *server.Server, rooms *room.Registry, schedule []Recurring, runs bool) (stop func()) {
+	h.SetRaces(RegistryRaces{Rooms: rooms, Over: h.RaceOver})
+	srv.SetTournaments(h)
+	if !runs {
+		return func() {}
+	}
+	h.Tick(ctx, schedule)
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); h.Keep(ctx, schedule) }()
+	return func() { cancel(); <-done }
+}
+
 // Results is the rooms' store with the tournaments' finishes: each
 // finish of a first round stored is told to the hub.
 type Results struct {

@@ -117,9 +117,6 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Sources: *sources, SourceOffset: max(*worker, 0), Client: *client,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
-	if o.Mode == loadtest.ModeArena {
-		return loadtest.ArenaMain(context.Background(), o, stdout, stderr)
-	}
 	if err := o.Validate(); err != nil {
 		fmt.Fprintf(stderr, "arena loadtest: %v\n", err)
 		return exitUsage

@@ -18,11 +18,7 @@ import (
 	"github.com/sudoku-arena/arena/tournament"
 )
 
-// runTournament is arena tournament (package tournament's Main), on the
-// store DATABASE_URL names.
-func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	return tournament.Main(args, func() (backend.Kind, error) { return config.LoadStore(os.Getenv) }, time.Now, stdout, stderr)
-}
+var runTournament = tournament.Command(func() (backend.Kind, error) { return config.LoadStore(os.Getenv) }) // on DATABASE_URL's store
 
 const reviewUsage = `Usage: arena review [list | confirm ID | remove ID]
 

@@ -157,9 +157,8 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 	}
 	rcfg := cfg.Rooms
 	rcfg.Logger = logger
-	hub := tournament.NewHub(ctx, room.WallClock{}, nil, st, logger) // its races' finishes come through Results
-	rooms := room.NewRegistry(rcfg, tournament.Results{Store: &daily.Rooms{Adapter: data, Puzzles: puzzles, RankGuests: all.RankGuests}, Hub: hub})
-	hub.SetRaces(tournament.RegistryRaces{Rooms: rooms, Over: hub.RaceOver})
+	hub := tournament.NewHub(ctx, room.WallClock{}, nil, st, logger)
+	rooms := room.NewRegistry(rcfg, hub.Results(&daily.Rooms{Adapter: data, Puzzles: puzzles, RankGuests: all.RankGuests}))
 	// The node's heartbeat and takeover loop: a draining node claims
 	// nothing, and heartbeats until it leaves.
 	stopNode := func() {}
@@ -197,11 +196,7 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 	}
 	srv.SetDailies(&daily.Service{Store: st, Puzzles: puzzles, RankGuests: all.RankGuests})
 	srv.SetReplays(data)
-	srv.SetTournaments(hub)
-	if all.Arenas || !all.Node.On() { // of several nodes, the one with TOURNAMENTS runs them
-		hub.Tick(ctx, all.Tournaments)
-		defer background(func(ctx context.Context) { hub.Keep(ctx, all.Tournaments) })()
-	}
+	defer hub.Serve(ctx, srv, rooms, all.Tournaments, all.Arenas || !all.Node.On())()
 	srv.SetBrake(events)
 	accounts := account.New(account.Config{PublicURL: cfg.PublicURL, ListenAddr: cfg.ListenAddr, Logger: logger}, st)
 	srv.SetAccounts(accounts)

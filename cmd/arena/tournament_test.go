@@ -171,7 +171,7 @@ func TestLoadtestArena(t *testing.T) {
 	a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=4", "TOURNAMENTS=2h/easy/2h", "PLAYER_RATE=0"}})
 	var out, errb bytes.Buffer
 	code := run([]string{"loadtest", "-url", a.URL(), "-mode", "arena", "-rooms", "3", "-players", "4",
-		"-rate", "40", "-ramp", "2s", "-duration", "8s"}, nil, &out, &errb)
+		"-rate", "10", "-ramp", "2s", "-duration", "10s"}, nil, &out, &errb)
 	require.Equal(t, exitOK, code, "stderr: %s\nstdout: %s", errb.String(), out.String())
 	var res loadtest.ArenaResult
 	require.NoError(t, json.Unmarshal(out.Bytes(), &res), out.String())

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
@@ -338,22 +337,5 @@ func (r *arenaRun) race(ctx context.Context, wsBase string, hdr http.Header, roo
 	}
 }
 
-// ModeArena is -mode arena: RunArena.
+// ModeArena is -mode arena: RunArena, through RunLocal.
 const ModeArena = "arena"
-
-// ArenaMain is arena loadtest -mode arena: o's Rooms × Players guests,
-// at its Rate, Ramp and Duration, against its URL; it prints the
-// ArenaResult as JSON and returns the exit status.
-func ArenaMain(ctx context.Context, o Options, stdout, stderr io.Writer) int {
-	res, err := RunArena(ctx, ArenaOptions{URL: o.URL, Players: o.Rooms * o.Players, Rate: o.Rate, Ramp: o.Ramp, Duration: o.Duration})
-	if err != nil {
-		fmt.Fprintf(stderr, "arena loadtest: %v\n", err)
-		return 1
-	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(res); err != nil || res.Joined < res.Players || len(res.Errors) > 0 {
-		return 1
-	}
-	return 0
-}
