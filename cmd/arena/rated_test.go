@@ -35,16 +35,18 @@ type ratedBot struct {
 
 // TestRatedQueueProcess: twelve accounts, made with passkeys in a real
 // `arena serve` over SQLite and over PostgreSQL, wait in the rated Play
-// now queue, half at easy and half at medium, from six loopback
-// addresses. Every one is matched within the window, into races of 2 to
-// 4 of their level whose ratings are within the wider of their windows,
-// never with themselves nor with another account of their address. They
-// play their races: all but the last of each room solve the board in
-// turn (finishes a machine makes, so held for review, and confirmed with
-// `arena review confirm`), the last leaves; the race is rated and every
-// account's rating, its history and the room's changes are stored, the
-// winner's up and the leaver's down, all provisional, so the all-time
-// board lists nobody yet.
+// now queue, half at easy and half at medium, in two rounds. Every one
+// is matched within the window, into races of 2 to 4 of their level whose
+// ratings are within the wider of their windows, never with themselves
+// nor with another account of their address (the first round comes from
+// two addresses a level, so it pairs them across). They play their races:
+// all but the last of each room solve the board in turn (finishes a
+// machine makes, so held for review, and confirmed with `arena review
+// confirm`), the last leaves; the race is rated and every account's
+// rating, its history and the room's changes are stored, the winner's up
+// and the leaver's down, all provisional, so the all-time board lists
+// nobody yet. The second round meets by the first's ratings: winners
+// with winners, the others with the others.
 func TestRatedQueueProcess(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -87,14 +89,16 @@ func ratedRound(ctx context.Context, t *testing.T, a *arenatest.Arena, bots []*r
 	t.Helper()
 	baseURL, err := url.Parse(a.URL())
 	require.NoError(t, err)
-	// The first round comes from six addresses, two accounts of a level
-	// each: the queue must keep them apart. The second comes from an
-	// address each, so that only ratings decide who meets.
-	sources := []string{"127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6", "127.0.0.7"}
-	if round > 1 {
-		sources = sources[:0]
-		for i := range bots {
-			sources = append(sources, fmt.Sprintf("127.0.1.%d", i+2))
+	// The first round comes from four addresses, three accounts of a
+	// level on each of two: every group must be a pair across the two,
+	// however the joins fall between the queue's ticks. The second comes
+	// from an address each, so that only ratings decide who meets.
+	sources := make([]string, len(bots))
+	for i := range sources {
+		if round == 1 {
+			sources[i] = fmt.Sprintf("127.0.0.%d", 2+i%2*2+i/6)
+		} else {
+			sources[i] = fmt.Sprintf("127.0.1.%d", 2+i)
 		}
 	}
 	levels := []string{"easy", "medium"}
@@ -118,6 +122,7 @@ func ratedRound(ctx context.Context, t *testing.T, a *arenatest.Arena, bots []*r
 	require.NoError(t, err)
 	require.Empty(t, res.Errors)
 	require.Equal(t, len(bots), res.Matched, "everyone matched")
+	t.Logf("round %d: joins took up to %v", round, res.Join.Quantile(1))
 	for _, b := range bots {
 		before[b.id] = 1500
 		if round > 1 {
@@ -151,6 +156,9 @@ func ratedRound(ctx context.Context, t *testing.T, a *arenatest.Arena, bots []*r
 		}
 		assert.ElementsMatch(t, ids, res.Matches[group[0]].Players, "room %s: its roster is its accounts, each once", room)
 		assert.LessOrEqual(t, hi-lo, window, "room %s: ratings within the wider window", room)
+		if round == 1 {
+			assert.Len(t, group, 2, "room %s: a pair, one of each address", room)
+		}
 		t.Logf("round %d: room %s: %d accounts, ratings %.0f to %.0f, window ±%.0f", round, room, len(group), lo, hi, window)
 	}
 
