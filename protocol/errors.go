@@ -46,6 +46,11 @@ const (
 	CodeTooManyRooms   = "too_many_rooms"   // the client's address has as many live rooms as it may
 	CodePlayerNotFound = "player_not_found" // no player has that id
 
+	// Tournaments (the HTTP API).
+	CodeTournamentNotFound = "tournament_not_found" // no tournament has that id
+	CodeTournamentOver     = "tournament_over"      // the tournament has ended: nobody joins or withdraws
+	CodeNotInTournament    = "not_in_tournament"    // withdraw by a player who has not joined
+
 	// Puzzles given by a player (a room on their own puzzle, the lab).
 	CodeBadPuzzle     = "bad_puzzle"     // the text is not a puzzle: the parser says which cell and why
 	CodeNoSolution    = "no_solution"    // the puzzle has no solution

@@ -49,15 +49,18 @@ type Server struct {
 	players Players
 	dailies Dailies // nil: the daily routes answer unavailable
 	replays Replays // nil: the replay route answers unavailable
-	brake   Brake   // nil: nothing is refused for the event log (SetBrake)
-	lease   Lease   // nil: one node, or a node whose Nodes holds no lease (SetNodes)
-	nodes   Nodes   // nil: one node (relay.go)
-	relays  *relayMetrics
-	log     *slog.Logger
-	metrics *metrics
-	handler http.Handler // the routes behind guard (guard.go)
-	clock   Clock        // cfg.Clock, or WallClock
-	auth    *nodeAuth    // with nodes: the relays' MACs (nodeauth.go)
+	// tournaments is nil until SetTournaments: their routes answer
+	// unavailable (tournaments.go).
+	tournaments Tournaments
+	brake       Brake // nil: nothing is refused for the event log (SetBrake)
+	lease       Lease // nil: one node, or a node whose Nodes holds no lease (SetNodes)
+	nodes       Nodes // nil: one node (relay.go)
+	relays      *relayMetrics
+	log         *slog.Logger
+	metrics     *metrics
+	handler     http.Handler // the routes behind guard (guard.go)
+	clock       Clock        // cfg.Clock, or WallClock
+	auth        *nodeAuth    // with nodes: the relays' MACs (nodeauth.go)
 
 	// accounts is nil until SetAccounts: the account routes answer
 	// unavailable and session cookies are ignored (accounts.go).
@@ -138,6 +141,7 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 	mux.HandleFunc("POST /api/steps", s.steps)
 	mux.HandleFunc("GET /api/generate", s.generate)
 	mux.HandleFunc("GET /api/rooms/{id}/replay", s.getReplay)
+	s.tournamentRoutes(mux)
 	s.playNowRoutes(mux)
 	s.accountRoutes(mux)
 	if web != nil {
@@ -154,6 +158,8 @@ func New(cfg Config, rooms *room.Registry, players Players, web fs.FS, logger *s
 			mux.HandleFunc("GET /r/{id}", files.serveIndex)
 			mux.HandleFunc("GET /daily/{date}/{level}", files.serveIndex)
 			mux.HandleFunc("GET /p/{id}", files.serveIndex)
+			mux.HandleFunc("GET /t", files.serveIndex)
+			mux.HandleFunc("GET /t/{id}", files.serveIndex)
 			mux.HandleFunc("GET /lab", files.serveIndex)
 			mux.HandleFunc("GET /r/{id}/replay", files.serveIndex)
 			mux.HandleFunc("GET /signin", files.serveIndex)

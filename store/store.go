@@ -244,6 +244,7 @@ const MaxSolvedSpan = 62
 // Store is everything the server persists.
 type Store interface {
 	Accounts
+	Tournaments
 	Ratings
 
 	// Ping reports whether the database answers.

@@ -73,7 +73,7 @@ func runLoadtest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rawURL := fs.String("url", "http://127.0.0.1:8080", "the server's base URL, or several nodes' comma-separated")
 	rooms := fs.Int("rooms", 10, "rooms to create")
 	players := fs.Int("players", 4, "players per room")
-	mode := fs.String("mode", "coop", "coop or race")
+	mode := fs.String("mode", "coop", "coop, race, or arena: -rooms × -players guests play the running tournament")
 	rate := fs.Float64("rate", 0.5, "moves per player per second")
 	ramp := fs.Duration("ramp", 10*time.Second, "time over which the rooms are set up")
 	duration := fs.Duration("duration", 30*time.Second, "the measured window, after the ramp")

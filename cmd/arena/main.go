@@ -32,6 +32,7 @@ func commands() []command {
 		{"loadtest", "play real games against a running server and measure latency, throughput and memory", runLoadtest},
 		{"migrate", "apply or revert the database migrations of the store DATABASE_URL names", runMigrate},
 		{"review", "list the ranked finishes held for review, and confirm or remove them", runReview},
+		{"tournament", "make a one-off tournament, or list the tournaments", runTournament},
 	}
 }
 

@@ -15,7 +15,10 @@ import (
 	"github.com/sudoku-arena/arena/internal/config"
 	"github.com/sudoku-arena/arena/store"
 	"github.com/sudoku-arena/arena/store/backend"
+	"github.com/sudoku-arena/arena/tournament"
 )
+
+var runTournament = tournament.Command(func() (backend.Kind, error) { return config.LoadStore(os.Getenv) }) // on DATABASE_URL's store
 
 const reviewUsage = `Usage: arena review [list | confirm ID | remove ID]
 

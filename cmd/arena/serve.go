@@ -23,6 +23,7 @@ import (
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
 	"github.com/sudoku-arena/arena/store/backend"
+	"github.com/sudoku-arena/arena/tournament"
 	"github.com/sudoku-arena/arena/web"
 )
 
@@ -156,7 +157,8 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 	}
 	rcfg := cfg.Rooms
 	rcfg.Logger = logger
-	rooms := room.NewRegistry(rcfg, &daily.Rooms{Adapter: data, Puzzles: puzzles, RankGuests: all.RankGuests})
+	hub := tournament.NewHub(ctx, room.WallClock{}, nil, st, logger)
+	rooms := room.NewRegistry(rcfg, hub.Results(&daily.Rooms{Adapter: data, Puzzles: puzzles, RankGuests: all.RankGuests}))
 	// The node's heartbeat and takeover loop: a draining node claims
 	// nothing, and heartbeats until it leaves.
 	stopNode := func() {}
@@ -194,6 +196,7 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 	}
 	srv.SetDailies(&daily.Service{Store: st, Puzzles: puzzles, RankGuests: all.RankGuests})
 	srv.SetReplays(data)
+	defer hub.Serve(ctx, srv, rooms, all.Tournaments, all.Arenas || !all.Node.On())()
 	srv.SetBrake(events)
 	accounts := account.New(account.Config{PublicURL: cfg.PublicURL, ListenAddr: cfg.ListenAddr, Logger: logger}, st)
 	srv.SetAccounts(accounts)

@@ -40,6 +40,7 @@ import (
 
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store/backend"
+	"github.com/sudoku-arena/arena/tournament"
 )
 
 // Config is everything `arena serve` is configured with.
@@ -57,6 +58,11 @@ type Config struct {
 	// RankGuests puts guests' finishes on the leaderboards (RANK_GUESTS);
 	// by default only accounts rank.
 	RankGuests bool
+	// Tournaments are the recurring tournaments the server schedules
+	// (TOURNAMENTS); Arenas says this node runs tournaments at all: one
+	// node does, of several (see docs/operations.md).
+	Tournaments []tournament.Recurring
+	Arenas      bool
 }
 
 // Node is how a server takes part in several nodes behind one URL.
@@ -205,6 +211,18 @@ func Settings() []Setting {
 					return errors.New("want true or false")
 				}
 				c.RankGuests = b
+				return nil
+			},
+		},
+		{
+			Name: "TOURNAMENTS", Doc: "recurring tournaments, comma-separated EVERY/LEVEL/DURATION such as 1h/easy/20m; set on one node of several", Unset: "none",
+			get: func(c *Config) string { return tournament.FormatSchedule(c.Tournaments) },
+			set: func(c *Config, v string) error {
+				rs, err := tournament.ParseSchedule(v)
+				if err != nil {
+					return fmt.Errorf("want EVERY/LEVEL/DURATION such as 1h/easy/20m (%w)", err)
+				}
+				c.Tournaments, c.Arenas = rs, true
 				return nil
 			},
 		},

@@ -108,6 +108,7 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		"ALLOWED_ORIGINS":  "a.example,[b",
 		"LOG_FORMAT":       "xml",
 		"RANK_GUESTS":      "maybe",
+		"TOURNAMENTS":      "1h/impossible/20m",
 		"COUNTDOWN":        "soon",
 		"HINT_PENALTY":     "-3s",
 		"RECONNECT_WINDOW": "0s",

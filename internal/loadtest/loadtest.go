@@ -58,7 +58,7 @@ type Options struct {
 	Remote float64
 	// Rooms is how many rooms to make, Players how many join each.
 	Rooms, Players int
-	// Mode is "coop" or "race".
+	// Mode is "coop" or "race", or ModeArena (RunArena).
 	Mode string
 	// Rate is moves per player per second.
 	Rate float64
@@ -126,8 +126,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("-rooms %d: want 1 to %d", o.Rooms, MaxRooms)
 	case o.Players < 1 || o.Players > MaxPlayers:
 		return fmt.Errorf("-players %d: want 1 to %d", o.Players, MaxPlayers)
-	case o.Mode != "coop" && o.Mode != "race":
-		return fmt.Errorf("-mode %q: want coop or race", o.Mode)
+	case o.Mode != "coop" && o.Mode != "race" && o.Mode != ModeArena:
+		return fmt.Errorf("-mode %q: want coop, race or arena", o.Mode)
 	case o.Rate <= 0 || o.Rate > 10:
 		return fmt.Errorf("-rate %g: want more than 0 and at most 10 moves a second", o.Rate)
 	case o.Duration <= 0 || o.Duration > MaxDuration:

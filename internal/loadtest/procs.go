@@ -20,6 +20,10 @@ const connsPerSource = 10_000
 // the hard limit first), with one source address per connsPerSource
 // connections unless o.Sources says.
 func RunLocal(ctx context.Context, o Options) (Result, error) {
+	if o.Mode == ModeArena {
+		a, err := RunArena(ctx, ArenaOptions{URL: o.URL, Players: o.Rooms * o.Players, Rate: o.Rate, Ramp: o.Ramp, Duration: o.Duration})
+		return Result{Mode: o.Mode, Workers: 1, Arena: &a}, err
+	}
 	conns := o.Rooms * o.Players
 	if o.Sources == 0 {
 		o.Sources = (conns + connsPerSource - 1) / connsPerSource

@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -16,6 +17,8 @@ import (
 type Result struct {
 	Mode    string `json:"mode"`
 	Workers int    `json:"workers"`
+	// Arena is -mode arena's result (RunArena); the rest is then unset.
+	Arena *ArenaResult `json:"arena,omitempty"`
 	// Rooms is the rooms that reached play; Connections the sockets held
 	// open at the end of the measured window, and PeakConnections the most
 	// held at once.
@@ -98,6 +101,9 @@ func (s *Second) add(d time.Duration) {
 // Failed says whether a connection failed unexpectedly: a dial or join
 // that did not go through, or a socket the server closed under a player.
 func (r *Result) Failed() bool {
+	if r.Arena != nil {
+		return r.Arena.Joined < r.Arena.Players || len(r.Arena.Errors) > 0
+	}
 	return r.UnexpectedCloses > 0 || r.Errors[ErrDial] > 0 || r.Errors[ErrJoin] > 0 || r.Errors[ErrCreate] > 0
 }
 
@@ -184,6 +190,12 @@ func Merge(parts []Result) Result {
 
 // Print writes the result for people.
 func (r *Result) Print(w io.Writer) {
+	if r.Arena != nil {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(r.Arena)
+		return
+	}
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
 	fmt.Fprintf(w, "mode %s, %d worker(s), window %s\n", r.Mode, max(r.Workers, 1), r.Window.Round(time.Millisecond))
 	fmt.Fprintf(w, "rooms playing        %d\n", r.Rooms)

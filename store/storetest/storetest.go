@@ -66,6 +66,7 @@ func Run(t *testing.T, open Opener) {
 		{"Attempts", testAttempts},
 		{"AttemptsConcurrent", testAttemptsConcurrent},
 		{"Review", testReview},
+		{"Tournaments", testTournaments},
 		{"Ratings", testRatings},
 		{"RoomResults", testRoomResults},
 		{"BadInput", testBadInput},

@@ -669,6 +669,7 @@ function route() {
     $('message').textContent = 'That is not a daily puzzle: a date as YYYY-MM-DD and a level, easy to master.';
     return;
   }
+  if (/^\/t(\/|$)/.test(path)) return import('./tournament.js').then((m) => m.route(path, mount));
   if (/^\/lab\/?$/.test(path)) {
     mount('lab-tpl');
     document.documentElement.dataset.page = 'lab';

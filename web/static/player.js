@@ -50,6 +50,7 @@ export async function page(id) {
   $('streak-longest-unit').textContent = longest === 1 ? 'day' : 'days';
   new StreakCalendar(p.id).draw();
   history(p.id, p.results || [], p.next);
+  import('./tournament.js').then((m) => m.places(p.id));
   import('./playnow.js').then((m) => m.ratingCard(p.id)).catch(() => {});
 }
 

@@ -1,0 +1,2 @@
+DROP TABLE tournament_players;
+DROP TABLE tournaments;

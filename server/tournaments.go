@@ -1,0 +1,283 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/sudoku-arena/arena/internal/ws"
+	"github.com/sudoku-arena/arena/protocol"
+)
+
+// TournamentGame is one race of a player's in a tournament: their place
+// (0: not finished) and its points; fire says a streak doubled them.
+type TournamentGame struct {
+	Race   string `json:"race"`
+	Place  int    `json:"place"`
+	Points int    `json:"points"`
+	Fire   bool   `json:"fire,omitempty"`
+}
+
+// TournamentStanding is a player's line in a tournament's standings.
+type TournamentStanding struct {
+	Rank    int              `json:"rank"`
+	Player  string           `json:"player"`
+	Name    string           `json:"name"`
+	Score   int              `json:"score"`
+	Wins    int              `json:"wins"`
+	Fire    bool             `json:"fire,omitempty"`
+	Playing string           `json:"playing,omitempty"`
+	Left    bool             `json:"withdrawn,omitempty"`
+	Games   []TournamentGame `json:"games"`
+}
+
+// TournamentResponse is a tournament with its standings: the answer of
+// GET /api/tournaments/{id}, and of join and withdraw.
+type TournamentResponse struct {
+	ID        string               `json:"id"`
+	Name      string               `json:"name"`
+	Level     string               `json:"level"`
+	Status    string               `json:"status"`
+	StartsAt  time.Time            `json:"starts_at"`
+	EndsAt    time.Time            `json:"ends_at"`
+	Standings []TournamentStanding `json:"standings"`
+}
+
+// TournamentEvent is what GET /ws/tournaments/{id} sends on each change.
+type TournamentEvent struct {
+	Type string `json:"type"` // "tournament"
+	TournamentResponse
+}
+
+// TournamentSummary is a tournament in a list.
+type TournamentSummary struct {
+	ID       string    `json:"id"`
+	Name     string    `json:"name"`
+	Level    string    `json:"level"`
+	Status   string    `json:"status"`
+	StartsAt time.Time `json:"starts_at"`
+	EndsAt   time.Time `json:"ends_at"`
+	Players  int       `json:"players"`
+}
+
+// TournamentsResponse is GET /api/tournaments.
+type TournamentsResponse struct {
+	Upcoming []TournamentSummary `json:"upcoming"`
+	Running  []TournamentSummary `json:"running"`
+	Finished []TournamentSummary `json:"finished"`
+}
+
+// PlayerTournament is a player's place in a finished tournament.
+type PlayerTournament struct {
+	TournamentSummary
+	Rank  int `json:"rank"`
+	Score int `json:"score"`
+}
+
+// PlayerTournamentsResponse is GET /api/players/{id}/tournaments.
+type PlayerTournamentsResponse struct {
+	Tournaments []PlayerTournament `json:"tournaments"`
+}
+
+// Tournaments is the arena's tournaments as the server asks them
+// (package tournament's Hub).
+type Tournaments interface {
+	// List is the upcoming, running and latest finished tournaments.
+	List(ctx context.Context) (TournamentsResponse, error)
+	// Tournament is one tournament with its standings, or
+	// ErrNoTournament.
+	Tournament(ctx context.Context, id string) (TournamentResponse, error)
+	// Join adds the player to a tournament that has not ended: ErrNoTournament,
+	// ErrTournamentOver.
+	Join(ctx context.Context, id, playerID string) error
+	// Withdraw stops pairing the player: ErrNoTournament,
+	// ErrTournamentOver, ErrNotInTournament.
+	Withdraw(ctx context.Context, id, playerID string) error
+	// Watch is a live tournament's changes, the latest only (one a slow
+	// reader has not taken is replaced by the next); the channel closes
+	// when it has ended (after its last change) or stop is called.
+	// ErrNoTournament, ErrTournamentOver.
+	Watch(ctx context.Context, id string) (changes <-chan TournamentResponse, stop func(), err error)
+	// PlayerTournaments is the player's places in finished tournaments,
+	// latest first.
+	PlayerTournaments(ctx context.Context, playerID string, limit int) ([]PlayerTournament, error)
+}
+
+// The tournaments' refusals.
+var (
+	ErrNoTournament    = errors.New("server: no such tournament")
+	ErrTournamentOver  = errors.New("server: the tournament has ended")
+	ErrNotInTournament = errors.New("server: the player is not in the tournament")
+)
+
+// SetTournaments serves the tournaments; without, their routes answer
+// unavailable.
+func (s *Server) SetTournaments(t Tournaments) { s.tournaments = t }
+
+// tournamentRoutes adds the tournaments' routes to the mux.
+func (s *Server) tournamentRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/tournaments", s.getTournaments)
+	mux.HandleFunc("GET /api/tournaments/{id}", s.getTournament)
+	mux.HandleFunc("POST /api/tournaments/{id}/join", s.joinTournament)
+	mux.HandleFunc("POST /api/tournaments/{id}/withdraw", s.joinTournament)
+	mux.HandleFunc("GET /api/players/{id}/tournaments", s.getPlayerTournaments)
+	mux.HandleFunc("GET /ws/tournaments/{id}", s.watchTournament)
+}
+
+// tournamentError answers with the refusal of err, or unavailable.
+func (s *Server) tournamentError(w http.ResponseWriter, err error) {
+	switch {
+	case errors.Is(err, ErrNoTournament):
+		writeError(w, protocol.CodeTournamentNotFound, "no tournament has that id")
+	case errors.Is(err, ErrTournamentOver):
+		writeError(w, protocol.CodeTournamentOver, "the tournament has ended")
+	case errors.Is(err, ErrNotInTournament):
+		writeError(w, protocol.CodeNotInTournament, "the player has not joined the tournament")
+	default:
+		s.log.Error("tournaments", "err", err)
+		writeError(w, protocol.CodeUnavailable, "the tournaments cannot be read just now: try again")
+	}
+}
+
+func (s *Server) tournamentsReady(w http.ResponseWriter) bool {
+	if s.tournaments == nil {
+		writeError(w, protocol.CodeUnavailable, "this server runs no tournaments")
+		return false
+	}
+	return true
+}
+
+// answerTournaments answers with v, or with the refusal of err.
+func answerTournaments[T any](s *Server, w http.ResponseWriter, v T, err error) {
+	if err != nil {
+		s.tournamentError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+func (s *Server) getTournaments(w http.ResponseWriter, r *http.Request) {
+	if s.tournamentsReady(w) {
+		l, err := s.tournaments.List(r.Context())
+		answerTournaments(s, w, l, err)
+	}
+}
+
+func (s *Server) getTournament(w http.ResponseWriter, r *http.Request) {
+	if s.tournamentsReady(w) {
+		t, err := s.tournaments.Tournament(r.Context(), r.PathValue("id"))
+		answerTournaments(s, w, t, err)
+	}
+}
+
+func (s *Server) getPlayerTournaments(w http.ResponseWriter, r *http.Request) {
+	if !s.tournamentsReady(w) {
+		return
+	}
+	limit, rerr := readLimit(r)
+	if rerr != nil {
+		writeRefusal(w, rerr)
+		return
+	}
+	places, err := s.tournaments.PlayerTournaments(r.Context(), r.PathValue("id"), limit)
+	answerTournaments(s, w, PlayerTournamentsResponse{Tournaments: places}, err)
+}
+
+// joinTournament is join and withdraw, of the caller: the player of
+// the bearer token, or of the session cookie.
+func (s *Server) joinTournament(w http.ResponseWriter, r *http.Request) {
+	if !s.tournamentsReady(w) {
+		return
+	}
+	me, err := s.bearer(r)
+	if err != nil {
+		s.tournamentError(w, err)
+		return
+	}
+	if me == "" {
+		writeError(w, protocol.CodeNotSignedIn, "joining a tournament needs a player: a session, or a bearer token")
+		return
+	}
+	tid := r.PathValue("id")
+	if r.URL.Path == "/api/tournaments/"+tid+"/withdraw" {
+		err = s.tournaments.Withdraw(r.Context(), tid, me)
+	} else {
+		err = s.tournaments.Join(r.Context(), tid, me)
+	}
+	if err != nil {
+		s.tournamentError(w, err)
+		return
+	}
+	t, err := s.tournaments.Tournament(r.Context(), tid)
+	answerTournaments(s, w, t, err)
+}
+
+// watchTournament is a WebSocket of a live tournament's "tournament"
+// events, to players and spectators alike: one at once, then one on each
+// change, until it has ended. What the client sends is read and dropped.
+func (s *Server) watchTournament(w http.ResponseWriter, r *http.Request) {
+	if !s.tournamentsReady(w) {
+		return
+	}
+	events, stop, err := s.tournaments.Watch(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.tournamentError(w, err)
+		return
+	}
+	rc := http.NewResponseController(w)
+	if err := errors.Join(rc.SetReadDeadline(time.Time{}), rc.SetWriteDeadline(time.Time{})); err != nil {
+		s.log.Debug("websocket: clear deadlines", "err", err)
+	}
+	// Counted with the rooms' sockets against SOCKETS_PER_ADDR.
+	addr := s.remoteAddr(r)
+	if !s.sockets.acquire(addr) {
+		stop()
+		writeError(w, protocol.CodeRateLimited, fmt.Sprintf("too many connections from this address (at most %d): close another first", s.cfg.SocketsPerAddr))
+		return
+	}
+	defer s.sockets.release(addr)
+	sock, err := ws.Accept(w, r, s.wsOrigins, s.cfg.WriteTimeout, int(s.cfg.ReadLimit))
+	if err != nil {
+		stop()
+		return
+	}
+	s.tune(sock)
+	gone := make(chan struct{})
+	go func() {
+		defer close(gone)
+		for {
+			in := sock.Next(false)
+			if in.Msg != nil {
+				ws.DoneWith(in.Msg)
+			}
+			switch in.Kind {
+			case ws.InputClose, ws.InputEnd, ws.InputBad:
+				return
+			}
+		}
+	}()
+	defer stop()
+	for {
+		select {
+		case t, ok := <-events:
+			if !ok {
+				sock.CloseHandshake(ws.StatusNormal, "the tournament has ended")
+				return
+			}
+			ev, err := json.Marshal(TournamentEvent{Type: "tournament", TournamentResponse: t})
+			if err != nil {
+				s.log.Error("tournament event", "err", err)
+				return
+			}
+			if _, err := sock.Write(ws.AppendText(nil, ev)); err != nil {
+				return
+			}
+		case <-gone:
+			sock.CloseHandshake(ws.StatusNormal, "")
+			return
+		}
+	}
+}

@@ -1,0 +1,286 @@
+package tournament
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/server"
+	"github.com/sudoku-arena/arena/store"
+)
+
+// Hub is the node's tournaments: the live arenas (upcoming and running),
+// and the finished ones in the store. It is the server's Tournaments.
+type Hub struct {
+	ctx     context.Context
+	clock   room.Clock
+	races   Races
+	st      store.Tournaments
+	players interface {
+		Player(ctx context.Context, id string) (store.Player, error)
+	}
+	log *slog.Logger
+
+	mu     sync.Mutex
+	arenas map[string]*Arena
+	ofRace map[string]string // a race room's tournament
+}
+
+var _ server.Tournaments = (*Hub)(nil)
+
+// NewHub is a hub whose arenas run until ctx is done, make their races
+// with races and store their results in st.
+func NewHub(ctx context.Context, clock room.Clock, races Races, st store.Store, logger *slog.Logger) *Hub {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return &Hub{ctx: ctx, clock: clock, races: races, st: st, players: st, log: logger, arenas: map[string]*Arena{}, ofRace: map[string]string{}}
+}
+
+// SetRaces sets what makes the races, once the rooms' registry is made
+// (it stores its results through the hub's Results).
+func (h *Hub) SetRaces(r Races) { h.races = r }
+
+// StartRace is the hub's Races: its own, set by SetRaces.
+func (h *Hub) StartRace(ctx context.Context, tournamentID, level string, players []string) (string, error) {
+	if h.races == nil {
+		return "", fmt.Errorf("tournament %s: no races yet: %w", tournamentID, ErrClosed)
+	}
+	return h.races.StartRace(ctx, tournamentID, level, players)
+}
+
+// Schedule stores the tournament as upcoming and runs its arena here; a
+// tournament stored already is run as it is, and one running here
+// already is left alone.
+func (h *Hub) Schedule(ctx context.Context, s Spec) error {
+	if err := s.Check(); err != nil {
+		return err
+	}
+	h.mu.Lock()
+	_, live := h.arenas[s.ID]
+	h.mu.Unlock()
+	if live {
+		return nil
+	}
+	if !s.EndsAt().After(h.clock.Now()) {
+		return fmt.Errorf("%w: %s ended at %s", ErrBadSpec, s.ID, s.EndsAt().Format(time.RFC3339))
+	}
+	err := h.st.SaveTournament(ctx, store.Tournament{
+		ID: s.ID, Name: s.Name, Level: s.Level, StartsAt: s.StartsAt, Duration: s.Duration, Status: store.TournamentUpcoming,
+	})
+	if err != nil {
+		return fmt.Errorf("tournament %s: %w", s.ID, err)
+	}
+	return h.run(s)
+}
+
+// Restore runs the stored upcoming tournaments that have not ended.
+func (h *Hub) Restore(ctx context.Context) (int, error) {
+	n := 0
+	for _, status := range []string{store.TournamentUpcoming, store.TournamentRunning} {
+		ts, err := h.st.TournamentsByStatus(ctx, status, 1000)
+		if err != nil {
+			return n, fmt.Errorf("tournaments: restore: %w", err)
+		}
+		for _, t := range ts {
+			s := Spec{ID: t.ID, Name: t.Name, Level: t.Level, StartsAt: t.StartsAt, Duration: t.Duration}
+			if !s.EndsAt().After(h.clock.Now()) {
+				continue
+			}
+			if err := h.run(s); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+func (h *Hub) run(s Spec) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.arenas[s.ID]; ok {
+		return nil
+	}
+	a, err := Start(h.ctx, Config{Clock: h.clock, Races: h, Saver: h, Logger: h.log, OnRace: func(roomID string) {
+		h.mu.Lock()
+		h.ofRace[roomID] = s.ID
+		h.mu.Unlock()
+	}}, s)
+	if err != nil {
+		return err
+	}
+	h.arenas[s.ID] = a
+	go func() {
+		<-a.Done()
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		delete(h.arenas, s.ID)
+		for id, of := range h.ofRace {
+			if of == s.ID {
+				delete(h.ofRace, id)
+			}
+		}
+	}()
+	return nil
+}
+
+// SaveTournament is the arenas' Saver: the standings, each player's games
+// as JSON.
+func (h *Hub) SaveTournament(ctx context.Context, r Record) error {
+	t := store.Tournament{ID: r.ID, Name: r.Name, Level: r.Level, StartsAt: r.StartsAt, Duration: r.Duration, Status: r.Status,
+		Standings: make([]store.Standing, len(r.Standings))}
+	for i, s := range r.Standings {
+		games, err := json.Marshal(s.Games)
+		if err != nil {
+			return fmt.Errorf("tournament %s: games of %s: %w", r.ID, s.Player, err)
+		}
+		t.Standings[i] = store.Standing{PlayerID: s.Player, Name: s.Name, Rank: s.Rank, Score: s.Score, Wins: s.Wins, Games: games}
+	}
+	return h.st.SaveTournament(ctx, t)
+}
+
+func (h *Hub) arena(id string) (*Arena, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	a, ok := h.arenas[id]
+	return a, ok
+}
+
+// arenaErr is the server's error for an arena's.
+func arenaErr(err error) error {
+	switch {
+	case errors.Is(err, ErrFinished), errors.Is(err, ErrClosed):
+		return fmt.Errorf("%w: %w", server.ErrTournamentOver, err)
+	case errors.Is(err, ErrNotJoined):
+		return fmt.Errorf("%w: %w", server.ErrNotInTournament, err)
+	}
+	return err
+}
+
+// Join adds the player to the live tournament, under their name.
+func (h *Hub) Join(ctx context.Context, id, playerID string) error {
+	a, ok := h.arena(id)
+	if !ok {
+		return h.gone(ctx, id)
+	}
+	p, err := h.players.Player(ctx, playerID)
+	if err != nil {
+		return fmt.Errorf("tournament %s: player %s: %w", id, playerID, err)
+	}
+	return arenaErr(a.Join(ctx, playerID, p.Name))
+}
+
+// Withdraw stops pairing the player in the live tournament.
+func (h *Hub) Withdraw(ctx context.Context, id, playerID string) error {
+	a, ok := h.arena(id)
+	if !ok {
+		return h.gone(ctx, id)
+	}
+	return arenaErr(a.Withdraw(ctx, playerID))
+}
+
+// gone is the error for a tournament not live here: over when it is
+// stored, else not found.
+func (h *Hub) gone(ctx context.Context, id string) error {
+	if _, err := h.st.Tournament(ctx, id); err == nil {
+		return server.ErrTournamentOver
+	}
+	return server.ErrNoTournament
+}
+
+// Finish is a player's finish of a race room: counted when the room is
+// one of a live tournament's races and the player races in it.
+func (h *Hub) Finish(ctx context.Context, roomID, playerID string) {
+	h.mu.Lock()
+	a, ok := h.arenas[h.ofRace[roomID]]
+	h.mu.Unlock()
+	if !ok {
+		return
+	}
+	if err := a.Finish(ctx, roomID, playerID); err != nil && !errors.Is(err, ErrNoRace) {
+		h.log.Warn("tournament: finish not counted", "room", roomID, "player", playerID, "err", err)
+	}
+}
+
+// RaceOver is a race room's end: its players who had not finished are
+// free again (a player who never came, or left, is not held for ever).
+func (h *Hub) RaceOver(roomID string) {
+	h.mu.Lock()
+	a, ok := h.arenas[h.ofRace[roomID]]
+	h.mu.Unlock()
+	if !ok {
+		return
+	}
+	if err := a.RaceOver(h.ctx, roomID); err != nil && !errors.Is(err, ErrClosed) {
+		h.log.Warn("tournament: race end not counted", "room", roomID, "err", err)
+	}
+}
+
+// Results is the rooms' store st with the hub's races' finishes.
+func (h *Hub) Results(st room.Store) Results { return Results{Store: st, Hub: h} }
+
+// Serve is the hub of a server: it makes its races in rooms (calling
+// RaceOver as each ends) and answers srv's tournament routes; with runs
+// (one node, or the one of several with TOURNAMENTS) it also runs the
+// schedule's tournaments and the store's, a first Tick before it returns,
+// then Keep, until the returned stop is called.
+func (h *Hub) Serve(ctx context.Context, srv *server.Server, rooms *room.Registry, schedule []Recurring, runs bool) (stop func()) {
+	h.SetRaces(RegistryRaces{Rooms: rooms, Over: h.RaceOver})
+	srv.SetTournaments(h)
+	if !runs {
+		return func() {}
+	}
+	h.Tick(ctx, schedule)
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); h.Keep(ctx, schedule) }()
+	return func() { cancel(); <-done }
+}
+
+// Results is the rooms' store with the tournaments' finishes: each
+// finish of a first round stored is told to the hub.
+type Results struct {
+	room.Store
+	Hub *Hub
+}
+
+// SaveResults stores the finish, then tells the hub.
+func (r Results) SaveResults(ctx context.Context, rs []room.Result) error {
+	if err := r.Store.SaveResults(ctx, rs); err != nil {
+		return err
+	}
+	for _, res := range rs {
+		r.Hub.Finish(ctx, res.GameID, res.PlayerID)
+	}
+	return nil
+}
+
+// RegistryRaces makes the races as race rooms of the registry, and calls
+// Over with a room's id when it ends.
+//
+// The rooms are ordinary race rooms: their results are stored as any
+// race's, and they are casual: only Play now's rated rooms (package
+// lobby) change ratings. This is where a tournament's races would be
+// made rated.
+type RegistryRaces struct {
+	Rooms *room.Registry
+	Over  func(roomID string)
+}
+
+// StartRace makes a race room of the level.
+func (r RegistryRaces) StartRace(ctx context.Context, tournamentID, level string, _ []string) (string, error) {
+	rm, err := r.Rooms.Create(ctx, room.ModeRace, level)
+	if err != nil {
+		return "", fmt.Errorf("tournament %s: race: %w", tournamentID, err)
+	}
+	if r.Over != nil {
+		go func() { <-rm.Done(); r.Over(rm.ID()) }()
+	}
+	return rm.ID(), nil
+}
