@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"math/rand/v2"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/internal/arenatest"
+	"github.com/sudoku-arena/arena/store"
+	"github.com/sudoku-arena/arena/store/backend"
 )
 
 // ratedLooks are the looks of the Play now screenshots: a 390×844 phone
@@ -106,4 +109,46 @@ func TestPlayNowRated(t *testing.T) {
 	assert.Equal(t, 2, eval[int](ann, `document.querySelector('#rating-chart polyline').getAttribute('points').split(' ').length`), "before and after the one race")
 	assert.Contains(t, text(ann, "#rating-now"), "1 rated race")
 	ann.shotsIn(ratedLooks, "playnow-player", "#rating-card")
+}
+
+// TestRatingBoardLink: the player page's "All-time ratings" link lands on
+// the home page's board, which shows while every rating is provisional,
+// saying when ratings join it, and lists an account once its rating has
+// settled. The ratings are stored as the rated races would store them.
+func TestRatingBoardLink(t *testing.T) {
+	t.Parallel()
+	srv, base := startAccountArena(t)
+	ann := newBrowser(t).newPage("Ann")
+	signUp(ann, base, "Ann")
+	annID := me(ann).Player.ID
+	kind, err := backend.Parse(srv.DatabaseURL())
+	require.NoError(t, err)
+	st, err := backend.Open(context.Background(), kind)
+	require.NoError(t, err)
+	defer st.Close()
+	rate := func(room string, before, after store.Rating) {
+		before.PlayerID, after.PlayerID, after.Races = annID, annID, before.Races+1
+		require.NoError(t, st.ApplyRatings(context.Background(), []store.RatingChange{{RoomID: room, PlayerID: annID, Before: before, After: after, At: time.Now()}}))
+	}
+	fresh := store.Rating{Rating: 1500, RD: 350, Volatility: 0.06}
+	first := store.Rating{Rating: 1662.31, RD: 290.32, Volatility: 0.06}
+	rate("race0001", fresh, first)
+
+	ann.navigate(base + "/p/" + annID)
+	ann.wait("the rating card", visible("#rating-card"))
+	assert.Contains(t, text(ann, "#rating-now"), "1662?")
+	assert.Equal(t, "/#ratings", eval[string](ann, `document.querySelector('#rating-card a').getAttribute('href')`))
+	ann.click("#rating-card a")
+	ann.wait("the board, with nobody on it yet", `location.hash === '#ratings' && `+visible("#ratings")+` && `+visible("#ratings-empty"))
+	assert.Contains(t, text(ann, "#ratings-empty"), "once its ? goes")
+	assert.Zero(t, eval[int](ann, `document.querySelectorAll('#ratings-rows tr').length`))
+	assert.True(t, eval[bool](ann, `document.querySelector('#ratings table').hidden`), "no empty table")
+	ann.shotsIn(ratedLooks, "ratings-empty", "#ratings")
+
+	first.Races = 1
+	rate("race0002", first, store.Rating{Rating: 1701.5, RD: 98.4, Volatility: 0.06})
+	ann.navigate(base + "/")
+	ann.wait("Ann on the board", visible("#ratings-rows tr")+` && !`+visible("#ratings-empty"))
+	assert.Equal(t, "1 Ann 1702", eval[string](ann, `[...document.querySelectorAll('#ratings-rows td')].map((td) => td.textContent).join(' ')`))
+	ann.shotsIn(ratedLooks, "ratings-board", "#ratings")
 }

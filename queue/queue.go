@@ -12,6 +12,7 @@ package queue
 
 import (
 	"errors"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -179,8 +180,9 @@ func (q *Queue) Fits(a, b Entry, now time.Time) bool {
 // Match takes out of the queue every group it can make at now and returns
 // them. Within a pool the longest waiting entry is served first: it is
 // grouped with the entries nearest its rating that fit it and one
-// another, up to MaxPlayers; an entry that finds fewer than MinPlayers
-// waits on.
+// another, up to MaxPlayers. An entry left with fewer than MinPlayers is
+// then grouped with members a larger group can spare (rescue), or waits
+// on.
 func (q *Queue) Match(now time.Time) []Group {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -197,6 +199,7 @@ func (q *Queue) Match(now time.Time) []Group {
 			return es[i].Ticket < es[j].Ticket
 		})
 		taken := make([]bool, len(es))
+		var made [][]int
 		for i := range es {
 			if taken[i] {
 				continue
@@ -205,10 +208,16 @@ func (q *Queue) Match(now time.Time) []Group {
 			if len(members) < q.cfg.MinPlayers {
 				continue
 			}
+			for _, m := range members {
+				taken[m] = true
+			}
+			made = append(made, members)
+		}
+		made = q.rescue(es, taken, made, now)
+		for _, members := range made {
 			g := Group{Pool: pool}
 			sort.Ints(members)
 			for _, m := range members {
-				taken[m] = true
 				g.Entries = append(g.Entries, es[m])
 				delete(q.entries, es[m].Ticket)
 			}
@@ -219,6 +228,63 @@ func (q *Queue) Match(now time.Time) []Group {
 		return groups[i].Entries[0].JoinedAt.Before(groups[j].Entries[0].JoinedAt)
 	})
 	return groups
+}
+
+// rescue makes groups for entries left alone, oldest first, out of other
+// lone entries and members that groups made before can spare (a group
+// keeps MinPlayers): greedy grouping can leave an entry with nobody it
+// may meet, e.g. players from addresses z, x, y, z grouped as {z, x, y}
+// and a lone z, where {z, x} and {y, z} let everyone play. A member is
+// taken only when it fits the lone entry and the others taken for it.
+func (q *Queue) rescue(es []Entry, taken []bool, made [][]int, now time.Time) [][]int {
+	in := make([]int, len(es)) // the index in made of the group holding es[j], or -1
+	for j := range in {
+		in[j] = -1
+	}
+	for g, members := range made {
+		for _, m := range members {
+			in[m] = g
+		}
+	}
+	for i := range es {
+		if taken[i] {
+			continue
+		}
+		spare := make([]int, len(made))
+		for g, members := range made {
+			spare[g] = len(members) - q.cfg.MinPlayers
+		}
+		group := []int{i}
+		for j := range es {
+			if len(group) == q.cfg.MinPlayers {
+				break
+			}
+			if j == i || (taken[j] && (in[j] < 0 || spare[in[j]] == 0)) {
+				continue
+			}
+			ok := true
+			for _, m := range group {
+				ok = ok && q.Fits(es[m], es[j], now)
+			}
+			if ok {
+				group = append(group, j)
+				if in[j] >= 0 {
+					spare[in[j]]--
+				}
+			}
+		}
+		if len(group) < q.cfg.MinPlayers {
+			continue
+		}
+		for _, j := range group {
+			if g := in[j]; g >= 0 {
+				made[g] = slices.DeleteFunc(made[g], func(m int) bool { return m == j })
+			}
+			taken[j], in[j] = true, len(made)
+		}
+		made = append(made, group)
+	}
+	return made
 }
 
 // gather is the indexes of the group es[i] would lead: es[i] and the

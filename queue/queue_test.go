@@ -135,3 +135,39 @@ func TestEveryGroupFits(t *testing.T) {
 	}
 	assert.LessOrEqual(t, q.Len(), 1)
 }
+
+// Greedy grouping would put z, x and y together and leave the second z
+// alone, with nobody it may meet; a group of three spares one player for
+// it, so that everyone plays.
+func TestNobodyLeftAlone(t *testing.T) {
+	q := New(Config{})
+	for i, addr := range []string{"z", "x", "y", "z"} {
+		e := entry(i, 1500, time.Duration(i)*time.Second)
+		e.Addr = addr
+		require.NoError(t, q.Join(e))
+	}
+	gs := q.Match(t0.Add(5 * time.Second))
+	require.Len(t, gs, 2)
+	assert.Zero(t, q.Len(), "everyone is matched")
+	for _, g := range gs {
+		require.Len(t, g.Entries, 2)
+		assert.NotEqual(t, g.Entries[0].Addr, g.Entries[1].Addr)
+	}
+	assert.Equal(t, []string{"tp0", "tp2"}, tickets(gs[0]), "the oldest keeps the group it led, less the member spared")
+	assert.Equal(t, []string{"tp1", "tp3"}, tickets(gs[1]))
+
+	// One that nobody may meet still waits, and no group is broken for it.
+	q = New(Config{})
+	for i, addr := range []string{"z", "x", "y", "z"} {
+		e := entry(i, 1500, time.Duration(i)*time.Second)
+		e.Addr = addr
+		if i == 3 {
+			e.Rating = 2500
+		}
+		require.NoError(t, q.Join(e))
+	}
+	gs = q.Match(t0.Add(5 * time.Second))
+	require.Len(t, gs, 1)
+	assert.Equal(t, []string{"tp0", "tp1", "tp2"}, tickets(gs[0]))
+	assert.Equal(t, 1, q.Len())
+}

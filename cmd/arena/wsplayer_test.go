@@ -74,13 +74,23 @@ type unhinted struct{ endpoint }
 // The WebSocket's URL names the room, as the web client's does, unless a
 // is unhinted.
 func dialPlayer(ctx context.Context, a endpoint, roomID, name, token string, lastSeq int64) (*wsPlayer, error) {
+	return dialWith(ctx, a, roomID, name, token, lastSeq, nil)
+}
+
+// dialWith is dialPlayer with the handshake's cookies: a browser's
+// session cookie joins as the session's player.
+func dialWith(ctx context.Context, a endpoint, roomID, name, token string, lastSeq int64, cookies []*http.Cookie) (*wsPlayer, error) {
 	dctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	u := a.WS()
 	if _, ok := a.(unhinted); !ok {
 		u += "?room=" + url.QueryEscape(roomID)
 	}
-	conn, _, err := websocket.Dial(dctx, u, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {a.URL()}}})
+	header := http.Header{"Origin": {a.URL()}}
+	for _, c := range cookies {
+		header.Add("Cookie", c.String())
+	}
+	conn, _, err := websocket.Dial(dctx, u, &websocket.DialOptions{HTTPHeader: header})
 	if err != nil {
 		return nil, fmt.Errorf("dial %s for %s: %w", u, name, err)
 	}

@@ -40,6 +40,23 @@ type QueueOptions struct {
 	// from, player i from Sources[i % len]: a server that tells
 	// addresses apart keeps the players of one source out of one race.
 	Sources []string
+	// Rated joins the rated queue: every player must be an account, which
+	// SignIn makes of them.
+	Rated bool
+	// SignIn, when set, makes player i's session in place of a new guest:
+	// c is the player's client, with a cookie jar of its own for the
+	// session cookie, coming from the player's source address.
+	SignIn func(ctx context.Context, i int, c *http.Client) error
+}
+
+// QueueMatch is what a matched player's ticket said of the match.
+type QueueMatch struct {
+	Room    string   `json:"room"`
+	Players []string `json:"players"`
+	// Rating is the rating the queue matched the player by (rated only).
+	Rating float64 `json:"rating,omitempty"`
+	// Waited is from the player's join to the poll that saw the match.
+	Waited time.Duration `json:"waited"`
 }
 
 // QueueResult is what the queue mode measured.
@@ -59,12 +76,16 @@ type QueueResult struct {
 	Errors map[string]int64 `json:"errors"`
 	// Groups is each room's players, by their index.
 	Groups map[string][]int `json:"groups,omitempty"`
+	// Matches is each player's match, by index (nil: not matched).
+	Matches []*QueueMatch `json:"-"`
 }
 
 type queueStatus struct {
 	Ticket  string         `json:"ticket"`
 	State   string         `json:"state"`
 	Room    string         `json:"room"`
+	Players []string       `json:"players"`
+	Rating  float64        `json:"rating"`
 	Waiting map[string]int `json:"waiting"`
 	Error   *struct {
 		Code string `json:"code"`
@@ -93,7 +114,7 @@ func RunQueue(ctx context.Context, o QueueOptions) (QueueResult, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.Within)
 	defer cancel()
-	res := QueueResult{Players: o.Players, Errors: map[string]int64{}, Groups: map[string][]int{}}
+	res := QueueResult{Players: o.Players, Errors: map[string]int64{}, Groups: map[string][]int{}, Matches: make([]*QueueMatch, o.Players)}
 	var mu sync.Mutex
 	fail := func(what string) { mu.Lock(); res.Errors[what]++; mu.Unlock() }
 	transports := []*http.Transport{{MaxIdleConnsPerHost: o.Parallel}}
@@ -109,6 +130,8 @@ func RunQueue(ctx context.Context, o QueueOptions) (QueueResult, error) {
 			t.CloseIdleConnections()
 		}
 	}()
+	// Every player is made first, then all join at once, so that a
+	// level's players wait together rather than as their sign-ins end.
 	players := make([]*queuePlayer, o.Players)
 	sem := make(chan struct{}, o.Parallel)
 	var wg sync.WaitGroup
@@ -121,14 +144,34 @@ func RunQueue(ctx context.Context, o QueueOptions) (QueueResult, error) {
 			jar, _ := cookiejar.New(nil)
 			p := &queuePlayer{http: &http.Client{Transport: transports[i%len(transports)], Jar: jar, Timeout: 10 * time.Second}}
 			var st queueStatus
-			if err := p.do(ctx, "POST", o.Base.JoinPath("/api/session"), map[string]string{"name": fmt.Sprintf("Q%d", i)}, &st); err != nil {
+			if o.SignIn != nil {
+				if err := o.SignIn(ctx, i, p.http); err != nil {
+					fail("sign in: " + err.Error())
+					return
+				}
+			} else if err := p.do(ctx, "POST", o.Base.JoinPath("/api/session"), map[string]string{"name": fmt.Sprintf("Q%d", i)}, &st); err != nil {
 				fail("session")
 				return
 			}
+			players[i] = p
+		}()
+	}
+	wg.Wait()
+	for i, p := range players {
+		if p == nil {
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			var st queueStatus
 			start := time.Now()
-			err := p.do(ctx, "POST", o.Base.JoinPath("/api/queue"), map[string]any{"level": o.Levels[i%len(o.Levels)]}, &st)
+			err := p.do(ctx, "POST", o.Base.JoinPath("/api/queue"), map[string]any{"level": o.Levels[i%len(o.Levels)], "rated": o.Rated}, &st)
 			if err != nil || st.Ticket == "" {
 				fail("join")
+				players[i] = nil
 				return
 			}
 			mu.Lock()
@@ -136,7 +179,6 @@ func RunQueue(ctx context.Context, o QueueOptions) (QueueResult, error) {
 			res.Joined++
 			mu.Unlock()
 			p.ticket, p.joined = st.Ticket, start
-			players[i] = p
 		}()
 	}
 	wg.Wait()
@@ -174,6 +216,7 @@ func RunQueue(ctx context.Context, o QueueOptions) (QueueResult, error) {
 				if err == nil && st.State == "matched" {
 					res.Matched++
 					res.Wait.Add(time.Since(p.joined))
+					res.Matches[i] = &QueueMatch{Room: st.Room, Players: st.Players, Rating: st.Rating, Waited: time.Since(p.joined)}
 					rooms[st.Room] = true
 					res.Groups[st.Room] = append(res.Groups[st.Room], i)
 					mu.Unlock()

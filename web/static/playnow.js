@@ -187,13 +187,17 @@ export async function ratingCard(id) {
   if (r.history.length) $('rating-chart').replaceChildren(chart(r.history));
 }
 
-// homeBoard fills the home page's all-time rating board (its top 10),
-// hidden while nobody's rating is past provisional.
+// homeBoard fills the home page's all-time rating board (its top 10).
+// While nobody's rating is past provisional it says when ratings appear,
+// so that the player page's link to it always lands on it; it is hidden
+// only where the server has no ratings.
 export async function homeBoard() {
   let r;
   try { r = await api.get('/api/ratings?limit=10'); } catch { return; }
   const body = $('ratings-rows');
-  if (!body || !r.rows.length) return;
+  if (!body) return;
+  $('ratings-empty').hidden = r.rows.length > 0;
+  body.closest('table').hidden = !r.rows.length;
   body.replaceChildren(...r.rows.map((row) => {
     const tr = document.createElement('tr');
     const name = document.createElement('td');
@@ -212,4 +216,6 @@ export async function homeBoard() {
     return tr;
   }));
   $('ratings').hidden = false;
+  // The page loaded before the board showed: the link's anchor lands now.
+  if (location.hash === '#ratings') $('ratings').scrollIntoView();
 }
