@@ -282,7 +282,9 @@ func TestTournamentFinished(t *testing.T) {
 	assert.True(t, eval[bool](p, `document.querySelector('#t-join').hidden`), "no joining a finished tournament")
 	assert.Equal(t, []string{"Ann", "Bob", "Cy"}, eval[[]string](p, `[...document.querySelectorAll('.t-podium .t-name')].map((e) => e.textContent)`))
 	assert.Equal(t, "16 pts", text(p, ".t-podium .p1 .t-points"))
-	assert.Equal(t, 5, eval[int](p, `document.querySelectorAll('#t-standings tbody tr').length`))
+	assert.Equal(t, 5, eval[int](p, `document.querySelectorAll('#t-standings tbody tr').length`), "all the players, once finished")
+	assert.Contains(t, text(p, "#t-sub"), "5 players")
+	assert.True(t, eval[bool](p, `document.querySelector('#t-more').hidden`), "nothing more to show")
 	assert.Equal(t, []string{"1", "2", "3", "4", "4"}, eval[[]string](p, `[...document.querySelectorAll('#t-standings tbody tr td:first-child')].map((e) => e.textContent)`), "equals share a rank")
 	assert.Equal(t, []string{"/r/aaaa1111/replay", "/r/bbbb2222/replay", "/r/cccc3333/replay"},
 		eval[[]string](p, `[...document.querySelectorAll('#t-standings tbody tr:first-child .t-game')].map((e) => e.getAttribute('href'))`))
