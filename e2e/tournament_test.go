@@ -120,15 +120,41 @@ var tournamentLooks = []look{
 	{"-phone-dark", 390, 844, true, "dark"},
 }
 
-// TestTournament: a player joins the running tournament on its page; a
-// bot joins too and both are paired into a race, which the page offers;
-// the bot wins it, and the page's standings show its 4 points at once,
-// live, with the race's replay link.
+// tournamentGuest makes a guest player named name and joins them to the
+// tournament over HTTP, with the session cookie.
+func tournamentGuest(t *testing.T, srv *arena, tid, name string) {
+	t.Helper()
+	post := func(path, body, cookie string) *http.Response {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, srv.URL()+path, strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", srv.URL())
+		if cookie != "" {
+			req.Header.Set("Cookie", cookie)
+		}
+		res, err := arenatest.Client.Do(req)
+		require.NoError(t, err)
+		res.Body.Close()
+		require.Equal(t, http.StatusOK, res.StatusCode, path)
+		return res
+	}
+	res := post("/api/session", fmt.Sprintf(`{"name":%q}`, name), "")
+	require.NotEmpty(t, res.Cookies())
+	ck := res.Cookies()[0]
+	post("/api/tournaments/"+tid+"/join", "{}", ck.Name+"="+ck.Value)
+}
+
+// TestTournament: ten guests join the running tournament, then a player
+// on its page, then a bot; the player and the bot are paired into a race,
+// which the page offers. The page shows the live top ten and, below it,
+// the player's own line; the bot wins, and the top shows its 4 points at
+// once; all the players, each race linked to its replay, are a click away.
 func TestTournament(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	srv := startArena(t, "TOURNAMENTS=2h/easy/2h")
+	srv := startArena(t, "TOURNAMENTS=2h/easy/2h", "PLAYER_RATE=0")
 	var list struct {
 		Running []struct{ ID string } `json:"running"`
 	}
@@ -140,6 +166,9 @@ func TestTournament(t *testing.T) {
 	}
 	require.Len(t, list.Running, 1)
 	tid := list.Running[0].ID
+	for i := range 10 {
+		tournamentGuest(t, srv, tid, fmt.Sprintf("Guest %d", i+1)) // paired two by two among themselves
+	}
 
 	b := newBrowser(t)
 	p := b.newPage("Ann")
@@ -151,8 +180,12 @@ func TestTournament(t *testing.T) {
 	p.shotsIn(tournamentLooks, "tournaments", "")
 	p.click(`.t-list[data-status="running"] a`)
 	p.wait("the tournament", `document.querySelector('#t-join') !== null && !document.querySelector('#t-join').hidden`)
+	assert.Equal(t, 10, eval[int](p, `document.querySelectorAll('#t-standings tbody tr').length`), "the ten guests")
 	p.click("#t-join")
-	p.wait("Ann in the standings", `document.querySelectorAll('#t-standings tbody tr').length === 1 && document.querySelector('#t-join').textContent === 'Withdraw'`)
+	p.wait("Ann's line below the top ten", `document.querySelectorAll('#t-standings tbody tr').length === 12 && document.querySelector('#t-join').textContent === 'Withdraw'`)
+	assert.True(t, eval[bool](p, `document.querySelector('#t-standings tbody tr:nth-child(11)').classList.contains('t-gap')`), "a gap before her line")
+	assert.True(t, eval[bool](p, `document.querySelector('#t-standings tbody tr:last-child').classList.contains('me')`))
+	assert.Equal(t, "All 11 players", text(p, "#t-more"))
 
 	// A bot: a player made by joining a room of its own, then the tournament.
 	res, err := arenatest.Post(srv.URL()+"/api/rooms", "application/json", strings.NewReader(`{"mode":"race","level":"easy"}`))
@@ -178,13 +211,15 @@ func TestTournament(t *testing.T) {
 	require.NoError(t, json.NewDecoder(res.Body).Decode(&tr))
 	res.Body.Close()
 	require.Equal(t, http.StatusOK, res.StatusCode)
-	require.Len(t, tr.Standings, 2)
-	race := tr.Standings[0].Playing
-	require.NotEmpty(t, race, "the two are paired")
+	require.Len(t, tr.Standings, 12)
+	race := tr.Standings[11].Playing
+	require.NotEmpty(t, race, "the bot is paired, with Ann")
 
+	// The way to the race comes from Ann's own line (the socket's "you"):
+	// she is not in the top ten.
 	p.wait("the way to the race", fmt.Sprintf(`(() => { const a = document.querySelector('.t-go'); return a && !a.hidden && a.getAttribute('href') === '/r/%s'; })()`, race))
-	assert.Equal(t, 2, eval[int](p, `document.querySelectorAll('#t-standings tbody tr').length`))
-	assert.Contains(t, text(p, "#t-standings"), "racing")
+	assert.Contains(t, text(p, "#t-standings tbody tr.me"), "racing")
+	assert.Contains(t, text(p, "#t-sub"), "12 players")
 
 	racer := joinBot(ctx, t, srv, race, "Bot", scratch.token)
 	defer racer.conn.CloseNow()
@@ -194,9 +229,18 @@ func TestTournament(t *testing.T) {
 	p.wait("the bot's win, live", fmt.Sprintf(`document.querySelector('%s .t-score')?.textContent === '4'`, row))
 	assert.Equal(t, "1", text(p, `#t-standings tbody tr:first-child td.num`), "the bot leads")
 	assert.Equal(t, racer.id, eval[string](p, `document.querySelector('#t-standings tbody tr:first-child').dataset.player`))
+	assert.Equal(t, "1 win", text(p, row+" .t-games"), "the top's lines carry no races")
+	assert.Equal(t, 12, eval[int](p, `document.querySelectorAll('#t-standings tbody tr').length`), "the top ten, a gap, Ann")
+	assert.Equal(t, "2", text(p, `#t-standings tbody tr.me td.num`), "Ann shares second place")
+	p.shotsIn(tournamentLooks, "tournament", "")
+
+	p.click("#t-more")
+	p.wait("all the players", `document.querySelectorAll('#t-standings tbody tr').length === 12 && !document.querySelector('#t-standings .t-gap')`)
+	assert.Equal(t, "Top 10 only", text(p, "#t-more"))
 	assert.Equal(t, "/r/"+race+"/replay", eval[string](p, fmt.Sprintf(`document.querySelector('%s .t-game').getAttribute('href')`, row)))
 	assert.Equal(t, "1", text(p, row+" .t-game"), "first place")
-	p.shotsIn(tournamentLooks, "tournament", "")
+	assert.Equal(t, 1, eval[int](p, `document.querySelectorAll('#t-standings tbody tr.me').length`))
+	p.shotsIn(tournamentLooks[:1], "tournament-all", "")
 }
 
 // TestTournamentFinished: a finished tournament's page shows its podium,
@@ -238,7 +282,9 @@ func TestTournamentFinished(t *testing.T) {
 	assert.True(t, eval[bool](p, `document.querySelector('#t-join').hidden`), "no joining a finished tournament")
 	assert.Equal(t, []string{"Ann", "Bob", "Cy"}, eval[[]string](p, `[...document.querySelectorAll('.t-podium .t-name')].map((e) => e.textContent)`))
 	assert.Equal(t, "16 pts", text(p, ".t-podium .p1 .t-points"))
-	assert.Equal(t, 5, eval[int](p, `document.querySelectorAll('#t-standings tbody tr').length`))
+	assert.Equal(t, 5, eval[int](p, `document.querySelectorAll('#t-standings tbody tr').length`), "all the players, once finished")
+	assert.Contains(t, text(p, "#t-sub"), "5 players")
+	assert.True(t, eval[bool](p, `document.querySelector('#t-more').hidden`), "nothing more to show")
 	assert.Equal(t, []string{"1", "2", "3", "4", "4"}, eval[[]string](p, `[...document.querySelectorAll('#t-standings tbody tr td:first-child')].map((e) => e.textContent)`), "equals share a rank")
 	assert.Equal(t, []string{"/r/aaaa1111/replay", "/r/bbbb2222/replay", "/r/cccc3333/replay"},
 		eval[[]string](p, `[...document.querySelectorAll('#t-standings tbody tr:first-child .t-game')].map((e) => e.getAttribute('href'))`))

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,46 +22,83 @@ type TournamentGame struct {
 	Fire   bool   `json:"fire,omitempty"`
 }
 
-// TournamentStanding is a player's line in a tournament's standings.
+// TournamentLine is a player's line in a tournament's standings, as a
+// "tournament" event's top shows it: without their games.
+type TournamentLine struct {
+	Rank    int    `json:"rank"`
+	Player  string `json:"player"`
+	Name    string `json:"name"`
+	Score   int    `json:"score"`
+	Wins    int    `json:"wins"`
+	Fire    bool   `json:"fire,omitempty"`
+	Playing string `json:"playing,omitempty"`
+	Left    bool   `json:"withdrawn,omitempty"`
+}
+
+// TournamentStanding is a player's line in a tournament's standings,
+// with their games.
 type TournamentStanding struct {
-	Rank    int              `json:"rank"`
-	Player  string           `json:"player"`
-	Name    string           `json:"name"`
-	Score   int              `json:"score"`
-	Wins    int              `json:"wins"`
-	Fire    bool             `json:"fire,omitempty"`
-	Playing string           `json:"playing,omitempty"`
-	Left    bool             `json:"withdrawn,omitempty"`
-	Games   []TournamentGame `json:"games"`
+	TournamentLine
+	Games []TournamentGame `json:"games"`
 }
 
-// TournamentResponse is a tournament with its standings: the answer of
-// GET /api/tournaments/{id}, and of join and withdraw.
-type TournamentResponse struct {
-	ID        string               `json:"id"`
-	Name      string               `json:"name"`
-	Level     string               `json:"level"`
-	Status    string               `json:"status"`
-	StartsAt  time.Time            `json:"starts_at"`
-	EndsAt    time.Time            `json:"ends_at"`
-	Standings []TournamentStanding `json:"standings"`
-}
-
-// TournamentEvent is what GET /ws/tournaments/{id} sends on each change.
-type TournamentEvent struct {
-	Type string `json:"type"` // "tournament"
-	TournamentResponse
-}
-
-// TournamentSummary is a tournament in a list.
-type TournamentSummary struct {
+// TournamentHead is a tournament without its standings.
+type TournamentHead struct {
 	ID       string    `json:"id"`
 	Name     string    `json:"name"`
 	Level    string    `json:"level"`
 	Status   string    `json:"status"`
 	StartsAt time.Time `json:"starts_at"`
 	EndsAt   time.Time `json:"ends_at"`
-	Players  int       `json:"players"`
+}
+
+// TournamentResponse is a tournament with its standings: the answer of
+// GET /api/tournaments/{id}, and of join and withdraw.
+type TournamentResponse struct {
+	TournamentHead
+	Standings []TournamentStanding `json:"standings"`
+}
+
+// TournamentTop is how many lines of the standings a "tournament" event
+// carries: the full standings are GET /api/tournaments/{id}'s.
+const TournamentTop = 10
+
+// TournamentEvent is what GET /ws/tournaments/{id} sends on each change
+// of what its socket shows: the top of the standings, how many players
+// there are, and to a player of the tournament their own line (You).
+// Its size does not grow with the players, so that N sockets cost O(N)
+// per change, not O(N²).
+type TournamentEvent struct {
+	Type string `json:"type"` // "tournament"
+	TournamentHead
+	Players int                 `json:"players"`
+	Top     []TournamentLine    `json:"top"`
+	You     *TournamentStanding `json:"you,omitempty"`
+}
+
+// tournamentEvent is the event of t for the player me ("": a spectator).
+func tournamentEvent(t TournamentResponse, me string) TournamentEvent {
+	ev := TournamentEvent{Type: "tournament", TournamentHead: t.TournamentHead, Players: len(t.Standings),
+		Top: make([]TournamentLine, min(len(t.Standings), TournamentTop))}
+	for i := range ev.Top {
+		ev.Top[i] = t.Standings[i].TournamentLine
+	}
+	if me == "" {
+		return ev
+	}
+	for i := range t.Standings {
+		if t.Standings[i].Player == me {
+			ev.You = &t.Standings[i]
+			break
+		}
+	}
+	return ev
+}
+
+// TournamentSummary is a tournament in a list.
+type TournamentSummary struct {
+	TournamentHead
+	Players int `json:"players"`
 }
 
 // TournamentsResponse is GET /api/tournaments.
@@ -217,9 +255,15 @@ func (s *Server) joinTournament(w http.ResponseWriter, r *http.Request) {
 
 // watchTournament is a WebSocket of a live tournament's "tournament"
 // events, to players and spectators alike: one at once, then one on each
-// change, until it has ended. What the client sends is read and dropped.
+// change of what it shows (the top, the count, the caller's own line),
+// until it has ended. What the client sends is read and dropped.
 func (s *Server) watchTournament(w http.ResponseWriter, r *http.Request) {
 	if !s.tournamentsReady(w) {
+		return
+	}
+	me, err := s.bearer(r)
+	if err != nil {
+		s.tournamentError(w, err)
 		return
 	}
 	events, stop, err := s.tournaments.Watch(r.Context(), r.PathValue("id"))
@@ -260,6 +304,7 @@ func (s *Server) watchTournament(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	defer stop()
+	var last []byte
 	for {
 		select {
 		case t, ok := <-events:
@@ -267,11 +312,15 @@ func (s *Server) watchTournament(w http.ResponseWriter, r *http.Request) {
 				sock.CloseHandshake(ws.StatusNormal, "the tournament has ended")
 				return
 			}
-			ev, err := json.Marshal(TournamentEvent{Type: "tournament", TournamentResponse: t})
+			ev, err := json.Marshal(tournamentEvent(t, me))
 			if err != nil {
 				s.log.Error("tournament event", "err", err)
 				return
 			}
+			if bytes.Equal(ev, last) {
+				continue // nothing this socket shows changed
+			}
+			last = ev
 			if _, err := sock.Write(ws.AppendText(nil, ev)); err != nil {
 				return
 			}

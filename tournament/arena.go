@@ -166,15 +166,16 @@ func (a *Arena) Subscribe(ctx context.Context) (<-chan Update, func(), error) {
 
 func (a *Arena) update(now time.Time) Update {
 	return Update{
-		ID: a.t.ID, Name: a.t.Name, Level: a.t.Level, Status: a.t.Status(now),
-		StartsAt: a.t.StartsAt.UTC(), EndsAt: a.t.EndsAt().UTC(), Standings: a.t.Standings(),
+		TournamentHead: server.TournamentHead{ID: a.t.ID, Name: a.t.Name, Level: a.t.Level, Status: a.t.Status(now),
+			StartsAt: a.t.StartsAt.UTC(), EndsAt: a.t.EndsAt().UTC()},
+		Standings: a.t.Standings(),
 	}
 }
 
 // PublishEvery is the least time between two updates the arena sends:
 // the changes meanwhile go out together, in the next. Each update holds
-// every player's line, so a tournament of many players that sent one on
-// every finish would send its sockets players² lines a few times a second.
+// every player's line; the server sends each socket only the top of it
+// and its player's own line (server.TournamentEvent).
 const PublishEvery = 250 * time.Millisecond
 
 // publish marks the tournament changed: run sends the update at once when

@@ -334,8 +334,8 @@ func (t *Tournament) Standings() []Standing {
 			}
 		}
 		out[i] = Standing{
-			Rank: rank, Player: p.id, Name: p.name, Score: p.score, Wins: p.wins,
-			Fire: p.streak >= StreakAfter, Playing: p.race, Left: p.left,
+			TournamentLine: server.TournamentLine{Rank: rank, Player: p.id, Name: p.name, Score: p.score, Wins: p.wins,
+				Fire: p.streak >= StreakAfter, Playing: p.race, Left: p.left},
 			Games: append([]Game{}, p.games...),
 		}
 	}

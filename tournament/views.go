@@ -26,8 +26,8 @@ func (h *Hub) live() []*Arena {
 
 // summary is a stored tournament in a list.
 func summary(t store.Tournament) server.TournamentSummary {
-	return server.TournamentSummary{ID: t.ID, Name: t.Name, Level: t.Level, Status: t.Status,
-		StartsAt: t.StartsAt.UTC(), EndsAt: t.StartsAt.Add(t.Duration).UTC(), Players: t.Players}
+	return server.TournamentSummary{TournamentHead: server.TournamentHead{ID: t.ID, Name: t.Name, Level: t.Level, Status: t.Status,
+		StartsAt: t.StartsAt.UTC(), EndsAt: t.StartsAt.Add(t.Duration).UTC()}, Players: t.Players}
 }
 
 // List is the tournaments page: the upcoming and running ones live here,
@@ -42,7 +42,7 @@ func (h *Hub) List(ctx context.Context) (server.TournamentsResponse, error) {
 		if err != nil {
 			return l, err
 		}
-		s := server.TournamentSummary{ID: u.ID, Name: u.Name, Level: u.Level, Status: u.Status, StartsAt: u.StartsAt, EndsAt: u.EndsAt, Players: len(u.Standings)}
+		s := server.TournamentSummary{TournamentHead: u.TournamentHead, Players: len(u.Standings)}
 		switch u.Status {
 		case StatusUpcoming:
 			l.Upcoming = append(l.Upcoming, s)
@@ -78,10 +78,10 @@ func (h *Hub) Tournament(ctx context.Context, id string) (Update, error) {
 	if err != nil {
 		return Update{}, fmt.Errorf("tournament %s: %w", id, err)
 	}
-	u := Update{ID: t.ID, Name: t.Name, Level: t.Level, Status: t.Status, StartsAt: t.StartsAt.UTC(),
-		EndsAt: t.StartsAt.Add(t.Duration).UTC(), Standings: make([]Standing, len(t.Standings))}
+	u := Update{TournamentHead: server.TournamentHead{ID: t.ID, Name: t.Name, Level: t.Level, Status: t.Status, StartsAt: t.StartsAt.UTC(),
+		EndsAt: t.StartsAt.Add(t.Duration).UTC()}, Standings: make([]Standing, len(t.Standings))}
 	for i, s := range t.Standings {
-		u.Standings[i] = Standing{Rank: s.Rank, Player: s.PlayerID, Name: s.Name, Score: s.Score, Wins: s.Wins, Games: []Game{}}
+		u.Standings[i] = Standing{TournamentLine: server.TournamentLine{Rank: s.Rank, Player: s.PlayerID, Name: s.Name, Score: s.Score, Wins: s.Wins}, Games: []Game{}}
 		if err := json.Unmarshal(s.Games, &u.Standings[i].Games); err != nil {
 			return Update{}, fmt.Errorf("tournament %s: games of %s: %w", id, s.PlayerID, err)
 		}

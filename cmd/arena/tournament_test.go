@@ -96,13 +96,22 @@ func TestTournamentProcess(t *testing.T) {
 	_, code = tournamentCall(t, a, http.MethodPost, "/api/tournaments/"+tid+"/withdraw", ann.token)
 	assert.Equal(t, http.StatusConflict, code, "not_in_tournament")
 
-	watch, _, err := websocket.Dial(ctx, "ws"+a.URL()[len("http"):]+"/ws/tournaments/"+tid, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {a.URL()}}})
-	require.NoError(t, err)
+	// Ann's socket (her bearer token) and a spectator's.
+	dial := func(h http.Header) *websocket.Conn {
+		t.Helper()
+		h.Set("Origin", a.URL())
+		c, _, err := websocket.Dial(ctx, "ws"+a.URL()[len("http"):]+"/ws/tournaments/"+tid, &websocket.DialOptions{HTTPHeader: h})
+		require.NoError(t, err)
+		return c
+	}
+	watch := dial(http.Header{"Authorization": {"Bearer " + ann.token}})
 	defer watch.CloseNow()
-	next := func(ok func(server.TournamentEvent) bool) server.TournamentEvent {
+	spectator := dial(http.Header{})
+	defer spectator.CloseNow()
+	nextOf := func(c *websocket.Conn, ok func(server.TournamentEvent) bool) server.TournamentEvent {
 		t.Helper()
 		for {
-			_, data, err := watch.Read(ctx)
+			_, data, err := c.Read(ctx)
 			require.NoError(t, err)
 			var ev server.TournamentEvent
 			require.NoError(t, json.Unmarshal(data, &ev))
@@ -112,7 +121,13 @@ func TestTournamentProcess(t *testing.T) {
 			}
 		}
 	}
-	next(func(ev server.TournamentEvent) bool { return ev.ID == tid })
+	next := func(ok func(server.TournamentEvent) bool) server.TournamentEvent {
+		t.Helper()
+		return nextOf(watch, ok)
+	}
+	ev := next(func(ev server.TournamentEvent) bool { return ev.ID == tid })
+	assert.Nil(t, ev.You, "Ann has not joined yet")
+	assert.Empty(t, ev.Top)
 
 	_, code = tournamentCall(t, a, http.MethodPost, "/api/tournaments/"+tid+"/join", ann.token)
 	require.Equal(t, http.StatusOK, code)
@@ -146,21 +161,35 @@ func TestTournamentProcess(t *testing.T) {
 	_, err = racers["Bob"].running(ctx)
 	require.NoError(t, err)
 	solveAll(racers["Ann"])
-	ev := next(func(ev server.TournamentEvent) bool { return standingOf(ev.TournamentResponse, ann.id).Score > 0 })
-	assert.Equal(t, []server.TournamentGame{{Race: race, Place: 1, Points: 4}}, standingOf(ev.TournamentResponse, ann.id).Games)
-	assert.Empty(t, standingOf(ev.TournamentResponse, ann.id).Playing, "Ann waits for a second free player")
-	assert.Equal(t, race, standingOf(ev.TournamentResponse, bob.id).Playing, "Bob still races")
-	assert.Equal(t, 1, ev.Standings[0].Rank)
-	assert.Equal(t, ann.id, ev.Standings[0].Player)
+	ev = next(func(ev server.TournamentEvent) bool { return ev.You != nil && ev.You.Score > 0 })
+	assert.Equal(t, ann.id, ev.You.Player, "her own line")
+	assert.Equal(t, 1, ev.You.Rank)
+	assert.Equal(t, []server.TournamentGame{{Race: race, Place: 1, Points: 4}}, ev.You.Games)
+	assert.Empty(t, ev.You.Playing, "Ann waits for a second free player")
+	assert.Equal(t, 2, ev.Players)
+	require.Len(t, ev.Top, 2)
+	assert.Equal(t, server.TournamentLine{Rank: 1, Player: ann.id, Name: "Ann", Score: 4, Wins: 1}, ev.Top[0])
+	assert.Equal(t, bob.id, ev.Top[1].Player)
+	assert.Equal(t, race, ev.Top[1].Playing, "Bob still races")
 
 	solveAll(racers["Bob"])
-	ev = next(func(ev server.TournamentEvent) bool { return standingOf(ev.TournamentResponse, bob.id).Score > 0 })
-	assert.Equal(t, []server.TournamentGame{{Race: race, Place: 2, Points: 3}}, standingOf(ev.TournamentResponse, bob.id).Games)
-	again := standingOf(ev.TournamentResponse, ann.id).Playing
+	ev = next(func(ev server.TournamentEvent) bool { return len(ev.Top) == 2 && ev.Top[1].Score > 0 })
+	again := ev.You.Playing
 	assert.NotEmpty(t, again, "both free again: paired again at once")
 	assert.NotEqual(t, race, again)
-	assert.Equal(t, again, standingOf(ev.TournamentResponse, bob.id).Playing)
-	assert.True(t, slices.IsSortedFunc(ev.Standings, func(x, y server.TournamentStanding) int { return y.Score - x.Score }))
+	assert.Equal(t, []server.TournamentGame{{Race: race, Place: 1, Points: 4}}, ev.You.Games)
+	assert.Equal(t, server.TournamentLine{Rank: 2, Player: bob.id, Name: "Bob", Score: 3, Wins: 0, Playing: again}, ev.Top[1])
+
+	// The spectator sees the same top, and no line of their own.
+	sev := nextOf(spectator, func(ev server.TournamentEvent) bool { return len(ev.Top) == 2 && ev.Top[1].Score > 0 })
+	assert.Nil(t, sev.You)
+	assert.Equal(t, ev.Top, sev.Top)
+	assert.Equal(t, 2, sev.Players)
+	// The full standings, with every player's games, are the HTTP API's.
+	tr, code = tournamentCall(t, a, http.MethodGet, "/api/tournaments/"+tid, "")
+	require.Equal(t, http.StatusOK, code)
+	assert.Equal(t, []server.TournamentGame{{Race: race, Place: 2, Points: 3}}, standingOf(tr, bob.id).Games)
+	assert.True(t, slices.IsSortedFunc(tr.Standings, func(x, y server.TournamentStanding) int { return y.Score - x.Score }))
 }
 
 // TestLoadtestArena runs -mode arena with 12 guests against a real
@@ -176,6 +205,7 @@ func TestLoadtestArena(t *testing.T) {
 	var res loadtest.ArenaResult
 	require.NoError(t, json.Unmarshal(out.Bytes(), &res), out.String())
 	assert.Equal(t, 12, res.Joined)
+	assert.Equal(t, 12, res.Paired, "every player is paired, told by its socket's own line")
 	assert.Positive(t, res.Races)
 	assert.Positive(t, res.Finishes, "races are solved")
 	assert.Greater(t, res.Moves, 40)

@@ -39,10 +39,13 @@ type ArenaResult struct {
 	Tournament string `json:"tournament"`
 	Players    int    `json:"players"`
 	Joined     int    `json:"joined"`
-	Races      int    `json:"races"`    // race rooms joined
-	Finishes   int    `json:"finishes"` // races solved
-	Moves      int    `json:"moves"`
-	// Events and EventBytes are the standings events the players'
+	// Paired is the players whose socket's own line (you.playing) paired
+	// them into a race at least once.
+	Paired   int `json:"paired"`
+	Races    int `json:"races"`    // race rooms joined
+	Finishes int `json:"finishes"` // races solved
+	Moves    int `json:"moves"`
+	// Events and EventBytes are the "tournament" events the players'
 	// tournament sockets received.
 	Events     int64 `json:"events"`
 	EventBytes int64 `json:"event_bytes"`
@@ -64,6 +67,7 @@ type arenaRun struct {
 	pairs  []time.Duration
 	events atomic.Int64
 	bytes  atomic.Int64
+	paired atomic.Int64
 }
 
 func (r *arenaRun) fail(what string, err error) {
@@ -106,7 +110,7 @@ func RunArena(ctx context.Context, o ArenaOptions) (ArenaResult, error) {
 		}()
 	}
 	wg.Wait()
-	r.res.Events, r.res.EventBytes = r.events.Load(), r.bytes.Load()
+	r.res.Events, r.res.EventBytes, r.res.Paired = r.events.Load(), r.bytes.Load(), int(r.paired.Load())
 	r.res.MoveP50MS, r.res.MoveP99MS = quantileMS(r.moves, .5), quantileMS(r.moves, .99)
 	r.res.PairP50MS, r.res.PairP99MS = quantileMS(r.pairs, .5), quantileMS(r.pairs, .99)
 	return r.res, nil
@@ -176,7 +180,7 @@ func (r *arenaRun) player(ctx context.Context, i int) {
 		return
 	}
 	defer watch.CloseNow()
-	watch.SetReadLimit(16 << 20)
+	watch.SetReadLimit(1 << 20)
 	if err := r.do(ctx, http.MethodPost, "/api/tournaments/"+r.o.Tournament+"/join", cookie, "{}", nil); err != nil {
 		r.fail("join", err)
 		return
@@ -185,7 +189,7 @@ func (r *arenaRun) player(ctx context.Context, i int) {
 	r.res.Joined++
 	r.mu.Unlock()
 	pairings := make(chan string, 1)
-	go func() { // the standings: the latest pairing of this player
+	go func() { // the player's own line: their latest pairing
 		defer close(pairings)
 		last := ""
 		for {
@@ -196,19 +200,24 @@ func (r *arenaRun) player(ctx context.Context, i int) {
 			r.events.Add(1)
 			r.bytes.Add(int64(len(data)))
 			var ev struct {
-				Standings []struct {
+				You *struct {
 					Player  string `json:"player"`
 					Playing string `json:"playing"`
-				} `json:"standings"`
+				} `json:"you"`
 			}
-			if json.Unmarshal(data, &ev) != nil {
+			if json.Unmarshal(data, &ev) != nil || ev.You == nil {
 				continue
 			}
-			for _, s := range ev.Standings {
-				if s.Player == me.Player.ID && s.Playing != "" && s.Playing != last {
-					last = s.Playing
-					pairings <- s.Playing
+			if ev.You.Player != me.Player.ID {
+				r.fail("you", fmt.Errorf("the socket's player is %s, not %s", ev.You.Player, me.Player.ID))
+				continue
+			}
+			if ev.You.Playing != "" && ev.You.Playing != last {
+				if last == "" {
+					r.paired.Add(1)
 				}
+				last = ev.You.Playing
+				pairings <- last
 			}
 		}
 	}()

@@ -1,9 +1,11 @@
 // tournament.js: the tournaments, /t (upcoming, running and finished ones)
-// and one tournament, /t/ID: its podium, its standings live over the
-// WebSocket /ws/tournaments/ID, each player's races linked to their
-// replays, and the join and withdraw buttons. A player paired into a race
-// is shown the way to it. Loaded on demand; every string from the server
-// is set as text.
+// and one tournament, /t/ID: its podium, its standings, each player's
+// races linked to their replays, and the join and withdraw buttons. While
+// it is live, the WebSocket /ws/tournaments/ID keeps the top of the
+// standings and the player's own line (its "you") up to date; the full
+// standings are read from the API on demand and once at the end. A player
+// paired into a race is shown the way to it. Loaded on demand; every
+// string from the server is set as text.
 
 import { el } from './ui.js';
 import * as api from './api.js';
@@ -100,14 +102,22 @@ export async function page(id, mount) {
     return;
   }
   const view = new View(id);
-  view.draw(t);
+  view.drawFull(t);
   if (t.status !== 'finished') view.watch();
 }
+
+// TOP is how many lines of the standings a live event carries (the
+// server's TournamentTop).
+const TOP = 10;
 
 class View {
   constructor(id) {
     this.id = id;
     this.t = null;
+    this.me = null; // the player's own line
+    this.all = false; // the full standings are shown, not the live top
+    this.ws = null; // the live socket, opened for the player watchedAs
+    this.watchedAs = '';
     const body = $('t-body');
     this.bar = el('div', 'card t-bar');
     this.state = el('p', 't-state');
@@ -136,19 +146,45 @@ class View {
     this.rows = el('tbody');
     this.table.append(thead, this.rows);
     this.empty = el('p', 'muted', 'Nobody has joined yet.');
-    standings.append(this.table, this.empty, el('p', 'hint-text', 'Points by place in each race: 1st 4, 2nd 3, 3rd 2, 4th 1; after two wins in a row they count double (×2) until a race is not won.'));
+    this.more = el('button', 'quiet t-more');
+    this.more.type = 'button';
+    this.more.id = 't-more';
+    this.more.hidden = true;
+    this.more.addEventListener('click', () => this.toggleAll());
+    standings.append(this.table, this.empty, this.more, el('p', 'hint-text', 'Points by place in each race: 1st 4, 2nd 3, 3rd 2, 4th 1; after two wins in a row they count double (×2) until a race is not won.'));
     body.append(this.bar, this.podium, standings);
   }
 
-  mine() {
-    return (this.t.standings || []).find((s) => s.player === api.myId());
+  // drawFull draws the tournament with its full standings (the API's
+  // answer): all of them when finished or asked for, else as a live event
+  // would show them.
+  drawFull(t) {
+    const standings = t.standings || [];
+    const me = standings.find((s) => s.player === api.myId());
+    if (t.status === 'finished') this.all = true;
+    if (this.all) {
+      this.drawHead(t, me, standings.length);
+      this.drawRows(standings, null);
+      return;
+    }
+    this.drawLive({ ...t, players: standings.length, top: standings.slice(0, TOP), you: me });
   }
 
-  draw(t) {
+  // drawLive draws a "tournament" event: the top, and the player's own
+  // line below it when it is not in the top.
+  drawLive(ev) {
+    this.drawHead(ev, ev.you, ev.players);
+    if (this.all) return;
+    const top = ev.top || [];
+    const mine = ev.you && !top.some((s) => s.player === ev.you.player) ? ev.you : null;
+    this.drawRows(top.map((s) => (ev.you && s.player === ev.you.player ? ev.you : s)), mine);
+  }
+
+  drawHead(t, me, players) {
     this.t = t;
+    this.me = me || null;
     $('t-title').textContent = t.name;
-    $('t-sub').textContent = `${api.title(t.level)} · ${when(t.starts_at)} to ${when(t.ends_at)}`;
-    const me = this.mine();
+    $('t-sub').textContent = `${api.title(t.level)} · ${when(t.starts_at)} to ${when(t.ends_at)} · ${api.count(players)} ${players === 1 ? 'player' : 'players'}`;
     const joined = me && !me.withdrawn;
     this.state.textContent = t.status === 'finished' ? 'Finished.' : t.status === 'running' ? `Running until ${when(t.ends_at)}.` : `Starts at ${when(t.starts_at)}.`;
     this.join.hidden = t.status === 'finished';
@@ -159,13 +195,28 @@ class View {
       this.go.textContent = 'Your race is ready: play';
       this.go.href = `/r/${encodeURIComponent(me.playing)}`;
     }
-    this.drawPodium(t);
-    this.rows.replaceChildren(...(t.standings || []).map((s) => this.row(s)));
-    this.empty.hidden = (t.standings || []).length > 0;
+    this.more.hidden = t.status === 'finished' || players <= TOP;
+    this.more.textContent = this.all ? `Top ${TOP} only` : `All ${api.count(players)} players`;
+    this.empty.hidden = players > 0;
   }
 
-  drawPodium(t) {
-    const top = t.status === 'finished' ? (t.standings || []).slice(0, 3) : [];
+  // drawRows shows the lines, then mine (the player's own line below
+  // them) after a gap.
+  drawRows(lines, mine) {
+    this.drawPodium(this.t.status === 'finished' ? lines : []);
+    const rows = lines.map((s) => this.row(s));
+    if (mine) {
+      const gap = el('tr', 't-gap');
+      const td = el('td', 'muted', '⋯');
+      td.colSpan = 4;
+      gap.append(td);
+      rows.push(gap, this.row(mine));
+    }
+    this.rows.replaceChildren(...rows);
+  }
+
+  drawPodium(lines) {
+    const top = lines.slice(0, 3);
     this.podium.hidden = !top.length;
     this.podium.replaceChildren(...top.map((s) => {
       const li = el('li', `t-place p${s.rank}`);
@@ -188,6 +239,7 @@ class View {
     const td = el('td');
     const games = el('div', 't-games');
     td.append(games);
+    if (!s.games) games.append(el('span', 'muted', `${api.count(s.wins)} ${s.wins === 1 ? 'win' : 'wins'}`));
     for (const g of s.games || []) {
       const link = el('a', `t-game${g.fire ? ' fire' : ''}`, g.place ? String(g.place) : '–');
       link.href = `/r/${encodeURIComponent(g.race)}/replay`;
@@ -198,33 +250,69 @@ class View {
     return tr;
   }
 
+  // full reads the full standings and draws them.
+  async full() {
+    try {
+      this.drawFull(await api.get(`/api/tournaments/${encodeURIComponent(this.id)}`));
+      $('t-message').textContent = '';
+    } catch (e) {
+      $('t-message').textContent = refusal(e);
+    }
+  }
+
+  // toggleAll switches between every player and the live top (the next
+  // event, or the full standings read again, redraws it).
+  async toggleAll() {
+    this.all = !this.all;
+    this.more.disabled = true;
+    await this.full();
+    this.more.disabled = false;
+  }
+
   async act() {
-    const me = this.mine();
-    const leave = me && !me.withdrawn;
+    const leave = this.me && !this.me.withdrawn;
     this.join.disabled = true;
     try {
       if (!leave) await api.ensurePlayer(api.store.get('name') || 'Player');
-      this.draw(await api.post(`/api/tournaments/${encodeURIComponent(this.id)}/${leave ? 'withdraw' : 'join'}`));
+      this.drawFull(await api.post(`/api/tournaments/${encodeURIComponent(this.id)}/${leave ? 'withdraw' : 'join'}`));
       $('t-message').textContent = '';
+      this.rewatch();
     } catch (e) {
       $('t-message').textContent = refusal(e);
     }
     this.join.disabled = false;
   }
 
-  // watch keeps the page live: each tournament event redraws it; a
-  // dropped socket is opened again after a pause while it runs.
+  // watch keeps the page live: each tournament event redraws the top and
+  // the player's line; the final one reads the full standings. A dropped
+  // socket is opened again after a pause while it runs.
   watch() {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(`${proto}//${location.host}/ws/tournaments/${encodeURIComponent(this.id)}`);
     ws.onmessage = (m) => {
       let ev;
       try { ev = JSON.parse(m.data); } catch { return; }
-      if (ev.type === 'tournament' && $('t-body')) this.draw(ev);
+      if (ev.type !== 'tournament' || !$('t-body')) return;
+      if (ev.status === 'finished') {
+        this.t = ev;
+        this.full();
+      } else this.drawLive(ev);
     };
     ws.onclose = () => {
-      if (this.t.status !== 'finished' && $('t-body')) setTimeout(() => this.watch(), 3000);
+      if (this.ws === ws && this.t.status !== 'finished' && $('t-body')) setTimeout(() => this.watch(), 3000);
     };
+    this.ws = ws;
+    this.watchedAs = api.myId();
+  }
+
+  // rewatch opens the socket again when the player it was opened for is
+  // not the page's (a visitor who became a player by joining): the
+  // server knows a socket's player from its opening only.
+  rewatch() {
+    if (!this.ws || this.watchedAs === api.myId() || this.t.status === 'finished') return;
+    const old = this.ws;
+    this.watch();
+    old.close();
   }
 }
 
