@@ -48,6 +48,9 @@ func TestPlayNowRated(t *testing.T) {
 	ann.click("#play-now")
 	ann.wait("Ann waits", `document.documentElement.dataset.queue === 'waiting' && `+saysIn("#queue-status", "Easy 1"))
 	assert.Contains(t, text(ann, "#queue-status"), "rating 1500")
+	assert.Contains(t, text(ann, "#queue-status"), "Expert 0 · Master 0", "every level's count, by its name")
+	assert.Equal(t, []string{"easy", "medium", "hard", "expert", "master"},
+		eval[[]string](ann, `[...document.querySelectorAll('#play-level option')].map((o) => o.value)`), "every level can be queued for")
 	ann.shotsIn(ratedLooks, "playnow-waiting", ".play-now")
 	bob.click("#play-now")
 	for _, p := range []*page{ann, bob} {

@@ -12,7 +12,6 @@ const $ = (id) => document.getElementById(id);
 if (!document.getElementById('playnow-css')) {
   document.head.append(Object.assign(document.createElement('link'), { id: 'playnow-css', rel: 'stylesheet', href: '/playnow.css' }));
 }
-const NAMES = { easy: 'Easy', medium: 'Medium', hard: 'Hard', expert: 'Expert' };
 
 // matches remembers, for this tab, the room of a match: its players, and
 // whether it is rated, for the room's page.
@@ -50,9 +49,9 @@ export function homePlayNow(needName) {
       location.assign(`/r/${st.room}`);
       return false;
     }
-    const counts = api.LEVELS.map((l) => `${NAMES[l]} ${st.waiting[l] || 0}`).join(' · ');
+    const counts = api.LEVELS.map((l) => `${api.title(l)} ${st.waiting[l] || 0}`).join(' · ');
     const window = st.rated ? ` · rating ${Math.round(st.rating)}, ±${Math.round(st.window)}` : '';
-    say(`Looking for players at ${NAMES[st.level]}${window}. Waiting now: ${counts}`);
+    say(`Looking for players at ${api.title(st.level)}${window}. Waiting now: ${counts}`);
     document.documentElement.dataset.queue = 'waiting';
     return true;
   };
