@@ -159,8 +159,8 @@ func (s *Server) SetTournaments(t Tournaments) { s.tournaments = t }
 func (s *Server) tournamentRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/tournaments", s.getTournaments)
 	mux.HandleFunc("GET /api/tournaments/{id}", s.getTournament)
-	mux.HandleFunc("POST /api/tournaments/{id}/join", s.joinTournament)
-	mux.HandleFunc("POST /api/tournaments/{id}/withdraw", s.joinTournament)
+	mux.HandleFunc("POST /api/tournaments/{id}/join", s.tournamentMember(Tournaments.Join))
+	mux.HandleFunc("POST /api/tournaments/{id}/withdraw", s.tournamentMember(Tournaments.Withdraw))
 	mux.HandleFunc("GET /api/players/{id}/tournaments", s.getPlayerTournaments)
 	mux.HandleFunc("GET /ws/tournaments/{id}", s.watchTournament)
 }
@@ -224,33 +224,30 @@ func (s *Server) getPlayerTournaments(w http.ResponseWriter, r *http.Request) {
 	answerTournaments(s, w, PlayerTournamentsResponse{Tournaments: places}, err)
 }
 
-// joinTournament is join and withdraw, of the caller: the player of
-// the bearer token, or of the session cookie.
-func (s *Server) joinTournament(w http.ResponseWriter, r *http.Request) {
-	if !s.tournamentsReady(w) {
-		return
+// tournamentMember is join or withdraw (act), of the caller: the player
+// of the bearer token, or of the session cookie.
+func (s *Server) tournamentMember(act func(Tournaments, context.Context, string, string) error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !s.tournamentsReady(w) {
+			return
+		}
+		me, err := s.bearer(r)
+		if err != nil {
+			s.tournamentError(w, err)
+			return
+		}
+		if me == "" {
+			writeError(w, protocol.CodeNotSignedIn, "joining a tournament needs a player: a session, or a bearer token")
+			return
+		}
+		tid := r.PathValue("id")
+		if err := act(s.tournaments, r.Context(), tid, me); err != nil {
+			s.tournamentError(w, err)
+			return
+		}
+		t, err := s.tournaments.Tournament(r.Context(), tid)
+		answerTournaments(s, w, t, err)
 	}
-	me, err := s.bearer(r)
-	if err != nil {
-		s.tournamentError(w, err)
-		return
-	}
-	if me == "" {
-		writeError(w, protocol.CodeNotSignedIn, "joining a tournament needs a player: a session, or a bearer token")
-		return
-	}
-	tid := r.PathValue("id")
-	if r.URL.Path == "/api/tournaments/"+tid+"/withdraw" {
-		err = s.tournaments.Withdraw(r.Context(), tid, me)
-	} else {
-		err = s.tournaments.Join(r.Context(), tid, me)
-	}
-	if err != nil {
-		s.tournamentError(w, err)
-		return
-	}
-	t, err := s.tournaments.Tournament(r.Context(), tid)
-	answerTournaments(s, w, t, err)
 }
 
 // watchTournament is a WebSocket of a live tournament's "tournament"

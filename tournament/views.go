@@ -78,8 +78,7 @@ func (h *Hub) Tournament(ctx context.Context, id string) (Update, error) {
 	if err != nil {
 		return Update{}, fmt.Errorf("tournament %s: %w", id, err)
 	}
-	u := Update{TournamentHead: server.TournamentHead{ID: t.ID, Name: t.Name, Level: t.Level, Status: t.Status, StartsAt: t.StartsAt.UTC(),
-		EndsAt: t.StartsAt.Add(t.Duration).UTC()}, Standings: make([]Standing, len(t.Standings))}
+	u := Update{TournamentHead: summary(t).TournamentHead, Standings: make([]Standing, len(t.Standings))}
 	for i, s := range t.Standings {
 		u.Standings[i] = Standing{TournamentLine: server.TournamentLine{Rank: s.Rank, Player: s.PlayerID, Name: s.Name, Score: s.Score, Wins: s.Wins}, Games: []Game{}}
 		if err := json.Unmarshal(s.Games, &u.Standings[i].Games); err != nil {
