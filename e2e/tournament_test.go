@@ -90,10 +90,10 @@ func (b *bot) read(ctx context.Context) string {
 	return head.Type
 }
 
-// solve starts the race and fills every empty cell with its solution.
+// solve waits for the race (a tournament's starts by itself) and fills
+// every empty cell with its solution.
 func (b *bot) solve(ctx context.Context) {
 	b.t.Helper()
-	b.send(ctx, map[string]any{"type": "start"})
 	for b.phase != protocol.PhaseRunning {
 		b.read(ctx)
 	}
@@ -154,7 +154,9 @@ func TestTournament(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	srv := startArena(t, "TOURNAMENTS=2h/easy/2h", "PLAYER_RATE=0")
+	// Ann is paired with a bot but stays on the tournament's page: the
+	// race starts without her after GROUP_WAIT.
+	srv := startArena(t, "TOURNAMENTS=2h/easy/2h", "PLAYER_RATE=0", "GROUP_WAIT=1s")
 	var list struct {
 		Running []struct{ ID string } `json:"running"`
 	}

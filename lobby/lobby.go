@@ -42,7 +42,7 @@ var (
 type Rooms interface {
 	// CreateRace makes a race room on a fresh puzzle of the level, ready
 	// for the players to join, and returns its ID.
-	CreateRace(ctx context.Context, level string) (string, error)
+	CreateRace(ctx context.Context, level string, players []string) (string, error)
 }
 
 // Store is what the lobby reads and writes: the ratings (to match by, and
@@ -275,7 +275,11 @@ func (l *Lobby) Tick(ctx context.Context) {
 // back to the queue as it was, to be matched again on a later tick.
 func (l *Lobby) start(ctx context.Context, g queue.Group, now time.Time) {
 	cctx, cancel := context.WithTimeout(ctx, l.cfg.Timeout)
-	id, err := l.rooms.CreateRace(cctx, g.Pool.Level)
+	players := make([]string, len(g.Entries))
+	for i, e := range g.Entries {
+		players[i] = e.Player
+	}
+	id, err := l.rooms.CreateRace(cctx, g.Pool.Level, players)
 	cancel()
 	if err != nil {
 		l.log.Warn("lobby: no room for a group: back to the queue", "level", g.Pool.Level, "players", len(g.Entries), "err", err)
@@ -290,10 +294,6 @@ func (l *Lobby) start(ctx context.Context, g queue.Group, now time.Time) {
 		}
 		l.mu.Unlock()
 		return
-	}
-	players := make([]string, len(g.Entries))
-	for i, e := range g.Entries {
-		players[i] = e.Player
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()

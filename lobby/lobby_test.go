@@ -30,7 +30,7 @@ type rooms struct {
 	hook func() // called as a room is made
 }
 
-func (r *rooms) CreateRace(ctx context.Context, level string) (string, error) {
+func (r *rooms) CreateRace(ctx context.Context, level string, _ []string) (string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.fail {

@@ -20,10 +20,12 @@ const (
 	CodeBadName       = "bad_name"       // the display name is empty, too long or has control characters
 	CodeRoomFull      = "room_full"      // the room has as many players (or spectators) as it takes
 	CodeGameStarted   = "game_started"   // a race cannot be joined as a player once it has started
+	CodeNotInvited    = "not_invited"    // a race made for a group (Play now, a tournament) takes only its players
 
 	// Playing.
 	CodeSpectator     = "spectator"       // spectators watch; they cannot play
 	CodeNotHost       = "not_host"        // only the host can start or rematch
+	CodeStartsItself  = "starts_itself"   // start sent to a race made for a group: it starts by itself once they are in
 	CodeNotStarted    = "not_started"     // the game has not started yet
 	CodeAlreadyStart  = "already_started" // start sent to a room that is counting down or running
 	CodeFinished      = "finished"        // the game (or the player's race) is over

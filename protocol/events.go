@@ -94,6 +94,12 @@ type Snapshot struct {
 	Phase string `json:"phase"`
 	Round int    `json:"round"`
 	Host  string `json:"host,omitempty"`
+	// Roster is set on a race made for a group (a Play now match, a
+	// tournament's pairing): the ids of its players, who alone join it as
+	// players. StartsBy is when its first round starts by itself, with
+	// those who are in, if not all are by then; absent once it has.
+	Roster   []string   `json:"roster,omitempty"`
+	StartsBy *time.Time `json:"starts_by,omitempty"`
 	// Givens is the puzzle, 81 characters, '.' for an empty cell. A race
 	// shows it once the countdown is over, so that nobody gets a head start.
 	Givens string `json:"givens,omitempty"`

@@ -13,6 +13,9 @@ import (
 type Config struct {
 	// Countdown is the time from start to play.
 	Countdown time.Duration
+	// GroupWait is how long a race made for a group (Registry.CreateGroup)
+	// waits for all its players before it starts with those who are in.
+	GroupWait time.Duration
 	// HintPenalty is how long a hint freezes a racer's board: the clock
 	// runs on and digits are refused until it ends. 0 means no freeze.
 	HintPenalty time.Duration
@@ -35,6 +38,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		Countdown:       3 * time.Second,
+		GroupWait:       20 * time.Second,
 		HintPenalty:     15 * time.Second,
 		ReconnectWindow: 60 * time.Second,
 		ReplayEvents:    64,
@@ -49,6 +53,7 @@ func DefaultConfig() Config {
 func (c Config) withDefaults() Config {
 	d := DefaultConfig()
 	orDefault(&c.Countdown, d.Countdown)
+	orDefault(&c.GroupWait, d.GroupWait)
 	orDefault(&c.ReconnectWindow, d.ReconnectWindow)
 	orDefault(&c.ReplayEvents, d.ReplayEvents)
 	orDefault(&c.MaxPlayers, d.MaxPlayers)

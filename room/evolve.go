@@ -29,7 +29,7 @@ func (g *Game) evolve(ev protocol.Event, at time.Time) {
 	case *protocol.PresenceEvent:
 		g.evolvePresence(ev)
 	case *protocol.CountdownEvent:
-		g.phase, g.startsAt = protocol.PhaseCountdown, ev.StartsAt
+		g.phase, g.startsAt, g.startBy = protocol.PhaseCountdown, ev.StartsAt, time.Time{}
 	case *protocol.State:
 		g.evolveState(&ev.Room)
 	case *protocol.MoveEvent:

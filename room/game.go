@@ -6,6 +6,7 @@ package room
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -110,6 +111,13 @@ type Game struct {
 	// it is ranked, since its player may know the puzzle's solution.
 	own bool
 
+	// roster, when set, are the players the room was made for (Group):
+	// nobody else joins it as a player. startBy is when its first round
+	// starts by itself with whoever of them is in, if not all are by
+	// then; zero once it has started, and in a room made for nobody.
+	roster  []string
+	startBy time.Time
+
 	host    string
 	members map[string]*member
 	order   int
@@ -175,6 +183,19 @@ func (g *Game) setPuzzle(pz Puzzle) {
 	g.ranked, g.pending = 0, 0
 	g.startsAt, g.startedAt, g.finishedAt = time.Time{}, time.Time{}, time.Time{}
 }
+
+// Group makes the room one for the players of roster (a match of the
+// queue, a tournament's pairing): only they join it as players, and its
+// first round starts by itself once all of them are in, or at startBy
+// with those who are; nobody's start is taken before. Call it before
+// the first join.
+func (g *Game) Group(roster []string, startBy time.Time) {
+	g.roster = slices.Clone(roster)
+	g.startBy = startBy
+}
+
+// Roster is who the room was made for (nil for anyone).
+func (g *Game) Roster() []string { return g.roster }
 
 // ID is the room's id; GameID is the current round's id in the store (the
 // room's id for the first round, "ID.N" for round N).
@@ -284,8 +305,11 @@ func GameID(roomID string, round int) string {
 // of a reconnect window. Zero when nothing is due.
 func (g *Game) Deadline() time.Time {
 	var d time.Time
-	if g.phase == protocol.PhaseCountdown {
+	switch {
+	case g.phase == protocol.PhaseCountdown:
 		d = g.startsAt
+	case g.waitsForGroup():
+		d = g.startBy
 	}
 	for _, m := range g.members {
 		if !m.awayUntil.IsZero() && (d.IsZero() || m.awayUntil.Before(d)) {
@@ -312,6 +336,7 @@ func (g *Game) Tick(now time.Time) {
 	for _, m := range gone {
 		g.Leave(now, m.id)
 	}
+	g.startGroup(now)
 }
 
 // Handle applies one message from member id. The message is one
@@ -388,6 +413,10 @@ func (g *Game) playing(m *member) *protocol.Error {
 }
 
 func (g *Game) start(now time.Time, m *member) *protocol.Error {
+	if !g.startBy.IsZero() && g.phase == protocol.PhaseWaiting {
+		return protocol.Errorf(protocol.CodeStartsItself, "this race starts by itself once its %d players are in, or at %s with those who are",
+			len(g.roster), g.startBy.UTC().Format(time.TimeOnly))
+	}
 	if g.host != m.id {
 		return protocol.Errorf(protocol.CodeNotHost, "only the host can start the game")
 	}
@@ -399,9 +428,37 @@ func (g *Game) start(now time.Time, m *member) *protocol.Error {
 	case protocol.PhasePreparing:
 		return protocol.Errorf(protocol.CodePreparing, "the rematch's puzzle is on its way")
 	}
+	g.countdown(now)
+	return nil
+}
+
+// countdown starts the round's countdown.
+func (g *Game) countdown(now time.Time) {
 	g.publish(now, fact{kind: kindCountdown, ev: &protocol.CountdownEvent{Header: protocol.Header{Type: protocol.TypeCountdown},
 		Seconds: g.cfg.Countdown.Seconds(), StartsAt: now.Add(g.cfg.Countdown), Now: now}})
-	return nil
+}
+
+// waitsForGroup reports whether the room waits for its roster to start
+// its first round with some of them in, the clock deciding when.
+func (g *Game) waitsForGroup() bool {
+	return !g.startBy.IsZero() && g.phase == protocol.PhaseWaiting && g.count(protocol.RolePlayer) > 0
+}
+
+// startGroup starts a group's first round once every player of its
+// roster is in, or from startBy on with those who are (the first to come
+// after startBy starts it at once).
+func (g *Game) startGroup(now time.Time) {
+	if !g.waitsForGroup() {
+		return
+	}
+	if now.Before(g.startBy) {
+		for _, id := range g.roster {
+			if m, ok := g.members[id]; !ok || m.role != protocol.RolePlayer {
+				return
+			}
+		}
+	}
+	g.countdown(now)
 }
 
 func (g *Game) rematch(now time.Time, m *member) *protocol.Error {

@@ -1990,17 +1990,17 @@ func TestCoopPlayerBackAfterLeaving(t *testing.T) {
 
 func TestAdmits(t *testing.T) {
 	g := newGame(t, room.ModeRace, room.Config{MaxPlayers: 2, MaxSpectators: 1})
-	assert.Nil(t, g.Admits(false))
+	assert.Nil(t, g.Admits("new", false))
 	g.join("a")
 	g.join("b")
-	assert.Equal(t, protocol.CodeRoomFull, g.Admits(false).Code)
-	assert.Nil(t, g.Admits(true))
+	assert.Equal(t, protocol.CodeRoomFull, g.Admits("new", false).Code)
+	assert.Nil(t, g.Admits("new", true))
 	g.watch("s")
-	assert.Equal(t, protocol.CodeRoomFull, g.Admits(true).Code)
+	assert.Equal(t, protocol.CodeRoomFull, g.Admits("new", true).Code)
 	g.Leave(g.now, "b")
-	assert.Nil(t, g.Admits(false))
+	assert.Nil(t, g.Admits("new", false))
 	g.begin()
-	assert.Equal(t, protocol.CodeGameStarted, g.Admits(false).Code, "a race takes players only before its start")
+	assert.Equal(t, protocol.CodeGameStarted, g.Admits("new", false).Code, "a race takes players only before its start")
 }
 
 // A player who leaves while their finish is being stored stays a member,

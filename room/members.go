@@ -2,6 +2,7 @@ package room
 
 import (
 	"errors"
+	"slices"
 	"sort"
 	"time"
 
@@ -151,15 +152,16 @@ func (g *Game) Join(now time.Time, id, name string, spectator bool, lastSeq int6
 	case ok:
 		return nil, nil, protocol.Errorf(protocol.CodeAlreadyJoined, "this spectator is in the room already")
 	case spectator:
-		if err := g.Admits(true); err != nil {
+		if err := g.Admits(id, true); err != nil {
 			return nil, nil, err
 		}
 		m = g.arrive(now, id, name, protocol.RoleSpectator)
 	default:
-		if err := g.Admits(false); err != nil {
+		if err := g.Admits(id, false); err != nil {
 			return nil, nil, err
 		}
 		m = g.arrive(now, id, name, protocol.RolePlayer)
+		g.startGroup(now)
 		switch {
 		case g.rules.playsOnJoin() && g.phase == protocol.PhaseWaiting:
 			// The clock starts now, as the board goes to the player in
@@ -186,18 +188,29 @@ func (g *Game) Join(now time.Time, id, name string, spectator bool, lastSeq int6
 	return w, nil, nil
 }
 
-// Admits says whether a newcomer may join, as a spectator or as a player:
-// nil, or the refusal Join would give. (A player coming back is always
-// let in.)
-func (g *Game) Admits(spectator bool) *protocol.Error {
+// Admits says whether newcomer id may join, as a spectator or as a
+// player: nil, or the refusal Join would give. (A player coming back is
+// always let in.) In a room made for a group, only its players join as
+// players, and they may still join once play has started: they were
+// promised a place.
+func (g *Game) Admits(id string, spectator bool) *protocol.Error {
 	if spectator {
 		if g.count(protocol.RoleSpectator) >= g.cfg.MaxSpectators {
 			return protocol.Errorf(protocol.CodeRoomFull, "the room has %d spectators, as many as it takes", g.cfg.MaxSpectators)
 		}
 		return nil
 	}
-	if err := g.rules.lateJoin(g.phase); err != nil {
-		return err
+	late := g.rules.lateJoin(g.phase)
+	if g.roster != nil {
+		if !slices.Contains(g.roster, id) {
+			return protocol.Errorf(protocol.CodeNotInvited, "this race is for the players it was made for: watch it as a spectator")
+		}
+		if g.phase == protocol.PhaseCountdown || g.phase == protocol.PhaseRunning {
+			late = nil
+		}
+	}
+	if late != nil {
+		return late
 	}
 	if g.count(protocol.RolePlayer) >= g.cfg.MaxPlayers {
 		return protocol.Errorf(protocol.CodeRoomFull, "the room has %d players, as many as it takes", g.cfg.MaxPlayers)

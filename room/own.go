@@ -60,5 +60,5 @@ func (reg *Registry) CreateOwn(ctx context.Context, mode string, pz Puzzle) (*Ro
 	if m, ok := ModeOf(mode); !ok || !m.Own {
 		return nil, fmt.Errorf("room: a %s room cannot play a player's puzzle", mode)
 	}
-	return reg.create(ctx, mode, pz.Level, "", &pz)
+	return reg.create(ctx, spec{mode: mode, level: pz.Level, own: &pz})
 }

@@ -189,7 +189,27 @@ func (reg *Registry) Config() Config { return reg.cfg.Game }
 // returns ErrFull when the registry holds MaxRooms live rooms, counting
 // those being made.
 func (reg *Registry) Create(ctx context.Context, mode, level string) (*Room, error) {
-	return reg.create(ctx, mode, level, "", nil)
+	return reg.create(ctx, spec{mode: mode, level: level})
+}
+
+// CreateGroup makes a room as Create does, for the players of roster
+// alone (a match of the queue, a tournament's pairing): its first round
+// starts by itself once they are all in, or GroupWait after it was made
+// with those who are (Game.Group).
+func (reg *Registry) CreateGroup(ctx context.Context, mode, level string, roster []string) (*Room, error) {
+	if len(roster) == 0 {
+		return nil, fmt.Errorf("room: a %s room for a group needs its players", mode)
+	}
+	return reg.create(ctx, spec{mode: mode, level: level, roster: roster})
+}
+
+// spec is what a room is made of: its mode, and its level, or the daily
+// it plays (day), or the puzzle a player gave (own, checked by
+// OwnPuzzle); roster, when set, is the group it is for.
+type spec struct {
+	mode, level, day string
+	own              *Puzzle
+	roster           []string
 }
 
 // ErrBadDay: a daily's date is not a UTC date YYYY-MM-DD, is after today,
@@ -233,12 +253,12 @@ func (reg *Registry) CreateDaily(ctx context.Context, mode, level, day string) (
 	if err := reg.CheckDay(day); err != nil {
 		return nil, err
 	}
-	return reg.create(ctx, mode, level, day, nil)
+	return reg.create(ctx, spec{mode: mode, level: level, day: day})
 }
 
-// create makes a room; day, when set, is the daily puzzle it plays, and
-// own, when set, the puzzle a player gave (checked by OwnPuzzle).
-func (reg *Registry) create(ctx context.Context, mode, level, day string, own *Puzzle) (*Room, error) {
+// create makes the room sp says.
+func (reg *Registry) create(ctx context.Context, sp spec) (*Room, error) {
+	mode, level, day, own := sp.mode, sp.level, sp.day, sp.own
 	m, ok := ModeOf(mode)
 	if !ok {
 		return nil, fmt.Errorf("room: unknown mode %q", mode)
@@ -282,6 +302,9 @@ func (reg *Registry) create(ctx context.Context, mode, level, day string, own *P
 	}
 	if own != nil {
 		g.PlayOwn()
+	}
+	if sp.roster != nil {
+		g.Group(sp.roster, g.created.Add(g.cfg.GroupWait))
 	}
 	return reg.start(g)
 }

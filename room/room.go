@@ -224,12 +224,12 @@ func (r *Room) Attach(ctx context.Context, j Join, conn Conn) error {
 	return nil
 }
 
-// Admits says whether a newcomer may join now (see Game.Admits), so that a
-// caller can refuse a join before doing work for it, such as storing a
-// new player.
-func (r *Room) Admits(ctx context.Context, spectator bool) error {
+// Admits says whether newcomer id ("" for one not made yet) may join now
+// (see Game.Admits), so that a caller can refuse a join before doing work
+// for it, such as storing a new player.
+func (r *Room) Admits(ctx context.Context, id string, spectator bool) error {
 	var e *protocol.Error
-	if err := r.call(ctx, func(time.Time) { e = r.g.Admits(spectator) }); err != nil {
+	if err := r.call(ctx, func(time.Time) { e = r.g.Admits(id, spectator) }); err != nil {
 		return err
 	}
 	if e != nil {

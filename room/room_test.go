@@ -771,3 +771,34 @@ func TestAFlushsFramesAreHeldTogether(t *testing.T) {
 	defer h.mu.Unlock()
 	assert.Equal(t, []string{"hold", protocol.TypeMove, protocol.TypeProgress, "release", protocol.TypePong}, h.log)
 }
+
+// A room made for a group starts by itself on the room's own clock: the
+// registry's timer fires at the end of the wait with one of two in.
+func TestCreateGroupStartsOnItsClock(t *testing.T) {
+	reg, _, clock := registry(t, room.RegistryConfig{Game: room.Config{GroupWait: 10 * time.Second}})
+	ctx := context.Background()
+	_, err := reg.CreateGroup(ctx, room.ModeRace, "easy", nil)
+	require.Error(t, err, "a group of nobody")
+	r, err := reg.CreateGroup(ctx, room.ModeRace, "easy", []string{"p_a", "p_b"})
+	require.NoError(t, err)
+	snap, err := r.Snapshot(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p_a", "p_b"}, snap.Roster)
+	require.NotNil(t, snap.StartsBy)
+	assert.Equal(t, clock.Now().Add(10*time.Second), *snap.StartsBy)
+	var refused *protocol.Error
+	require.ErrorAs(t, r.Admits(ctx, "", false), &refused, "a newcomer not made yet is nobody of the group")
+	assert.Equal(t, protocol.CodeNotInvited, refused.Code)
+
+	a := newConn()
+	require.NoError(t, r.Attach(ctx, room.Join{ID: "p_a", Name: "Ann"}, a))
+	settle(t, r)
+	clock.Advance(10 * time.Second)
+	a.await(t, protocol.TypeCountdown, nil)
+	clock.Advance(room.DefaultConfig().Countdown)
+	a.await(t, protocol.TypeState, func(data []byte) bool { return bytes.Contains(data, []byte(`"phase":"running"`)) })
+	b := newConn()
+	require.NoError(t, r.Attach(ctx, room.Join{ID: "p_b", Name: "Bob"}, b), "a player of the group joins late")
+	welcome := b.await(t, protocol.TypeWelcome, nil)
+	assert.Contains(t, string(welcome), `"role":"player"`)
+}

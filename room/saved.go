@@ -28,9 +28,12 @@ type Saved struct {
 	StartedAt  time.Time   `json:"started_at"`
 	FinishedAt time.Time   `json:"finished_at"`
 	Host       string      `json:"host"`
-	Seq        int64       `json:"seq"`
-	Order      int         `json:"order"`
-	Ranked     int         `json:"ranked"`
+	// Roster and StartsBy: the group the room was made for (Game.Group).
+	Roster   []string   `json:"roster,omitempty"`
+	StartsBy *time.Time `json:"starts_by,omitempty"`
+	Seq      int64      `json:"seq"`
+	Order    int        `json:"order"`
+	Ranked   int        `json:"ranked"`
 	// Day and Archive are the game's daily puzzle (see Game.PlayDaily).
 	Day     string `json:"day,omitempty"`
 	Archive bool   `json:"archive,omitempty"`
@@ -127,7 +130,7 @@ func (g *Game) Save(now time.Time) *Saved {
 		Puzzle:  SavedPuzzle{ID: g.pz.ID, Level: g.pz.Level, Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String(), FloorMS: g.pz.Floor.Milliseconds(), Unlocked: g.pz.Unlocked, SE: g.pz.SE, Copy: g.copied},
 		Created: g.created, StartsAt: g.startsAt, StartedAt: g.startedAt, FinishedAt: g.finishedAt,
 		Host: g.host, Seq: g.seq, Order: g.order, Ranked: g.ranked, SavedAt: now,
-		Day: g.day, Archive: g.archive, Own: g.own,
+		Day: g.day, Archive: g.archive, Own: g.own, Roster: g.roster, StartsBy: timePtr(g.startBy),
 	}
 	if s.Phase == protocol.PhasePreparing {
 		s.Phase, s.Ended = protocol.PhaseFinished, true
@@ -253,6 +256,7 @@ func load(cfg Config, s *Saved) (*Game, error) {
 	g.round, g.phase, g.host, g.seq, g.order, g.ranked = max(s.Round, 1), s.Phase, s.Host, s.Seq, s.Order, s.Ranked
 	g.startsAt, g.startedAt, g.finishedAt = s.StartsAt, s.StartedAt, s.FinishedAt
 	g.day, g.archive, g.own, g.copied = s.Day, s.Archive, s.Own, s.Puzzle.Copy
+	g.roster, g.startBy = s.Roster, timeOf(s.StartsBy)
 	if s.Team != nil && g.team != nil {
 		if err := restoreBoard(g.team, s.Team); err != nil {
 			return nil, fmt.Errorf("room: restore %s: team board: %w", s.ID, err)

@@ -212,6 +212,7 @@ func (g *Game) fillState(now time.Time, f *fact) {
 		HintPenaltyMS: g.rules.hintPenalty(g.cfg).Milliseconds(), SE: float64(g.pz.SE) / 10,
 	}
 	s.StartsAt, s.StartedAt, s.FinishedAt = timePtr(g.startsAt), timePtr(g.startedAt), timePtr(g.finishedAt)
+	s.Roster, s.StartsBy = g.roster, timePtr(g.startBy)
 	boards := map[string]*board{}
 	for _, m := range g.sortedMembers() {
 		if m.role != protocol.RolePlayer {

@@ -583,7 +583,7 @@ func (c *conn) join(ctx context.Context, msg *protocol.Msg) *protocol.Error {
 			return protocol.Errorf(protocol.CodeBadName, "a name is needed to join as a player")
 		}
 		// Ask first, so that a refused join stores no player.
-		if err := rm.Admits(ctx, false); err != nil {
+		if err := rm.Admits(ctx, "", false); err != nil {
 			return joinError(err, msg.Room)
 		}
 		if !c.s.newPlayers.allow(c.addr, c.s.clock.Now()) {

@@ -216,19 +216,21 @@ func (s *Server) getRoomRatings(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, RoomRatingsResponse{Room: id, Changes: cs})
 }
 
-// CreateRace makes a race room for a group of the queue, and hands it to
-// the node its players will meet on, as POST /api/rooms does.
-func (s *Server) CreateRace(ctx context.Context, level string) (string, error) {
+// CreateRace makes a race room for a group of players (a match of the
+// queue, a tournament's pairing), and hands it to the node its players
+// will meet on, as POST /api/rooms does. The room starts by itself once
+// they are in (room.Registry.CreateGroup).
+func (s *Server) CreateRace(ctx context.Context, level string, players []string) (string, error) {
 	if perr := s.refusal(); perr != nil {
-		return "", fmt.Errorf("server: race for the queue: %s", perr.Message)
+		return "", fmt.Errorf("server: race for a group: %s", perr.Message)
 	}
-	rm, err := s.rooms.Create(ctx, room.ModeRace, level)
+	rm, err := s.rooms.CreateGroup(ctx, room.ModeRace, level, players)
 	if err != nil {
-		return "", fmt.Errorf("server: race for the queue: %w", err)
+		return "", fmt.Errorf("server: race for a group: %w", err)
 	}
 	if h, ok := s.nodes.(RoomHandOff); ok {
 		if err := h.HandOff(ctx, rm.ID()); err != nil {
-			s.log.Warn("hand off a queue's room", "room", rm.ID(), "err", err)
+			s.log.Warn("hand off a group's room", "room", rm.ID(), "err", err)
 		}
 	}
 	return rm.ID(), nil

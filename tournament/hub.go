@@ -273,9 +273,11 @@ type RegistryRaces struct {
 	Over  func(roomID string)
 }
 
-// StartRace makes a race room of the level.
-func (r RegistryRaces) StartRace(ctx context.Context, tournamentID, level string, _ []string) (string, error) {
-	rm, err := r.Rooms.Create(ctx, room.ModeRace, level)
+// StartRace makes a race room of the level for the players: only they
+// join it as players, and it starts by itself once they are in, or
+// after a short wait with those who are (room.Registry.CreateGroup).
+func (r RegistryRaces) StartRace(ctx context.Context, tournamentID, level string, players []string) (string, error) {
+	rm, err := r.Rooms.CreateGroup(ctx, room.ModeRace, level, players)
 	if err != nil {
 		return "", fmt.Errorf("tournament %s: race: %w", tournamentID, err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/internal/loadtest"
 	"github.com/sudoku-arena/arena/lobby"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
 	"github.com/sudoku-arena/arena/store/pgtest"
@@ -206,7 +207,8 @@ func ratedRound(ctx context.Context, t *testing.T, a *arenatest.Arena, bots []*r
 }
 
 // ratedRace plays a matched race: the group's accounts join in turn
-// (the first is the host, and starts it), all but the last solve the
+// (the room is theirs: it refuses the first one's start, and starts by
+// itself once the last is in), all but the last solve the
 // board in turn, their held finishes are confirmed as an operator
 // would, and the last leaves, which ends the race; it waits until the
 // race is rated.
@@ -216,7 +218,11 @@ func ratedRace(ctx context.Context, t *testing.T, a *arenatest.Arena, st store.S
 		return
 	}
 	var players []*wsPlayer
+	var roster []string
 	for _, i := range group {
+		roster = append(roster, bots[i].id)
+	}
+	for k, i := range group {
 		b := bots[i]
 		p, err := dialWith(ctx, a, room, b.handle, "", 0, b.http.Jar.Cookies(u))
 		if !assert.NoError(t, err) {
@@ -225,9 +231,18 @@ func ratedRace(ctx context.Context, t *testing.T, a *arenatest.Arena, st store.S
 		defer p.close()
 		assert.Equal(t, b.id, p.id, "the session's account plays")
 		players = append(players, p)
-	}
-	if !assert.NoError(t, players[0].send(ctx, map[string]any{"type": "start"})) {
-		return
+		if k > 0 {
+			continue
+		}
+		assert.ElementsMatch(t, roster, p.welcome.Room.Roster, "room %s is the group's", room)
+		if !assert.NoError(t, p.send(ctx, map[string]any{"type": "start"})) {
+			return
+		}
+		f, err := p.until(ctx, func(f frame) bool { return f.Type == protocol.TypeError })
+		if !assert.NoError(t, err) {
+			return
+		}
+		assert.Contains(t, string(f.data), `"code":"`+protocol.CodeStartsItself+`"`, "a group's race starts by itself")
 	}
 	var givens engine.Grid
 	for _, p := range players {

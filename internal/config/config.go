@@ -228,6 +228,8 @@ func Settings() []Setting {
 		},
 		duration("COUNTDOWN", "time from start to play", 1,
 			func(c *Config) *time.Duration { return &c.Server.Rooms.Game.Countdown }),
+		duration("GROUP_WAIT", "how long a race made for a group (Play now, a tournament) waits for all its players before it starts with those who are in", 1,
+			func(c *Config) *time.Duration { return &c.Server.Rooms.Game.GroupWait }),
 		duration("HINT_PENALTY", "how long a hint freezes a racer's board; 0 turns the freeze off", 0,
 			func(c *Config) *time.Duration { return &c.Server.Rooms.Game.HintPenalty }),
 		duration("RECONNECT_WINDOW", "how long a dropped player keeps their place", 1,

@@ -110,6 +110,7 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		"RANK_GUESTS":      "maybe",
 		"TOURNAMENTS":      "1h/impossible/20m",
 		"COUNTDOWN":        "soon",
+		"GROUP_WAIT":       "0s",
 		"HINT_PENALTY":     "-3s",
 		"RECONNECT_WINDOW": "0s",
 		"IDLE_TIMEOUT":     "10",

@@ -22,8 +22,8 @@ import (
 
 // ArenaOptions is the tournament load (-mode arena): Players guests join
 // the server's running tournament over HTTP, each watching its WebSocket
-// of standings for their pairing, then join their race room, start it and
-// solve it at Rate moves a second, again and again, until Duration has
+// of standings for their pairing, then join their race room (it starts by
+// itself once its players are in) and solve it at Rate moves a second, again and again, until Duration has
 // passed after the Ramp over which they join.
 type ArenaOptions struct {
 	URL        *url.URL
@@ -238,7 +238,8 @@ func (r *arenaRun) player(ctx context.Context, i int) {
 	}
 }
 
-// race joins the race room, starts it and solves it at the rate.
+// race joins the race room, which starts by itself once its players are
+// in, and solves it at the rate.
 func (r *arenaRun) race(ctx context.Context, wsBase string, hdr http.Header, roomID string) error {
 	c, _, err := websocket.Dial(ctx, wsBase+"/ws?room="+roomID, &websocket.DialOptions{HTTPHeader: hdr})
 	if err != nil {
@@ -273,7 +274,6 @@ func (r *arenaRun) race(ctx context.Context, wsBase string, hdr http.Header, roo
 			reads <- data
 		}
 	}()
-	started := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -313,10 +313,6 @@ func (r *arenaRun) race(ctx context.Context, wsBase string, hdr http.Header, roo
 				r.res.Finishes++
 				r.mu.Unlock()
 				return nil
-			}
-			if !started && phase == protocol.PhaseWaiting && me != "" {
-				started = true
-				_ = send(map[string]any{"type": "start"}) // the host's start; the others' are refused
 			}
 			if phase == protocol.PhaseRunning && todo == nil {
 				g, err := engine.Parse(givens)

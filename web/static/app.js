@@ -316,7 +316,7 @@ function room(id, as, day) {
     if (key !== finishKey) { finishKey = key; dismissed = false; }
     if (panels) dailyResult();
     ui.renderFinish(game, dismissed, result);
-    if (playnow) playnow.sync(game, (msg) => link.send(msg));
+    if (playnow) playnow.sync(game);
     if (share) { boxes.see(); share.sync(game, result); }
     ui.tick(game);
     ui.offline(!!game.me.id && conn === 'reconnecting', game.pending.size);
@@ -381,16 +381,12 @@ function room(id, as, day) {
     if (ev.refused) {
       // The join was refused: at first, or on a reconnection.
       switch (ev.code) {
-        case 'game_started':
-          notice('This race has started already. You can watch it, or join the next round.', [
-            ['Watch', () => { link.stop('closed'); room(id, 'spectator'); }, true], goHome]);
+        case 'game_started': case 'not_invited': case 'room_full':
+          notice(refuse(ev), [['Watch', () => { link.stop('closed'); room(id, 'spectator'); }, true], goHome]);
           return;
         case 'room_not_found':
           if (day) { store.set(dayKey(day), ''); dailyPage(day.date, day.level, true); return; }
           notice('This room does not exist or has ended.', [['Make a new room', () => location.assign('/'), true]]);
-          return;
-        case 'room_full':
-          notice('This room is full.', [['Watch', () => { link.stop('closed'); room(id, 'spectator'); }, true], goHome]);
           return;
         case 'bad_name':
           // The name was refused, or the session ended elsewhere (an

@@ -49,6 +49,7 @@ export class Game {
     this.spectators = 0;
     this.solution = null;
     this.startsAt = 0; this.startedAt = 0; this.finishedAt = 0;
+    this.roster = []; this.startsBy = 0; // a group race (playnow.js)
     this.penalty = 0;
     this.cursors = new Map();    // co-op: player id -> cell
     this.finishes = new Map();   // player id (or 'team') -> finish event
@@ -89,6 +90,7 @@ export class Game {
     for (const k of r.colours || []) this.colours.set(k.cell, k.colours || []);
     this.solution = r.solution || null;
     this.startsAt = time(r.starts_at); this.startedAt = time(r.started_at); this.finishedAt = time(r.finished_at);
+    this.roster = r.roster || []; this.startsBy = time(r.starts_by);
     this.players = (r.players || []).map((p) => ({ ...p }));
     this.spectators = r.spectators || 0;
     this.penalty = r.hint_penalty_ms || 0;
@@ -133,7 +135,8 @@ export class Game {
         this.clock(ev.now);
         this.room.phase = 'countdown';
         this.startsAt = time(ev.starts_at);
-        out.feed.push({ kind: 'info', text: `${this.nameOf(this.room.host)} started the game.` });
+        out.feed.push({ kind: 'info', text: this.startsBy ? 'The race starts.' : `${this.nameOf(this.room.host)} started the game.` });
+        this.startsBy = 0;
         break;
       case 'move': {
         if (this.mode === 'race' && ev.player !== this.me.id) break;
@@ -298,9 +301,8 @@ export function fmt(ms) {
   return h ? `${h}:${String(m).padStart(2, '0')}:${x}` : `${m}:${x}`;
 }
 
-// shown is a player's name as the pages show it: an account's handle as
-// it is, a guest's name marked "(guest)" (the server marks guests in
-// player refs, snapshots and presence events).
+// shown is a player's name as pages show it: a guest's marked "(guest)"
+// (the server marks guests in player refs, snapshots and presence events).
 export const shown = (p) => (!p ? '' : p.guest ? `${p.name} (guest)` : p.name);
 
 export const ordinal = (n) => n + (n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] || 'th');
@@ -318,9 +320,11 @@ const ERRORS = {
   bad_token: 'Your saved player was not recognised.',
   bad_name: 'Names are 1 to 24 characters, letters and spaces.',
   room_full: 'This room is full.',
-  game_started: 'This race has started already. You can watch it.',
+  game_started: 'This race has started already. You can watch it, or join the next round.',
+  not_invited: 'This race is for its matched players. You can watch it.',
   spectator: 'You are watching: spectators cannot play.',
   not_host: 'Only the host can do that.',
+  starts_itself: 'This race starts by itself once its players are in.',
   not_started: 'The game has not started yet.',
   already_started: 'The game has started already.',
   finished: 'The game is over for you.',
@@ -334,10 +338,10 @@ const ERRORS = {
   nothing_to_redo: 'Nothing to redo.',
   undo_stale: 'That cell has changed since; undo skipped it.',
   coop_only: 'Cursors and colours are shared in co-op rooms only.',
-  overloaded: 'The server is busy saving games; your move was not made. Try it again in a moment.',
-  retry: 'The server could not be sure of saving your move just now; it was not made yet and goes again in a moment.',
+  overloaded: 'The server is busy saving games: try your move again in a moment.',
+  retry: 'The server could not be sure of saving your move; it goes again in a moment.',
   wrong_host: 'The game is not served at this address; open it from its usual link.',
-  bad_content_type: 'The page sent something the server could not read; reload it and try again.',
+  bad_content_type: 'The page sent what the server cannot read; reload and try again.',
   unavailable: 'The server is busy just now; try again in a moment.',
   server_full: 'The server is full just now; try again in a minute.',
   too_many_rooms: 'You have many rooms open already; finish or leave one first.',
@@ -349,13 +353,13 @@ const ERRORS = {
   ticket_not_found: 'That place in the queue is gone: press Play now again.',
   bad_puzzle: 'That is not a puzzle: 81 cells of digits, with . or 0 for an empty one.',
   no_solution: 'This puzzle has no solution: check the givens.',
-  many_solutions: 'This puzzle has more than one solution: it needs more givens to be played.',
+  many_solutions: 'This puzzle has more than one solution: it needs more givens.',
   replay_live: 'This round is still being played: its replay opens once it is over.',
   replay_expired: 'This round is too old: its replay is no longer kept.',
   bad_handle: 'That handle cannot be used: pick another.',
-  handle_taken: 'That handle is taken, or looks too much like one that is: pick another.',
+  handle_taken: 'That handle is taken, or looks like one that is: pick another.',
   not_signed_in: 'You are not signed in to an account (any more): sign in again.',
-  bad_origin: 'This page was not opened from the address of this site, so the server refused the change.',
+  bad_origin: 'This page is not from this site, so the change was refused.',
   passkey_failed: 'The passkey could not be checked, or it took too long: try again.',
   bad_code: 'That code is not right, has been used already, or has expired.',
   already_account: 'This browser is signed in to an account already.',

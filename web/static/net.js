@@ -12,7 +12,7 @@ const TOO_SLOW = 4001, REPLACED = 4002, ROOM_ENDED = 4003, RATE_LIMITED = 4004, 
 const MOVED = 4009;
 
 // Join errors after which trying again cannot help.
-const FATAL_JOIN = new Set(['room_not_found', 'room_full', 'game_started', 'bad_name']);
+const FATAL_JOIN = new Set(['room_not_found', 'room_full', 'game_started', 'not_invited', 'bad_name']);
 
 // The heartbeat (ms): a ping after QUIET without a frame from the server
 // (a hidden tab: QUIET_HIDDEN), and the socket is dead when nothing comes

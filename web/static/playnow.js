@@ -2,7 +2,7 @@
 // /api/queue in docs/protocol.md), and what a rated race did to the
 // ratings (GET /api/rooms/{id}/ratings). The home page's card joins the
 // queue and polls its ticket once a second; a match opens the race room,
-// whose host starts it once the group is in (or 15 s after the match).
+// which starts by itself once the group is in.
 import * as api from './api.js';
 
 const $ = (id) => document.getElementById(id);
@@ -92,12 +92,15 @@ export function homePlayNow(needName) {
   btn.dataset.ready = 'true';
 }
 
-// sync is the room page's part: it starts a matched race (autoStart),
-// and once a rated race is over shows what it did to this player's rating
-// on the finish card (and so in its share text).
+// sync is the room page's part. A race made for a group (a match, a
+// tournament's pairing) starts by itself once they are in (its snapshot's
+// roster and starts_by): its lobby says so. Once a rated race is over it
+// shows what the race did to this player's rating on the finish card
+// (and so in its share text).
 const asked = new Set();
-export function sync(game, send) {
-  autoStart(game, send);
+let waitTimer = 0;
+export function sync(game) {
+  groupLobby(game);
   const key = `${game.room.id}.${game.room.round}`;
   if (game.phase !== 'finished' || game.mode !== 'race' || game.room.round > 1 || asked.has(key)) return;
   asked.add(key);
@@ -110,17 +113,22 @@ export function sync(game, send) {
   });
 }
 
-// autoStart starts a matched race once its group has joined, or 15 s
-// after the match, when this player is its host.
-export function autoStart(game, send) {
-  const m = matchOf(game.room.id);
-  if (!m || !game.host || game.phase !== 'waiting' || m.started) return;
+// groupLobby fills the waiting room of a race made for a group: who is
+// here of the roster, and when it starts anyway, each second.
+function groupLobby(game) {
+  clearTimeout(waitTimer);
+  const lobby = $('lobby');
+  if (!game.roster.length || !lobby) return;
+  lobby.querySelector('label[for="share-link"]').textContent = 'Friends can watch with this link';
+  if (!game.startsBy || game.phase !== 'waiting' || lobby.hidden) return;
   const here = new Set(game.players.map((p) => p.id));
-  if (m.players.every((id) => here.has(id)) || Date.now() - m.at > 15000) {
-    m.started = true;
-    try { sessionStorage.setItem(matchKey(game.room.id), JSON.stringify(m)); } catch { /* private mode */ }
-    send({ type: 'start' });
-  }
+  const missing = game.roster.filter((id) => !here.has(id)).length;
+  const s = Math.max(0, Math.ceil((game.startsBy - game.now()) / 1000));
+  $('lobby-kicker').textContent = 'Your match';
+  $('lobby-title').textContent = 'The race is about to start';
+  $('lobby-count').textContent = `Here: ${game.players.map((p) => p.name).join(', ')} (${here.size} of ${game.roster.length})`;
+  $('waiting').textContent = `Starts when ${missing === 1 ? '1 more player is' : `${missing} more players are`} here, or in ${s} s with those who are.`;
+  waitTimer = setTimeout(() => groupLobby(game), 1000);
 }
 
 // ratingOf reads what the rated race did to this player's rating, once it

@@ -133,7 +133,7 @@ export function renderLobby(game) {
   $('lobby-kicker').textContent = game.room.round > 1 ? `Waiting room · Round ${game.room.round}` : 'Waiting room';
   $('lobby-title').textContent = game.phase === 'preparing' ? 'Finding a new puzzle…' : coop ? 'Solve together' : 'Race your friends';
   const start = $('start');
-  const canStart = game.host && game.phase === 'waiting';
+  const canStart = game.host && game.phase === 'waiting' && !game.startsBy;
   const alone = game.players.length < 2;
   start.hidden = !canStart;
   start.textContent = alone ? 'Start alone' : coop ? 'Start solving' : 'Start the race';
@@ -141,7 +141,7 @@ export function renderLobby(game) {
   note.hidden = !canStart;
   note.textContent = alone ? 'Or wait for friends: they join with the link, and you start when everyone is here.' : coop ? 'Everyone shares this board after a short countdown.' : 'Everyone gets the same puzzle after a short countdown.';
   const w = $('waiting');
-  w.hidden = game.host;
+  w.hidden = game.host && !game.startsBy;
   w.textContent = game.phase === 'preparing' ? 'A new puzzle is on its way.' : `Waiting for ${game.nameOf(game.room.host)} to start`;
 }
 

@@ -1,0 +1,144 @@
+package room_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/protocol"
+	"github.com/sudoku-arena/arena/room"
+)
+
+// groupWait is the wait the group tests' rooms are made with.
+const groupWait = 20 * time.Second
+
+// Group is the game's Group, before anyone joins (as PlayOwn).
+func (g *game) Group(roster ...string) {
+	g.Game.Group(roster, g.now.Add(groupWait))
+	g.check = room.CheckReplay(g.tb, g.Game, g.now)
+}
+
+// group is a race room made for the roster.
+func group(tb testing.TB, roster ...string) *game {
+	g := newGame(tb, room.ModeRace, room.Config{})
+	g.Group(roster...)
+	return g
+}
+
+func TestGroupStartsOnceAllAreIn(t *testing.T) {
+	g := group(t, "a", "b", "c")
+	at := g.now.Add(groupWait)
+	snap := g.Snapshot("", g.now)
+	assert.Equal(t, []string{"a", "b", "c"}, snap.Roster)
+	require.NotNil(t, snap.StartsBy)
+	assert.Equal(t, at, *snap.StartsBy)
+	assert.True(t, g.Deadline().IsZero(), "nothing is due while nobody is in")
+
+	g.join("a")
+	assert.Equal(t, at, g.Deadline(), "with a player in, the wait's end is due")
+	s := g.refused("a", msg(protocol.TypeStart), protocol.CodeStartsItself)
+	assert.Contains(t, s.Err.Message, "3 players")
+
+	_, _, st := g.arrive("x", false, 0)
+	require.NotNil(t, st.Err, "a player the room is not for")
+	assert.Equal(t, protocol.CodeNotInvited, st.Err.Code)
+	assert.Empty(t, st.Out)
+	assert.Equal(t, protocol.CodeNotInvited, g.Admits("x", false).Code)
+	assert.Nil(t, g.Admits("b", false))
+	g.watch("x") // anyone watches
+
+	g.after(5 * time.Second)
+	g.join("b")
+	assert.Equal(t, protocol.PhaseWaiting, g.Phase())
+	g.after(time.Second)
+	_, join := g.enter("c", false)
+	cd := one[*protocol.CountdownEvent](t, events(join.Out))
+	assert.Equal(t, g.now.Add(room.DefaultConfig().Countdown), cd.StartsAt, "the last one in starts the countdown")
+	assert.Equal(t, protocol.PhaseCountdown, g.Phase())
+	snap = g.Snapshot("a", g.now)
+	assert.Nil(t, snap.StartsBy, "once started, nothing waits")
+	assert.Equal(t, []string{"a", "b", "c"}, snap.Roster)
+	g.refused("a", msg(protocol.TypeStart), protocol.CodeAlreadyStart)
+
+	g.now = cd.StartsAt
+	g.tick()
+	assert.Equal(t, protocol.PhaseRunning, g.Phase())
+	g.ok("c", move(g.blank(), g.pz.Solution[g.blank()]))
+}
+
+func TestGroupStartsAfterTheWaitWithThoseIn(t *testing.T) {
+	g := group(t, "a", "b")
+	g.join("a")
+	g.after(groupWait - time.Second)
+	assert.Empty(t, g.tick().Out, "not yet")
+	assert.Equal(t, protocol.PhaseWaiting, g.Phase())
+	g.after(time.Second)
+	cd := one[*protocol.CountdownEvent](t, events(g.tick().Out))
+	assert.Equal(t, protocol.PhaseCountdown, g.Phase())
+	g.now = cd.StartsAt
+	g.tick()
+	require.Equal(t, protocol.PhaseRunning, g.Phase())
+	started := g.Snapshot("", g.now).StartedAt
+
+	// A player of the roster still gets their place, late: their clock
+	// is the race's.
+	g.after(30 * time.Second)
+	w := g.join("b")
+	require.NotNil(t, w.Room)
+	assert.Equal(t, protocol.RolePlayer, w.You.Role)
+	assert.Equal(t, started, w.Room.StartedAt)
+	assert.NotEmpty(t, w.Room.Givens, "the late player gets the puzzle")
+	g.ok("b", move(g.blank(), g.pz.Solution[g.blank()]))
+	_, _, st := g.arrive("x", false, 0)
+	require.NotNil(t, st.Err)
+	assert.Equal(t, protocol.CodeNotInvited, st.Err.Code)
+}
+
+func TestGroupNobodyCameInTime(t *testing.T) {
+	g := group(t, "a", "b")
+	g.after(time.Minute)
+	assert.Empty(t, g.tick().Out)
+	assert.Equal(t, protocol.PhaseWaiting, g.Phase(), "an empty room does not start")
+	_, join := g.enter("b", false)
+	one[*protocol.CountdownEvent](t, events(join.Out))
+	assert.Equal(t, protocol.PhaseCountdown, g.Phase(), "the first one in after the wait starts it")
+}
+
+func TestGroupRematchIsTheHosts(t *testing.T) {
+	g := group(t, "a", "b")
+	g.join("a")
+	g.join("b")
+	cd := g.Snapshot("", g.now).StartsAt
+	require.NotNil(t, cd)
+	g.now = *cd
+	g.tick()
+	g.saved(g.fill("a").Eff[0].Results)
+	g.saved(g.fill("b").Eff[0].Results)
+	require.Equal(t, protocol.PhaseFinished, g.Phase())
+	g.refused("b", msg(protocol.TypeRematch), protocol.CodeNotHost)
+	g.ok("a", msg(protocol.TypeRematch))
+	g.Rematch(g.now, 2, puzzle(t, 2))
+	g.Drain()
+	assert.Nil(t, g.Snapshot("", g.now).StartsBy, "a rematch waits for its host")
+	g.ok("a", msg(protocol.TypeStart))
+	_, _, st := g.arrive("x", false, 0)
+	require.NotNil(t, st.Err, "the room is still the group's")
+	assert.Equal(t, protocol.CodeNotInvited, st.Err.Code)
+}
+
+func TestGroupSurvivesARestore(t *testing.T) {
+	g := group(t, "a", "b")
+	g.join("a")
+	back, saved := g.restored(room.Config{})
+	assert.Equal(t, []string{"a", "b"}, saved.Roster)
+	require.NotNil(t, saved.StartsBy)
+	assert.Equal(t, g.now.Add(groupWait), back.Deadline())
+	back.refused("a", msg(protocol.TypeStart), protocol.CodeStartsItself)
+	_, _, st := back.arrive("x", false, 0)
+	require.NotNil(t, st.Err)
+	assert.Equal(t, protocol.CodeNotInvited, st.Err.Code)
+	_, join := back.enter("b", false)
+	one[*protocol.CountdownEvent](t, events(join.Out))
+}
