@@ -2,7 +2,9 @@
 // service. Players join with a ticket, see how many wait at each level,
 // and leave at once; a tick groups them, makes a race room for each group
 // and tells its players through their tickets; once a rated race is over
-// it is rated (package ladder).
+// it is rated (package ladder). A rated race is stored as it is made
+// (store.RatedRace), so that a restart, or any node, still rates it; a
+// tournament's race between accounts is rated the same way (Track).
 //
 // The lobby lives on one node: every ticket is asked about where it was
 // made (see docs/operations.md for how the queue's requests reach that
@@ -46,10 +48,15 @@ type Rooms interface {
 }
 
 // Store is what the lobby reads and writes: the ratings (to match by, and
-// to rate with) and a race room's state (to know it is over).
+// to rate with), the rated races still to rate, a race room's state (to
+// know it is over) and players (to know the accounts among them).
 type Store interface {
 	ladder.Store
+	AddRatedRace(ctx context.Context, r store.RatedRace) error
+	RatedRaces(ctx context.Context, limit int) ([]store.RatedRace, error)
+	DropRatedRace(ctx context.Context, roomID string) error
 	Room(ctx context.Context, id string) (store.Room, error)
+	Player(ctx context.Context, id string) (store.Player, error)
 	RatingHistory(ctx context.Context, playerID string, limit int) ([]store.RatingChange, error)
 	TopRatings(ctx context.Context, maxRD float64, limit int) ([]store.Rating, error)
 }
@@ -127,10 +134,8 @@ type match struct {
 	at     time.Time
 }
 
-type race struct {
-	roster []string
-	at     time.Time
-}
+// ratedBatch bounds the rated races looked at in one tick.
+const ratedBatch = 500
 
 // Lobby is the Play now service; it is safe for concurrent use.
 type Lobby struct {
@@ -144,7 +149,9 @@ type Lobby struct {
 
 	mu      sync.Mutex
 	matched map[string]match // by ticket
-	races   map[string]race  // rated races not yet rated, by room
+	// unsaved are rated races the store refused to record: tried again
+	// each tick, by room.
+	unsaved map[string]store.RatedRace
 }
 
 // New makes a lobby for the levels given; now is its clock.
@@ -154,7 +161,7 @@ func New(cfg Config, levels []string, rooms Rooms, st Store, now func() time.Tim
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Lobby{cfg: cfg, q: queue.New(cfg.Queue), rooms: rooms, st: st, levels: levels, now: now, log: log,
-		matched: map[string]match{}, races: map[string]race{}}
+		matched: map[string]match{}, unsaved: map[string]store.RatedRace{}}
 }
 
 // Join puts the player in the queue of the level and returns their
@@ -257,18 +264,67 @@ func (l *Lobby) Tick(ctx context.Context) {
 			delete(l.matched, t)
 		}
 	}
-	races := make(map[string]race, len(l.races))
-	for id, r := range l.races {
-		races[id] = r
+	unsaved := make([]store.RatedRace, 0, len(l.unsaved))
+	for _, r := range l.unsaved {
+		unsaved = append(unsaved, r)
 	}
 	l.mu.Unlock()
-	for id, r := range races {
-		if l.rate(ctx, id, r, now) {
-			l.mu.Lock()
-			delete(l.races, id)
-			l.mu.Unlock()
+	for _, r := range unsaved {
+		l.record(ctx, r)
+	}
+	cctx, cancel := context.WithTimeout(ctx, l.cfg.Timeout)
+	races, err := l.st.RatedRaces(cctx, ratedBatch)
+	cancel()
+	if err != nil {
+		l.log.Warn("lobby: rated races", "err", err)
+		return
+	}
+	for _, r := range races {
+		if l.rate(ctx, r, now) {
+			cctx, cancel := context.WithTimeout(ctx, l.cfg.Timeout)
+			if err := l.st.DropRatedRace(cctx, r.RoomID); err != nil {
+				l.log.Warn("lobby: drop a rated race", "room", r.RoomID, "err", err)
+			}
+			cancel()
 		}
 	}
+}
+
+// Track rates the race of the room as a rated race between the accounts
+// among players, once it is over (a tournament's race): with fewer than
+// two accounts there is nothing to rate.
+func (l *Lobby) Track(ctx context.Context, roomID string, players []string) error {
+	var accounts []string
+	for _, id := range players {
+		p, err := l.st.Player(ctx, id)
+		if err != nil {
+			return fmt.Errorf("lobby: rated race %s: player %s: %w", roomID, id, err)
+		}
+		if p.Account() {
+			accounts = append(accounts, id)
+		}
+	}
+	if len(accounts) < 2 {
+		return nil
+	}
+	l.record(ctx, store.RatedRace{RoomID: roomID, Roster: accounts, At: l.now()})
+	return nil
+}
+
+// record stores a rated race to rate, or keeps it to try again on the
+// next tick.
+func (l *Lobby) record(ctx context.Context, r store.RatedRace) {
+	cctx, cancel := context.WithTimeout(ctx, l.cfg.Timeout)
+	err := l.st.AddRatedRace(cctx, r)
+	cancel()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err != nil {
+		l.log.Warn("lobby: record a rated race: kept to try again", "room", r.RoomID, "err", err)
+		l.unsaved[r.RoomID] = r
+		return
+	}
+	delete(l.unsaved, r.RoomID)
 }
 
 // start makes the group's room. When no room can be made the group goes
@@ -295,25 +351,25 @@ func (l *Lobby) start(ctx context.Context, g queue.Group, now time.Time) {
 		l.mu.Unlock()
 		return
 	}
+	if g.Pool.Rated {
+		l.record(ctx, store.RatedRace{RoomID: id, Roster: players, At: now})
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, e := range g.Entries {
 		l.matched[e.Ticket] = match{at: now, status: Status{Ticket: e.Ticket, State: StateMatched, Level: g.Pool.Level,
 			Rated: g.Pool.Rated, Rating: e.Rating, Room: id, Players: players, Waiting: map[string]int{}}}
 	}
-	if g.Pool.Rated {
-		l.races[id] = race{roster: players, at: now}
-	}
 	l.log.Info("lobby: match", "room", id, "level", g.Pool.Level, "rated", g.Pool.Rated, "players", players)
 }
 
-// rate rates the race once it is over (its room finished, every player
-// of the roster has a finish, or RateBy has passed), and reports whether
-// it is done with it.
-func (l *Lobby) rate(ctx context.Context, id string, r race, now time.Time) bool {
+// rate rates the race once it is over (its room finished, or RateBy has
+// passed), and reports whether it is done with it.
+func (l *Lobby) rate(ctx context.Context, r store.RatedRace, now time.Time) bool {
 	cctx, cancel := context.WithTimeout(ctx, l.cfg.Timeout)
 	defer cancel()
-	if now.Sub(r.at) < l.cfg.RateBy {
+	id := r.RoomID
+	if now.Sub(r.At) < l.cfg.RateBy {
 		rm, err := l.st.Room(cctx, id)
 		if err != nil {
 			l.log.Warn("lobby: rated room", "room", id, "err", err)
@@ -325,12 +381,12 @@ func (l *Lobby) rate(ctx context.Context, id string, r race, now time.Time) bool
 			return false
 		}
 	}
-	changes, err := ladder.Rate(cctx, l.st, id, r.roster, now)
+	changes, err := ladder.Rate(cctx, l.st, id, r.Roster, now)
 	if err != nil {
 		l.log.Warn("lobby: rate a race", "room", id, "err", err)
 		return false
 	}
-	l.log.Info("lobby: race rated", "room", id, "players", len(r.roster), "changes", len(changes))
+	l.log.Info("lobby: race rated", "room", id, "players", len(r.Roster), "changes", len(changes))
 	return true
 }
 

@@ -189,3 +189,79 @@ func TestMatchRateAndForget(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, board, "provisional ratings are on no board")
 }
+
+// failing is the store with AddRatedRace failing while fail is set: a
+// database that refuses a write for a while.
+type failing struct {
+	*sqlite.Store
+	fail bool
+}
+
+func (f *failing) AddRatedRace(ctx context.Context, r store.RatedRace) error {
+	if f.fail {
+		return errors.New("database away")
+	}
+	return f.Store.AddRatedRace(ctx, r)
+}
+
+// A rated race is stored as it is matched: a lobby started again (a
+// restart, or another node) rates it once it is over. A race the store
+// would not record at first is recorded on a later tick.
+func TestRatedRaceOutlivesTheLobby(t *testing.T) {
+	ctx := context.Background()
+	_, s, rs, c := setup(t, "a", "b")
+	f := &failing{Store: s, fail: true}
+	l := lobby.New(lobby.Config{}, room.Levels, rs, f, c.now, nil)
+	for i, p := range []string{"a", "b"} {
+		_, err := l.Join(ctx, lobby.Request{Player: p, Account: true, Addr: fmt.Sprint(i), Level: "easy", Rated: true})
+		require.NoError(t, err)
+	}
+	l.Tick(ctx)
+	pending, err := s.RatedRaces(ctx, 10)
+	require.NoError(t, err)
+	assert.Empty(t, pending, "the store refused it")
+	f.fail = false
+	l.Tick(ctx)
+	pending, err = s.RatedRaces(ctx, 10)
+	require.NoError(t, err)
+	require.Len(t, pending, 1, "recorded on the next tick")
+	assert.Equal(t, "room1", pending[0].RoomID)
+	assert.ElementsMatch(t, []string{"a", "b"}, pending[0].Roster)
+
+	// The lobby is gone; the race ends; a new one rates it.
+	rm, err := s.Room(ctx, "room1")
+	require.NoError(t, err)
+	require.NoError(t, s.SaveResults(ctx, []store.Result{{RoomID: "room1", PlayerID: "a", PuzzleID: rm.PuzzleID, Mode: room.ModeRace, Level: "easy",
+		Elapsed: 3 * time.Minute, FinishedAt: t0, RoomRank: 1, AllTime: true}}))
+	rm.State, rm.StartedAt, rm.FinishedAt = store.StateFinished, t0, t0.Add(3*time.Minute)
+	require.NoError(t, s.UpdateRoom(ctx, rm))
+	again := lobby.New(lobby.Config{}, room.Levels, rs, s, c.now, nil)
+	again.Tick(ctx)
+	got, err := s.RoomRatings(ctx, "room1")
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	assert.Greater(t, got[0].After.Rating, 1500.0, "a won")
+	assert.Less(t, got[1].After.Rating, 1500.0)
+	pending, err = s.RatedRaces(ctx, 10)
+	require.NoError(t, err)
+	assert.Empty(t, pending, "rated, and forgotten")
+	again.Tick(ctx)
+	got2, err := s.RoomRatings(ctx, "room1")
+	require.NoError(t, err)
+	assert.Equal(t, got, got2, "rated once")
+}
+
+// Track rates a race between the accounts among its players; a race with
+// fewer than two accounts is not rated.
+func TestTrack(t *testing.T) {
+	ctx := context.Background()
+	l, s, _, _ := setup(t, "a", "b")
+	require.NoError(t, s.CreatePlayer(ctx, store.Player{ID: "g", Name: "g", TokenHash: []byte("g"), CreatedAt: t0, LastSeen: t0}))
+	require.NoError(t, l.Track(ctx, "t1", []string{"a", "g", "b"}))
+	require.NoError(t, l.Track(ctx, "t2", []string{"a", "g"}))
+	assert.Error(t, l.Track(ctx, "t3", []string{"a", "nobody"}))
+	pending, err := s.RatedRaces(ctx, 10)
+	require.NoError(t, err)
+	require.Len(t, pending, 1)
+	assert.Equal(t, store.RatedRace{RoomID: "t1", Roster: []string{"a", "b"}, At: t0}, pending[0], "the guest is left out")
+}

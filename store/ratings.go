@@ -29,6 +29,14 @@ type RatingChange struct {
 	At       time.Time
 }
 
+// RatedRace is a rated race still to rate: its room's game, the accounts
+// matched into it and when it was made.
+type RatedRace struct {
+	RoomID string
+	Roster []string
+	At     time.Time
+}
+
 // Ratings is the persistence of the rated races' ratings.
 type Ratings interface {
 	// Ratings are the stored ratings of the players given, by player; a
@@ -58,4 +66,13 @@ type Ratings interface {
 	// only ratings whose RD is at most maxRD count (the provisional ones
 	// are left off).
 	TopRatings(ctx context.Context, maxRD float64, limit int) ([]Rating, error)
+	// AddRatedRace records a rated race to rate once it is over, so that
+	// a restart (or another node) still rates it; adding a room twice
+	// keeps the first.
+	AddRatedRace(ctx context.Context, r RatedRace) error
+	// RatedRaces are the races still to rate, oldest first, at most limit.
+	RatedRaces(ctx context.Context, limit int) ([]RatedRace, error)
+	// DropRatedRace forgets a race once it is rated (or has nobody left to
+	// rate); dropping one that is not there does nothing.
+	DropRatedRace(ctx context.Context, roomID string) error
 }

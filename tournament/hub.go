@@ -226,12 +226,13 @@ func (h *Hub) RaceOver(roomID string) {
 func (h *Hub) Results(st room.Store) Results { return Results{Store: st, Hub: h} }
 
 // Serve is the hub of a server: it makes its races in rooms (calling
-// RaceOver as each ends) and answers srv's tournament routes; with runs
+// RaceOver as each ends, and rated with rated: see RegistryRaces) and
+// answers srv's tournament routes; with runs
 // (one node, or the one of several with TOURNAMENTS) it also runs the
 // schedule's tournaments and the store's, a first Tick before it returns,
 // then Keep, until the returned stop is called.
-func (h *Hub) Serve(ctx context.Context, srv *server.Server, rooms *room.Registry, schedule []Recurring, runs bool) (stop func()) {
-	h.SetRaces(RegistryRaces{Rooms: rooms, Over: h.RaceOver})
+func (h *Hub) Serve(ctx context.Context, srv *server.Server, rooms *room.Registry, rated RateFunc, schedule []Recurring, runs bool) (stop func()) {
+	h.SetRaces(RegistryRaces{Rooms: rooms, Over: h.RaceOver, Rated: rated, Log: h.log})
 	srv.SetTournaments(h)
 	if !runs {
 		return func() {}
@@ -264,14 +265,20 @@ func (r Results) SaveResults(ctx context.Context, rs []room.Result) error {
 // RegistryRaces makes the races as race rooms of the registry, and calls
 // Over with a room's id when it ends.
 //
-// The rooms are ordinary race rooms: their results are stored as any
-// race's, and they are casual: only Play now's rated rooms (package
-// lobby) change ratings. This is where a tournament's races would be
-// made rated.
+// The rooms are race rooms made for their players (see StartRace): their
+// results are stored as any race's, and each is handed to Rated, which
+// rates it between the accounts among its players once it is over
+// (package lobby's Track): a tournament's races are rated races.
 type RegistryRaces struct {
 	Rooms *room.Registry
 	Over  func(roomID string)
+	Rated RateFunc
+	Log   *slog.Logger
 }
+
+// RateFunc has a race room rated between the accounts among its players
+// once it is over.
+type RateFunc func(ctx context.Context, roomID string, players []string) error
 
 // StartRace makes a race room of the level for the players: only they
 // join it as players, and it starts by itself once they are in, or
@@ -283,6 +290,12 @@ func (r RegistryRaces) StartRace(ctx context.Context, tournamentID, level string
 	}
 	if r.Over != nil {
 		go func() { <-rm.Done(); r.Over(rm.ID()) }()
+	}
+	if r.Rated != nil {
+		if err := r.Rated(ctx, rm.ID(), players); err != nil && r.Log != nil {
+			// The race goes on, unrated: its players are waiting for it.
+			r.Log.Warn("tournament: a race left unrated", "tournament", tournamentID, "room", rm.ID(), "err", err)
+		}
 	}
 	return rm.ID(), nil
 }

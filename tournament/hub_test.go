@@ -80,3 +80,35 @@ func TestHubStoresTheStandings(t *testing.T) {
 	assert.Equal(t, 1, mine[0].Rank)
 	assert.Equal(t, 4, mine[0].Score)
 }
+
+// RegistryRaces makes each race a room for its players alone, which
+// starts by itself, and hands it to Rated; a race Rated cannot take still
+// runs (its players wait for it), unrated.
+func TestRegistryRacesAreTheirPlayersAndRated(t *testing.T) {
+	ctx := context.Background()
+	reg := room.NewRegistry(room.RegistryConfig{Clock: roomtest.NewClock(t0)}, roomtest.NewStore())
+	defer func() { assert.NoError(t, reg.Shutdown(ctx)) }()
+	var rated [][]string
+	fail := false
+	rs := tournament.RegistryRaces{Rooms: reg, Rated: func(_ context.Context, roomID string, players []string) error {
+		rated = append(rated, append([]string{roomID}, players...))
+		if fail {
+			return assert.AnError
+		}
+		return nil
+	}}
+	id, err := rs.StartRace(ctx, "t1", "easy", []string{"ann", "bob"})
+	require.NoError(t, err)
+	rm, err := reg.Get(id)
+	require.NoError(t, err)
+	snap, err := rm.Snapshot(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"ann", "bob"}, snap.Roster)
+	assert.NotNil(t, snap.StartsBy, "it starts by itself")
+	assert.Equal(t, [][]string{{id, "ann", "bob"}}, rated)
+
+	fail = true
+	id2, err := rs.StartRace(ctx, "t1", "easy", []string{"cy", "dee", "eve"})
+	require.NoError(t, err, "an unrated race is still a race")
+	assert.Equal(t, [][]string{{id, "ann", "bob"}, {id2, "cy", "dee", "eve"}}, rated)
+}

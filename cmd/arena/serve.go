@@ -196,14 +196,14 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 	}
 	srv.SetDailies(&daily.Service{Store: st, Puzzles: puzzles, RankGuests: all.RankGuests})
 	srv.SetReplays(data)
-	defer hub.Serve(ctx, srv, rooms, all.Tournaments, all.Arenas || !all.Node.On())()
+	playNow := lobby.New(lobby.Config{}, room.Levels, srv, st, time.Now, logger)
+	srv.SetPlayNow(playNow)
+	defer background(playNow.Run)() // matches the queue, rates the rated races (the tournaments' too)
+	defer hub.Serve(ctx, srv, rooms, playNow.Track, all.Tournaments, all.Arenas || !all.Node.On())()
 	srv.SetBrake(events)
 	accounts := account.New(account.Config{PublicURL: cfg.PublicURL, ListenAddr: cfg.ListenAddr, Logger: logger}, st)
 	srv.SetAccounts(accounts)
 	defer background(accounts.Run)() // sweeps the expired sessions and codes
-	playNow := lobby.New(lobby.Config{}, room.Levels, srv, st, time.Now, logger)
-	srv.SetPlayNow(playNow)
-	defer background(playNow.Run)() // matches the queue, rates the rated races
 	srv.AddQueue("events", func() server.QueueStats {
 		s := events.Stats()
 		return server.QueueStats{Depth: s.Pending, Bytes: s.PendingBytes, OldestAt: s.OldestAt, Full: s.Full, Dropped: s.Dropped}

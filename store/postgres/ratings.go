@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -120,4 +121,39 @@ func (s *Store) TopRatings(ctx context.Context, maxRD float64, limit int) ([]sto
 		 FROM ratings r JOIN players p ON p.id = r.player_id
 		 WHERE p.handle_key IS NOT NULL AND r.rd <= $1
 		 ORDER BY r.rating DESC, r.rd, r.player_id LIMIT $2`, maxRD, limitArg(limit))
+}
+
+// AddRatedRace records a race to rate; a room added before keeps its row.
+func (s *Store) AddRatedRace(ctx context.Context, r store.RatedRace) error {
+	roster, err := json.Marshal(r.Roster)
+	if err != nil {
+		return fmt.Errorf("postgres: rated race %s: %w", r.RoomID, err)
+	}
+	_, err = s.pool.Exec(ctx, `INSERT INTO rated_races (room_id, roster, at) VALUES ($1, $2, $3) ON CONFLICT (room_id) DO NOTHING`,
+		r.RoomID, string(roster), r.At)
+	return mapErr(err, "add rated race "+r.RoomID)
+}
+
+// RatedRaces are the races still to rate, oldest first.
+func (s *Store) RatedRaces(ctx context.Context, limit int) ([]store.RatedRace, error) {
+	rows, err := s.pool.Query(ctx, `SELECT room_id, roster, at FROM rated_races ORDER BY at, room_id LIMIT $1`, limitArg(limit))
+	if err != nil {
+		return nil, mapErr(err, "rated races")
+	}
+	rs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.RatedRace, error) {
+		var r store.RatedRace
+		var roster string
+		if err := row.Scan(&r.RoomID, &roster, &r.At); err != nil {
+			return r, err
+		}
+		r.At = r.At.UTC()
+		return r, json.Unmarshal([]byte(roster), &r.Roster)
+	})
+	return rs, mapErr(err, "rated races")
+}
+
+// DropRatedRace forgets a race to rate.
+func (s *Store) DropRatedRace(ctx context.Context, roomID string) error {
+	_, err := s.pool.Exec(ctx, `DELETE FROM rated_races WHERE room_id = $1`, roomID)
+	return mapErr(err, "drop rated race "+roomID)
 }

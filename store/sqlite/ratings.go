@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -118,4 +119,35 @@ func (s *Store) TopRatings(ctx context.Context, maxRD float64, limit int) ([]sto
 		 FROM ratings r JOIN players p ON p.id = r.player_id
 		 WHERE p.handle_key IS NOT NULL AND r.rd <= ?
 		 ORDER BY r.rating DESC, r.rd, r.player_id LIMIT ?`, maxRD, limitArg(limit))
+}
+
+// AddRatedRace records a race to rate; a room added before keeps its row.
+func (s *Store) AddRatedRace(ctx context.Context, r store.RatedRace) error {
+	roster, err := json.Marshal(r.Roster)
+	if err != nil {
+		return fmt.Errorf("sqlite: rated race %s: %w", r.RoomID, err)
+	}
+	_, err = s.w.ExecContext(ctx, `INSERT INTO rated_races (room_id, roster, at) VALUES (?, ?, ?) ON CONFLICT (room_id) DO NOTHING`,
+		r.RoomID, string(roster), micros(r.At))
+	return mapErr(err, "add rated race "+r.RoomID)
+}
+
+// RatedRaces are the races still to rate, oldest first.
+func (s *Store) RatedRaces(ctx context.Context, limit int) ([]store.RatedRace, error) {
+	return queryAll(ctx, s.r, "rated races", func(row scanner) (store.RatedRace, error) {
+		var r store.RatedRace
+		var roster string
+		var at sql.NullInt64
+		if err := row.Scan(&r.RoomID, &roster, &at); err != nil {
+			return r, err
+		}
+		r.At = fromMicros(at)
+		return r, json.Unmarshal([]byte(roster), &r.Roster)
+	}, `SELECT room_id, roster, at FROM rated_races ORDER BY at, room_id LIMIT ?`, limitArg(limit))
+}
+
+// DropRatedRace forgets a race to rate.
+func (s *Store) DropRatedRace(ctx context.Context, roomID string) error {
+	_, err := s.w.ExecContext(ctx, `DELETE FROM rated_races WHERE room_id = ?`, roomID)
+	return mapErr(err, "drop rated race "+roomID)
 }

@@ -141,3 +141,31 @@ func testRoomResults(t *testing.T, s store.Store) {
 	require.NoError(t, err)
 	assert.Empty(t, rs)
 }
+
+func testRatedRaces(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	got, err := s.RatedRaces(ctx, 10)
+	require.NoError(t, err)
+	assert.Empty(t, got)
+
+	late := store.RatedRace{RoomID: "rr2", Roster: []string{"p_c", "p_d", "p_e"}, At: t0.Add(time.Minute)}
+	early := store.RatedRace{RoomID: "rr1", Roster: []string{"p_a", "p_b"}, At: t0}
+	require.NoError(t, s.AddRatedRace(ctx, late))
+	require.NoError(t, s.AddRatedRace(ctx, early))
+	again := early
+	again.Roster, again.At = []string{"p_x", "p_y"}, t0.Add(time.Hour)
+	require.NoError(t, s.AddRatedRace(ctx, again), "a room added twice")
+	got, err = s.RatedRaces(ctx, 10)
+	require.NoError(t, err)
+	assert.Equal(t, []store.RatedRace{early, late}, got, "oldest first; a room added twice keeps its first row")
+	got, err = s.RatedRaces(ctx, 1)
+	require.NoError(t, err)
+	assert.Equal(t, []store.RatedRace{early}, got)
+
+	require.NoError(t, s.DropRatedRace(ctx, "rr1"))
+	require.NoError(t, s.DropRatedRace(ctx, "rr1"), "dropped twice")
+	require.NoError(t, s.DropRatedRace(ctx, "nowhere"))
+	got, err = s.RatedRaces(ctx, 10)
+	require.NoError(t, err)
+	assert.Equal(t, []store.RatedRace{late}, got)
+}

@@ -69,6 +69,7 @@ func Run(t *testing.T, open Opener) {
 		{"Tournaments", testTournaments},
 		{"Ratings", testRatings},
 		{"RoomResults", testRoomResults},
+		{"RatedRaces", testRatedRaces},
 		{"BadInput", testBadInput},
 	}
 	for _, tt := range tests {

@@ -104,7 +104,11 @@ export function sync(game) {
   const key = `${game.room.id}.${game.room.round}`;
   if (game.phase !== 'finished' || game.mode !== 'race' || game.room.round > 1 || asked.has(key)) return;
   asked.add(key);
-  ratingOf(game.room.id, game.me.id).then((c) => {
+  // A match says whether it is rated; a tournament's race (a group's race
+  // that is no match of this tab) is rated between accounts.
+  const m = matchOf(game.room.id);
+  const rated = m ? m.rated : game.roster.length > 1 && !!api.account();
+  ratingOf(game.room.id, game.me.id, rated).then((c) => {
     const line = $('finish-rating');
     if (!c || !line) return;
     line.textContent = ratingText(c);
@@ -134,9 +138,8 @@ function groupLobby(game) {
 // ratingOf reads what the rated race did to this player's rating, once it
 // is rated: it asks again every second for up to 20 s, and answers null
 // for a race that is not rated.
-export async function ratingOf(room, me) {
-  const m = matchOf(room);
-  if (!m || !m.rated) return null;
+export async function ratingOf(room, me, rated) {
+  if (!rated) return null;
   for (let i = 0; i < 20; i++) {
     try {
       const r = await api.get(`/api/rooms/${encodeURIComponent(room)}/ratings`);
