@@ -17,6 +17,7 @@ import (
 	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/protocol"
+	"github.com/sudoku-arena/arena/server"
 	"github.com/sudoku-arena/arena/store"
 	"github.com/sudoku-arena/arena/store/sqlite"
 )
@@ -120,6 +121,48 @@ var tournamentLooks = []look{
 	{"-phone-dark", 390, 844, true, "dark"},
 }
 
+// runningTournament is the id of the one tournament srv runs, once its
+// schedule has started it.
+func runningTournament(t *testing.T, srv *arena) string {
+	t.Helper()
+	var list server.TournamentsResponse
+	for deadline := time.Now().Add(10 * time.Second); len(list.Running) == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		res, err := arenatest.Get(srv.URL() + "/api/tournaments")
+		require.NoError(t, err)
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&list))
+		res.Body.Close()
+	}
+	require.Len(t, list.Running, 1)
+	return list.Running[0].ID
+}
+
+// tournamentBot makes a bot player (by joining a room of its own, whose
+// socket it closes) and joins it to the tournament over HTTP with its
+// token; it returns the bot, to join its race with the token, and the
+// tournament as the join answered.
+func tournamentBot(ctx context.Context, t *testing.T, srv *arena, tid string) (*bot, server.TournamentResponse) {
+	t.Helper()
+	res, err := arenatest.Post(srv.URL()+"/api/rooms", "application/json", strings.NewReader(`{"mode":"race","level":"easy"}`))
+	require.NoError(t, err)
+	var created struct{ ID string }
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&created))
+	res.Body.Close()
+	scratch := joinBot(ctx, t, srv, created.ID, "Bot", "")
+	scratch.conn.CloseNow()
+	req, err := http.NewRequest(http.MethodPost, srv.URL()+"/api/tournaments/"+tid+"/join", strings.NewReader("{}"))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Origin", srv.URL())
+	req.Header.Set("Authorization", "Bearer "+scratch.token)
+	res, err = arenatest.Client.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	var tr server.TournamentResponse
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&tr))
+	return scratch, tr
+}
+
 // tournamentGuest makes a guest player named name and joins them to the
 // tournament over HTTP, with the session cookie.
 func tournamentGuest(t *testing.T, srv *arena, tid, name string) {
@@ -157,17 +200,7 @@ func TestTournament(t *testing.T) {
 	// Ann is paired with a bot but stays on the tournament's page: the
 	// race starts without her after GROUP_WAIT.
 	srv := startArena(t, "TOURNAMENTS=2h/easy/2h", "PLAYER_RATE=0", "GROUP_WAIT=1s")
-	var list struct {
-		Running []struct{ ID string } `json:"running"`
-	}
-	for deadline := time.Now().Add(10 * time.Second); len(list.Running) == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		res, err := arenatest.Get(srv.URL() + "/api/tournaments")
-		require.NoError(t, err)
-		require.NoError(t, json.NewDecoder(res.Body).Decode(&list))
-		res.Body.Close()
-	}
-	require.Len(t, list.Running, 1)
-	tid := list.Running[0].ID
+	tid := runningTournament(t, srv)
 	for i := range 10 {
 		tournamentGuest(t, srv, tid, fmt.Sprintf("Guest %d", i+1)) // paired two by two among themselves
 	}
@@ -189,30 +222,7 @@ func TestTournament(t *testing.T) {
 	assert.True(t, eval[bool](p, `document.querySelector('#t-standings tbody tr:last-child').classList.contains('me')`))
 	assert.Equal(t, "All 11 players", text(p, "#t-more"))
 
-	// A bot: a player made by joining a room of its own, then the tournament.
-	res, err := arenatest.Post(srv.URL()+"/api/rooms", "application/json", strings.NewReader(`{"mode":"race","level":"easy"}`))
-	require.NoError(t, err)
-	var created struct{ ID string }
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&created))
-	res.Body.Close()
-	scratch := joinBot(ctx, t, srv, created.ID, "Bot", "")
-	scratch.conn.CloseNow()
-	req, err := http.NewRequest(http.MethodPost, srv.URL()+"/api/tournaments/"+tid+"/join", strings.NewReader("{}"))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Origin", srv.URL())
-	req.Header.Set("Authorization", "Bearer "+scratch.token)
-	res, err = arenatest.Client.Do(req)
-	require.NoError(t, err)
-	var tr struct {
-		Standings []struct {
-			Player  string `json:"player"`
-			Playing string `json:"playing"`
-		} `json:"standings"`
-	}
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&tr))
-	res.Body.Close()
-	require.Equal(t, http.StatusOK, res.StatusCode)
+	scratch, tr := tournamentBot(ctx, t, srv, tid)
 	require.Len(t, tr.Standings, 12)
 	race := tr.Standings[11].Playing
 	require.NotEmpty(t, race, "the bot is paired, with Ann")

@@ -35,6 +35,8 @@ const (
 	CodeCellFilled    = "cell_filled"     // notes on a cell that holds a digit
 	CodeConflict      = "conflict"        // the digit is already in the cell's row, column or box
 	CodeFrozen        = "frozen"          // a racer's hint penalty is running
+	CodeBerserk       = "berserk"         // a note or hint from a player who went berserk
+	CodeCannotBerserk = "cannot_berserk"  // berserk outside a tournament's race, after a first digit, note or hint, or twice
 	CodeNothingToUndo = "nothing_to_undo"
 	CodeNothingToRedo = "nothing_to_redo"
 	CodeUndoStale     = "undo_stale"  // someone else has changed the cell since

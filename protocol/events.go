@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Event types, server to client. TypeMove, TypeNote, TypeColour, TypeHint
-// and TypeCursor name events too.
+// Event types, server to client. TypeMove, TypeNote, TypeColour, TypeHint,
+// TypeCursor and TypeBerserk name events too.
 const (
 	TypeWelcome   = "welcome"
 	TypeState     = "state"
@@ -100,6 +100,10 @@ type Snapshot struct {
 	// those who are in, if not all are by then; absent once it has.
 	Roster   []string   `json:"roster,omitempty"`
 	StartsBy *time.Time `json:"starts_by,omitempty"`
+	// Berserk is set on a tournament's race (its first round): its
+	// players may go berserk (no notes, no hints) for a bonus point if
+	// they win.
+	Berserk bool `json:"berserk,omitempty"`
 	// Givens is the puzzle, 81 characters, '.' for an empty cell. A race
 	// shows it once the countdown is over, so that nobody gets a head start.
 	Givens string `json:"givens,omitempty"`
@@ -163,6 +167,8 @@ type PlayerView struct {
 	Since *time.Time `json:"since,omitempty"`
 	// Guest is set on a player without an account, shown as a guest.
 	Guest bool `json:"guest,omitempty"`
+	// Berserk is set on a player who went berserk this round.
+	Berserk bool `json:"berserk,omitempty"`
 	// Review is "held" on a finish kept off the leaderboards until a
 	// person looks at it (it did not look like a person's).
 	Review string `json:"review,omitempty"`
@@ -288,6 +294,13 @@ type PresenceEvent struct {
 	Guest bool `json:"guest,omitempty"`
 	// Until is when an away player's place is given up.
 	Until *time.Time `json:"until,omitempty"`
+}
+
+// BerserkEvent is a racer going berserk: no notes and no hints for them
+// this round, for a bonus point in the tournament if they win.
+type BerserkEvent struct {
+	Header
+	Player string `json:"player"`
 }
 
 // CursorEvent is where a co-op player's cursor is.

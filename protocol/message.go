@@ -14,6 +14,7 @@ const (
 	TypeRedo    = "redo"
 	TypeCursor  = "cursor"
 	TypeRematch = "rematch"
+	TypeBerserk = "berserk"
 	TypePing    = "ping"
 	TypeLeave   = "leave"
 )
@@ -91,7 +92,7 @@ func (m *Msg) Check() *Error {
 		return nil
 	case TypeCursor:
 		return m.needCell()
-	case TypeStart, TypeHint, TypeUndo, TypeRedo, TypeRematch, TypePing, TypeLeave:
+	case TypeStart, TypeHint, TypeUndo, TypeRedo, TypeRematch, TypeBerserk, TypePing, TypeLeave:
 		return nil
 	case "":
 		return Errorf(CodeBadField, `the message has no "type"`)

@@ -49,6 +49,7 @@ const (
 	kindPong                  // the answer to a ping
 	kindNotice                // an error the room tells one member of its own accord
 	kindBoardFull             // a player's board is full but not the solution, told to them alone
+	kindBerserk               // a racer went berserk (a tournament's race)
 	numKinds
 )
 

@@ -42,6 +42,10 @@ func (g *Game) evolve(ev protocol.Event, at time.Time) {
 		g.evolveHint(ev)
 	case *protocol.FinishEvent:
 		g.evolveFinish(ev)
+	case *protocol.BerserkEvent:
+		if m, ok := g.members[ev.Player]; ok {
+			m.berserk = true
+		}
 	}
 	// A progress event tells what the move or hint before it changed; an
 	// error (a conflict, a notice) changes nothing.

@@ -117,6 +117,9 @@ type Game struct {
 	// then; zero once it has started, and in a room made for nobody.
 	roster  []string
 	startBy time.Time
+	// berserk is set on a tournament's race: its players may go berserk
+	// (AllowBerserk).
+	berserk bool
 
 	host    string
 	members map[string]*member
@@ -176,7 +179,7 @@ func (g *Game) setPuzzle(pz Puzzle) {
 		m.undo, m.redo = nil, nil
 		m.frozenUntil = time.Time{}
 		m.finished, m.rank, m.elapsed, m.saving = false, 0, 0, false
-		m.mistakes = 0
+		m.mistakes, m.berserk = 0, false
 		m.placed = nil
 		g.rules.seat(g, m)
 	}
@@ -193,6 +196,11 @@ func (g *Game) Group(roster []string, startBy time.Time) {
 	g.roster = slices.Clone(roster)
 	g.startBy = startBy
 }
+
+// AllowBerserk lets the room's players go berserk (a tournament's race):
+// no notes and no hints for them this round, for a bonus point if they
+// win. Call it before the first join.
+func (g *Game) AllowBerserk() { g.berserk = true }
 
 // Roster is who the room was made for (nil for anyone).
 func (g *Game) Roster() []string { return g.roster }
@@ -374,9 +382,14 @@ func (g *Game) Handle(now time.Time, id string, msg *protocol.Msg) *protocol.Err
 		return g.rematch(now, m)
 	case protocol.TypeCursor:
 		return g.cursor(now, m, msg)
+	case protocol.TypeBerserk:
+		return g.goBerserk(now, m)
 	}
 	if err := g.playing(m); err != nil {
 		return err
+	}
+	if m.berserk && (msg.Type == protocol.TypeNote || msg.Type == protocol.TypeHint) {
+		return protocol.Errorf(protocol.CodeBerserk, "you went berserk: no notes and no hints in this race")
 	}
 	switch msg.Type {
 	case protocol.TypeMove:
@@ -429,6 +442,24 @@ func (g *Game) start(now time.Time, m *member) *protocol.Error {
 		return protocol.Errorf(protocol.CodePreparing, "the rematch's puzzle is on its way")
 	}
 	g.countdown(now)
+	return nil
+}
+
+// goBerserk is player m going berserk: in a room that allows it, before
+// the round is over and before their first digit, note or hint.
+func (g *Game) goBerserk(now time.Time, m *member) *protocol.Error {
+	refuse := func(why string) *protocol.Error { return protocol.Errorf(protocol.CodeCannotBerserk, "%s", why) }
+	switch {
+	case !g.berserk || g.round > 1:
+		return refuse("berserk is for a tournament's races, not their rematches")
+	case m.berserk:
+		return refuse("you went berserk already")
+	case g.phase == protocol.PhaseFinished || g.phase == protocol.PhasePreparing || m.finished || m.saving:
+		return refuse("the race is over")
+	case len(m.placed) > 0 || m.progress.Filled > 0 || m.progress.Hints > 0 || (m.board != nil && len(m.board.noteList()) > 0):
+		return refuse("berserk is taken before your first digit, note or hint")
+	}
+	g.publish(now, fact{kind: kindBerserk, actor: m.id, ev: &protocol.BerserkEvent{Header: protocol.Header{Type: protocol.TypeBerserk}, Player: m.id}})
 	return nil
 }
 

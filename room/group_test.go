@@ -20,6 +20,12 @@ func (g *game) Group(roster ...string) {
 	g.check = room.CheckReplay(g.tb, g.Game, g.now)
 }
 
+// AllowBerserk is the game's AllowBerserk, likewise.
+func (g *game) AllowBerserk() {
+	g.Game.AllowBerserk()
+	g.check = room.CheckReplay(g.tb, g.Game, g.now)
+}
+
 // group is a race room made for the roster.
 func group(tb testing.TB, roster ...string) *game {
 	g := newGame(tb, room.ModeRace, room.Config{})
@@ -141,4 +147,70 @@ func TestGroupSurvivesARestore(t *testing.T) {
 	assert.Equal(t, protocol.CodeNotInvited, st.Err.Code)
 	_, join := back.enter("b", false)
 	one[*protocol.CountdownEvent](t, events(join.Out))
+}
+
+// In a tournament's race a player may go berserk before their first
+// digit, note or hint: everyone is told, their notes and hints are
+// refused from then on, and their finish says so; the others play on as
+// before. A rematch's round starts without it.
+func TestBerserk(t *testing.T) {
+	g := group(t, "a", "b", "c")
+	g.AllowBerserk()
+	assert.True(t, g.Snapshot("", g.now).Berserk, "the room takes berserk")
+	g.join("a")
+	g.watch("s")
+	g.refused("s", msg(protocol.TypeBerserk), protocol.CodeSpectator)
+	s := g.ok("a", msg(protocol.TypeBerserk)) // while waiting
+	ev := one[*protocol.BerserkEvent](t, events(s.Out))
+	assert.Equal(t, "a", ev.Player)
+	assert.Equal(t, g.Seq(), ev.Seq, "logged: a replay and a restore see it")
+	require.Len(t, s.Out, 1)
+	assert.Equal(t, room.Output{Event: ev, Logged: true}, s.Out[0], "to everyone, the spectator too")
+	assert.True(t, g.player("a").Berserk)
+	g.refused("a", msg(protocol.TypeBerserk), protocol.CodeCannotBerserk)
+	g.join("b")
+	_, join := g.enter("c", false)
+	cd := one[*protocol.CountdownEvent](t, events(join.Out))
+	g.ok("c", msg(protocol.TypeBerserk)) // while counting down
+	g.now = cd.StartsAt
+	g.tick()
+
+	blank := g.blank()
+	g.refused("a", note(protocol.NoteCorner, blank, 5), protocol.CodeBerserk)
+	g.refused("a", msg(protocol.TypeHint), protocol.CodeBerserk)
+	g.ok("b", note(protocol.NoteCorner, blank, 5))
+	g.refused("b", msg(protocol.TypeBerserk), protocol.CodeCannotBerserk) // after a note
+	g.ok("c", move(blank, g.pz.Solution[blank]))
+
+	rs := g.fill("a").Eff[0].Results
+	require.Len(t, rs, 1)
+	assert.True(t, rs[0].Berserk, "the finish says so")
+	g.saved(rs)
+	g.refused("a", msg(protocol.TypeBerserk), protocol.CodeCannotBerserk) // finished
+	rs = g.fill("b").Eff[0].Results
+	assert.False(t, rs[0].Berserk)
+	g.saved(rs)
+
+	back, saved := g.restored(room.Config{})
+	assert.True(t, saved.Berserk)
+	assert.True(t, back.player("a").Berserk)
+	assert.True(t, back.player("c").Berserk)
+	assert.False(t, back.player("b").Berserk)
+
+	g.saved(g.fill("c").Eff[0].Results)
+	require.Equal(t, protocol.PhaseFinished, g.Phase())
+	g.ok("a", msg(protocol.TypeRematch))
+	g.Rematch(g.now, 2, puzzle(t, 2))
+	g.Drain()
+	assert.False(t, g.player("a").Berserk, "a new round")
+	assert.False(t, g.Snapshot("", g.now).Berserk, "a rematch is no tournament race")
+	g.refused("a", msg(protocol.TypeBerserk), protocol.CodeCannotBerserk)
+}
+
+func TestBerserkOnlyInATournamentsRace(t *testing.T) {
+	g := group(t, "a", "b")
+	g.join("a")
+	s := g.refused("a", msg(protocol.TypeBerserk), protocol.CodeCannotBerserk)
+	assert.Contains(t, s.Err.Message, "tournament")
+	assert.False(t, g.Snapshot("", g.now).Berserk)
 }

@@ -49,6 +49,8 @@ type member struct {
 	placed []placement
 	// guest: the player has no account.
 	guest bool
+	// berserk: the player went berserk this round (no notes, no hints).
+	berserk bool
 }
 
 // rankedFinish reports whether player m's finish counts (or, before it,

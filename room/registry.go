@@ -192,24 +192,33 @@ func (reg *Registry) Create(ctx context.Context, mode, level string) (*Room, err
 	return reg.create(ctx, spec{mode: mode, level: level})
 }
 
-// CreateGroup makes a room as Create does, for the players of roster
-// alone (a match of the queue, a tournament's pairing): its first round
-// starts by itself once they are all in, or GroupWait after it was made
-// with those who are (Game.Group).
-func (reg *Registry) CreateGroup(ctx context.Context, mode, level string, roster []string) (*Room, error) {
-	if len(roster) == 0 {
+// Group is who a room is made for, and how they play it.
+type Group struct {
+	// Players are the group's ids: only they join the room as players.
+	Players []string
+	// Berserk lets them go berserk (a tournament's race): see
+	// Game.AllowBerserk.
+	Berserk bool
+}
+
+// CreateGroup makes a room as Create does, for the group's players alone
+// (a match of the queue, a tournament's pairing): its first round starts
+// by itself once they are all in, or GroupWait after it was made with
+// those who are (Game.Group).
+func (reg *Registry) CreateGroup(ctx context.Context, mode, level string, g Group) (*Room, error) {
+	if len(g.Players) == 0 {
 		return nil, fmt.Errorf("room: a %s room for a group needs its players", mode)
 	}
-	return reg.create(ctx, spec{mode: mode, level: level, roster: roster})
+	return reg.create(ctx, spec{mode: mode, level: level, group: &g})
 }
 
 // spec is what a room is made of: its mode, and its level, or the daily
 // it plays (day), or the puzzle a player gave (own, checked by
-// OwnPuzzle); roster, when set, is the group it is for.
+// OwnPuzzle); group, when set, is who it is for.
 type spec struct {
 	mode, level, day string
 	own              *Puzzle
-	roster           []string
+	group            *Group
 }
 
 // ErrBadDay: a daily's date is not a UTC date YYYY-MM-DD, is after today,
@@ -303,8 +312,11 @@ func (reg *Registry) create(ctx context.Context, sp spec) (*Room, error) {
 	if own != nil {
 		g.PlayOwn()
 	}
-	if sp.roster != nil {
-		g.Group(sp.roster, g.created.Add(g.cfg.GroupWait))
+	if sp.group != nil {
+		g.Group(sp.group.Players, g.created.Add(g.cfg.GroupWait))
+		if sp.group.Berserk {
+			g.AllowBerserk()
+		}
 	}
 	return reg.start(g)
 }

@@ -66,6 +66,8 @@ func decode(rec Record) (protocol.Event, error) {
 		ev = new(protocol.HintEvent)
 	case protocol.TypeFinish:
 		ev = new(protocol.FinishEvent)
+	case protocol.TypeBerserk:
+		ev = new(protocol.BerserkEvent)
 	default:
 		return nil, nil
 	}

@@ -777,9 +777,9 @@ func TestAFlushsFramesAreHeldTogether(t *testing.T) {
 func TestCreateGroupStartsOnItsClock(t *testing.T) {
 	reg, _, clock := registry(t, room.RegistryConfig{Game: room.Config{GroupWait: 10 * time.Second}})
 	ctx := context.Background()
-	_, err := reg.CreateGroup(ctx, room.ModeRace, "easy", nil)
+	_, err := reg.CreateGroup(ctx, room.ModeRace, "easy", room.Group{})
 	require.Error(t, err, "a group of nobody")
-	r, err := reg.CreateGroup(ctx, room.ModeRace, "easy", []string{"p_a", "p_b"})
+	r, err := reg.CreateGroup(ctx, room.ModeRace, "easy", room.Group{Players: []string{"p_a", "p_b"}})
 	require.NoError(t, err)
 	snap, err := r.Snapshot(ctx)
 	require.NoError(t, err)

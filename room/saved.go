@@ -31,9 +31,11 @@ type Saved struct {
 	// Roster and StartsBy: the group the room was made for (Game.Group).
 	Roster   []string   `json:"roster,omitempty"`
 	StartsBy *time.Time `json:"starts_by,omitempty"`
-	Seq      int64      `json:"seq"`
-	Order    int        `json:"order"`
-	Ranked   int        `json:"ranked"`
+	// Berserk: the room's players may go berserk (Game.AllowBerserk).
+	Berserk bool  `json:"berserk,omitempty"`
+	Seq     int64 `json:"seq"`
+	Order   int   `json:"order"`
+	Ranked  int   `json:"ranked"`
 	// Day and Archive are the game's daily puzzle (see Game.PlayDaily).
 	Day     string `json:"day,omitempty"`
 	Archive bool   `json:"archive,omitempty"`
@@ -120,6 +122,8 @@ type SavedPlayer struct {
 	AttemptSince *time.Time `json:"attempt_since,omitempty"`
 	// Guest: the player has no account.
 	Guest bool `json:"guest,omitempty"`
+	// Berserk: the player went berserk this round.
+	Berserk bool `json:"berserk,omitempty"`
 }
 
 // Save is the game's state to store. A rematch being prepared is saved as
@@ -130,7 +134,7 @@ func (g *Game) Save(now time.Time) *Saved {
 		Puzzle:  SavedPuzzle{ID: g.pz.ID, Level: g.pz.Level, Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String(), FloorMS: g.pz.Floor.Milliseconds(), Unlocked: g.pz.Unlocked, SE: g.pz.SE, Copy: g.copied},
 		Created: g.created, StartsAt: g.startsAt, StartedAt: g.startedAt, FinishedAt: g.finishedAt,
 		Host: g.host, Seq: g.seq, Order: g.order, Ranked: g.ranked, SavedAt: now,
-		Day: g.day, Archive: g.archive, Own: g.own, Roster: g.roster, StartsBy: timePtr(g.startBy),
+		Day: g.day, Archive: g.archive, Own: g.own, Roster: g.roster, StartsBy: timePtr(g.startBy), Berserk: g.berserk,
 	}
 	if s.Phase == protocol.PhasePreparing {
 		s.Phase, s.Ended = protocol.PhaseFinished, true
@@ -146,6 +150,7 @@ func (g *Game) Save(now time.Time) *Saved {
 			ID: m.id, Name: m.name, Order: m.order, Undo: saveChanges(m.undo), Redo: saveChanges(m.redo),
 			Progress: m.fullProgress(), FrozenUntil: m.frozenUntil, Finished: m.finished || m.saving, Unstored: m.saving, Rank: m.rank,
 			ElapsedMS: m.elapsed.Milliseconds(), Unranked: m.unranked, AttemptSince: timePtr(m.attemptSince), Guest: m.guest,
+			Berserk: m.berserk,
 		}
 		if m.board != nil {
 			p.Board = saveBoard(m.board)
@@ -256,7 +261,7 @@ func load(cfg Config, s *Saved) (*Game, error) {
 	g.round, g.phase, g.host, g.seq, g.order, g.ranked = max(s.Round, 1), s.Phase, s.Host, s.Seq, s.Order, s.Ranked
 	g.startsAt, g.startedAt, g.finishedAt = s.StartsAt, s.StartedAt, s.FinishedAt
 	g.day, g.archive, g.own, g.copied = s.Day, s.Archive, s.Own, s.Puzzle.Copy
-	g.roster, g.startBy = s.Roster, timeOf(s.StartsBy)
+	g.roster, g.startBy, g.berserk = s.Roster, timeOf(s.StartsBy), s.Berserk
 	if s.Team != nil && g.team != nil {
 		if err := restoreBoard(g.team, s.Team); err != nil {
 			return nil, fmt.Errorf("room: restore %s: team board: %w", s.ID, err)
@@ -267,7 +272,7 @@ func load(cfg Config, s *Saved) (*Game, error) {
 			id: p.ID, name: p.Name, role: protocol.RolePlayer, order: p.Order,
 			undo: restoreChanges(p.Undo), redo: restoreChanges(p.Redo),
 			frozenUntil: p.FrozenUntil, finished: p.Finished && !p.Unstored, saving: p.Unstored, rank: p.Rank, elapsed: time.Duration(p.ElapsedMS) * time.Millisecond,
-			unranked: p.Unranked, attemptSince: timeOf(p.AttemptSince), guest: p.Guest,
+			unranked: p.Unranked, attemptSince: timeOf(p.AttemptSince), guest: p.Guest, berserk: p.Berserk,
 		}
 		// The rules give the player the board of their own they play on, if
 		// any; the saved progress is kept as it was.

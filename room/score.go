@@ -35,6 +35,9 @@ type Result struct {
 	// (see holdReason): it is kept off the leaderboards for review. ""
 	// for none.
 	Held string
+	// Berserk says the player went berserk this round (a tournament's
+	// race): no notes and no hints.
+	Berserk bool
 }
 
 // Time is the finish's time on a daily leaderboard: elapsed plus the
@@ -54,6 +57,7 @@ func (g *Game) result(m *member, now time.Time) Result {
 		Flagged:    g.own,
 		Solo:       g.players() == 1,
 		Held:       g.held(m),
+		Berserk:    m.berserk,
 	}
 }
 

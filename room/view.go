@@ -51,7 +51,7 @@ func (g *Game) view(f *fact, v viewer) protocol.Event {
 	actor := f.actor != "" && v.id == f.actor
 	private := g.rules.private()
 	switch f.kind {
-	case kindCountdown, kindFinish:
+	case kindCountdown, kindFinish, kindBerserk:
 		return f.ev
 	case kindProgress:
 		p := f.ev.(*protocol.ProgressEvent)
@@ -212,13 +212,13 @@ func (g *Game) fillState(now time.Time, f *fact) {
 		HintPenaltyMS: g.rules.hintPenalty(g.cfg).Milliseconds(), SE: float64(g.pz.SE) / 10,
 	}
 	s.StartsAt, s.StartedAt, s.FinishedAt = timePtr(g.startsAt), timePtr(g.startedAt), timePtr(g.finishedAt)
-	s.Roster, s.StartsBy = g.roster, timePtr(g.startBy)
+	s.Roster, s.StartsBy, s.Berserk = g.roster, timePtr(g.startBy), g.berserk && g.round == 1
 	boards := map[string]*board{}
 	for _, m := range g.sortedMembers() {
 		if m.role != protocol.RolePlayer {
 			continue
 		}
-		p := protocol.PlayerView{ID: m.id, Name: m.name, Connected: m.connected, Progress: m.fullProgress(), Guest: m.guest}
+		p := protocol.PlayerView{ID: m.id, Name: m.name, Connected: m.connected, Progress: m.fullProgress(), Guest: m.guest, Berserk: m.berserk}
 		if m.finished {
 			p.Rank, p.ElapsedMS = m.rank, m.elapsed.Milliseconds()
 			// A ranked daily's hold is known here; a race's is settled

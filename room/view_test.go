@@ -148,6 +148,8 @@ func (v *viewGame) sample(k kind) fact {
 		return fact{kind: k, actor: "a", ev: &protocol.ErrorEvent{Header: protocol.Header{Type: protocol.TypeError}, Code: protocol.CodeUnavailable, Message: "try again"}}
 	case kindBoardFull:
 		return fact{kind: k, actor: "a", ev: &protocol.BoardFullEvent{Header: protocol.Header{Type: protocol.TypeBoardFull}, Message: "not the solution"}}
+	case kindBerserk:
+		return fact{kind: k, actor: "a", ev: &protocol.BerserkEvent{Header: protocol.Header{Type: protocol.TypeBerserk}, Player: "a"}}
 	}
 	return fact{kind: k, actor: "a", ev: &protocol.ErrorEvent{Header: protocol.Header{Type: protocol.TypeError}, Code: "new", Message: strconv.Itoa(d)}}
 }
@@ -268,6 +270,7 @@ func TestView(t *testing.T) {
 		kindPong:      actorOnly,
 		kindNotice:    actorOnly,
 		kindBoardFull: actorOnly,
+		kindBerserk:   everyone,
 	}
 	for k := kind(0); k < numKinds; k++ {
 		require.Contains(t, tests, k, "kind %d has no row: write view's rule for it and a row here", k)

@@ -90,7 +90,7 @@ func writeOverloaded(w http.ResponseWriter) {
 func changesGame(typ string) bool {
 	switch typ {
 	case protocol.TypeMove, protocol.TypeNote, protocol.TypeColour, protocol.TypeHint, protocol.TypeUndo, protocol.TypeRedo,
-		protocol.TypeStart, protocol.TypeRematch:
+		protocol.TypeStart, protocol.TypeRematch, protocol.TypeBerserk:
 		return true
 	}
 	return false

@@ -54,7 +54,7 @@ func newMetrics(s *Server) *metrics {
 	}, []string{"type"})
 	m.byType = map[string]prometheus.Counter{}
 	for _, typ := range []string{protocol.TypeJoin, protocol.TypeStart, protocol.TypeMove, protocol.TypeNote, protocol.TypeColour, protocol.TypeHint, protocol.TypeUndo,
-		protocol.TypeRedo, protocol.TypeCursor, protocol.TypeRematch, protocol.TypePing, protocol.TypeLeave} {
+		protocol.TypeRedo, protocol.TypeCursor, protocol.TypeRematch, protocol.TypeBerserk, protocol.TypePing, protocol.TypeLeave} {
 		m.byType[typ] = m.messages.WithLabelValues(typ)
 	}
 	rooms := s.rooms

@@ -224,7 +224,7 @@ func (s *Server) CreateRace(ctx context.Context, level string, players []string)
 	if perr := s.refusal(); perr != nil {
 		return "", fmt.Errorf("server: race for a group: %s", perr.Message)
 	}
-	rm, err := s.rooms.CreateGroup(ctx, room.ModeRace, level, players)
+	rm, err := s.rooms.CreateGroup(ctx, room.ModeRace, level, room.Group{Players: players})
 	if err != nil {
 		return "", fmt.Errorf("server: race for a group: %w", err)
 	}

@@ -56,6 +56,7 @@ var docServerEvents = map[string]func() any{
 	protocol.TypeError:     func() any { return new(protocol.ErrorEvent) },
 	protocol.TypePong:      func() any { return new(protocol.Pong) },
 	protocol.TypeBoardFull: func() any { return new(protocol.BoardFullEvent) },
+	protocol.TypeBerserk:   func() any { return new(protocol.BerserkEvent) },
 }
 
 // docHTTPBodies makes the Go value each "http NAME" example decodes into.

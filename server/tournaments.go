@@ -20,6 +20,9 @@ type TournamentGame struct {
 	Place  int    `json:"place"`
 	Points int    `json:"points"`
 	Fire   bool   `json:"fire,omitempty"`
+	// Berserk: the player raced it berserk (no notes, no hints); a
+	// berserk win scores BerserkBonus more.
+	Berserk bool `json:"berserk,omitempty"`
 }
 
 // TournamentLine is a player's line in a tournament's standings, as a

@@ -123,8 +123,8 @@ func (a *Arena) Withdraw(ctx context.Context, id string) error {
 }
 
 // Finish is a player's finish of one of the tournament's races.
-func (a *Arena) Finish(ctx context.Context, raceID, playerID string) error {
-	return a.changed(ctx, func(time.Time) error { _, err := a.t.Finish(raceID, playerID); return err })
+func (a *Arena) Finish(ctx context.Context, raceID, playerID string, berserk bool) error {
+	return a.changed(ctx, func(time.Time) error { _, err := a.t.Finish(raceID, playerID, berserk); return err })
 }
 
 // Abandon is a player leaving one of the tournament's races unfinished.

@@ -83,7 +83,7 @@ func TestArenaOfTwelveBots(t *testing.T) {
 	step := func(race, player string) {
 		t.Helper()
 		clock.Advance(5 * time.Second)
-		require.NoError(t, a.Finish(ctx, race, player), "%s finishes %s", player, race)
+		require.NoError(t, a.Finish(ctx, race, player, false), "%s finishes %s", player, race)
 	}
 	step("R1", "p01") // 4, a win: streak 1; alone free
 	step("R1", "p02") // 3; R4 = p01 (4), p02 (3)
@@ -111,7 +111,7 @@ func TestArenaOfTwelveBots(t *testing.T) {
 		[]string{"p02", "p10"}, []string{"p01", "p12"})
 	require.Equal(t, want, rs.made())
 
-	err = a.Finish(ctx, "R1", "p01")
+	err = a.Finish(ctx, "R1", "p01", false)
 	require.ErrorIs(t, err, tournament.ErrNoRace, "a race finished already")
 
 	clock.Advance(3 * time.Minute) // the end: R5, R6, R7, R10, R11, R12 count unfinished
@@ -195,12 +195,12 @@ func TestCommandsRefuseWhatIsNotSo(t *testing.T) {
 	assert.ErrorIs(t, tr.AddRace("R", []string{"a"}), tournament.ErrNoRace)
 	require.NoError(t, tr.AddRace("R", []string{"a", "b"}))
 	assert.ErrorIs(t, tr.AddRace("S", []string{"a", "b"}), tournament.ErrNotJoined, "busy players")
-	_, err = tr.Finish("R", "c")
+	_, err = tr.Finish("R", "c", false)
 	assert.ErrorIs(t, err, tournament.ErrNoRace)
-	g, err := tr.Finish("R", "b")
+	g, err := tr.Finish("R", "b", false)
 	require.NoError(t, err)
 	assert.Equal(t, tournament.Game{Race: "R", Place: 1, Points: 4}, g)
-	_, err = tr.Finish("R", "b")
+	_, err = tr.Finish("R", "b", false)
 	assert.ErrorIs(t, err, tournament.ErrNoRace, "finished twice")
 	require.NoError(t, tr.Join("d", "D", t0))
 	require.NoError(t, tr.AddRace("S", []string{"b", "d"}))
@@ -245,4 +245,32 @@ func TestUpdatesArePaced(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no update once the pace has passed")
 	}
+}
+
+// A berserk win scores BerserkBonus more, after a streak's doubling; a
+// berserk race lost scores its place's points, marked berserk.
+func TestBerserkWinScoresOneMore(t *testing.T) {
+	tr, err := tournament.New(tournament.Spec{ID: "T", Level: "easy", StartsAt: t0, Duration: time.Hour})
+	require.NoError(t, err)
+	require.NoError(t, tr.Join("a", "A", t0))
+	require.NoError(t, tr.Join("b", "B", t0))
+	var got []tournament.Game
+	for i, berserk := range []bool{true, false, true} {
+		race := fmt.Sprint("R", i)
+		require.NoError(t, tr.AddRace(race, []string{"a", "b"}))
+		g, err := tr.Finish(race, "a", berserk)
+		require.NoError(t, err)
+		got = append(got, g)
+		lost, err := tr.Finish(race, "b", true)
+		require.NoError(t, err)
+		assert.Equal(t, tournament.Game{Race: race, Place: 2, Points: 3, Berserk: true}, lost, "no bonus without the win")
+	}
+	assert.Equal(t, []tournament.Game{
+		{Race: "R0", Place: 1, Points: 4 + tournament.BerserkBonus, Berserk: true},
+		{Race: "R1", Place: 1, Points: 4},
+		{Race: "R2", Place: 1, Points: 2*4 + tournament.BerserkBonus, Fire: true, Berserk: true},
+	}, got)
+	st := tr.Standings()
+	require.Len(t, st, 2)
+	assert.Equal(t, 5+4+9, st[0].Score)
 }

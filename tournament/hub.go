@@ -196,14 +196,14 @@ func (h *Hub) gone(ctx context.Context, id string) error {
 
 // Finish is a player's finish of a race room: counted when the room is
 // one of a live tournament's races and the player races in it.
-func (h *Hub) Finish(ctx context.Context, roomID, playerID string) {
+func (h *Hub) Finish(ctx context.Context, roomID, playerID string, berserk bool) {
 	h.mu.Lock()
 	a, ok := h.arenas[h.ofRace[roomID]]
 	h.mu.Unlock()
 	if !ok {
 		return
 	}
-	if err := a.Finish(ctx, roomID, playerID); err != nil && !errors.Is(err, ErrNoRace) {
+	if err := a.Finish(ctx, roomID, playerID, berserk); err != nil && !errors.Is(err, ErrNoRace) {
 		h.log.Warn("tournament: finish not counted", "room", roomID, "player", playerID, "err", err)
 	}
 }
@@ -257,7 +257,7 @@ func (r Results) SaveResults(ctx context.Context, rs []room.Result) error {
 		return err
 	}
 	for _, res := range rs {
-		r.Hub.Finish(ctx, res.GameID, res.PlayerID)
+		r.Hub.Finish(ctx, res.GameID, res.PlayerID, res.Berserk)
 	}
 	return nil
 }
@@ -284,7 +284,7 @@ type RateFunc func(ctx context.Context, roomID string, players []string) error
 // join it as players, and it starts by itself once they are in, or
 // after a short wait with those who are (room.Registry.CreateGroup).
 func (r RegistryRaces) StartRace(ctx context.Context, tournamentID, level string, players []string) (string, error) {
-	rm, err := r.Rooms.CreateGroup(ctx, room.ModeRace, level, players)
+	rm, err := r.Rooms.CreateGroup(ctx, room.ModeRace, level, room.Group{Players: players, Berserk: true})
 	if err != nil {
 		return "", fmt.Errorf("tournament %s: race: %w", tournamentID, err)
 	}

@@ -35,6 +35,10 @@ var PlacePoints = [MaxRace]int{4, 3, 2, 1}
 // race's points to count double.
 const StreakAfter = 2
 
+// BerserkBonus is the point a berserk player's win adds (after the
+// streak's doubling): no notes and no hints, for one more point.
+const BerserkBonus = 1
+
 // Errors of the tournament's commands.
 var (
 	// ErrFinished: the tournament has ended; nobody joins it any more.
@@ -215,16 +219,19 @@ func (t *Tournament) AddRace(id string, players []string) error {
 // Finish is the player's finish of the race, in the place after those
 // who finished it before: its points, doubled when the player's last
 // StreakAfter races were won. The player is free again.
-func (t *Tournament) Finish(raceID, playerID string) (Game, error) {
+func (t *Tournament) Finish(raceID, playerID string, berserk bool) (Game, error) {
 	r, p, err := t.racing(raceID, playerID)
 	if err != nil {
 		return Game{}, err
 	}
 	r.done = append(r.done, playerID)
-	g := Game{Race: raceID, Place: len(r.done), Points: PlacePoints[len(r.done)-1]}
+	g := Game{Race: raceID, Place: len(r.done), Points: PlacePoints[len(r.done)-1], Berserk: berserk}
 	if p.streak >= StreakAfter {
 		g.Points *= 2
 		g.Fire = true
+	}
+	if berserk && g.Place == 1 {
+		g.Points += BerserkBonus
 	}
 	if g.Place == 1 {
 		p.streak++

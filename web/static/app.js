@@ -1,10 +1,7 @@
 // app.js: the entry point. It reads the session (api.start), picks the
-// page from the address (home at /, a room at /r/ID, its replay at
-// /r/ID/replay, a daily at /daily/DATE/LEVEL, a player at /p/ID, the
-// solver lab at /lab, the account at /account, a one-time sign-in link at
-// /signin#CODE), and wires the room page: the Link (socket), the Game
-// (model), the Board and the panels around it. A daily page is the room
-// page with the daily's panels.
+// page from the address (route), and wires the room page: the Link
+// (socket), the Game (model), the Board and the panels around it (a
+// daily's too).
 
 import { Link } from './net.js';
 import { Game, fmt, refusal as refuse } from './game.js';
@@ -316,7 +313,7 @@ function room(id, as, day) {
     if (key !== finishKey) { finishKey = key; dismissed = false; }
     if (panels) dailyResult();
     ui.renderFinish(game, dismissed, result);
-    if (playnow) playnow.sync(game);
+    if (playnow) playnow.sync(game, (msg) => link.send(msg));
     if (share) { boxes.see(); share.sync(game, result); }
     ui.tick(game);
     ui.offline(!!game.me.id && conn === 'reconnecting', game.pending.size);

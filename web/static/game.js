@@ -82,7 +82,7 @@ export class Game {
 
   snapshot(r) {
     this.reset();
-    this.room = { id: r.id, mode: r.mode, level: r.level, phase: r.phase, round: r.round, host: r.host || '', date: r.date || '', se: r.se };
+    this.room = { id: r.id, mode: r.mode, level: r.level, phase: r.phase, round: r.round, host: r.host || '', date: r.date || '', se: r.se, berserk: !!r.berserk };
     this.clock(r.now);
     this.givens = r.givens ? [...r.givens].map(digit) : null;
     this.board = r.board ? [...r.board].map(digit) : this.givens ? this.givens.slice() : new Array(81).fill(0);
@@ -168,6 +168,10 @@ export class Game {
         if (ev.player !== this.me.id) this.cursors.set(ev.player, ev.cell);
         break;
       case 'finish': this.finish(ev, out); break;
+      case 'berserk':
+        Object.assign(this.player(ev.player) || {}, { berserk: true });
+        out.feed.push({ kind: 'info', text: `${this.nameOf(ev.player)} went berserk.` });
+        break;
       case 'board_full': out.message = { code: 'board_full', text: 'The board is full, but some digits are wrong: look for them, a hint will not say which.' }; break;
       case 'pong': {
         // Half the round trip late; frequent pings must not make the clock jitter.
@@ -324,6 +328,8 @@ const ERRORS = {
   not_invited: 'This race is for its matched players. You can watch it.',
   spectator: 'You are watching: spectators cannot play.',
   not_host: 'Only the host can do that.',
+  berserk: 'No notes or hints after going berserk.',
+  cannot_berserk: 'Berserk is for tournament races, before your first move.',
   starts_itself: 'This race starts by itself once its players are in.',
   not_started: 'The game has not started yet.',
   already_started: 'The game has started already.',

@@ -1,10 +1,8 @@
-// net.js: the WebSocket to the server. One Link joins one room and keeps
-// the player in it: it resumes with last_seq after a drop (backoff with
-// jitter), honours the close codes of docs/protocol.md, and hands every
-// event to the caller in order. The player is the session's: the upgrade
-// request carries its cookie, so the join names no token and the welcome
-// brings none. A socket that goes quiet is pinged, and one that does not
-// answer is given up for a new one: a dead network sends no close frame.
+// net.js: the WebSocket. One Link joins one room (as the session's player:
+// the upgrade carries its cookie) and keeps the player in it: it resumes
+// with last_seq after a drop (backoff with jitter), honours the close
+// codes and hands on every event in order. A quiet socket is pinged; one
+// that does not answer is replaced (a dead network sends no close frame).
 
 // Close codes (docs/protocol.md, "Close codes").
 const NORMAL = 1000, GOING_AWAY = 1001, TOO_BIG = 1009;

@@ -99,8 +99,9 @@ export function homePlayNow(needName) {
 // (and so in its share text).
 const asked = new Set();
 let waitTimer = 0;
-export function sync(game) {
+export function sync(game, send) {
   groupLobby(game);
+  berserk(game, send);
   const key = `${game.room.id}.${game.room.round}`;
   if (game.phase !== 'finished' || game.mode !== 'race' || game.room.round > 1 || asked.has(key)) return;
   asked.add(key);
@@ -133,6 +134,35 @@ function groupLobby(game) {
   $('lobby-count').textContent = `Here: ${game.players.map((p) => p.name).join(', ')} (${here.size} of ${game.roster.length})`;
   $('waiting').textContent = `Starts when ${missing === 1 ? '1 more player is' : `${missing} more players are`} here, or in ${s} s with those who are.`;
   waitTimer = setTimeout(() => groupLobby(game), 1000);
+}
+
+// berserk offers a tournament's racer to go berserk (no notes, no hints,
+// a point more for a win) until their first digit, note or hint, and
+// once they have, takes the notes and the hint off their pad; it marks
+// every berserk player in the list.
+function berserk(game, send) {
+  for (const p of game.players) {
+    const li = document.querySelector(`#players li[data-player="${CSS.escape(p.id)}"] .who`);
+    if (p.berserk && li && !li.querySelector('.berserk-tag')) li.append(Object.assign(document.createElement('span'), { className: 'berserk-tag', textContent: 'berserk', title: 'No notes, no hints: a point more for a win' }));
+  }
+  const me = game.mine();
+  const moved = !!me && (me.filled > 0 || me.hints > 0 || game.notes.size > 0);
+  if (me && me.berserk) {
+    for (const k of document.querySelectorAll('[data-pad-mode="corner"], [data-pad-mode="centre"], #hint')) k.disabled = true;
+  }
+  const offer = game.room.berserk && !!me && !game.spectator && !me.berserk && !me.rank && !moved && game.phase !== 'finished' && game.phase !== 'preparing';
+  let box = $('berserk-offer');
+  if (offer && !box) {
+    box = Object.assign(document.createElement('div'), { id: 'berserk-offer', className: 'berserk-offer' });
+    const b = Object.assign(document.createElement('button'), { id: 'berserk', type: 'button', className: 'berserk', textContent: 'Go berserk' });
+    b.addEventListener('click', () => send({ type: 'berserk' }));
+    box.append(Object.assign(document.createElement('span'), { textContent: 'No notes, no hints: a point more if you win.' }), b);
+  }
+  if (!box) return;
+  box.hidden = !offer;
+  // In the waiting room's card while the race waits, then under the pad.
+  const digits = document.querySelector('#pad .digits');
+  if (game.phase === 'waiting') { if (box.parentElement !== $('lobby')) $('lobby').append(box); } else if (digits && box.previousElementSibling !== digits) digits.after(box);
 }
 
 // ratingOf reads what the rated race did to this player's rating, once it

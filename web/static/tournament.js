@@ -151,7 +151,7 @@ class View {
     this.more.id = 't-more';
     this.more.hidden = true;
     this.more.addEventListener('click', () => this.toggleAll());
-    standings.append(this.table, this.empty, this.more, el('p', 'hint-text', 'Points by place in each race: 1st 4, 2nd 3, 3rd 2, 4th 1; after two wins in a row they count double (×2) until a race is not won.'));
+    standings.append(this.table, this.empty, this.more, el('p', 'hint-text', 'Points by place in each race: 1st 4, 2nd 3, 3rd 2, 4th 1; after two wins in a row they count double (×2) until a race is not won; a berserk win (no notes, no hints; dashed) scores 1 more.'));
     body.append(this.bar, this.podium, standings);
   }
 
@@ -241,9 +241,10 @@ class View {
     td.append(games);
     if (!s.games) games.append(el('span', 'muted', `${api.count(s.wins)} ${s.wins === 1 ? 'win' : 'wins'}`));
     for (const g of s.games || []) {
-      const link = el('a', `t-game${g.fire ? ' fire' : ''}`, g.place ? String(g.place) : '–');
+      const link = el('a', `t-game${g.fire ? ' fire' : ''}${g.berserk ? ' berserk' : ''}`, g.place ? String(g.place) : '–');
       link.href = `/r/${encodeURIComponent(g.race)}/replay`;
-      link.setAttribute('aria-label', g.place ? `${g.place}${['', 'st', 'nd', 'rd'][g.place] || 'th'} place, ${g.points} points: replay` : 'not finished: replay');
+      const how = g.berserk ? ', berserk' : '';
+      link.setAttribute('aria-label', g.place ? `${g.place}${['', 'st', 'nd', 'rd'][g.place] || 'th'} place${how}, ${g.points} points: replay` : `not finished${how}: replay`);
       games.append(link);
     }
     tr.append(el('td', 'num', String(s.rank)), name, td, el('td', 'num t-score', String(s.score)));
