@@ -106,6 +106,11 @@ func NewOn(clock room.Clock, cfg config.Node, public string, st store.Cluster, l
 	return n
 }
 
+// row is the node as the nodes table records it.
+func (n *Node) row() store.Node {
+	return store.Node{ID: n.cfg.ID, Addr: n.cfg.Addr, PublicURL: n.public, Arenas: n.cfg.Arenas}
+}
+
 // ID is the node's id: the owner its rooms are recorded with.
 func (n *Node) ID() string { return n.cfg.ID }
 
@@ -139,7 +144,7 @@ func (n *Node) Join(ctx context.Context, rooms *room.Registry, data *store.Adapt
 		n.logger.Info("node: rooms of an earlier run released", "rooms", released)
 	}
 	sent := n.lease.Now()
-	if err := n.st.RegisterNode(ctx, store.Node{ID: n.cfg.ID, Addr: n.cfg.Addr, PublicURL: n.public}); err != nil {
+	if err := n.st.RegisterNode(ctx, n.row()); err != nil {
 		return fmt.Errorf("node %s: register: %w", n.cfg.ID, err)
 	}
 	n.lease.Renewed(sent)
@@ -195,7 +200,7 @@ func (n *Node) heartbeat(ctx context.Context) bool {
 	sent := n.lease.Now()
 	err := n.st.Heartbeat(hctx, n.cfg.ID)
 	if errors.Is(err, store.ErrNotFound) {
-		err = n.st.RegisterNode(hctx, store.Node{ID: n.cfg.ID, Addr: n.cfg.Addr, PublicURL: n.public})
+		err = n.st.RegisterNode(hctx, n.row())
 	}
 	if err == nil && n.lease.Lapsed(n.lease.Now()) {
 		err = n.recheck(hctx)

@@ -3,6 +3,9 @@ package cluster
 import (
 	"context"
 	"fmt"
+
+	"github.com/sudoku-arena/arena/server"
+	"github.com/sudoku-arena/arena/store"
 )
 
 // Peers are the registered nodes, alive or not (server.Nodes): each one's
@@ -19,4 +22,28 @@ func (n *Node) Peers(ctx context.Context) (map[string]string, error) {
 		peers[p.ID] = p.Addr
 	}
 	return peers, nil
+}
+
+// ArenaNode is where the tournaments run (server.Nodes' optional
+// ArenaLocator): "" when on this node, else the internal base URL of the
+// live node, not draining, that runs them (Arenas), the one that started
+// last if several say so; server.ErrNoArenaNode when none does.
+func (n *Node) ArenaNode(ctx context.Context) (string, error) {
+	if n.cfg.Arenas {
+		return "", nil
+	}
+	nodes, err := n.st.Nodes(ctx, n.cfg.Timeout)
+	if err != nil {
+		return "", fmt.Errorf("node %s: list the nodes: %w", n.cfg.ID, err)
+	}
+	var at store.Node
+	for _, p := range nodes {
+		if p.Arenas && p.Alive && !p.Draining && p.StartedAt.After(at.StartedAt) {
+			at = p
+		}
+	}
+	if at.ID == "" {
+		return "", fmt.Errorf("node %s: %w", n.cfg.ID, server.ErrNoArenaNode)
+	}
+	return at.Addr, nil
 }

@@ -193,11 +193,19 @@ func (s *Server) proxyRoom(w http.ResponseWriter, r *http.Request, id string) bo
 	if addr == "" {
 		return false
 	}
+	s.proxyTo(w, r, addr, "room request")
+	return true
+}
+
+// proxyTo passes the request to the node at addr, signed as this node's
+// relay, and the node's answer back once it proved itself; what names
+// the request in the log.
+func (s *Server) proxyTo(w http.ResponseWriter, r *http.Request, addr, what string) {
 	target, err := url.Parse(addr)
 	if err != nil {
 		s.log.Error("relay: node address", "addr", addr, "err", err)
 		writeNodeUnavailable(w)
-		return true
+		return
 	}
 	s.relays.total.Inc()
 	client := clientAddr(r)
@@ -205,6 +213,9 @@ func (s *Server) proxyRoom(w http.ResponseWriter, r *http.Request, id string) bo
 	p := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(target)
+			// The client's Host goes on, as a balancer passes it: the node
+			// checks it (PUBLIC_URL's), and a WebSocket's Origin against it.
+			pr.Out.Host = pr.In.Host
 			mac = s.auth.sign(pr.Out.Header, pr.Out.Method, pr.Out.URL.RequestURI(), client)
 		},
 		ModifyResponse: func(resp *http.Response) error {
@@ -215,17 +226,56 @@ func (s *Server) proxyRoom(w http.ResponseWriter, r *http.Request, id string) bo
 			return err
 		},
 		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, err error) {
-			s.log.Warn("relay: room request", "node", addr, "err", err)
+			s.log.Warn("relay: "+what, "node", addr, "err", err)
 			writeNodeUnavailable(w)
 		},
 	}
 	p.ServeHTTP(w, r)
-	return true
 }
 
-// writeNodeUnavailable answers that the node owning the room cannot be
-// reached: a takeover or a restart will bring the room back in moments.
+// ArenaLocator is the optional part of Nodes that says where the
+// tournaments run (cluster's Node.ArenaNode): "" for this node, else the
+// internal base URL of the node that runs them; ErrNoArenaNode when no
+// live node does.
+type ArenaLocator interface {
+	ArenaNode(ctx context.Context) (addr string, err error)
+}
+
+// ErrNoArenaNode: no live node runs the tournaments just now.
+var ErrNoArenaNode = errors.New("no live node runs the tournaments")
+
+// onArenaNode has a tournament request answered by the node that runs
+// the tournaments, which holds the running ones: here when this is that
+// node (or the only one, or the request was relayed already), else
+// relayed to it. While no live node runs them (it is restarting) a read
+// is answered here from the store, and a join, a withdrawal or a live
+// socket is refused with unavailable.
+func (s *Server) onArenaNode(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		loc, ok := s.nodes.(ArenaLocator)
+		if !ok || s.fromNode(r) {
+			h(w, r)
+			return
+		}
+		addr, err := loc.ArenaNode(r.Context())
+		switch {
+		case errors.Is(err, ErrNoArenaNode) && r.Method == http.MethodGet && !strings.HasPrefix(r.URL.Path, "/ws/"):
+			h(w, r)
+		case err != nil:
+			s.log.Warn("relay: where the tournaments run", "err", err)
+			writeNodeUnavailable(w)
+		case addr == "":
+			h(w, r)
+		default:
+			s.proxyTo(w, r, addr, "tournament request")
+		}
+	}
+}
+
+// writeNodeUnavailable answers that the node holding the room (or the
+// tournaments) cannot be reached: a takeover or a restart will bring it
+// back in moments.
 func writeNodeUnavailable(w http.ResponseWriter) {
 	w.Header().Set("Retry-After", "1")
-	writeError(w, protocol.CodeUnavailable, "the room's server cannot be reached just now: try again")
+	writeError(w, protocol.CodeUnavailable, "the server that holds it cannot be reached just now: try again")
 }

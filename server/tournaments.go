@@ -160,12 +160,13 @@ func (s *Server) SetTournaments(t Tournaments) { s.tournaments = t }
 
 // tournamentRoutes adds the tournaments' routes to the mux.
 func (s *Server) tournamentRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/tournaments", s.getTournaments)
-	mux.HandleFunc("GET /api/tournaments/{id}", s.getTournament)
-	mux.HandleFunc("POST /api/tournaments/{id}/join", s.tournamentMember(Tournaments.Join))
-	mux.HandleFunc("POST /api/tournaments/{id}/withdraw", s.tournamentMember(Tournaments.Withdraw))
-	mux.HandleFunc("GET /api/players/{id}/tournaments", s.getPlayerTournaments)
-	mux.HandleFunc("GET /ws/tournaments/{id}", s.watchTournament)
+	// The running tournaments live on one node: the others relay there.
+	mux.HandleFunc("GET /api/tournaments", s.onArenaNode(s.getTournaments))
+	mux.HandleFunc("GET /api/tournaments/{id}", s.onArenaNode(s.getTournament))
+	mux.HandleFunc("POST /api/tournaments/{id}/join", s.onArenaNode(s.tournamentMember(Tournaments.Join)))
+	mux.HandleFunc("POST /api/tournaments/{id}/withdraw", s.onArenaNode(s.tournamentMember(Tournaments.Withdraw)))
+	mux.HandleFunc("GET /api/players/{id}/tournaments", s.getPlayerTournaments) // from the store, anywhere
+	mux.HandleFunc("GET /ws/tournaments/{id}", s.onArenaNode(s.watchTournament))
 }
 
 // tournamentError answers with the refusal of err, or unavailable.

@@ -20,6 +20,8 @@ type Node struct {
 	HeartbeatAt time.Time
 	Draining    bool
 	Alive       bool
+	// Arenas: the node runs the tournaments.
+	Arenas bool
 }
 
 // Owner is who owns a room: the node's id ("" for none), its Addr, whether

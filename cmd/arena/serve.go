@@ -199,7 +199,7 @@ func serve(ctx context.Context, all config.Config, logger *slog.Logger, open fun
 	playNow := lobby.New(lobby.Config{}, room.Levels, srv, st, time.Now, logger)
 	srv.SetPlayNow(playNow)
 	defer background(playNow.Run)() // matches the queue, rates the rated races (the tournaments' too)
-	defer hub.Serve(ctx, srv, rooms, playNow.Track, all.Tournaments, all.Arenas || !all.Node.On())()
+	defer hub.Serve(ctx, srv, rooms, playNow.Track, all.Tournaments, all.Node.Arenas || !all.Node.On())()
 	srv.SetBrake(events)
 	accounts := account.New(account.Config{PublicURL: cfg.PublicURL, ListenAddr: cfg.ListenAddr, Logger: logger}, st)
 	srv.SetAccounts(accounts)

@@ -47,6 +47,65 @@ func tournamentCall(t *testing.T, a *arenatest.Arena, method, path, token string
 	return tr, res.StatusCode
 }
 
+// runningTournaments is the list of a's tournaments once one runs (its
+// schedule starts one just after the server's start), or after 10 s.
+func runningTournaments(t *testing.T, a endpoint) server.TournamentsResponse {
+	t.Helper()
+	var list server.TournamentsResponse
+	for deadline := time.Now().Add(10 * time.Second); len(list.Running) == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		res, err := arenatest.Get(a.URL() + "/api/tournaments")
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, res.StatusCode)
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&list))
+		res.Body.Close()
+	}
+	return list
+}
+
+// newPlayers are players of those names, made by joining a room of
+// their own (whose sockets are closed): each has its id and token.
+func newPlayers(ctx context.Context, t *testing.T, a endpoint, names ...string) []*wsPlayer {
+	t.Helper()
+	scratch, err := createRoom(a, "race")
+	require.NoError(t, err)
+	var players []*wsPlayer
+	for _, name := range names {
+		p, err := dialPlayer(ctx, a, scratch, name, "", 0)
+		require.NoError(t, err)
+		p.close()
+		players = append(players, p)
+	}
+	return players
+}
+
+// watchTournament opens the tournament's live socket on a, as the player
+// of token ("" for a spectator).
+func watchTournament(ctx context.Context, t *testing.T, a endpoint, tid, token string) *websocket.Conn {
+	t.Helper()
+	h := http.Header{"Origin": {a.URL()}}
+	if token != "" {
+		h.Set("Authorization", "Bearer "+token)
+	}
+	c, _, err := websocket.Dial(ctx, "ws"+a.URL()[len("http"):]+"/ws/tournaments/"+tid, &websocket.DialOptions{HTTPHeader: h})
+	require.NoError(t, err)
+	return c
+}
+
+// nextEvent reads c's tournament events until one satisfies ok.
+func nextEvent(ctx context.Context, t *testing.T, c *websocket.Conn, ok func(server.TournamentEvent) bool) server.TournamentEvent {
+	t.Helper()
+	for {
+		_, data, err := c.Read(ctx)
+		require.NoError(t, err)
+		var ev server.TournamentEvent
+		require.NoError(t, json.Unmarshal(data, &ev))
+		require.Equal(t, "tournament", ev.Type)
+		if ok(ev) {
+			return ev
+		}
+	}
+}
+
 func standingOf(tr server.TournamentResponse, player string) server.TournamentStanding {
 	for _, s := range tr.Standings {
 		if s.Player == player {
@@ -66,13 +125,7 @@ func TestTournamentProcess(t *testing.T) {
 	defer cancel()
 	a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=4", "TOURNAMENTS=2h/easy/2h"}})
 
-	var list server.TournamentsResponse
-	for deadline := time.Now().Add(10 * time.Second); len(list.Running) == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		res, err := arenatest.Get(a.URL() + "/api/tournaments") // the schedule is read just after the start
-		require.NoError(t, err)
-		require.NoError(t, json.NewDecoder(res.Body).Decode(&list))
-		res.Body.Close()
-	}
+	list := runningTournaments(t, a)
 	require.Len(t, list.Running, 1, "the schedule's tournament runs from the server's start: %+v", list)
 	tid := list.Running[0].ID
 	assert.Equal(t, "easy", list.Running[0].Level)
@@ -82,48 +135,23 @@ func TestTournamentProcess(t *testing.T) {
 	_, code = tournamentCall(t, a, http.MethodGet, "/api/tournaments/nope", "")
 	assert.Equal(t, http.StatusNotFound, code)
 
-	// Two players, made by joining a room of their own.
-	scratch, err := createRoom(a, "race")
-	require.NoError(t, err)
-	var players []*wsPlayer
-	for _, name := range []string{"Ann", "Bob"} {
-		p, err := dialPlayer(ctx, a, scratch, name, "", 0)
-		require.NoError(t, err)
-		p.close()
-		players = append(players, p)
-	}
+	players := newPlayers(ctx, t, a, "Ann", "Bob")
 	ann, bob := players[0], players[1]
 	_, code = tournamentCall(t, a, http.MethodPost, "/api/tournaments/"+tid+"/withdraw", ann.token)
 	assert.Equal(t, http.StatusConflict, code, "not_in_tournament")
 
 	// Ann's socket (her bearer token) and a spectator's.
-	dial := func(h http.Header) *websocket.Conn {
-		t.Helper()
-		h.Set("Origin", a.URL())
-		c, _, err := websocket.Dial(ctx, "ws"+a.URL()[len("http"):]+"/ws/tournaments/"+tid, &websocket.DialOptions{HTTPHeader: h})
-		require.NoError(t, err)
-		return c
-	}
-	watch := dial(http.Header{"Authorization": {"Bearer " + ann.token}})
+	watch := watchTournament(ctx, t, a, tid, ann.token)
 	defer watch.CloseNow()
-	spectator := dial(http.Header{})
+	spectator := watchTournament(ctx, t, a, tid, "")
 	defer spectator.CloseNow()
 	nextOf := func(c *websocket.Conn, ok func(server.TournamentEvent) bool) server.TournamentEvent {
 		t.Helper()
-		for {
-			_, data, err := c.Read(ctx)
-			require.NoError(t, err)
-			var ev server.TournamentEvent
-			require.NoError(t, json.Unmarshal(data, &ev))
-			require.Equal(t, "tournament", ev.Type)
-			if ok(ev) {
-				return ev
-			}
-		}
+		return nextEvent(ctx, t, c, ok)
 	}
 	next := func(ok func(server.TournamentEvent) bool) server.TournamentEvent {
 		t.Helper()
-		return nextOf(watch, ok)
+		return nextEvent(ctx, t, watch, ok)
 	}
 	ev := next(func(ev server.TournamentEvent) bool { return ev.ID == tid })
 	assert.Nil(t, ev.You, "Ann has not joined yet")
@@ -159,7 +187,7 @@ func TestTournamentProcess(t *testing.T) {
 		}
 		require.NoError(t, p.awaitFinish(ctx))
 	}
-	_, err = racers["Bob"].running(ctx)
+	_, err := racers["Bob"].running(ctx)
 	require.NoError(t, err)
 	solveAll(racers["Ann"])
 	ev = next(func(ev server.TournamentEvent) bool { return ev.You != nil && ev.You.Score > 0 })

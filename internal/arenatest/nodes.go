@@ -30,8 +30,11 @@ type NodeOptions struct {
 	// Heartbeat and Timeout are NODE_HEARTBEAT and NODE_TIMEOUT: tests
 	// keep them short so that a dead node's rooms come back soon.
 	Heartbeat, Timeout time.Duration
-	// Env are NAME=value settings every node gets besides its NODE_*.
-	Env []string
+	// Env are NAME=value settings every node gets besides its NODE_*;
+	// NodeEnv, where an entry is set, are that node's own besides (n1's
+	// first), such as TOURNAMENTS on the node that runs them.
+	Env     []string
+	NodeEnv [][]string
 }
 
 // StartNodes starts opts.N `arena serve` processes as nodes over one
@@ -43,6 +46,9 @@ func StartNodes(tb testing.TB, opts NodeOptions) []*Arena {
 	for i := range nodes {
 		addr := FreeAddr(tb)
 		env := append([]string(nil), opts.Env...)
+		if i < len(opts.NodeEnv) {
+			env = append(env, opts.NodeEnv[i]...)
+		}
 		env = append(env,
 			"NODE_ID=n"+strconv.Itoa(i+1), "NODE_ADDR=http://"+addr, "NODE_SECRET="+NodeSecret,
 			"NODE_HEARTBEAT="+opts.Heartbeat.String(), "NODE_TIMEOUT="+opts.Timeout.String())

@@ -59,10 +59,8 @@ type Config struct {
 	// by default only accounts rank.
 	RankGuests bool
 	// Tournaments are the recurring tournaments the server schedules
-	// (TOURNAMENTS); Arenas says this node runs tournaments at all: one
-	// node does, of several (see docs/operations.md).
+	// (TOURNAMENTS); Node.Arenas says this node runs tournaments at all.
 	Tournaments []tournament.Recurring
-	Arenas      bool
 }
 
 // Node is how a server takes part in several nodes behind one URL.
@@ -80,6 +78,10 @@ type Node struct {
 	// a heartbeat may be before its node counts as dead and its rooms are
 	// taken over.
 	Heartbeat, Timeout time.Duration
+	// Arenas says this node runs the tournaments (TOURNAMENTS is set on
+	// it): of several nodes one does, and the others relay the
+	// tournaments' requests to it (see docs/operations.md).
+	Arenas bool
 }
 
 // On reports whether the server runs as one of several nodes.
@@ -222,7 +224,7 @@ func Settings() []Setting {
 				if err != nil {
 					return fmt.Errorf("want EVERY/LEVEL/DURATION such as 1h/easy/20m (%w)", err)
 				}
-				c.Tournaments, c.Arenas = rs, true
+				c.Tournaments, c.Node.Arenas = rs, true
 				return nil
 			},
 		},

@@ -104,10 +104,10 @@ func aliveSQL(param string) string {
 // RegisterNode records the node with a fresh heartbeat.
 func (s *Store) RegisterNode(ctx context.Context, n store.Node) error {
 	_, err := s.pool.Exec(ctx,
-		`INSERT INTO nodes (id, addr, public_url, started_at, heartbeat_at, draining) VALUES ($1, $2, $3, now(), now(), false)
+		`INSERT INTO nodes (id, addr, public_url, started_at, heartbeat_at, draining, arenas) VALUES ($1, $2, $3, now(), now(), false, $4)
 		 ON CONFLICT (id) DO UPDATE SET addr = EXCLUDED.addr, public_url = EXCLUDED.public_url,
-		   started_at = now(), heartbeat_at = now(), draining = false`,
-		n.ID, n.Addr, n.PublicURL)
+		   started_at = now(), heartbeat_at = now(), draining = false, arenas = EXCLUDED.arenas`,
+		n.ID, n.Addr, n.PublicURL, n.Arenas)
 	return mapErr(err, "register node "+n.ID)
 }
 
@@ -139,13 +139,13 @@ func (s *Store) LeaveNode(ctx context.Context, id string) (int64, error) {
 // Nodes lists the registered nodes.
 func (s *Store) Nodes(ctx context.Context, timeout time.Duration) ([]store.Node, error) {
 	rows, err := s.pool.Query(ctx,
-		`SELECT id, addr, public_url, started_at, heartbeat_at, draining, `+aliveSQL("$1")+` FROM nodes n ORDER BY id`, secs(timeout))
+		`SELECT id, addr, public_url, started_at, heartbeat_at, draining, arenas, `+aliveSQL("$1")+` FROM nodes n ORDER BY id`, secs(timeout))
 	if err != nil {
 		return nil, mapErr(err, "nodes")
 	}
 	ns, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Node, error) {
 		var n store.Node
-		err := row.Scan(&n.ID, &n.Addr, &n.PublicURL, &n.StartedAt, &n.HeartbeatAt, &n.Draining, &n.Alive)
+		err := row.Scan(&n.ID, &n.Addr, &n.PublicURL, &n.StartedAt, &n.HeartbeatAt, &n.Draining, &n.Arenas, &n.Alive)
 		n.StartedAt, n.HeartbeatAt = n.StartedAt.UTC(), n.HeartbeatAt.UTC()
 		return n, err
 	})
