@@ -9,8 +9,6 @@ import { Board } from './board.js';
 import * as ui from './ui.js';
 import * as api from './api.js';
 import * as daily from './daily.js';
-import * as lab from './lab.js';
-import * as player from './player.js';
 import * as settings from './settings.js';
 
 const ID = /^[23456789abcdefghjkmnpqrstuvwxyz]{8}$/;
@@ -141,7 +139,7 @@ function ownPuzzle(needName) {
     try {
       location.assign(`/r/${await api.createRoom({ mode, puzzle: field.value })}`);
     } catch (e) {
-      say(lab.puzzleRefusal(e));
+      import('./lab.js').then((m) => say(m.puzzleRefusal(e)));
       btn.disabled = false;
     }
   };
@@ -647,7 +645,8 @@ function playerPage(id) {
   mount('player-tpl');
   document.documentElement.dataset.page = 'player';
   $('room-tag').textContent = '';
-  player.page(id);
+  // The player page's module (and its calendar) loads only there.
+  import('./player.js').then((m) => m.page(id));
 }
 
 function route() {
@@ -667,7 +666,7 @@ function route() {
     mount('lab-tpl');
     document.documentElement.dataset.page = 'lab';
     $('room-tag').textContent = '';
-    return lab.page();
+    return import('./lab.js').then((m) => m.page()); // the lab's module loads only there
   }
   const p = /^\/p\/([^/]+)\/?$/.exec(path);
   if (p) {
