@@ -197,7 +197,8 @@ func TestMultiSelect(t *testing.T) {
 // TestMultiSelectRace: a racer selects several cells of their own board
 // and colours them at once (colours a race keeps in the browser); undo
 // takes them back and redo puts them on again, and a reload keeps them.
-// A digit typed on two cells goes in both, and Delete clears both.
+// A digit typed on two cells goes in both, Delete clears both, and each
+// is one step for undo and redo.
 func TestMultiSelectRace(t *testing.T) {
 	t.Parallel()
 	srv := startArena(t)
@@ -211,6 +212,15 @@ func TestMultiSelectRace(t *testing.T) {
 	p.wait("the digit in both", digitIs(a, d)+" && "+digitIs(b, d))
 	p.press(keyDelete, modNone)
 	p.wait("both cleared", digitIs(a, 0)+" && "+digitIs(b, 0))
+	// One entry on several cells is one step for undo and redo.
+	p.press(letterKey('z', false), modCtrl)
+	p.wait("the clearing undone, on both", digitIs(a, d)+" && "+digitIs(b, d))
+	p.press(letterKey('z', false), modCtrl)
+	p.wait("the digits undone, on both", digitIs(a, 0)+" && "+digitIs(b, 0))
+	p.press(letterKey('y', false), modCtrl)
+	p.wait("the digits redone, on both", digitIs(a, d)+" && "+digitIs(b, d))
+	p.press(keyDelete, modNone)
+	p.wait("both cleared again", digitIs(a, 0)+" && "+digitIs(b, 0))
 
 	cells := []int{9, 10, 11, 20}
 	p.drag(modNone, 9, 10, 11)

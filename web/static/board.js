@@ -21,9 +21,10 @@ export class Board {
     this.sel = -1; // the cell the keys move, one of the selected (many)
     this.many = new Set();
     this.mode = 'digit';
-    // Undo's steps: 'move' (the server's) or colours [{cell, was, now}]
-    // (the client's: docs/protocol.md, colour).
-    this.done = []; this.undone = [];
+    // Undo's steps: 'move' (the server's), a batch {n} (the n moves of
+    // one entry on several cells, taken back together) or colours
+    // [{cell, was, now}] (the client's: docs/protocol.md, colour).
+    this.done = []; this.undone = []; this.batch = null;
     this.flash = new Set();
     this.conflict = new Set();
     this.cells = [];
@@ -205,9 +206,16 @@ export class Board {
     const one = this.many.size < 2;
     const some = (cells, has) => cells.filter((c) => has(c) === cells.every(has));
     if (mode === 'colour') return this.colourAll(some([...this.many], (c) => (this.game.colours.get(c) || []).includes(d)), d);
-    if (mode === 'digit') return this.send([...this.many].filter((c) => one || !this.given(c)).map((c) => ({ type: 'move', cell: c, digit: d })));
+    if (mode === 'digit') return this.entry([...this.many].filter((c) => one || !this.given(c)).map((c) => ({ type: 'move', cell: c, digit: d })));
     const cells = some([...this.many].filter((c) => one || !this.digit(c)), (c) => !!this.game.notes.get(c)?.[mode].has(d));
-    this.send(cells.map((c) => ({ type: 'note', cell: c, digit: d, kind: mode })));
+    this.entry(cells.map((c) => ({ type: 'note', cell: c, digit: d, kind: mode })));
+  }
+
+  // entry sends one entry's messages: its moves, when several, are one
+  // step for undo (moveDone counts those the server makes).
+  entry(msgs) {
+    this.batch = msgs.filter((m) => m.type === 'move').length > 1 ? { n: 0 } : null;
+    this.send(msgs);
   }
 
   // send sends msgs at the server's pace (docs/protocol.md, "Limits").
@@ -218,6 +226,7 @@ export class Board {
 
   // colourAll sends colour k to each cell, a step for undo.
   colourAll(cells, k) {
+    this.batch = null;
     if (!cells.length) return;
     this.done.push(cells.map((c) => {
       const was = this.game.colours.get(c) || [];
@@ -238,14 +247,21 @@ export class Board {
     this.send(msgs);
   }
 
-  moveDone() { this.done.push('move'); this.undone = []; }
+  moveDone() {
+    if (!this.batch) this.done.push('move');
+    else if (!this.batch.n++) this.done.push(this.batch);
+    this.undone = [];
+  }
 
   // undo takes back the last step (none kept: the server's last move).
   undo(redo) {
+    this.batch = null;
     const [from, to] = redo ? [this.undone, this.done] : [this.done, this.undone];
     const s = from.pop() || 'move';
-    if (s !== 'move') this.setColours(s, !redo);
-    else this.act({ type: redo ? 'redo' : 'undo' });
+    const type = redo ? 'redo' : 'undo';
+    if (s === 'move') this.act({ type });
+    else if (s.n) this.send(Array.from({ length: s.n }, () => ({ type })));
+    else this.setColours(s, !redo);
     to.push(s);
   }
 
@@ -264,7 +280,7 @@ export class Board {
         if (n && (this.mode === 'digit' || this.mode === kind) && n[kind].size) msgs.push({ type: 'note', cell: c, digit: 0, kind });
       }
     }
-    this.send(msgs);
+    this.entry(msgs);
   }
 
   // mark flashes cells for a moment (a conflict's or a hint's), and marks a
