@@ -39,8 +39,8 @@ test:
 # The browser tests alone (they are part of `make test` too): a real arena
 # serve and Debian's headless Chromium. Without Chromium they skip, unless
 # E2E_REQUIRED=1; screenshots go to e2e/screenshots/. TestAccessibility
-# alone takes about three minutes on a busy 2-core machine (axe over every
-# page in four looks).
+# alone takes a minute and a half on a busy 2-core machine (axe over every
+# page in four looks, three browsers at once).
 e2e:
 	$(GO) test -count=1 -timeout 10m ./e2e
 
