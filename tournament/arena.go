@@ -62,7 +62,7 @@ type Arena struct {
 	t    *Tournament
 	cmds chan func(now time.Time)
 	done chan struct{}
-	subs map[chan Update]bool
+	subs map[chan *server.TournamentUpdate]bool
 	// pending says a change waits to be sent; sentAt is when the last
 	// update went out (PublishEvery).
 	pending bool
@@ -82,7 +82,7 @@ func Start(ctx context.Context, cfg Config, s Spec) (*Arena, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	a := &Arena{cfg: cfg, t: t, cmds: make(chan func(time.Time)), done: make(chan struct{}), subs: map[chan Update]bool{}}
+	a := &Arena{cfg: cfg, t: t, cmds: make(chan func(time.Time)), done: make(chan struct{}), subs: map[chan *server.TournamentUpdate]bool{}}
 	go a.run(ctx)
 	return a, nil
 }
@@ -157,10 +157,11 @@ func (a *Arena) Snapshot(ctx context.Context) (Update, error) {
 
 // Subscribe is a channel of the tournament's updates, the latest only
 // (an update a slow reader has not taken is replaced by the next), which
-// is closed when the arena ends; cancel stops it.
-func (a *Arena) Subscribe(ctx context.Context) (<-chan Update, func(), error) {
-	ch := make(chan Update, 1)
-	err := a.call(ctx, func(now time.Time) { a.subs[ch] = true; ch <- a.update(now) })
+// is closed when the arena ends; cancel stops it. Every subscriber gets
+// the same update, whose events are encoded once (server.TournamentUpdate).
+func (a *Arena) Subscribe(ctx context.Context) (<-chan *server.TournamentUpdate, func(), error) {
+	ch := make(chan *server.TournamentUpdate, 1)
+	err := a.call(ctx, func(now time.Time) { a.subs[ch] = true; ch <- server.NewTournamentUpdate(a.update(now)) })
 	if err != nil {
 		return nil, nil, err
 	}
@@ -196,7 +197,7 @@ func (a *Arena) publish(time.Time) { a.pending = true }
 // send sends the update to every subscriber.
 func (a *Arena) send(now time.Time) {
 	a.pending, a.sentAt = false, now
-	u := a.update(now)
+	u := server.NewTournamentUpdate(a.update(now))
 	for ch := range a.subs {
 		select {
 		case <-ch:

@@ -213,7 +213,7 @@ func TestArenaOfTwelveBots(t *testing.T) {
 	<-a.Done()
 	var last tournament.Update
 	for u := range updates {
-		last = u
+		last = u.TournamentResponse
 	}
 	assert.Equal(t, tournament.StatusFinished, last.Status)
 
