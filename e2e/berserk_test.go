@@ -25,24 +25,7 @@ func TestTournamentBerserk(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	srv := startArena(t, "TOURNAMENTS=2h/easy/2h", "PLAYER_RATE=0", "GROUP_WAIT=1m")
-	tid := runningTournament(t, srv)
-
-	b := newBrowser(t)
-	ann := b.newPage("Ann")
-	ann.navigate(srv.URL() + "/")
-	ann.run("Ann's name", evalVoid(`localStorage.setItem('arena.name', 'Ann')`))
-	ann.navigate(srv.URL() + "/t/" + tid)
-	ann.wait("the join button", visible("#t-join"))
-	ann.click("#t-join")
-	ann.wait("joined", `document.querySelector('#t-join').textContent === 'Withdraw'`)
-
-	// The bot, where Ann waits for someone to race.
-	scratch, tr := tournamentBot(ctx, t, srv, tid)
-	require.Len(t, tr.Standings, 2)
-	race := tr.Standings[0].Playing
-	require.NotEmpty(t, race, "paired: %+v", tr.Standings)
-
-	ann.wait("the way to the race", `(() => { const a = document.querySelector('.t-go'); return a && !a.hidden; })()`)
+	tid, ann, scratch, race := annPairedWithBot(ctx, t, srv)
 	ann.click(".t-go")
 	ann.wait("the race room", fmt.Sprintf(`location.pathname.startsWith('/r/%s')`, race))
 	ann.wait("the Berserk button", visible("#berserk"))

@@ -149,18 +149,7 @@ func tournamentBot(ctx context.Context, t *testing.T, srv *arena, tid string) (*
 	res.Body.Close()
 	scratch := joinBot(ctx, t, srv, created.ID, "Bot", "")
 	scratch.conn.CloseNow()
-	req, err := http.NewRequest(http.MethodPost, srv.URL()+"/api/tournaments/"+tid+"/join", strings.NewReader("{}"))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Origin", srv.URL())
-	req.Header.Set("Authorization", "Bearer "+scratch.token)
-	res, err = arenatest.Client.Do(req)
-	require.NoError(t, err)
-	defer res.Body.Close()
-	require.Equal(t, http.StatusOK, res.StatusCode)
-	var tr server.TournamentResponse
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&tr))
-	return scratch, tr
+	return scratch, tournamentAs(t, srv, tid, "join", scratch.token)
 }
 
 // tournamentGuest makes a guest player named name and joins them to the
@@ -229,7 +218,7 @@ func TestTournament(t *testing.T) {
 
 	// The way to the race comes from Ann's own line (the socket's "you"):
 	// she is not in the top ten.
-	p.wait("the way to the race", fmt.Sprintf(`(() => { const a = document.querySelector('.t-go'); return a && !a.hidden && a.getAttribute('href') === '/r/%s'; })()`, race))
+	p.wait("the way to the race", fmt.Sprintf(`(() => { const a = document.querySelector('.t-go'); return a && !a.hidden && a.getAttribute('href') === '/r/%s?t=%s'; })()`, race, tid))
 	assert.Contains(t, text(p, "#t-standings tbody tr.me"), "racing")
 	assert.Contains(t, text(p, "#t-sub"), "12 players")
 

@@ -308,53 +308,59 @@ func (s *bitSolver) propagate(b *bitBoard) int {
 }
 
 // update applies the band rule (see the design notes) to dirty digit-bands,
-// lowest first, until none is dirty. It reports false on a contradiction.
+// in sweeps over the dirty set, until none is dirty. It reports false on a contradiction.
 func (s *bitSolver) update(b *bitBoard) bool {
 	// The dirty set and the digits seen live in registers for the loop.
 	dirty, seen, bandsSeen := b.dirty, uint32(0), uint32(0)
 	visits := 0
 	ok := true
+sweeps:
 	for dirty != 0 {
-		i := uint(bits.TrailingZeros32(dirty)) & 31
-		dirty &= dirty - 1
-		visits++
-		a := b.cand[i]
-		// Minirow occupancy from the high halves of the row tables; keep
-		// only the minirows of complete patterns (low half of bandKeep).
-		occ := (rowTable[0][a&511] | rowTable[1][a>>9&511] | rowTable[2][a>>18&511]) >> 32 & 511
-		keep := bandKeep[occ]
-		a &= uint32(keep)
-		if a == 0 {
-			ok = false
-			break
-		}
-		b.cand[i] = a
-		o := bandOthers[i]
-		band := uint(o>>16) & 3
-		seen |= o // bit 20+d: the stack rule must look at digit d again
-		// Fold the rows onto the columns still in use; a box down to one
-		// column takes that column from the digit's other two bands.
-		cols := (a | a>>9 | a>>18) & 511
-		lock := colLock[cols]
-		// The minirow rules need another look at this band only when the
-		// digit's shape - its minirows (high half of bandKeep) and columns
-		// - changed.
-		shape := uint32(keep>>32) | cols<<16
-		bandsSeen |= nonzero(b.shape[i]^shape) << band
-		b.shape[i] = shape
-		j1, j2 := uint(o)&31, uint(o>>8)&31
-		o1, o2 := b.cand[j1], b.cand[j2]
-		b.cand[j1], b.cand[j2] = o1&lock, o2&lock
-		dirty |= nonzero(o1&^lock)<<j1 | nonzero(o2&^lock)<<j2
-		// Rows down to one candidate, from the low halves of the row
-		// tables, solve a cell, which the other eight digits lose.
-		lone := uint32(rowTable[0][a&511] | rowTable[1][a>>9&511] | rowTable[2][a>>18&511])
-		if placed := a & lone & b.unsolved[band]; placed != 0 {
-			b.unsolved[band] &^= placed
-			base := band * 9
-			cleared := clearCells((*[9]uint32)(b.cand[base:base+9]), placed)
+		// Sweep a snapshot of the dirty set: the next digit-band to visit then
+		// does not wait on what this one's update dirtied, so the processor can
+		// start on it early.
+		for cur := dirty; cur != 0; cur &= cur - 1 {
+			i := uint(bits.TrailingZeros32(cur)) & 31
+			dirty &^= 1 << i
+			visits++
+			a := b.cand[i]
+			// Minirow occupancy from the high halves of the row tables; keep
+			// only the minirows of complete patterns (low half of bandKeep).
+			occ := (rowTable[0][a&511] | rowTable[1][a>>9&511] | rowTable[2][a>>18&511]) >> 32 & 511
+			keep := bandKeep[occ]
+			a &= uint32(keep)
+			if a == 0 {
+				ok = false
+				break sweeps
+			}
 			b.cand[i] = a
-			dirty |= cleared << base &^ (1 << i)
+			o := bandOthers[i]
+			band := uint(o>>16) & 3
+			seen |= o // bit 20+d: the stack rule must look at digit d again
+			// Fold the rows onto the columns still in use; a box down to one
+			// column takes that column from the digit's other two bands.
+			cols := (a | a>>9 | a>>18) & 511
+			lock := colLock[cols]
+			// The minirow rules need another look at this band only when the
+			// digit's shape - its minirows (high half of bandKeep) and columns
+			// - changed.
+			shape := uint32(keep>>32) | cols<<16
+			bandsSeen |= nonzero(b.shape[i]^shape) << band
+			b.shape[i] = shape
+			j1, j2 := uint(o)&31, uint(o>>8)&31
+			o1, o2 := b.cand[j1], b.cand[j2]
+			b.cand[j1], b.cand[j2] = o1&lock, o2&lock
+			dirty |= nonzero(o1&^lock)<<j1 | nonzero(o2&^lock)<<j2
+			// Rows down to one candidate, from the low halves of the row
+			// tables, solve a cell, which the other eight digits lose.
+			lone := uint32(rowTable[0][a&511] | rowTable[1][a>>9&511] | rowTable[2][a>>18&511])
+			if placed := a & lone & b.unsolved[band]; placed != 0 {
+				b.unsolved[band] &^= placed
+				base := band * 9
+				cleared := clearCells((*[9]uint32)(b.cand[base:base+9]), placed)
+				b.cand[i] = a
+				dirty |= cleared << base &^ (1 << i)
+			}
 		}
 	}
 	b.dirty = dirty

@@ -74,6 +74,9 @@ func (g *Game) evolvePresence(ev *protocol.PresenceEvent) {
 		}
 	case ev.Status == protocol.PresenceLeft && ok:
 		delete(g.members, m.id)
+		if g.roster != nil && m.role == protocol.RolePlayer {
+			g.left = append(g.left, m.id)
+		}
 	}
 }
 

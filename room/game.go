@@ -117,6 +117,9 @@ type Game struct {
 	// then; zero once it has started, and in a room made for nobody.
 	roster  []string
 	startBy time.Time
+	// left are the roster's players who left the round: no place late
+	// for them (a new board would wipe their mistakes and hints).
+	left []string
 	// berserk is set on a tournament's race: its players may go berserk
 	// (AllowBerserk).
 	berserk bool
@@ -183,7 +186,7 @@ func (g *Game) setPuzzle(pz Puzzle) {
 		m.placed = nil
 		g.rules.seat(g, m)
 	}
-	g.ranked, g.pending = 0, 0
+	g.ranked, g.pending, g.left = 0, 0, nil
 	g.startsAt, g.startedAt, g.finishedAt = time.Time{}, time.Time{}, time.Time{}
 }
 

@@ -214,3 +214,33 @@ func TestBerserkOnlyInATournamentsRace(t *testing.T) {
 	assert.Contains(t, s.Err.Message, "tournament")
 	assert.False(t, g.Snapshot("", g.now).Berserk)
 }
+
+// A player of the roster who leaves the race gets no place back in it:
+// a new board would wipe their mistakes and hints. The rematch's round
+// takes them again.
+func TestGroupLeaverDoesNotComeBack(t *testing.T) {
+	g := group(t, "a", "b")
+	g.join("a")
+	g.join("b")
+	cd := g.Snapshot("", g.now).StartsAt
+	require.NotNil(t, cd)
+	g.now = *cd
+	g.tick()
+	g.ok("b", move(g.blank(), g.pz.Solution[g.blank()]))
+	g.ok("b", msg(protocol.TypeLeave))
+	_, _, st := g.arrive("b", false, 0)
+	require.NotNil(t, st.Err, "b left the race")
+	assert.Equal(t, protocol.CodeGameStarted, st.Err.Code)
+	back, saved := g.restored(room.Config{})
+	assert.Equal(t, []string{"b"}, saved.Left)
+	assert.Equal(t, protocol.CodeGameStarted, back.Admits("b", false).Code, "kept through a restore")
+
+	g.saved(g.fill("a").Eff[0].Results)
+	require.Equal(t, protocol.PhaseFinished, g.Phase())
+	g.ok("a", msg(protocol.TypeRematch))
+	g.Rematch(g.now, 2, puzzle(t, 2))
+	g.Drain()
+	w := g.join("b")
+	assert.Equal(t, protocol.RolePlayer, w.You.Role, "b is back for the rematch")
+	assert.Equal(t, "b", g.player("b").ID)
+}

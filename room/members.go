@@ -194,7 +194,7 @@ func (g *Game) Join(now time.Time, id, name string, spectator bool, lastSeq int6
 // player: nil, or the refusal Join would give. (A player coming back is
 // always let in.) In a room made for a group, only its players join as
 // players, and they may still join once play has started: they were
-// promised a place.
+// promised a place (unless they left it this round).
 func (g *Game) Admits(id string, spectator bool) *protocol.Error {
 	if spectator {
 		if g.count(protocol.RoleSpectator) >= g.cfg.MaxSpectators {
@@ -207,7 +207,7 @@ func (g *Game) Admits(id string, spectator bool) *protocol.Error {
 		if !slices.Contains(g.roster, id) {
 			return protocol.Errorf(protocol.CodeNotInvited, "this race is for the players it was made for: watch it as a spectator")
 		}
-		if g.phase == protocol.PhaseCountdown || g.phase == protocol.PhaseRunning {
+		if (g.phase == protocol.PhaseCountdown || g.phase == protocol.PhaseRunning) && !slices.Contains(g.left, id) {
 			late = nil
 		}
 	}

@@ -28,9 +28,11 @@ type Saved struct {
 	StartedAt  time.Time   `json:"started_at"`
 	FinishedAt time.Time   `json:"finished_at"`
 	Host       string      `json:"host"`
-	// Roster and StartsBy: the group the room was made for (Game.Group).
+	// Roster and StartsBy: the group the room was made for (Game.Group);
+	// Left, those of it who left the round.
 	Roster   []string   `json:"roster,omitempty"`
 	StartsBy *time.Time `json:"starts_by,omitempty"`
+	Left     []string   `json:"left,omitempty"`
 	// Berserk: the room's players may go berserk (Game.AllowBerserk).
 	Berserk bool  `json:"berserk,omitempty"`
 	Seq     int64 `json:"seq"`
@@ -134,7 +136,7 @@ func (g *Game) Save(now time.Time) *Saved {
 		Puzzle:  SavedPuzzle{ID: g.pz.ID, Level: g.pz.Level, Givens: g.pz.Givens.String(), Solution: g.pz.Solution.String(), FloorMS: g.pz.Floor.Milliseconds(), Unlocked: g.pz.Unlocked, SE: g.pz.SE, Copy: g.copied},
 		Created: g.created, StartsAt: g.startsAt, StartedAt: g.startedAt, FinishedAt: g.finishedAt,
 		Host: g.host, Seq: g.seq, Order: g.order, Ranked: g.ranked, SavedAt: now,
-		Day: g.day, Archive: g.archive, Own: g.own, Roster: g.roster, StartsBy: timePtr(g.startBy), Berserk: g.berserk,
+		Day: g.day, Archive: g.archive, Own: g.own, Roster: g.roster, StartsBy: timePtr(g.startBy), Left: g.left, Berserk: g.berserk,
 	}
 	if s.Phase == protocol.PhasePreparing {
 		s.Phase, s.Ended = protocol.PhaseFinished, true
@@ -261,7 +263,7 @@ func load(cfg Config, s *Saved) (*Game, error) {
 	g.round, g.phase, g.host, g.seq, g.order, g.ranked = max(s.Round, 1), s.Phase, s.Host, s.Seq, s.Order, s.Ranked
 	g.startsAt, g.startedAt, g.finishedAt = s.StartsAt, s.StartedAt, s.FinishedAt
 	g.day, g.archive, g.own, g.copied = s.Day, s.Archive, s.Own, s.Puzzle.Copy
-	g.roster, g.startBy, g.berserk = s.Roster, timeOf(s.StartsBy), s.Berserk
+	g.roster, g.startBy, g.left, g.berserk = s.Roster, timeOf(s.StartsBy), s.Left, s.Berserk
 	if s.Team != nil && g.team != nil {
 		if err := restoreBoard(g.team, s.Team); err != nil {
 			return nil, fmt.Errorf("room: restore %s: team board: %w", s.ID, err)

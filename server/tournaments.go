@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/sudoku-arena/arena/internal/ws"
@@ -98,6 +99,52 @@ func tournamentEvent(t TournamentResponse, me string) TournamentEvent {
 	return ev
 }
 
+// TournamentUpdate is a live tournament's standings as its arena sends
+// them to every socket watching it: the part of their events all the
+// sockets share (the head, the count, the top) is encoded once per
+// update, and the players' lines are found by id once, so that N sockets
+// cost an update N own lines, not N tops and N searches of the standings.
+type TournamentUpdate struct {
+	TournamentResponse
+	once   sync.Once
+	shared []byte // the event's JSON without you and its closing brace
+	err    error
+	index  map[string]int // a player's line in the standings
+}
+
+// NewTournamentUpdate is the update of t.
+func NewTournamentUpdate(t TournamentResponse) *TournamentUpdate {
+	return &TournamentUpdate{TournamentResponse: t}
+}
+
+// Event is the "tournament" event for the player me ("": a spectator),
+// byte for byte json.Marshal(tournamentEvent(t, me)).
+func (u *TournamentUpdate) Event(me string) ([]byte, error) {
+	u.once.Do(func() {
+		var b []byte
+		b, u.err = json.Marshal(tournamentEvent(u.TournamentResponse, ""))
+		u.shared = b[:max(len(b)-1, 0)] // "you" would come last: cut the '}'
+		u.index = make(map[string]int, len(u.Standings))
+		for i := range u.Standings {
+			u.index[u.Standings[i].Player] = i
+		}
+	})
+	if u.err != nil {
+		return nil, u.err
+	}
+	i, ok := u.index[me]
+	if me == "" || !ok {
+		return append(append(make([]byte, 0, len(u.shared)+1), u.shared...), '}'), nil
+	}
+	you, err := json.Marshal(&u.Standings[i])
+	if err != nil {
+		return nil, err
+	}
+	ev := make([]byte, 0, len(u.shared)+len(you)+8)
+	ev = append(append(append(append(ev, u.shared...), `,"you":`...), you...), '}')
+	return ev, nil
+}
+
 // TournamentSummary is a tournament in a list.
 type TournamentSummary struct {
 	TournamentHead
@@ -141,7 +188,7 @@ type Tournaments interface {
 	// reader has not taken is replaced by the next); the channel closes
 	// when it has ended (after its last change) or stop is called.
 	// ErrNoTournament, ErrTournamentOver.
-	Watch(ctx context.Context, id string) (changes <-chan TournamentResponse, stop func(), err error)
+	Watch(ctx context.Context, id string) (changes <-chan *TournamentUpdate, stop func(), err error)
 	// PlayerTournaments is the player's places in finished tournaments,
 	// latest first.
 	PlayerTournaments(ctx context.Context, playerID string, limit int) ([]PlayerTournament, error)
@@ -313,7 +360,7 @@ func (s *Server) watchTournament(w http.ResponseWriter, r *http.Request) {
 				sock.CloseHandshake(ws.StatusNormal, "the tournament has ended")
 				return
 			}
-			ev, err := json.Marshal(tournamentEvent(t, me))
+			ev, err := t.Event(me)
 			if err != nil {
 				s.log.Error("tournament event", "err", err)
 				return

@@ -18,16 +18,19 @@ type Races interface {
 	StartRace(ctx context.Context, tournamentID, level string, players []string) (string, error)
 }
 
-// Saver stores a tournament's results once it has ended.
+// Saver stores a tournament: its players' lines as they change while it
+// runs, and its results once it has ended.
 type Saver interface {
 	SaveTournament(ctx context.Context, r Record) error
+	SaveLines(ctx context.Context, id string, lines []Line) error
 }
 
-// Record is a tournament as it is stored: its spec, status and standings.
+// Record is a tournament as it is stored: its spec, status and
+// standings (each line with the order its player joined in).
 type Record struct {
 	Spec
-	Status    string
-	Standings []Standing
+	Status string
+	Lines  []Line
 }
 
 // Update is the tournament as its participants and spectators see it:
@@ -43,6 +46,9 @@ type Config struct {
 	// OnRace is told of each race room made for the tournament, so that
 	// the rooms' finishes find their way back (Hub).
 	OnRace func(roomID string)
+	// Lines are the players' lines stored while the tournament ran, to
+	// bring back (Tournament.Restore) before it goes on.
+	Lines []Line
 }
 
 // ErrClosed is what an Arena that has ended (and saved) answers.
@@ -56,7 +62,7 @@ type Arena struct {
 	t    *Tournament
 	cmds chan func(now time.Time)
 	done chan struct{}
-	subs map[chan Update]bool
+	subs map[chan *server.TournamentUpdate]bool
 	// pending says a change waits to be sent; sentAt is when the last
 	// update went out (PublishEvery).
 	pending bool
@@ -70,10 +76,13 @@ func Start(ctx context.Context, cfg Config, s Spec) (*Arena, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := t.Restore(cfg.Lines); err != nil {
+		return nil, err
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	a := &Arena{cfg: cfg, t: t, cmds: make(chan func(time.Time)), done: make(chan struct{}), subs: map[chan Update]bool{}}
+	a := &Arena{cfg: cfg, t: t, cmds: make(chan func(time.Time)), done: make(chan struct{}), subs: map[chan *server.TournamentUpdate]bool{}}
 	go a.run(ctx)
 	return a, nil
 }
@@ -98,11 +107,13 @@ func (a *Arena) call(ctx context.Context, f func(now time.Time)) error {
 	return nil
 }
 
-// changed runs f, then pairs and publishes if it succeeded.
+// changed runs f, then stores the lines it changed, pairs and publishes
+// if it succeeded.
 func (a *Arena) changed(ctx context.Context, f func(now time.Time) error) error {
 	var err error
 	if cerr := a.call(ctx, func(now time.Time) {
 		if err = f(now); err == nil {
+			a.store(ctx)
 			a.pair(ctx, now)
 			a.publish(now)
 		}
@@ -146,10 +157,11 @@ func (a *Arena) Snapshot(ctx context.Context) (Update, error) {
 
 // Subscribe is a channel of the tournament's updates, the latest only
 // (an update a slow reader has not taken is replaced by the next), which
-// is closed when the arena ends; cancel stops it.
-func (a *Arena) Subscribe(ctx context.Context) (<-chan Update, func(), error) {
-	ch := make(chan Update, 1)
-	err := a.call(ctx, func(now time.Time) { a.subs[ch] = true; ch <- a.update(now) })
+// is closed when the arena ends; cancel stops it. Every subscriber gets
+// the same update, whose events are encoded once (server.TournamentUpdate).
+func (a *Arena) Subscribe(ctx context.Context) (<-chan *server.TournamentUpdate, func(), error) {
+	ch := make(chan *server.TournamentUpdate, 1)
+	err := a.call(ctx, func(now time.Time) { a.subs[ch] = true; ch <- server.NewTournamentUpdate(a.update(now)) })
 	if err != nil {
 		return nil, nil, err
 	}
@@ -185,7 +197,7 @@ func (a *Arena) publish(time.Time) { a.pending = true }
 // send sends the update to every subscriber.
 func (a *Arena) send(now time.Time) {
 	a.pending, a.sentAt = false, now
-	u := a.update(now)
+	u := server.NewTournamentUpdate(a.update(now))
 	for ch := range a.subs {
 		select {
 		case <-ch:
@@ -259,11 +271,27 @@ func (a *Arena) run(ctx context.Context) {
 	}
 }
 
+// store saves the lines changed, before the standings that show them
+// are sent: a point shown is a point stored. Lines not stored are tried
+// again with the next change (and saved whole at the end).
+func (a *Arena) store(ctx context.Context) {
+	lines := a.t.Changed()
+	if a.cfg.Saver == nil || len(lines) == 0 {
+		return
+	}
+	if err := a.cfg.Saver.SaveLines(ctx, a.t.ID, lines); err != nil {
+		a.cfg.Logger.Error("tournament: standings not stored", "tournament", a.t.ID, "players", len(lines), "err", err)
+		for _, l := range lines {
+			a.t.Touch(l.Player)
+		}
+	}
+}
+
 func (a *Arena) save(ctx context.Context) {
 	if a.cfg.Saver == nil {
 		return
 	}
-	rec := Record{Spec: a.t.Spec, Status: StatusFinished, Standings: a.t.Standings()}
+	rec := Record{Spec: a.t.Spec, Status: StatusFinished, Lines: a.t.Lines()}
 	if err := a.cfg.Saver.SaveTournament(ctx, rec); err != nil {
 		a.cfg.Logger.Error("tournament: results not stored", "tournament", a.t.ID, "err", err)
 	}

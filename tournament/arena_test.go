@@ -37,8 +37,103 @@ func (r *races) made() [][]string {
 }
 
 type saver struct {
-	mu   sync.Mutex
-	recs []tournament.Record
+	mu    sync.Mutex
+	recs  []tournament.Record
+	lines map[string]tournament.Line // the latest of each player
+}
+
+func (s *saver) SaveLines(_ context.Context, _ string, lines []tournament.Line) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lines == nil {
+		s.lines = map[string]tournament.Line{}
+	}
+	for _, l := range lines {
+		s.lines[l.Player] = l
+	}
+	return nil
+}
+
+// stored are the latest lines stored, by the order they joined in.
+func (s *saver) stored() []tournament.Line {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]tournament.Line, len(s.lines))
+	for _, l := range s.lines {
+		out[l.Joined] = l
+	}
+	return out
+}
+
+func standingsOf(lines []tournament.Line) []tournament.Standing {
+	out := make([]tournament.Standing, len(lines))
+	for i, l := range lines {
+		out[i] = l.Standing
+	}
+	return out
+}
+
+// TestArenaRestoresItsLines: each change's lines are stored by the time
+// the change returns, so a second arena started with them (a restart)
+// has the same standings: scores, wins, games, streaks (the fire) and
+// the withdrawn; the race played at the stop is over for its players,
+// paired again at once,
+// the player on a streak still scores double, and the order of joining
+// still breaks ties.
+func TestArenaRestoresItsLines(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	clock := roomtest.NewClock(t0.Add(time.Minute))
+	spec := tournament.Spec{ID: "T1", Name: "Hourly easy", Level: "easy", StartsAt: t0, Duration: time.Hour}
+	rs, sv := &races{}, &saver{}
+	a, err := tournament.Start(ctx, tournament.Config{Clock: clock, Races: rs, Saver: sv}, spec)
+	require.NoError(t, err)
+	for _, p := range []string{"a", "b", "c"} {
+		require.NoError(t, a.Join(ctx, p, "Player "+p))
+	}
+	require.NoError(t, a.Withdraw(ctx, "c"))
+	require.NoError(t, a.Finish(ctx, "R1", "a", false)) // a 4, streak 1
+	require.NoError(t, a.Finish(ctx, "R1", "b", false)) // b 3; R2
+	require.NoError(t, a.Finish(ctx, "R2", "a", false)) // a 8, streak 2
+	require.NoError(t, a.Finish(ctx, "R2", "b", false)) // b 6; R3
+	require.NoError(t, a.Finish(ctx, "R3", "b", false)) // b 10; a still races R3
+	before, err := a.Snapshot(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, "R3", before.Standings[1].Playing, "a races when the server stops")
+	stored := sv.stored()
+	require.Len(t, stored, 3)
+	assert.Equal(t, []int{0, 1, 2}, []int{stored[0].Joined, stored[1].Joined, stored[2].Joined})
+	cancel()
+	<-a.Done()
+
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	rs2, sv2 := &races{}, &saver{}
+	b, err := tournament.Start(ctx, tournament.Config{Clock: clock, Races: rs2, Saver: sv2, Lines: stored}, spec)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return len(rs2.made()) == 1 }, 5*time.Second, time.Millisecond, "paired on its start")
+	after, err := b.Snapshot(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, "R1", after.Standings[1].Playing, "a race of the stopped arena is not a's any more: paired anew")
+	for i := range before.Standings {
+		before.Standings[i].Playing = after.Standings[i].Playing
+	}
+	assert.Equal(t, before.Standings, after.Standings, "the same standings")
+	assert.True(t, after.Standings[1].Fire, "a's streak of two is back")
+	assert.True(t, after.Standings[2].Left)
+
+	require.NoError(t, b.Join(ctx, "d", "Player d")) // d waits
+	assert.Equal(t, [][]string{{"b", "a"}}, rs2.made(), "c has withdrawn")
+	require.NoError(t, b.Finish(ctx, "R1", "a", false)) // a 16
+	u, err := b.Snapshot(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, tournament.Game{Race: "R1", Place: 1, Points: 8, Fire: true}, u.Standings[0].Games[2], "on a streak: double")
+	sv2.mu.Lock()
+	assert.Equal(t, 16, sv2.lines["a"].Score, "stored at once after the restart too")
+	sv2.mu.Unlock()
+
+	_, err = tournament.Start(ctx, tournament.Config{Clock: clock, Races: rs2, Lines: append(stored, stored[0])}, spec)
+	assert.ErrorIs(t, err, tournament.ErrBadSpec, "a player twice")
 }
 
 func (s *saver) SaveTournament(_ context.Context, r tournament.Record) error {
@@ -118,7 +213,7 @@ func TestArenaOfTwelveBots(t *testing.T) {
 	<-a.Done()
 	var last tournament.Update
 	for u := range updates {
-		last = u
+		last = u.TournamentResponse
 	}
 	assert.Equal(t, tournament.StatusFinished, last.Status)
 
@@ -157,7 +252,7 @@ func TestArenaOfTwelveBots(t *testing.T) {
 
 	require.Len(t, sv.recs, 1, "stored once, at the end")
 	assert.Equal(t, tournament.StatusFinished, sv.recs[0].Status)
-	assert.Equal(t, last.Standings, sv.recs[0].Standings)
+	assert.Equal(t, last.Standings, standingsOf(sv.recs[0].Lines))
 
 	err = a.Join(ctx, "p13", "Late")
 	assert.ErrorIs(t, err, tournament.ErrClosed)

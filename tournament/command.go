@@ -101,7 +101,7 @@ func Main(args []string, load func() (backend.Kind, error), now func() time.Time
 				spec.StartsAt.Format(time.RFC3339), short(spec.Duration))
 		}
 	} else {
-		err = list(ctx, st, stdout)
+		err = list(ctx, st, stdout, time.Now())
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "arena tournament %s: %v\n", args[0], err)
@@ -110,13 +110,19 @@ func Main(args []string, load func() (backend.Kind, error), now func() time.Time
 	return 0
 }
 
-func list(ctx context.Context, st store.Store, w io.Writer) error {
+// list prints the stored tournaments not yet finished (a stored upcoming
+// one whose start has passed at now is running) and the latest finished.
+func list(ctx context.Context, st store.Store, w io.Writer, now time.Time) error {
 	var errs []error
 	for _, status := range []string{store.TournamentUpcoming, store.TournamentFinished} {
 		ts, err := st.TournamentsByStatus(ctx, status, FinishedListed)
 		errs = append(errs, err)
 		for _, t := range ts {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d players\n", t.ID, status, t.Level, t.StartsAt.Format(time.RFC3339), short(t.Duration), t.Players)
+			shown := status
+			if status == store.TournamentUpcoming && !t.StartsAt.After(now) {
+				shown = store.TournamentRunning
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d players\n", t.ID, shown, t.Level, t.StartsAt.Format(time.RFC3339), short(t.Duration), t.Players)
 		}
 	}
 	return errors.Join(errs...)

@@ -101,13 +101,19 @@ func (h *Hub) Restore(ctx context.Context) (int, error) {
 	return n, nil
 }
 
+// run runs the tournament's arena, with the players' lines stored while
+// it ran before (a restart).
 func (h *Hub) run(s Spec) error {
+	lines, err := h.lines(s.ID)
+	if err != nil {
+		return err
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if _, ok := h.arenas[s.ID]; ok {
 		return nil
 	}
-	a, err := Start(h.ctx, Config{Clock: h.clock, Races: h, Saver: h, Logger: h.log, OnRace: func(roomID string) {
+	a, err := Start(h.ctx, Config{Clock: h.clock, Races: h, Saver: h, Logger: h.log, Lines: lines, OnRace: func(roomID string) {
 		h.mu.Lock()
 		h.ofRace[roomID] = s.ID
 		h.mu.Unlock()
@@ -130,19 +136,60 @@ func (h *Hub) run(s Spec) error {
 	return nil
 }
 
+// lines are the players' lines of the tournament as stored while it ran
+// (none when it is not stored yet).
+func (h *Hub) lines(id string) ([]Line, error) {
+	t, err := h.st.Tournament(h.ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("tournament %s: restore: %w", id, err)
+	}
+	lines := make([]Line, len(t.Standings))
+	for i, st := range t.Standings {
+		var games []Game
+		if err := json.Unmarshal(st.Games, &games); err != nil {
+			return nil, fmt.Errorf("tournament %s: restore the games of %s: %w", id, st.PlayerID, err)
+		}
+		lines[i] = Line{Joined: st.Joined, Standing: Standing{Games: games, TournamentLine: server.TournamentLine{
+			Rank: st.Rank, Player: st.PlayerID, Name: st.Name, Score: st.Score, Wins: st.Wins, Left: st.Withdrawn}}}
+	}
+	return lines, nil
+}
+
 // SaveTournament is the arenas' Saver: the standings, each player's games
 // as JSON.
 func (h *Hub) SaveTournament(ctx context.Context, r Record) error {
-	t := store.Tournament{ID: r.ID, Name: r.Name, Level: r.Level, StartsAt: r.StartsAt, Duration: r.Duration, Status: r.Status,
-		Standings: make([]store.Standing, len(r.Standings))}
-	for i, s := range r.Standings {
-		games, err := json.Marshal(s.Games)
-		if err != nil {
-			return fmt.Errorf("tournament %s: games of %s: %w", r.ID, s.Player, err)
-		}
-		t.Standings[i] = store.Standing{PlayerID: s.Player, Name: s.Name, Rank: s.Rank, Score: s.Score, Wins: s.Wins, Games: games}
+	t := store.Tournament{ID: r.ID, Name: r.Name, Level: r.Level, StartsAt: r.StartsAt, Duration: r.Duration, Status: r.Status}
+	var err error
+	if t.Standings, err = storedLines(r.ID, r.Lines); err != nil {
+		return err
 	}
 	return h.st.SaveTournament(ctx, t)
+}
+
+// SaveLines is the arenas' Saver of a running tournament's lines.
+func (h *Hub) SaveLines(ctx context.Context, id string, lines []Line) error {
+	sts, err := storedLines(id, lines)
+	if err != nil {
+		return err
+	}
+	return h.st.SaveTournamentLines(ctx, id, sts)
+}
+
+// storedLines are the lines as stored, their games as JSON.
+func storedLines(id string, lines []Line) ([]store.Standing, error) {
+	sts := make([]store.Standing, len(lines))
+	for i, l := range lines {
+		games, err := json.Marshal(l.Games)
+		if err != nil {
+			return nil, fmt.Errorf("tournament %s: games of %s: %w", id, l.Player, err)
+		}
+		sts[i] = store.Standing{PlayerID: l.Player, Name: l.Name, Rank: l.Rank, Score: l.Score, Wins: l.Wins, Games: games,
+			Joined: l.Joined, Withdrawn: l.Left}
+	}
+	return sts, nil
 }
 
 func (h *Hub) arena(id string) (*Arena, bool) {

@@ -106,6 +106,8 @@ type Tournament struct {
 	byID    map[string]*player
 	races   map[string]*race
 	ended   bool
+	// changed are the players whose lines changed since Changed.
+	changed map[string]bool
 }
 
 // New is a tournament that has nobody in it yet.
@@ -113,7 +115,77 @@ func New(s Spec) (*Tournament, error) {
 	if err := s.Check(); err != nil {
 		return nil, err
 	}
-	return &Tournament{Spec: s, byID: map[string]*player{}, races: map[string]*race{}}, nil
+	return &Tournament{Spec: s, byID: map[string]*player{}, races: map[string]*race{}, changed: map[string]bool{}}, nil
+}
+
+// Line is a player's line as it is stored while the tournament runs:
+// their standing, and the order they joined in (from 0).
+type Line struct {
+	Standing
+	Joined int
+}
+
+// Changed are the lines of the players whose line has changed since the
+// last call (a join, a withdrawal, a race finished or left), by the
+// order they joined in; it forgets them. Touch marks them again (a save
+// that failed).
+func (t *Tournament) Changed() []Line {
+	if len(t.changed) == 0 {
+		return nil
+	}
+	var out []Line
+	for _, l := range t.Lines() {
+		if t.changed[l.Player] {
+			out = append(out, l)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Joined < out[j].Joined })
+	clear(t.changed)
+	return out
+}
+
+// Lines are every player's line, in the standings' order.
+func (t *Tournament) Lines() []Line {
+	sts := t.Standings()
+	out := make([]Line, len(sts))
+	for i, st := range sts {
+		out[i] = Line{Standing: st, Joined: t.byID[st.Player].order}
+	}
+	return out
+}
+
+// Touch marks the players' lines changed again.
+func (t *Tournament) Touch(ids ...string) {
+	for _, id := range ids {
+		t.changed[id] = true
+	}
+}
+
+// Restore brings back the players of lines stored while the tournament
+// ran (Changed), before anyone else joins: each with their name, score,
+// wins and games, withdrawn or not, in the order they joined, their
+// streak the races they won last in a row. Nobody is racing: a race
+// played when the lines were stored is not theirs any more, and its
+// finishes do not count (the players are free, to be paired again).
+func (t *Tournament) Restore(lines []Line) error {
+	if len(t.players) > 0 {
+		return fmt.Errorf("%w: restore into a tournament with players", ErrBadSpec)
+	}
+	ls := append([]Line(nil), lines...)
+	sort.SliceStable(ls, func(i, j int) bool { return ls[i].Joined < ls[j].Joined })
+	for _, l := range ls {
+		if _, ok := t.byID[l.Player]; ok || l.Player == "" {
+			return fmt.Errorf("%w: restore: player %q twice or unnamed", ErrBadSpec, l.Player)
+		}
+		p := &player{id: l.Player, name: l.Name, order: len(t.players), score: l.Score, wins: l.Wins,
+			games: append([]Game(nil), l.Games...), left: l.Left}
+		for i := len(p.games) - 1; i >= 0 && p.games[i].Place == 1; i-- {
+			p.streak++
+		}
+		t.players = append(t.players, p)
+		t.byID[p.id] = p
+	}
+	return nil
 }
 
 // Status is the tournament's status at now.
@@ -133,6 +205,7 @@ func (t *Tournament) Join(id, name string, now time.Time) error {
 	if t.Status(now) == StatusFinished {
 		return ErrFinished
 	}
+	t.changed[id] = true
 	if p, ok := t.byID[id]; ok {
 		p.left = false
 		return nil
@@ -151,6 +224,7 @@ func (t *Tournament) Withdraw(id string) error {
 		return ErrNotJoined
 	}
 	p.left = true
+	t.changed[id] = true
 	return nil
 }
 
@@ -242,6 +316,7 @@ func (t *Tournament) Finish(raceID, playerID string, berserk bool) (Game, error)
 	p.score += g.Points
 	p.games = append(p.games, g)
 	p.race = ""
+	t.changed[playerID] = true
 	return g, nil
 }
 
@@ -257,6 +332,7 @@ func (t *Tournament) Abandon(raceID, playerID string) error {
 	p.streak = 0
 	p.games = append(p.games, Game{Race: raceID})
 	p.race = ""
+	t.changed[playerID] = true
 	return nil
 }
 
@@ -296,6 +372,7 @@ func (t *Tournament) End() []string {
 			p.games = append(p.games, Game{Race: p.race})
 			open = append(open, p.race)
 			p.race = ""
+			t.changed[p.id] = true
 		}
 	}
 	return uniq(open)

@@ -89,7 +89,7 @@ func (h *Hub) Tournament(ctx context.Context, id string) (Update, error) {
 }
 
 // Watch is the live tournament's updates (Arena.Subscribe).
-func (h *Hub) Watch(ctx context.Context, id string) (<-chan Update, func(), error) {
+func (h *Hub) Watch(ctx context.Context, id string) (<-chan *server.TournamentUpdate, func(), error) {
 	a, ok := h.arena(id)
 	if !ok {
 		return nil, nil, h.gone(ctx, id)

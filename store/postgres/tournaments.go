@@ -28,18 +28,30 @@ func (s *Store) SaveTournament(ctx context.Context, t store.Tournament) error {
 		if _, err := tx.Exec(ctx, `DELETE FROM tournament_players WHERE tournament_id = $1`, t.ID); err != nil {
 			return err
 		}
-		for _, st := range t.Standings {
-			games := string(st.Games)
-			if games == "" {
-				games = "[]"
-			}
-			if _, err := tx.Exec(ctx,
-				`INSERT INTO tournament_players (tournament_id, player_id, name, rank, score, wins, games) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-				t.ID, st.PlayerID, st.Name, st.Rank, st.Score, st.Wins, games); err != nil {
-				return fmt.Errorf("standing of %s: %w", st.PlayerID, err)
-			}
+		return saveLines(ctx, tx, t.ID, t.Standings)
+	})
+	return mapErr(err, what)
+}
+
+func saveLines(ctx context.Context, tx pgx.Tx, id string, lines []store.Standing) error {
+	return store.SaveLines(id, lines, func(query string, args ...any) error {
+		_, err := tx.Exec(ctx, query, args...)
+		return err
+	})
+}
+
+// SaveTournamentLines stores the players' lines of a stored tournament.
+func (s *Store) SaveTournamentLines(ctx context.Context, id string, lines []store.Standing) error {
+	what := "save tournament lines " + id
+	if err := store.CheckStandings(lines); err != nil {
+		return fmt.Errorf("postgres: %s: %w", what, err)
+	}
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var one int
+		if err := tx.QueryRow(ctx, `SELECT 1 FROM tournaments WHERE id = $1`, id).Scan(&one); err != nil {
+			return err
 		}
-		return nil
+		return saveLines(ctx, tx, id, lines)
 	})
 	return mapErr(err, what)
 }
@@ -64,14 +76,14 @@ func (s *Store) Tournament(ctx context.Context, id string) (store.Tournament, er
 		return store.Tournament{}, mapErr(err, what)
 	}
 	rows, err := s.pool.Query(ctx,
-		`SELECT player_id, name, rank, score, wins, games FROM tournament_players WHERE tournament_id = $1 ORDER BY rank, player_id`, id)
+		`SELECT player_id, name, rank, score, wins, games, joined, withdrawn FROM tournament_players WHERE tournament_id = $1 ORDER BY rank, player_id`, id)
 	if err != nil {
 		return store.Tournament{}, mapErr(err, what)
 	}
 	t.Standings, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Standing, error) {
 		var st store.Standing
 		var games string
-		err := row.Scan(&st.PlayerID, &st.Name, &st.Rank, &st.Score, &st.Wins, &games)
+		err := row.Scan(&st.PlayerID, &st.Name, &st.Rank, &st.Score, &st.Wins, &games, &st.Joined, &st.Withdrawn)
 		st.Games = []byte(games)
 		return st, err
 	})

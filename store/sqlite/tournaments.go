@@ -27,22 +27,30 @@ func (s *Store) SaveTournament(ctx context.Context, t store.Tournament) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM tournament_players WHERE tournament_id = ?`, t.ID); err != nil {
 			return err
 		}
-		for _, st := range t.Standings {
-			if _, err := tx.ExecContext(ctx,
-				`INSERT INTO tournament_players (tournament_id, player_id, name, rank, score, wins, games) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-				t.ID, st.PlayerID, st.Name, st.Rank, st.Score, st.Wins, string(gamesOf(st))); err != nil {
-				return fmt.Errorf("standing of %s: %w", st.PlayerID, err)
-			}
-		}
-		return nil
+		return saveLines(ctx, tx, t.ID, t.Standings)
 	})
 }
 
-func gamesOf(st store.Standing) []byte {
-	if len(st.Games) == 0 {
-		return []byte("[]")
+func saveLines(ctx context.Context, tx *sql.Tx, id string, lines []store.Standing) error {
+	return store.SaveLines(id, lines, func(query string, args ...any) error {
+		_, err := tx.ExecContext(ctx, query, args...)
+		return err
+	})
+}
+
+// SaveTournamentLines stores the players' lines of a stored tournament.
+func (s *Store) SaveTournamentLines(ctx context.Context, id string, lines []store.Standing) error {
+	what := "save tournament lines " + id
+	if err := store.CheckStandings(lines); err != nil {
+		return fmt.Errorf("sqlite: %s: %w", what, err)
 	}
-	return st.Games
+	return s.inTx(ctx, what, func(tx *sql.Tx) error {
+		var one int
+		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM tournaments WHERE id = ?`, id).Scan(&one); err != nil {
+			return err
+		}
+		return saveLines(ctx, tx, id, lines)
+	})
 }
 
 const tournamentCols = `t.id, t.name, t.level, t.starts_at, t.duration_ms, t.status,
@@ -67,10 +75,10 @@ func (s *Store) Tournament(ctx context.Context, id string) (store.Tournament, er
 	t.Standings, err = queryAll(ctx, s.r, what, func(row scanner) (store.Standing, error) {
 		var st store.Standing
 		var games string
-		err := row.Scan(&st.PlayerID, &st.Name, &st.Rank, &st.Score, &st.Wins, &games)
+		err := row.Scan(&st.PlayerID, &st.Name, &st.Rank, &st.Score, &st.Wins, &games, &st.Joined, &st.Withdrawn)
 		st.Games = []byte(games)
 		return st, err
-	}, `SELECT player_id, name, rank, score, wins, games FROM tournament_players WHERE tournament_id = ? ORDER BY rank, player_id`, id)
+	}, `SELECT player_id, name, rank, score, wins, games, joined, withdrawn FROM tournament_players WHERE tournament_id = ? ORDER BY rank, player_id`, id)
 	return t, err
 }
 

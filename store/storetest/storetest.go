@@ -67,6 +67,7 @@ func Run(t *testing.T, open Opener) {
 		{"AttemptsConcurrent", testAttemptsConcurrent},
 		{"Review", testReview},
 		{"Tournaments", testTournaments},
+		{"TournamentLines", testTournamentLines},
 		{"Ratings", testRatings},
 		{"RoomResults", testRoomResults},
 		{"RatedRaces", testRatedRaces},

@@ -81,3 +81,54 @@ func testTournaments(t *testing.T, s store.Store) {
 	require.NoError(t, err)
 	assert.Equal(t, "Hourly easy", got.Name, "a refused save changes nothing")
 }
+
+// testTournamentLines: a running tournament's lines are stored one by
+// one as they change, each in place of the player's line before and
+// the others left as they are, with the order they joined in and whether
+// they withdrew; a tournament not stored is ErrNotFound, a bad line is
+// ErrInvalid and stores nothing, not even the good lines beside it; the
+// final standings saved whole replace them.
+func testTournamentLines(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	run := store.Tournament{ID: "L1", Name: "Hourly easy", Level: "easy", StartsAt: t0, Duration: time.Hour, Status: store.TournamentRunning}
+	require.NoError(t, s.SaveTournament(ctx, run))
+	ann := store.Standing{PlayerID: "a", Name: "Ann", Rank: 1, Games: []byte(`[]`)}
+	bob := store.Standing{PlayerID: "b", Name: "Bob", Rank: 1, Games: []byte(`[]`), Joined: 1}
+	require.NoError(t, s.SaveTournamentLines(ctx, "L1", []store.Standing{ann, bob}))
+	ann.Score, ann.Wins, ann.Games = 4, 1, []byte(`[{"race":"R1","place":1,"points":4}]`)
+	bob.Rank, bob.Score, bob.Games, bob.Withdrawn = 2, 3, []byte(`[{"race":"R1","place":2,"points":3}]`), true
+	require.NoError(t, s.SaveTournamentLines(ctx, "L1", []store.Standing{ann}))
+	require.NoError(t, s.SaveTournamentLines(ctx, "L1", []store.Standing{bob}))
+	require.NoError(t, s.SaveTournamentLines(ctx, "L1", nil), "no lines: nothing to store")
+	got, err := s.Tournament(ctx, "L1")
+	require.NoError(t, err)
+	assert.Equal(t, store.TournamentRunning, got.Status)
+	assert.Equal(t, 2, got.Players)
+	assert.Equal(t, []store.Standing{ann, bob}, got.Standings)
+
+	assert.ErrorIs(t, s.SaveTournamentLines(ctx, "L9", []store.Standing{ann}), store.ErrNotFound)
+	cy := store.Standing{PlayerID: "c", Name: "Cy", Rank: 3, Joined: 2}
+	for _, bad := range []store.Standing{
+		{PlayerID: "", Name: "x", Rank: 1},
+		{PlayerID: "a", Name: "", Rank: 1},
+		{PlayerID: "a", Name: "Ann", Rank: 0},
+		{PlayerID: "a", Name: "Ann", Rank: 1, Joined: -1},
+	} {
+		assert.ErrorIs(t, s.SaveTournamentLines(ctx, "L1", []store.Standing{cy, bad}), store.ErrInvalid, "%+v", bad)
+	}
+	got, err = s.Tournament(ctx, "L1")
+	require.NoError(t, err)
+	assert.Equal(t, []store.Standing{ann, bob}, got.Standings, "a refused save changes nothing")
+
+	run.Status = store.TournamentFinished
+	bob.Rank = 2
+	run.Standings = []store.Standing{ann, bob}
+	require.NoError(t, s.SaveTournament(ctx, run))
+	mine, err := s.PlayerTournaments(ctx, "b", 10)
+	require.NoError(t, err)
+	require.Len(t, mine, 1)
+	assert.Equal(t, 3, mine[0].Score)
+	got, err = s.Tournament(ctx, "L1")
+	require.NoError(t, err)
+	assert.Equal(t, []store.Standing{ann, bob}, got.Standings)
+}

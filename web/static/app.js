@@ -222,6 +222,10 @@ function room(id, as, day) {
   let finishKey = '';
   let playnow = null; // playnow.js, once loaded
   import('./playnow.js').then((m) => { playnow = m; render(); }).catch(() => {});
+  // A tournament's race (/r/ID?t=T): tournament.js leads back to it.
+  let back = null;
+  const tid = new URLSearchParams(location.search).get('t');
+  if (tid) import('./tournament.js').then((m) => { back = m.raceBack(tid, id); render(); }).catch(() => {});
   let link, conn = '';
   const act = (msg) => {
     if (game.spectator) return;
@@ -312,6 +316,7 @@ function room(id, as, day) {
     if (panels) dailyResult();
     ui.renderFinish(game, dismissed, result);
     if (playnow) playnow.sync(game, (msg) => link.send(msg));
+    if (back) back.sync(game);
     if (share) { boxes.see(); share.sync(game, result); }
     ui.tick(game);
     ui.offline(!!game.me.id && conn === 'reconnecting', game.pending.size);

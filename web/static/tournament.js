@@ -193,7 +193,7 @@ class View {
     this.go.hidden = !(joined && me.playing);
     if (me && me.playing) {
       this.go.textContent = 'Your race is ready: play';
-      this.go.href = `/r/${encodeURIComponent(me.playing)}`;
+      this.go.href = raceHref(t.id, me.playing);
     }
     this.more.hidden = t.status === 'finished' || players <= TOP;
     this.more.textContent = this.all ? `Top ${TOP} only` : `All ${api.count(players)} players`;
@@ -288,8 +288,7 @@ class View {
   // the player's line; the final one reads the full standings. A dropped
   // socket is opened again after a pause while it runs.
   watch() {
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${proto}//${location.host}/ws/tournaments/${encodeURIComponent(this.id)}`);
+    const ws = socket(this.id);
     ws.onmessage = (m) => {
       let ev;
       try { ev = JSON.parse(m.data); } catch { return; }
@@ -315,6 +314,52 @@ class View {
     this.watch();
     old.close();
   }
+}
+
+// socket is the tournament's live socket.
+function socket(tid) {
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return new WebSocket(`${proto}//${location.host}/ws/tournaments/${encodeURIComponent(tid)}`);
+}
+
+// raceHref is a tournament's race room, the tournament named in its
+// query so that the room leads back to it (raceBack).
+const raceHref = (tid, race) => `/r/${encodeURIComponent(race)}?t=${encodeURIComponent(tid)}`;
+
+// raceBack is the way back from a tournament's race room (/r/ROOM?t=ID)
+// to the tournament: a "Back to the tournament" link first among the
+// finish card's actions. Once the player has finished, it watches the
+// tournament's socket, and when that pairs them into another race it
+// offers that race before the way back. sync(game) is called on each
+// render.
+export function raceBack(tid, roomId) {
+  sheet();
+  const back = el('a', 'button primary', 'Back to the tournament');
+  back.id = 't-back';
+  back.href = `/t/${encodeURIComponent(tid)}`;
+  const next = el('a', 'button primary', 'Your next race is ready: play');
+  next.id = 't-next';
+  next.hidden = true;
+  let ws = null;
+  const paired = (ev) => {
+    const race = ev.type === 'tournament' && ev.status === 'running' && ev.you ? ev.you.playing : '';
+    next.hidden = !race || race === roomId;
+    if (!next.hidden) next.href = raceHref(tid, race);
+    back.className = next.hidden ? 'button primary' : 'button';
+  };
+  return {
+    sync(game) {
+      const actions = $('finish-actions');
+      if (actions && back.parentNode !== actions) actions.prepend(next, back);
+      const me = game.mine();
+      if (ws || game.spectator || !(game.phase === 'finished' || (me && me.rank))) return;
+      ws = socket(tid);
+      ws.onmessage = (m) => {
+        if (!back.isConnected) return void ws.close();
+        try { paired(JSON.parse(m.data)); } catch { /* not an event */ }
+      };
+    },
+  };
 }
 
 // places lists the player's places in finished tournaments on their page

@@ -1,0 +1,1 @@
+ALTER TABLE tournament_players DROP COLUMN withdrawn, DROP COLUMN joined;

@@ -1,0 +1,2 @@
+ALTER TABLE tournament_players DROP COLUMN withdrawn;
+ALTER TABLE tournament_players DROP COLUMN joined;
