@@ -126,8 +126,26 @@ func evalAsync[T any](p *page, expr string) T {
 func TestAccessibility(t *testing.T) {
 	t.Parallel()
 	srv, base := startAccountArena(t, "RANK_GUESTS=true")
-	b := newBrowser(t)
-	ann, bo, cy := b.newPage("Ann"), b.newPage("Bo"), b.newPage("Cy")
+	// Three people's ways through the client, each in a browser of its own
+	// and at once: the daily's floor keeps the first over a minute.
+	t.Run("daily and account", func(t *testing.T) {
+		t.Parallel()
+		auditDailyAndAccount(t, &arena{Arena: srv.Arena, t: t}, base)
+	})
+	t.Run("rooms", func(t *testing.T) {
+		t.Parallel()
+		auditRooms(t, base)
+	})
+	t.Run("pages", func(t *testing.T) {
+		t.Parallel()
+		auditPages(t, base)
+	})
+}
+
+// auditDailyAndAccount is Ann's way: home, today's daily before, during
+// and after with its leaderboard, then her account and her player page.
+func auditDailyAndAccount(t *testing.T, srv *arena, base string) {
+	ann := newBrowser(t).newPage("Ann")
 
 	// Home, for someone new.
 	ann.navigate(base + "/")
@@ -137,7 +155,8 @@ func TestAccessibility(t *testing.T) {
 	// Ann starts today's daily: its start card, then its board. She fills
 	// it in a person's order but for one digit, which waits until the
 	// clock passes the level's floor, so that her finish ranks; the other
-	// pages are checked meanwhile.
+	// ways through the client are checked meanwhile (auditRooms,
+	// auditPages).
 	ann.click(`#daily [data-level="easy"] a`)
 	ann.wait("the daily's start", `location.pathname.startsWith('/daily/')`+" && "+visible("#daily-go"))
 	date := strings.Split(eval[string](ann, `location.pathname`), "/")[2]
@@ -152,6 +171,52 @@ func TestAccessibility(t *testing.T) {
 	ann.fillByKeys(dCells[0], dCells[:3], dSol)
 	ann.audit("daily during")
 	ann.fillByKeys(dCells[2], dCells[3:last], dSol)
+
+	// Ann's daily ends, ranked: the finish beside the leaderboard, the
+	// streak and the archive.
+	ann.waitFor("the clock past the floor", `(([m, s]) => +m * 60 + +s)(document.querySelector('#timer').textContent.split(':')) >= 61`, 90*time.Second)
+	ann.fillByKeys(dCells[last-1], dCells[last:], dSol)
+	ann.wait("a ranked result", visible("#finish")+` && document.querySelector('#finish-sub').dataset.ranked === 'true'`)
+	ann.wait("Ann on the leaderboard", `!!document.querySelector('#lb-rows tr.me')`)
+	ann.audit("daily after")
+
+	// Her account: sign-up, the recovery codes, the account, a sign-in
+	// code; the leaderboard with her handle; her record; home signed in.
+	annID := eval[string](ann, `localStorage.getItem('arena.id') || ''`)
+	require.NotEmpty(t, annID)
+	ann.authenticator()
+	ann.navigate(base + "/account")
+	ann.wait("the sign-up", accountView("guest")+" && "+visible("#signup-handle"))
+	ann.click("#recovery-box summary")
+	ann.audit("account sign up")
+	ann.typeInto("#signup-handle", "Ann")
+	ann.click("#signup")
+	ann.wait("the recovery codes", accountView("codes")+` && document.querySelectorAll('#codes-list li').length === 10`)
+	ann.audit("account codes")
+	ann.click("#codes-done")
+	ann.wait("the account", accountView("account"))
+	ann.click("#link-make")
+	ann.wait("the sign-in code", visible("#link-box"))
+	ann.click("#delete-open")
+	ann.audit("account")
+	ann.navigate(base + "/daily/" + date + "/easy")
+	ann.wait("the leaderboard", saysIn("#lb-rows tr.me", "Ann"))
+	ann.audit("leaderboard")
+	ann.navigate(base + "/p/" + annID)
+	ann.wait("Ann's page", `document.querySelectorAll('#history tr').length === 1`)
+	ann.audit("player")
+	ann.navigate(base + "/")
+	ann.wait("home, signed in", visible("#me")+` && document.querySelector('#daily [data-level="easy"]')?.dataset.status === 'solved'`)
+	ann.audit("home signed in")
+
+	require.NotEmpty(t, srv.leaderboard(date, "easy").Top, "the daily ranked")
+}
+
+// auditRooms is Bo's, Cy's and Di's way: a race from its lobby to its
+// solved board, its replay, and co-op, online and off.
+func auditRooms(t *testing.T, base string) {
+	b := newBrowser(t)
+	bo, cy := b.newPage("Bo"), b.newPage("Cy")
 
 	// A race: the lobby, a newcomer's name prompt, the race with a
 	// conflict said, the finish, the solved board.
@@ -236,9 +301,17 @@ func TestAccessibility(t *testing.T) {
 	bo.fillByKeys(cells[8], cells[9:], sol)
 	bo.wait("the co-op finish", visible("#finish"))
 	bo.audit("coop finish")
+}
+
+// auditPages is the pages around the games: a room that does not exist,
+// the lab and its steps, an archive day, a day to come and a refused
+// sign-in link.
+func auditPages(t *testing.T, base string) {
+	cy := newBrowser(t).newPage("Cy")
 
 	// A room that does not exist.
 	cy.navigate(base + "/r/nosuch00")
+	enterRoom(cy, "Cy")
 	cy.wait("the notice", visible("#notice"))
 	cy.audit("no such room")
 
@@ -272,43 +345,4 @@ func TestAccessibility(t *testing.T) {
 	cy.navigate(base + "/signin#ABCD-EFGH-JKLM")
 	cy.wait("the refused sign-in link", accountView("guest")+` && (document.querySelector('#code-message')?.textContent || '').length > 0`)
 	cy.audit("sign-in link refused")
-
-	// Ann's daily ends, ranked: the finish beside the leaderboard, the
-	// streak and the archive.
-	ann.waitFor("the clock past the floor", `(([m, s]) => +m * 60 + +s)(document.querySelector('#timer').textContent.split(':')) >= 61`, 90*time.Second)
-	ann.fillByKeys(dCells[last-1], dCells[last:], dSol)
-	ann.wait("a ranked result", visible("#finish")+` && document.querySelector('#finish-sub').dataset.ranked === 'true'`)
-	ann.wait("Ann on the leaderboard", `!!document.querySelector('#lb-rows tr.me')`)
-	ann.audit("daily after")
-
-	// Her account: sign-up, the recovery codes, the account, a sign-in
-	// code; the leaderboard with her handle; her record; home signed in.
-	annID := eval[string](ann, `localStorage.getItem('arena.id') || ''`)
-	require.NotEmpty(t, annID)
-	ann.authenticator()
-	ann.navigate(base + "/account")
-	ann.wait("the sign-up", accountView("guest")+" && "+visible("#signup-handle"))
-	ann.click("#recovery-box summary")
-	ann.audit("account sign up")
-	ann.typeInto("#signup-handle", "Ann")
-	ann.click("#signup")
-	ann.wait("the recovery codes", accountView("codes")+` && document.querySelectorAll('#codes-list li').length === 10`)
-	ann.audit("account codes")
-	ann.click("#codes-done")
-	ann.wait("the account", accountView("account"))
-	ann.click("#link-make")
-	ann.wait("the sign-in code", visible("#link-box"))
-	ann.click("#delete-open")
-	ann.audit("account")
-	ann.navigate(base + "/daily/" + date + "/easy")
-	ann.wait("the leaderboard", saysIn("#lb-rows tr.me", "Ann"))
-	ann.audit("leaderboard")
-	ann.navigate(base + "/p/" + annID)
-	ann.wait("Ann's page", `document.querySelectorAll('#history tr').length === 1`)
-	ann.audit("player")
-	ann.navigate(base + "/")
-	ann.wait("home, signed in", visible("#me")+` && document.querySelector('#daily [data-level="easy"]')?.dataset.status === 'solved'`)
-	ann.audit("home signed in")
-
-	require.NotEmpty(t, srv.leaderboard(date, "easy").Top, "the daily ranked")
 }

@@ -14,11 +14,18 @@ var chromium string
 // chromiumMissing is the message of a test that has no browser.
 const chromiumMissing = "e2e: Chromium not found; apt-get install chromium, or set E2E_REQUIRED=1 to fail"
 
-// TestMain looks for the browser; the arena binary is built by the first
-// test that starts a server (arenatest), so only when there is a browser,
-// and removed after the tests.
+// parallel is how many browser tests run at once (unless -parallel says):
+// they spend most of their time waiting on the clock, a daily's floor
+// above all.
+const parallel = 4
+
+// TestMain looks for the browser and lets parallel tests run at once; the
+// arena binary is built by the first test that starts a server
+// (arenatest), so only when there is a browser, and removed after the
+// tests.
 func TestMain(m *testing.M) {
 	chromium = findChromium()
+	arenatest.Parallel(parallel)
 	os.Exit(arenatest.Main(m))
 }
 

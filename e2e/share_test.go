@@ -160,6 +160,21 @@ func grantClipboard(p *page, base string) {
 func TestShareCard(t *testing.T) {
 	t.Parallel()
 	srv := startArena(t, "RANK_GUESTS=true")
+	// The daily waits for its floor: the rooms' games are shared meanwhile,
+	// in a browser of their own.
+	t.Run("daily", func(t *testing.T) {
+		t.Parallel()
+		shareDaily(t, &arena{Arena: srv.Arena, t: t})
+	})
+	t.Run("rooms", func(t *testing.T) {
+		t.Parallel()
+		shareRooms(t, srv.URL())
+	})
+}
+
+// shareDaily is TestShareCard's daily: ranked, shared, copied, and its
+// challenge opened by Bob.
+func shareDaily(t *testing.T, srv *arena) {
 	b := newBrowser(t)
 	ann := b.newPage("Ann")
 	grantClipboard(ann, srv.URL())
@@ -227,20 +242,27 @@ func TestShareCard(t *testing.T) {
 	assert.Regexp(t, `^Daily · Easy · SE \d\.\d · `+day.Format("2 Jan")+`$`, text(bob, "#mode"))
 	ann.click("#share-close")
 	ann.wait("the card closed", `!`+visible("#share-card"))
+}
+
+// shareRooms is TestShareCard's race and co-op, and the race's challenge.
+func shareRooms(t *testing.T, base string) {
+	b := newBrowser(t)
+	ann, bob := b.newPage("Ann"), b.newPage("Bob")
+	grantClipboard(ann, base)
 
 	// A race of two: Ann first, the boxes from the last to the first.
-	roomID := createRoom(ann, srv.URL(), "race", "easy", "Ann")
-	joinRoom(bob, srv.URL()+"/r/"+roomID, "Bob")
+	roomID := createRoom(ann, base, "race", "easy", "Ann")
+	joinRoom(bob, base+"/r/"+roomID, "Bob")
 	startGame(ann, bob)
-	givens, sol = puzzle(ann)
-	order = append(givensFull(givens), fillBoxes(ann, givens, sol, []int{8, 7, 6, 5, 4, 3, 2, 1, 0}, "")...)
+	givens, sol := puzzle(ann)
+	order := append(givensFull(givens), fillBoxes(ann, givens, sol, []int{8, 7, 6, 5, 4, 3, 2, 1, 0}, "")...)
 	ann.wait("Ann's finish", visible("#finish")+` && !!document.querySelector('#finish-rows tr.me')`)
-	played = text(ann, "#finish-rows tr.me .time")
+	played := text(ann, "#finish-rows tr.me .time")
 	require.Regexp(t, `^\d+:\d\d$`, played)
-	got = openShare(ann)
-	head = fmt.Sprintf("Sudoku Arena race · easy · %s · 0 mistakes · 0 hints · 1st of 2", played)
-	assert.Equal(t, head+"\n"+clockGrid(order)+"\n"+srv.URL()+"/", got)
-	noOtherDigits(t, got, played, "0 mistakes", "0 hints", "1st of 2", srv.URL())
+	got := openShare(ann)
+	head := fmt.Sprintf("Sudoku Arena race · easy · %s · 0 mistakes · 0 hints · 1st of 2", played)
+	assert.Equal(t, head+"\n"+clockGrid(order)+"\n"+base+"/", got)
+	noOtherDigits(t, got, played, "0 mistakes", "0 hints", "1st of 2", base)
 	shareShots(ann, "share-race")
 
 	// The race's challenge: home with the race's givens in the own-puzzle
@@ -248,7 +270,7 @@ func TestShareCard(t *testing.T) {
 	ann.click("#share-challenge")
 	ann.wait("the challenge link", visible("#share-challenge-link"))
 	challenge := eval[string](ann, `document.querySelector('#share-challenge-link').value`)
-	assert.Equal(t, srv.URL()+"/?puzzle="+givens.String(), challenge)
+	assert.Equal(t, base+"/?puzzle="+givens.String(), challenge)
 	cara := b.newPage("Cara")
 	cara.navigate(challenge)
 	cara.wait("the own-puzzle card, filled", visible("#own-race")+` && document.querySelector('#own-puzzle').value.length === 81`)
@@ -263,16 +285,16 @@ func TestShareCard(t *testing.T) {
 
 	// Co-op: Ann fills the shared board; Bob's card, from the same board,
 	// says the same.
-	roomID = createRoom(ann, srv.URL(), "coop", "easy", "Ann")
-	joinRoom(bob, srv.URL()+"/r/"+roomID, "Bob")
+	roomID = createRoom(ann, base, "coop", "easy", "Ann")
+	joinRoom(bob, base+"/r/"+roomID, "Bob")
 	startGame(ann, bob)
 	givens, sol = puzzle(ann)
 	order = append(givensFull(givens), fillBoxes(ann, givens, sol, []int{2, 4, 6, 0, 8, 1, 3, 5, 7}, "")...)
 	ann.wait("the team's finish", visible("#finish")+` && !!document.querySelector('#finish-rows tr[data-rank="1"] .time')`)
 	played = text(ann, `#finish-rows tr[data-rank="1"] .time`)
 	head = fmt.Sprintf("Sudoku Arena co-op · easy · %s · 0 mistakes · 0 hints · 2 together", played)
-	assert.Equal(t, head+"\n"+clockGrid(order)+"\n"+srv.URL()+"/", openShare(ann))
-	assert.Equal(t, head+"\n"+clockGrid(order)+"\n"+srv.URL()+"/", openShare(bob), "the same board, the same card")
+	assert.Equal(t, head+"\n"+clockGrid(order)+"\n"+base+"/", openShare(ann))
+	assert.Equal(t, head+"\n"+clockGrid(order)+"\n"+base+"/", openShare(bob), "the same board, the same card")
 }
 
 // givenCounts is how many givens each digit has, sorted: what relabelling

@@ -130,10 +130,13 @@ func BenchmarkGenerate(b *testing.B) {
 
 // TestGenerateMinSE asks for expert puzzles rated 7.0 or more on the Sudoku
 // Explainer scale: each is at expert, rated so, and the same seed gives the
-// same puzzle.
+// same puzzle (one seed in four under the race detector: raceSample).
 func TestGenerateMinSE(t *testing.T) {
 	t.Parallel()
 	for seed := uint64(1); seed <= 6; seed++ {
+		if !raceSample(int(seed - 1)) {
+			continue
+		}
 		opts := GenerateOptions{Level: LevelExpert, Seed: seed, MinSE: 70}
 		g, err := Generate(opts)
 		require.NoError(t, err)
@@ -150,12 +153,16 @@ func TestGenerateMinSE(t *testing.T) {
 
 // TestDifficultiesInRange generates puzzles of each difficulty and checks
 // each against its tier and its SE range: graded at the tier, rated within
-// the range, the rating reported with the puzzle.
+// the range, the rating reported with the puzzle (one seed in four under
+// the race detector: raceSample).
 func TestDifficultiesInRange(t *testing.T) {
 	t.Parallel()
 	for _, d := range Difficulties {
 		t.Run(d.Name, func(t *testing.T) {
 			for seed := uint64(1); seed <= 8; seed++ {
+				if !raceSample(int(seed - 1)) {
+					continue
+				}
 				g, err := Generate(d.Options(seed, seed%2 == 0))
 				require.NoError(t, err)
 				assert.Equal(t, d.Tier, g.Grade.Level, "seed %d", seed)

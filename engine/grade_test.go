@@ -183,13 +183,15 @@ func TestGradeJSON(t *testing.T) {
 
 // TestGradeTop1465 grades the hard collection: no step may contradict the
 // solution, and the fast path must agree with the grade. Under -short it
-// takes every 10th puzzle.
+// takes every 10th puzzle, under the race detector every 4th.
 func TestGradeTop1465(t *testing.T) {
 	puzzles := loadPuzzles(t, "magictour-top1465.txt", 0)
 	require.Len(t, puzzles, 1465)
 	stride := 1
 	if testing.Short() {
 		stride = 10
+	} else if raceEnabled {
+		stride = 4
 	}
 	levels := map[Level]int{}
 	for i := 0; i < len(puzzles); i += stride {

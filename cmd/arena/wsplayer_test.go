@@ -22,7 +22,13 @@ import (
 	"github.com/sudoku-arena/arena/protocol"
 )
 
-func TestMain(m *testing.M) { os.Exit(arenatest.Main(m)) }
+// TestMain lets six parallel tests run at once, as many as TestChaos has
+// faults: the process tests mostly wait, on their faults (20 s of
+// PostgreSQL stopped, a node paused) and on the servers they start.
+func TestMain(m *testing.M) {
+	arenatest.Parallel(6)
+	os.Exit(arenatest.Main(m))
+}
 
 // ack is a move the room acknowledged: the mover got it back with a seq.
 type ack struct {

@@ -23,11 +23,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -85,6 +87,23 @@ func Cleanup() {
 func Main(m *testing.M) int {
 	defer Cleanup()
 	return m.Run()
+}
+
+// Parallel makes up to n parallel tests run at once, unless -parallel
+// was given; call it from TestMain before Main. Go's default, one per
+// CPU, leaves a 2-core machine idle while tests wait on their processes
+// and on the clock (a fault that lasts 20 s, a daily's floor, a player's
+// pace), which is most of such a test's time.
+func Parallel(n int) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if given {
+		return
+	}
+	if err := flag.Set("test.parallel", strconv.Itoa(n)); err != nil {
+		panic(fmt.Sprintf("arenatest: %v", err))
+	}
 }
 
 // Defaults are the settings every server the harness starts has, before the
