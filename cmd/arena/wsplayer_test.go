@@ -22,11 +22,14 @@ import (
 	"github.com/sudoku-arena/arena/protocol"
 )
 
-// TestMain lets six parallel tests run at once, as many as TestChaos has
-// faults: the process tests mostly wait, on their faults (20 s of
-// PostgreSQL stopped, a node paused) and on the servers they start.
+// TestMain lets four parallel tests run at once: the process tests mostly
+// wait, on their faults (20 s of PostgreSQL stopped, a node paused) and on
+// the servers they start. Six (as many as TestChaos has faults) loaded the
+// two cores so, beside the browser tests, that the event log's flush ran
+// past the SIGKILL bound TestChaos allows (2 moves acknowledged 266 ms
+// before a kill were lost).
 func TestMain(m *testing.M) {
-	arenatest.Parallel(6)
+	arenatest.Parallel(4)
 	os.Exit(arenatest.Main(m))
 }
 

@@ -137,6 +137,11 @@ type Options struct {
 	// (http://localhost:PORT), since with PUBLIC_URL set the server
 	// answers for that host only.
 	URL string
+	// Rebind, when set, is asked for another LISTEN_ADDR (and the
+	// settings that name it) when the one given was taken between its
+	// choice and the server's bind, as a FreeAddr can be by a test
+	// running beside; Start then tries again, up to three times.
+	Rebind func() (listen string, env []string)
 	// NotReady, when set, does not wait for /readyz (a start while the
 	// database is away); the server is waited for until it listens.
 	NotReady bool
@@ -187,8 +192,23 @@ func Start(tb testing.TB, opts Options) *Arena {
 			tb.Logf("arena log (last %d lines):\n%s", len(lines), strings.Join(lines, "\n"))
 		}
 	})
-	a.start(opts.Listen)
-	return a
+	for try := 1; ; try++ {
+		err := a.start(a.opts.Listen)
+		if err == nil {
+			return a
+		}
+		if opts.Rebind == nil || try == 3 || !a.boundElsewhere() {
+			tb.Fatal(err)
+		}
+		a.opts.Listen, a.opts.Env = opts.Rebind()
+	}
+}
+
+// boundElsewhere reports whether the last run ended because its address
+// was taken.
+func (a *Arena) boundElsewhere() bool {
+	logs := a.Logs()
+	return len(logs) > 0 && strings.Contains(logs[len(logs)-1], "address already in use")
 }
 
 // URL is the server's base URL (Options.URL, or http://ADDR); WS is its
@@ -256,7 +276,9 @@ func (a *Arena) Logged(msg string, attrs ...string) int {
 	return n
 }
 
-func (a *Arena) start(listen string) {
+// start runs the server on listen and waits until it listens (and is
+// ready); an error when it exited before listening.
+func (a *Arena) start(listen string) error {
 	tb := a.tb
 	tb.Helper()
 	cmd := exec.Command(a.bin, "serve")
@@ -313,16 +335,17 @@ func (a *Arena) start(listen string) {
 	case addr := <-listening:
 		a.addr = addr
 	case <-exited:
-		tb.Fatalf("arenatest: arena serve exited before listening: %v", cmd.ProcessState)
+		return fmt.Errorf("arenatest: arena serve exited before listening: %v", cmd.ProcessState)
 	case <-time.After(60 * time.Second):
 		tb.Fatal("arenatest: arena serve did not listen within 60s")
 	}
 	if a.opts.NotReady {
-		return
+		return nil
 	}
 	if err := a.WaitReady(60 * time.Second); err != nil {
 		tb.Fatal(err)
 	}
+	return nil
 }
 
 // Status is the HTTP status of GET path, or 0 when the request failed.
@@ -407,7 +430,9 @@ func (a *Arena) Restart() {
 	if running {
 		a.tb.Fatal("arenatest: Restart of a running server: Stop or Kill it first")
 	}
-	a.start(a.addr)
+	if err := a.start(a.addr); err != nil {
+		a.tb.Fatal(err)
+	}
 }
 
 // Pause sends SIGSTOP: the process stops, sockets open and all, as a node

@@ -44,19 +44,24 @@ func StartNodes(tb testing.TB, opts NodeOptions) []*Arena {
 	tb.Helper()
 	nodes := make([]*Arena, opts.N)
 	for i := range nodes {
-		addr := FreeAddr(tb)
-		env := append([]string(nil), opts.Env...)
-		if i < len(opts.NodeEnv) {
-			env = append(env, opts.NodeEnv[i]...)
+		// A node's address is its LISTEN_ADDR and its NODE_ADDR: another
+		// one is drawn if a test beside took the port first.
+		bind := func() (string, []string) {
+			addr := FreeAddr(tb)
+			env := append([]string(nil), opts.Env...)
+			if i < len(opts.NodeEnv) {
+				env = append(env, opts.NodeEnv[i]...)
+			}
+			return addr, append(env,
+				"NODE_ID=n"+strconv.Itoa(i+1), "NODE_ADDR=http://"+addr, "NODE_SECRET="+NodeSecret,
+				"NODE_HEARTBEAT="+opts.Heartbeat.String(), "NODE_TIMEOUT="+opts.Timeout.String())
 		}
-		env = append(env,
-			"NODE_ID=n"+strconv.Itoa(i+1), "NODE_ADDR=http://"+addr, "NODE_SECRET="+NodeSecret,
-			"NODE_HEARTBEAT="+opts.Heartbeat.String(), "NODE_TIMEOUT="+opts.Timeout.String())
+		addr, env := bind()
 		db := opts.DatabaseURL
 		if i < len(opts.DatabaseURLs) && opts.DatabaseURLs[i] != "" {
 			db = opts.DatabaseURLs[i]
 		}
-		nodes[i] = Start(tb, Options{DatabaseURL: db, Listen: addr, Env: env})
+		nodes[i] = Start(tb, Options{DatabaseURL: db, Listen: addr, Env: env, Rebind: bind})
 	}
 	return nodes
 }
