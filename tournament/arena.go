@@ -261,30 +261,38 @@ func (a *Arena) run(ctx context.Context) {
 			return
 		}
 		if now := clock.Now(); a.pending && !paced {
-			if next := a.sentAt.Add(PublishEvery); now.Before(next) {
+			switch next := a.sentAt.Add(PublishEvery); {
+			case now.Before(next):
 				pace.Reset(next)
 				paced = true
-			} else {
+			case !a.store(ctx):
+				// Nothing is shown before it is stored: try again later.
+				pace.Reset(now.Add(PublishEvery))
+				paced = true
+			default:
 				a.send(now)
 			}
 		}
 	}
 }
 
-// store saves the lines changed, before the standings that show them
-// are sent: a point shown is a point stored. Lines not stored are tried
-// again with the next change (and saved whole at the end).
-func (a *Arena) store(ctx context.Context) {
+// store saves the lines changed, and reports whether none is left
+// unstored: the standings are sent only then, so a point shown is a
+// point stored. Lines not stored are tried again before the next send
+// (and saved whole at the end).
+func (a *Arena) store(ctx context.Context) bool {
 	lines := a.t.Changed()
 	if a.cfg.Saver == nil || len(lines) == 0 {
-		return
+		return true
 	}
 	if err := a.cfg.Saver.SaveLines(ctx, a.t.ID, lines); err != nil {
-		a.cfg.Logger.Error("tournament: standings not stored", "tournament", a.t.ID, "players", len(lines), "err", err)
+		a.cfg.Logger.Error("tournament: standings not stored: not sent until they are", "tournament", a.t.ID, "players", len(lines), "err", err)
 		for _, l := range lines {
 			a.t.Touch(l.Player)
 		}
+		return false
 	}
+	return true
 }
 
 func (a *Arena) save(ctx context.Context) {

@@ -2,6 +2,7 @@ package tournament_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -40,11 +41,15 @@ type saver struct {
 	mu    sync.Mutex
 	recs  []tournament.Record
 	lines map[string]tournament.Line // the latest of each player
+	fail  bool                       // SaveLines fails: a database away
 }
 
 func (s *saver) SaveLines(_ context.Context, _ string, lines []tournament.Line) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.fail {
+		return errors.New("database away")
+	}
 	if s.lines == nil {
 		s.lines = map[string]tournament.Line{}
 	}
@@ -368,4 +373,38 @@ func TestBerserkWinScoresOneMore(t *testing.T) {
 	st := tr.Standings()
 	require.Len(t, st, 2)
 	assert.Equal(t, 5+4+9, st[0].Score)
+}
+
+// Standings not stored are not sent: while the lines cannot be stored no
+// update goes out, and the first once they are shows them.
+func TestNothingShownBeforeStored(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	clock := roomtest.NewClock(t0.Add(-time.Hour))
+	sv := &saver{fail: true}
+	a, err := tournament.Start(ctx, tournament.Config{Clock: clock, Races: &races{}, Saver: sv},
+		tournament.Spec{ID: "T", Level: "easy", StartsAt: t0, Duration: time.Hour})
+	require.NoError(t, err)
+	ups, stop, err := a.Subscribe(ctx)
+	require.NoError(t, err)
+	defer stop()
+	require.Empty(t, (<-ups).Standings)
+	require.NoError(t, a.Join(ctx, "p1", "One"))
+	clock.Advance(tournament.PublishEvery)
+	select {
+	case u := <-ups:
+		t.Fatalf("standings sent before they were stored: %+v", u.Standings)
+	case <-time.After(100 * time.Millisecond):
+	}
+	sv.mu.Lock()
+	sv.fail = false
+	sv.mu.Unlock()
+	clock.Advance(tournament.PublishEvery)
+	select {
+	case u := <-ups:
+		assert.Len(t, u.Standings, 1)
+	case <-time.After(5 * time.Second):
+		t.Fatal("no update once the store took the lines")
+	}
+	assert.Len(t, sv.stored(), 1)
 }
