@@ -22,7 +22,8 @@ type TournamentGame struct {
 	Points int    `json:"points"`
 	Fire   bool   `json:"fire,omitempty"`
 	// Berserk: the player raced it berserk (no notes, no hints); a
-	// berserk win scores BerserkBonus more.
+	// berserk win scores one point more (package tournament's
+	// BerserkBonus).
 	Berserk bool `json:"berserk,omitempty"`
 }
 
