@@ -101,6 +101,11 @@ type bitSolver struct {
 	solution Grid
 
 	iterations, guesses, props int
+
+	// budget, when positive, is the number of guesses after which search
+	// gives up and returns -1 (CountSolutions then counts with the triad
+	// solver, faster on puzzles that need many).
+	budget int
 }
 
 var solverPool = sync.Pool{New: func() any { return new(bitSolver) }}
@@ -147,6 +152,9 @@ func (s *bitSolver) search(limit int) int {
 				return count
 			}
 		case stOpen:
+			if s.budget > 0 && s.guesses >= s.budget {
+				return -1
+			}
 			s.guess(sp)
 			sp++
 			continue
