@@ -102,10 +102,11 @@ type bitSolver struct {
 
 	iterations, guesses, props int
 
-	// budget, when positive, is the number of guesses after which search
-	// gives up and returns -1 (CountSolutions then counts with the triad
-	// solver, faster on puzzles that need many).
-	budget int
+	// budget, when limited is set, is the number of guesses after which
+	// search gives up and returns -1 (CountSolutions then counts with the
+	// triad solver, faster on puzzles that need many).
+	budget  int
+	limited bool
 }
 
 var solverPool = sync.Pool{New: func() any { return new(bitSolver) }}
@@ -152,7 +153,7 @@ func (s *bitSolver) search(limit int) int {
 				return count
 			}
 		case stOpen:
-			if s.budget > 0 && s.guesses >= s.budget {
+			if s.limited && s.guesses >= s.budget {
 				return -1
 			}
 			s.guess(sp)

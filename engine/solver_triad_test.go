@@ -111,8 +111,9 @@ func TestTriadAgainstReference(t *testing.T) {
 	}
 }
 
-// TestCountSolutionsHandsOver makes CountSolutions hand every puzzle that
-// needs a guess to the triad solver, and holds it to Solve.
+// TestCountSolutionsHandsOver makes CountSolutions hand puzzles to the
+// triad solver after one of the band solver's guesses (a search cut short
+// with a solution found), and holds it to Solve.
 func TestCountSolutionsHandsOver(t *testing.T) {
 	requireTriad(t)
 	old := triadAfter
