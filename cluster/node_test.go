@@ -64,11 +64,20 @@ func (c *cutOff) Heartbeat(ctx context.Context, id string) error {
 type testNode struct {
 	*Node
 	clock *roomtest.Clock
-	rooms *room.Registry
-	link  *cutOff
+	// roomClock is the rooms' clock: their countdowns and periodic saves.
+	roomClock *roomtest.Clock
+	rooms     *room.Registry
+	link      *cutOff
 }
 
 func newTestNode(t *testing.T, st store.Store, id string) *testNode {
+	t.Helper()
+	return newTestNodeOver(t, st, st, id)
+}
+
+// newTestNodeOver is newTestNode whose rooms load and save through
+// roomStore (st, or a wrapper of it).
+func newTestNodeOver(t *testing.T, st, roomStore store.Store, id string) *testNode {
 	t.Helper()
 	clock := roomtest.NewClock(time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC))
 	link := &cutOff{Cluster: st.(store.Cluster)}
@@ -77,7 +86,7 @@ func newTestNode(t *testing.T, st store.Store, id string) *testNode {
 	events := store.NewEventLog(st, store.EventLogOptions{Interval: time.Millisecond, OnFenced: n.Fenced})
 	t.Cleanup(func() { _ = events.Close(context.Background()) })
 	pool := &store.PuzzlePool{Store: st, Make: store.MakePuzzle, Levels: room.Levels, Stock: 1}
-	data := &store.Adapter{Store: st, Pool: pool, Events: events, Node: n.ID(), Fences: n.Fences()}
+	data := &store.Adapter{Store: roomStore, Pool: pool, Events: events, Node: n.ID(), Fences: n.Fences()}
 	// The rooms run on a clock of their own, which the test never moves:
 	// they write nothing of their own accord (a periodic save), only what
 	// the test makes them.
@@ -85,7 +94,7 @@ func newTestNode(t *testing.T, st store.Store, id string) *testNode {
 	rooms := room.NewRegistry(room.RegistryConfig{Clock: roomClock}, &daily.Rooms{Adapter: data, Puzzles: &daily.Puzzles{Store: st}})
 	t.Cleanup(func() { _ = rooms.Shutdown(context.Background()) })
 	require.NoError(t, n.Join(context.Background(), rooms, data))
-	return &testNode{Node: n, clock: clock, rooms: rooms, link: link}
+	return &testNode{Node: n, clock: clock, roomClock: roomClock, rooms: rooms, link: link}
 }
 
 // create makes an easy room of the mode on the node.

@@ -39,10 +39,11 @@ func BenchmarkSolveHardest(b *testing.B) { benchCollection(b, "forum-hardest-110
 
 func BenchmarkSolveSerg(b *testing.B) { benchCollection(b, "serg-benchmark.txt") }
 
-// BenchmarkCountSolutions17Clue is BenchmarkSolve17Clue through the
-// fast path without clock reads and statistics.
-func BenchmarkCountSolutions17Clue(b *testing.B) {
-	puzzles := loadPuzzles(b, "17-clue.txt", 0)
+// benchCount is benchCollection through CountSolutions, the fast path
+// without clock reads and statistics (and, where it is built in, the
+// triad solver for puzzles that need many guesses).
+func benchCount(b *testing.B, name string) {
+	puzzles := loadPuzzles(b, name, 0)
 	b.ResetTimer()
 	for b.Loop() {
 		for _, p := range puzzles {
@@ -50,6 +51,14 @@ func BenchmarkCountSolutions17Clue(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)*float64(len(puzzles))/b.Elapsed().Seconds(), "puzzles/s")
+}
+
+func BenchmarkCountSolutions17Clue(b *testing.B) { benchCount(b, "17-clue.txt") }
+
+func BenchmarkCountSolutionsTop1465(b *testing.B) { benchCount(b, "magictour-top1465.txt") }
+
+func BenchmarkCountSolutionsHardest(b *testing.B) {
+	benchCount(b, "forum-hardest-1106-sample.txt")
 }
 
 func BenchmarkRandomSolution(b *testing.B) {

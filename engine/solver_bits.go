@@ -70,6 +70,12 @@ import (
 // about the same time. It keeps an explicit stack of whole states (280 bytes
 // each, so a copy is cheaper than undoing), never recurses, and stops as
 // soon as it has found the limit's worth of solutions.
+//
+// Solve, SolveRandom and the generator's own searches use this solver
+// alone. CountSolutions uses it only while its propagation settles the
+// puzzle: at the first guess it hands the puzzle to the triad solver of
+// solver_triad_simd.go (tdoku's own design, in SIMD vectors) where that is
+// built in, which is faster once a puzzle needs guesses.
 
 // bandAll has the 27 cells of a band.
 const bandAll = 1<<27 - 1
@@ -101,6 +107,12 @@ type bitSolver struct {
 	solution Grid
 
 	iterations, guesses, props int
+
+	// budget, when limited is set, is the number of guesses after which
+	// search gives up and returns -1 (CountSolutions then counts with the
+	// triad solver, faster on puzzles that need many).
+	budget  int
+	limited bool
 }
 
 var solverPool = sync.Pool{New: func() any { return new(bitSolver) }}
@@ -147,6 +159,9 @@ func (s *bitSolver) search(limit int) int {
 				return count
 			}
 		case stOpen:
+			if s.limited && s.guesses >= s.budget {
+				return -1
+			}
 			s.guess(sp)
 			sp++
 			continue

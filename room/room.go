@@ -303,7 +303,12 @@ func (d *delivery) release() {
 func (d *delivery) handle(now time.Time) {
 	r, id, conn, msg, at := d.r, d.id, d.conn, d.msg, d.at
 	d.release()
-	if r.conns[id] != conn {
+	if r.conns[id] != conn || r.moved.Load() {
+		// A room another node owns now takes nothing more, though it
+		// still runs until its storage work is back: what it applied
+		// would be acknowledged and then refused as fenced. Its
+		// connections close with CloseMoved, and the message goes to
+		// the new owner once the client resumes there.
 		return
 	}
 	r.at = at
@@ -339,6 +344,13 @@ func (r *Room) run(ctx context.Context) {
 	defer saves.Stop()
 	r.flush(ctx) // a restored game may have finishes to store
 	for {
+		if r.moved.Load() {
+			// Evicted: the room ends now, not at whichever turn the
+			// select below picks its cancelled context over a command
+			// or a timer ready too.
+			r.end(ctx, clock.Now(), CloseMoved)
+			return
+		}
 		wake := r.g.Deadline()
 		if len(r.conns) == 0 && r.pending == 0 {
 			if idleEnd := r.idleSince.Add(r.reg.cfg.IdleTimeout); wake.IsZero() || idleEnd.Before(wake) {

@@ -70,7 +70,10 @@ type Cluster interface {
 	// when a live node owns it, ErrNotFound when there is no such room.
 	// Of concurrent claimers one wins. A timeout of 0 takes no room from
 	// another node, dead or not: a claimer not yet in good standing
-	// passes it.
+	// passes it. The owner is judged dead by its newest heartbeat, not by
+	// one read before the claim waited on the room: an owner whose
+	// heartbeat is taken and who then asks HeldBy sees the claim, or the
+	// claim fails.
 	ClaimRoom(ctx context.Context, roomID, node string, timeout time.Duration) (int64, error)
 	// ClaimOrphans claims up to limit rooms that are not finished and have
 	// no owner or a dead one, passing over rooms another claimer holds

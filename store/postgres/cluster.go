@@ -167,24 +167,65 @@ func (s *Store) RoomOwner(ctx context.Context, roomID string, timeout time.Durat
 // is older than $3 seconds (or it left), and the database has been up for
 // longer than that: after a database outage every heartbeat is old, and
 // none proves its node dead until the nodes have had the timeout to renew.
-// A timeout of 0 takes no room from another node. An UPDATE re-checks the
-// condition on the newest row once a concurrent claim it waited for
-// commits, so of two claimers one wins.
+// A timeout of 0 takes no room from another node. It is read at the
+// statement's start, so it only picks the rows to lock: deadOwners judges
+// their owners again once they are locked.
 const claimable = `(r.owner IS NULL OR r.owner = $2 OR ($3::float8 > 0
 	AND now() - pg_postmaster_start_time() > make_interval(secs => $3)
 	AND NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = r.owner AND n.heartbeat_at > now() - make_interval(secs => $3))))`
+
+// deadOwners is, among the owners of rooms the transaction has locked, those
+// dead by their newest heartbeats (or gone), their rows locked FOR SHARE
+// till it ends. A claim's statement reads the nodes as they were when it
+// began, and may then wait on a room's row (a write holds it, and one sent
+// into a partition holds it until the partition heals) while the owner
+// heartbeats and asks which rooms it still holds: told the room is its
+// own, the owner takes moves for it, and a claim that committed after
+// would fence them. Judged again here, after the room's row is locked,
+// with the owner's row locked so that its heartbeat waits for the claim
+// to commit, the owner's check after its heartbeat sees the claim, or the
+// claim sees the heartbeat. The lock order, rooms then nodes, is
+// LeaveNode's. A timeout of 0 counts no owner dead.
+func deadOwners(ctx context.Context, tx pgx.Tx, owners []string, timeout time.Duration) (map[string]bool, error) {
+	dead := make(map[string]bool, len(owners))
+	if timeout <= 0 || len(owners) == 0 {
+		return dead, nil
+	}
+	for _, o := range owners {
+		dead[o] = true // gone, unless its row says otherwise
+	}
+	rows, err := tx.Query(ctx, `SELECT n.id, `+aliveSQL("$2")+` FROM nodes n WHERE n.id = ANY($1) FOR SHARE`, owners, secs(timeout))
+	if err != nil {
+		return nil, err
+	}
+	var id string
+	var alive bool
+	_, err = pgx.ForEachRow(rows, []any{&id, &alive}, func() error { dead[id] = !alive; return nil })
+	return dead, err
+}
 
 // ClaimRoom makes node the owner of the room if it may.
 func (s *Store) ClaimRoom(ctx context.Context, roomID, node string, timeout time.Duration) (int64, error) {
 	what := "claim room " + roomID
 	var epoch int64
-	err := s.pool.QueryRow(ctx,
-		`UPDATE rooms r SET owner = $2, epoch = r.epoch + 1 WHERE r.id = $1 AND `+claimable+` RETURNING r.epoch`,
-		store.RoomOf(roomID), node, secs(timeout)).Scan(&epoch)
-	if errors.Is(err, pgx.ErrNoRows) {
-		if _, err := s.Room(ctx, store.RoomOf(roomID)); err != nil {
-			return 0, err
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var owner *string
+		if err := tx.QueryRow(ctx, `SELECT owner FROM rooms WHERE id = $1 FOR UPDATE`, store.RoomOf(roomID)).Scan(&owner); err != nil {
+			return err
 		}
+		if owner != nil && *owner != node {
+			dead, err := deadOwners(ctx, tx, []string{*owner}, timeout)
+			if err != nil {
+				return err
+			}
+			if !dead[*owner] {
+				return store.ErrOwned
+			}
+		}
+		return tx.QueryRow(ctx, `UPDATE rooms SET owner = $2, epoch = epoch + 1 WHERE id = $1 RETURNING epoch`,
+			store.RoomOf(roomID), node).Scan(&epoch)
+	})
+	if errors.Is(err, store.ErrOwned) {
 		return 0, fmt.Errorf("postgres: %s: %w", what, store.ErrOwned)
 	}
 	return epoch, mapErr(err, what)
@@ -194,21 +235,49 @@ func (s *Store) ClaimRoom(ctx context.Context, roomID, node string, timeout time
 // is live while any of its rounds' rows is not finished; SKIP LOCKED
 // passes over rows another claimer (or a fenced write) holds.
 func (s *Store) ClaimOrphans(ctx context.Context, node string, timeout time.Duration, limit int) ([]store.Claim, error) {
-	rows, err := s.pool.Query(ctx,
-		`WITH orphans AS (
-		   SELECT r.id FROM rooms r
-		   WHERE r.id IN (SELECT split_part(id, '.', 1) FROM rooms WHERE state <> 'finished')
-		     AND (r.owner IS NULL OR r.owner <> $2) AND `+claimable+`
-		   ORDER BY r.created_at, r.id LIMIT $1
-		   FOR UPDATE OF r SKIP LOCKED)
-		 UPDATE rooms r SET owner = $2, epoch = r.epoch + 1 FROM orphans o WHERE r.id = o.id
-		 RETURNING r.id, r.epoch`, limit, node, secs(timeout))
-	if err != nil {
-		return nil, mapErr(err, "claim orphan rooms")
-	}
-	cs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Claim, error) {
-		var c store.Claim
-		return c, row.Scan(&c.RoomID, &c.Epoch)
+	var cs []store.Claim
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx,
+			`SELECT r.id, r.owner FROM rooms r
+			 WHERE r.id IN (SELECT split_part(id, '.', 1) FROM rooms WHERE state <> 'finished')
+			   AND (r.owner IS NULL OR r.owner <> $2) AND `+claimable+`
+			 ORDER BY r.created_at, r.id LIMIT $1
+			 FOR UPDATE OF r SKIP LOCKED`, limit, node, secs(timeout))
+		if err != nil {
+			return err
+		}
+		var ids, owners []string
+		var id string
+		var owner *string
+		owned := map[string]string{}
+		_, err = pgx.ForEachRow(rows, []any{&id, &owner}, func() error {
+			ids = append(ids, id)
+			if owner != nil {
+				owned[id] = *owner
+				owners = append(owners, *owner)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		dead, err := deadOwners(ctx, tx, owners, timeout)
+		if err != nil {
+			return err
+		}
+		ids = slices.DeleteFunc(ids, func(id string) bool { o, ok := owned[id]; return ok && !dead[o] })
+		if len(ids) == 0 {
+			return nil
+		}
+		rows, err = tx.Query(ctx, `UPDATE rooms SET owner = $2, epoch = epoch + 1 WHERE id = ANY($1) RETURNING id, epoch`, ids, node)
+		if err != nil {
+			return err
+		}
+		cs, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Claim, error) {
+			var c store.Claim
+			return c, row.Scan(&c.RoomID, &c.Epoch)
+		})
+		return err
 	})
 	return cs, mapErr(err, "claim orphan rooms")
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -275,10 +276,11 @@ func TestFencing(t *testing.T) {
 	})
 }
 
-// TestFenceWaitsForWrite: a claim waits for a fenced write under way (it
-// holds the room's row FOR SHARE), and the write that committed first is
-// the old owner's last: after the claim the old epoch is refused.
-func TestFenceWaitsForWrite(t *testing.T) {
+// writeUnderWay is room r1 of node "old", dead while "new" lives, with a
+// write of old's under way: its transaction holds r1's row (fence) until
+// the test ends it.
+func writeUnderWay(t *testing.T) (*Store, store.Puzzle, pgx.Tx) {
+	t.Helper()
 	ctx := context.Background()
 	s, pz := openCluster(t)
 	register(t, s, "old", "new")
@@ -286,7 +288,17 @@ func TestFenceWaitsForWrite(t *testing.T) {
 	dies(t, s, "new")
 	tx, err := s.pool.Begin(ctx)
 	require.NoError(t, err)
+	t.Cleanup(func() { _ = tx.Rollback(ctx) })
 	require.NoError(t, fence(ctx, tx, "r1", 1))
+	return s, pz, tx
+}
+
+// TestFenceWaitsForWrite: a claim waits for a fenced write under way (it
+// holds the room's row FOR SHARE), and the write that committed first is
+// the old owner's last: after the claim the old epoch is refused.
+func TestFenceWaitsForWrite(t *testing.T) {
+	ctx := context.Background()
+	s, pz, tx := writeUnderWay(t)
 	claimed := make(chan error, 1)
 	go func() {
 		_, err := s.ClaimRoom(ctx, "r1", "new", nodeTimeout)
@@ -297,7 +309,7 @@ func TestFenceWaitsForWrite(t *testing.T) {
 		t.Fatalf("the claim did not wait for the write: %v", err)
 	case <-time.After(200 * time.Millisecond):
 	}
-	_, err = tx.Exec(ctx, `UPDATE rooms SET settings = '{"by":"old"}' WHERE id = 'r1'`)
+	_, err := tx.Exec(ctx, `UPDATE rooms SET settings = '{"by":"old"}' WHERE id = 'r1'`)
 	require.NoError(t, err)
 	require.NoError(t, tx.Commit(ctx))
 	require.NoError(t, <-claimed)

@@ -1,0 +1,11 @@
+//go:build !(goexperiment.simd && amd64)
+
+package engine
+
+// Without GOEXPERIMENT=simd on amd64 there is no triad solver: the band
+// solver (solver_bits.go) counts every puzzle.
+const triadReady = false
+
+func triadSolve(*Grid, int) (count int, first Grid, guesses int, ok bool) {
+	return 0, Grid{}, 0, false
+}

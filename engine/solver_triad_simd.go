@@ -1,0 +1,533 @@
+//go:build goexperiment.simd && amd64
+
+package engine
+
+import (
+	"math/bits"
+	"simd/archsimd"
+	"sync"
+	"unsafe"
+)
+
+// The triad solver: a Go port of the design of tdoku (github.com/t-dillon/tdoku,
+// solver_dpll_triad_simd), built only with GOEXPERIMENT=simd on amd64 and used
+// only where the processor has AVX2. Everywhere else the band solver of
+// solver_bits.go counts solutions; the tests hold both to the same answers.
+//
+// Each box is a vector of sixteen 9-bit candidate sets, a 4x4 matrix: the 3x3
+// top left are the box's cells, the right column its three horizontal
+// negative triads (minirows), the bottom row its three vertical ones
+// (minicolumns). Each row and column of the matrix holds every digit exactly
+// once (a digit is in a minirow or its negative triad), and each cell holds at
+// least one digit. Each band (three boxes in a row, or in a column) keeps, per
+// digit, which of the six ways of placing the digit in the band's three
+// minirow positions remain ("configurations"). A box sends its band the
+// triads it rules out; a band sends its boxes the triads its configurations
+// allow, until nothing changes. The search branches on a digit's
+// configurations in the band with the fewest left.
+
+type tvec = archsimd.Int16x16
+
+const tAll = 0x1ff
+
+// triadState is one node of the search.
+type triadState struct {
+	boxes [9]tvec
+	// Per band (0-2 horizontal, 3-5 vertical), lanes 0-5: the
+	// configurations each digit can still take, and those to rule out at
+	// the band's next update. Both halves of each vector hold the same,
+	// so that the band's work needs no 128-bit vectors.
+	conf [6]tvec
+	elim [6]tvec
+}
+
+// Constant vectors, built once from the lane tables below.
+var (
+	tvAll, tvBoxMin, tvThree, tvCell3x3, tvMask4 tvec
+	tvPopLUT                                     archsimd.Int8x32
+	tcRotRows, tcRowRot1, tcRowRot2              archsimd.Int8x32
+	tcHTriads                                    archsimd.Uint32x8
+	tcShift16                                    [3][9]archsimd.Int8x32 // [shift][boxJ*3+boxI]
+	tcBandElim                                   [4]archsimd.Int8x32
+	tcCfgToTriads                                [2]archsimd.Int8x32
+	tcPosToCand                                  [2][2]archsimd.Int8x32 // [vertical][part]
+	tcRotCols1, tcRotCols2                       archsimd.Uint32x8
+	tvAllBox3, tvAll6, tvZero                    tvec // a loaded zero, where a literal would be a legacy SSE move
+	tvDigit                                      [9]tvec
+	tvLane                                       [8]tvec // all ones in one lane of each half
+	tvPeerElem                                   [3][4]tvec
+	tvAssign                                     [9][16]tvec // [digit][box lane]
+	div3                                         = [9]uint8{0, 0, 0, 1, 1, 1, 2, 2, 2}
+	mod3                                         = [9]uint8{0, 1, 2, 0, 1, 2, 0, 1, 2}
+	triadOrder                                   [6][3][3]struct{ box, peer uint8 } // [band][from]: the boxes to restrict, the inbound one last
+	triadReady, triadBitalg                      bool
+)
+
+const zz = 0xff // a lane index that zeroes the lane
+
+// laneCtrl turns 16-bit lane indices (0-7, within each 128-bit half) into a
+// byte shuffle control.
+func laneCtrl(lanes []uint8) [32]int8 {
+	var b [32]int8
+	for i, l := range lanes {
+		if l == zz {
+			b[2*i], b[2*i+1] = -1, -1
+		} else {
+			b[2*i], b[2*i+1] = int8(2*l), int8(2*l+1)
+		}
+	}
+	return b
+}
+
+func ctrl16(lo, hi [8]uint8) archsimd.Int8x32 {
+	b := laneCtrl(append(lo[:], hi[:]...))
+	return archsimd.LoadInt8x32(&b)
+}
+
+// hLanes moves the lanes 4, 5, 6 a shift table reads to 3, 7, 5, where
+// triadsOf leaves a box's horizontal triads.
+func hLanes(l [8]uint8) [8]uint8 {
+	for i, x := range l {
+		switch x {
+		case 4:
+			l[i] = 3
+		case 5:
+			l[i] = 7
+		case 6:
+			l[i] = 5
+		}
+	}
+	return l
+}
+
+func vec16(l [16]uint16) tvec     { return archsimd.LoadUint16x16(&l).AsInt16x16() }
+func lanes16(v *tvec) *[16]uint16 { return (*[16]uint16)(unsafe.Pointer(v)) }
+
+// dup8 is the vector with l in both halves.
+func dup8(l [8]uint16) tvec { return vec16([16]uint16(append(l[:], l[:]...))) }
+
+func dupLo(v tvec) tvec { return v.Select128FromPair(0, 0, v) }
+func dupHi(v tvec) tvec { return v.Select128FromPair(1, 1, v) }
+
+// swap64 swaps the 64-bit halves of each 128-bit half.
+func swap64(v tvec) tvec { return v.AsInt32x8().PermuteScalarsGrouped(2, 3, 0, 1).AsInt16x16() }
+
+func init() {
+	if !archsimd.X86.AVX2() {
+		return
+	}
+	triadReady = true
+	peers := [2][3][3]uint8{{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}}, {{0, 3, 6}, {1, 4, 7}, {2, 5, 8}}}
+	for i := range 6 {
+		for from := range 3 {
+			for k, p := range [3]int{(from + 1) % 3, (from + 2) % 3, from} {
+				triadOrder[i][from][k].box = peers[i/3][i%3][p]
+				triadOrder[i][from][k].peer = uint8(p)
+			}
+		}
+	}
+	triadBitalg = archsimd.X86.AVX512BITALG()
+	var all [16]uint16
+	for i := range all {
+		all[i] = tAll
+	}
+	tvAll = vec16(all)
+	tvBoxMin = vec16([16]uint16{1, 1, 1, 6, 1, 1, 1, 6, 1, 1, 1, 6, 6, 6, 6, 0})
+	tvThree = archsimd.BroadcastInt16x16(3)
+	tvMask4 = archsimd.BroadcastInt16x16(0x0f)
+	tvCell3x3 = vec16([16]uint16{tAll, tAll, tAll, 0, tAll, tAll, tAll, 0, tAll, tAll, tAll, 0, 0, 0, 0, 0})
+	lut := [32]uint8{0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4}
+	tvPopLUT = archsimd.LoadUint8x32(&lut).AsInt8x32()
+	tcRotRows = ctrl16([8]uint8{1, 2, 3, 0, 5, 6, 7, 4}, [8]uint8{1, 2, 3, 0, 5, 6, 7, 4})
+	tcRowRot1 = ctrl16([8]uint8{1, 2, 0, 3, 5, 6, 4, 7}, [8]uint8{1, 2, 0, 3, 4, 5, 6, 7})
+	tcRowRot2 = ctrl16([8]uint8{2, 0, 1, 3, 6, 4, 5, 7}, [8]uint8{2, 0, 1, 3, 4, 5, 6, 7})
+	ht := [8]uint32{0, 1, 5, 3, 4, 5, 6, 7}
+	tcHTriads = archsimd.LoadUint32x8(&ht)
+	shifts := [3][3][8]uint8{
+		{{4, 5, 6, 6, 4, 5, zz, zz}, {5, 6, 4, 5, 6, 4, zz, zz}, {6, 4, 5, 4, 5, 6, zz, zz}},
+		{{5, 6, 4, 4, 5, 6, zz, zz}, {6, 4, 5, 6, 4, 5, zz, zz}, {4, 5, 6, 5, 6, 4, zz, zz}},
+		{{6, 4, 5, 5, 6, 4, zz, zz}, {4, 5, 6, 4, 5, 6, zz, zz}, {5, 6, 4, 6, 4, 5, zz, zz}},
+	}
+	none := [8]uint8{zz, zz, zz, zz, zz, zz, zz, zz}
+	tcBandElim = [4]archsimd.Int8x32{
+		ctrl16(shifts[1][0], shifts[1][2]), ctrl16(shifts[2][0], shifts[2][2]),
+		ctrl16(shifts[1][1], none), ctrl16(shifts[2][1], none),
+	}
+	for s := range 3 {
+		for i := range 3 {
+			for j := range 3 {
+				tcShift16[s][i*3+j] = ctrl16(hLanes(shifts[s][i]), shifts[s][j])
+			}
+		}
+	}
+	tcCfgToTriads[0] = ctrl16([8]uint8{0, 1, 2, zz, 2, 0, 1, zz}, [8]uint8{1, 2, 0, zz, zz, zz, zz, zz})
+	tcCfgToTriads[1] = ctrl16([8]uint8{4, 5, 3, zz, 5, 3, 4, zz}, [8]uint8{3, 4, 5, zz, zz, zz, zz, zz})
+	tcPosToCand[0][0] = ctrl16([8]uint8{0, 0, 0, 1, 1, 1, 1, 2}, [8]uint8{2, 2, 2, 0, 3, 3, 3, 3})
+	tcPosToCand[0][1] = ctrl16([8]uint8{0, 0, 0, 2, 1, 1, 1, 0}, [8]uint8{2, 2, 2, 1, 3, 3, 3, 3})
+	tcPosToCand[1][0] = ctrl16([8]uint8{0, 1, 2, 3, 0, 1, 2, 3}, [8]uint8{0, 1, 2, 3, 1, 2, 0, 3})
+	tcPosToCand[1][1] = ctrl16([8]uint8{0, 1, 2, 3, 0, 1, 2, 3}, [8]uint8{0, 1, 2, 3, 2, 0, 1, 3})
+	r1 := [8]uint32{2, 3, 4, 5, 6, 7, 0, 1}
+	r2 := [8]uint32{4, 5, 6, 7, 0, 1, 2, 3}
+	tcRotCols1 = archsimd.LoadUint32x8(&r1)
+	tcRotCols2 = archsimd.LoadUint32x8(&r2)
+	tvAllBox3 = dup8([8]uint16{0, 0, 0, tAll, 0, 0, 0, 0})
+	tvAll6 = dup8([8]uint16{tAll, tAll, tAll, tAll, tAll, tAll, 0, 0})
+	for d := range 9 {
+		tvDigit[d] = archsimd.BroadcastInt16x16(1 << d)
+	}
+	for j := range 8 {
+		var l [8]uint16
+		l[j] = 0xffff
+		tvLane[j] = dup8(l)
+	}
+	const A = tAll
+	peerElem := [3][4][8]uint16{
+		{{0, A, A, A, 0, A, 0, 0}, {A, 0, A, A, A, 0, 0, 0}, {A, A, 0, 0, A, A, 0, 0}, {}},
+		{{A, A, 0, A, A, 0, 0, 0}, {0, A, A, 0, A, A, 0, 0}, {A, 0, A, A, 0, A, 0, 0}, {}},
+		{{A, 0, A, 0, A, A, 0, 0}, {A, A, 0, A, 0, A, 0, 0}, {0, A, A, A, A, 0, 0, 0}, {}},
+	}
+	for i := range 3 {
+		for j := range 4 {
+			tvPeerElem[i][j] = dup8(peerElem[i][j])
+		}
+	}
+	for _, i := range []int{0, 1, 2, 4, 5, 6, 8, 9, 10} {
+		for d := range 9 {
+			var m [16]uint16
+			for j := range 15 {
+				switch {
+				case j == i:
+					m[j] = tAll ^ (1 << d)
+				case j/4 < 3 && j%4 < 3:
+					m[j] = 1 << d
+				case j/4 == i/4 || j%4 == i%4:
+					m[j] = 1 << d
+				}
+			}
+			tvAssign[d][i] = vec16(m)
+		}
+	}
+	archsimd.ClearAVXUpperBits()
+}
+
+func shuf(v tvec, c archsimd.Int8x32) tvec {
+	return v.AsInt8x32().PermuteOrZeroGrouped(c).AsInt16x16()
+}
+
+// popcounts9 counts the bits of each lane (9-bit values).
+func popcounts9(v tvec) tvec {
+	if triadBitalg {
+		return v.OnesCount()
+	}
+	lo := tvPopLUT.PermuteOrZeroGrouped(v.And(tvMask4).AsInt8x32()).AsInt16x16()
+	// The arithmetic shifts (the lanes are below 2^9) take an immediate
+	// count; the logical ones would load it into a register first.
+	mid := tvPopLUT.PermuteOrZeroGrouped(v.ShiftAllRight(4).AsInt8x32()).AsInt16x16()
+	return lo.Add(mid).Add(v.ShiftAllRight(8))
+}
+
+func whichEqual(a, b tvec) tvec {
+	return a.Equal(b).ToInt16x16()
+}
+
+func rotRows(v tvec) tvec  { return shuf(v, tcRotRows) }
+func rotRows2(v tvec) tvec { return v.AsInt32x8().PermuteScalarsGrouped(1, 0, 3, 2).AsInt16x16() }
+func rotCols(v tvec) tvec  { return v.AsInt32x8().Permute(tcRotCols1).AsInt16x16() }
+func rotCols2(v tvec) tvec { return v.AsInt32x8().Permute(tcRotCols2).AsInt16x16() }
+
+// gather adds to as the candidates of cells that occur once in their
+// matrix row (rot rotates the rows) or column (rot rotates the columns).
+func gather(cells, as tvec, rot func(tvec) tvec) tvec {
+	one := cells
+	r := rot(cells)
+	two := one.And(r)
+	one = one.Or(r)
+	r = rot(r)
+	two = one.And(r).Or(two)
+	one = one.Or(r)
+	r = rot(r)
+	two = one.And(r).Or(two)
+	return cells.AndNot(two).Or(as)
+}
+
+// triadsOf gathers a box's horizontal triads (lanes 3, 7, 11) into the low
+// half, in lanes 3, 7 and 5, beside its vertical ones in the high half
+// (lanes 4-6 of it), for the shift tables.
+func triadsOf(v tvec) tvec {
+	return v.AsInt32x8().Permute(tcHTriads).AsInt16x16()
+}
+
+// boxRestrict restricts box bx to cand and propagates. The test for
+// nothing to do, the common case, is inlined into the caller.
+func boxRestrict(st *triadState, bx int, cand tvec, fromVertical bool) bool {
+	elim := st.boxes[bx].AndNot(cand)
+	if elim.IsZero() {
+		return true
+	}
+	return boxRestrictMore(st, bx, elim, fromVertical)
+}
+
+// boxRestrictMore rules elim out of box bx and propagates.
+func boxRestrictMore(st *triadState, bx int, elim tvec, fromVertical bool) bool {
+	cells := st.boxes[bx]
+	bi, bj := int(div3[bx]), int(mod3[bx])
+	// The eliminations for the horizontal band (low half) and the vertical
+	// one (high half), kept in one 256-bit vector: the compiler spills a
+	// 128-bit one with a legacy SSE move, which stalls on the AVX state.
+	var hv tvec
+	for {
+		cells = cells.AndNot(elim)
+		counts := popcounts9(cells)
+		if !tvBoxMin.Greater(counts).ToInt16x16().IsZero() {
+			return false
+		}
+		as := cells.And(whichEqual(counts, tvBoxMin))
+		as = gather(cells, as, rotRows)
+		as = gather(cells, as, rotCols)
+
+		cellAs := as.And(tvCell3x3)
+		rows := cellAs
+		rows = rows.Or(rotRows(rows))
+		rows = rows.Or(rotRows2(rows))
+		cols := cellAs
+		cols = cols.Or(rotCols(cols))
+		cols = cols.Or(rotCols2(cols))
+		nbe := cols.Or(shuf(cols, tcRowRot1)).Or(shuf(cols, tcRowRot2))
+		nonzero := cellAs.Greater(archsimd.Int16x16{}).ToInt16x16()
+		nbe = nbe.Or(rows).Or(nonzero)
+		elim = nbe.Xor(cellAs).Or(elim)
+
+		neg := triadsOf(as)
+		pos := triadsOf(nbe)
+		k := bj*3 + bi
+		ne := shuf(neg, tcShift16[0][k]).Or(shuf(pos, tcShift16[1][k])).Or(shuf(pos, tcShift16[2][k]))
+		hv = hv.Or(ne)
+		if elim.And(cells).IsZero() {
+			break
+		}
+	}
+	st.boxes[bx] = cells
+	st.elim[bi] = st.elim[bi].Or(dupLo(hv))
+	st.elim[3+bj] = st.elim[3+bj].Or(dupHi(hv))
+	if fromVertical {
+		return bandEliminate(st, bi, bj) && bandEliminate(st, 3+bj, bi)
+	}
+	return bandEliminate(st, 3+bj, bi) && bandEliminate(st, bi, bj)
+}
+
+func configsToTriads(c tvec) tvec {
+	return shuf(c, tcCfgToTriads[0]).Or(shuf(c, tcCfgToTriads[1]))
+}
+
+// triadsToCandidates turns the positive triads of a box (lanes 0-2 of both
+// halves of t) into the candidates its band allows it.
+func triadsToCandidates(t tvec, vertical int) tvec {
+	t = t.Or(tvAllBox3)
+	return shuf(t, tcPosToCand[vertical][0]).Or(shuf(t, tcPosToCand[vertical][1]))
+}
+
+// bandEliminate applies the band's pending eliminations and sends the
+// triads it still allows to its boxes, the one it heard from (from) last.
+// Band i is horizontal band i (0-2) or vertical band i-3 (3-5).
+func bandEliminate(st *triadState, i, from int) bool {
+	if st.conf[i].And(st.elim[i]).IsZero() {
+		return true
+	}
+	return bandEliminateMore(st, i, from)
+}
+
+func bandEliminateMore(st *triadState, i, from int) bool {
+	vertical := int(div3[i])
+	conf := st.conf[i].AndNot(st.elim[i])
+	triads := configsToTriads(conf)
+	as := triads.And(whichEqual(popcounts9(triads), tvThree))
+	sw := swap64(as)
+	e := shuf(sw, tcBandElim[0]).Or(shuf(sw, tcBandElim[1])).Or(shuf(as, tcBandElim[2])).Or(shuf(as, tcBandElim[3]))
+	conf = conf.AndNot(e.Or(e.Select128FromPair(1, 0, e)))
+	st.conf[i] = conf
+	// The positive triads of each of the band's boxes (the rows of the
+	// 3x3 matrix configsToTriads makes), in lanes 0-2 of both halves.
+	triads = configsToTriads(conf)
+	cands := [3]tvec{
+		triadsToCandidates(dupLo(triads), vertical),
+		triadsToCandidates(dupLo(swap64(triads)), vertical),
+		triadsToCandidates(dupHi(triads), vertical),
+	}
+	o := &triadOrder[i][from]
+	fv := vertical == 1
+	return boxRestrict(st, int(o[0].box), cands[o[0].peer&3], fv) &&
+		boxRestrict(st, int(o[1].box), cands[o[1].peer&3], fv) &&
+		boxRestrict(st, int(o[2].box), cands[o[2].peer&3], fv)
+}
+
+// triadSearch holds one search's limit, findings and stack of states.
+type triadSearch struct {
+	limit, count, guesses int
+	first                 Grid
+	stack                 []triadState
+}
+
+var triadPool = sync.Pool{New: func() any { return &triadSearch{stack: make([]triadState, 64)} }}
+
+// chooseBranch returns the band with the fewest configurations left, among
+// those not fixed (each digit one configuration: 9 in all), and the digit
+// in it with the fewest configurations (two if any), or band -1.
+func chooseBranch(st *triadState) (int, uint16) {
+	best, bestN := -1, 1<<30
+	for i := range 6 {
+		u := (*[2]uint64)(unsafe.Pointer(&st.conf[i]))
+		n := bits.OnesCount64(u[0]) + bits.OnesCount64(u[1])
+		if n >= 10 && n < bestN {
+			best, bestN = i, n
+		}
+	}
+	if best < 0 {
+		return -1, 0
+	}
+	l := lanes16(&st.conf[best])
+	var one, two, three, four uint16
+	for _, x := range l[:6] {
+		four |= three & x
+		three |= two & x
+		two |= one & x
+		one |= x
+	}
+	if m := two &^ three; m != 0 {
+		return best, m & -m
+	}
+	if m := three &^ four; m != 0 {
+		return best, m & -m
+	}
+	return best, four & -four
+}
+
+// visit counts the solutions below s.stack[d], branching on the first of
+// a digit's configurations in a band (in the state above) and then on the
+// rest of them (here).
+func (s *triadSearch) visit(d int) {
+	for {
+		st := &s.stack[d]
+		band, bit := chooseBranch(st)
+		if band < 0 {
+			s.count++
+			if s.count == 1 {
+				archsimd.ClearAVXUpperBits() // before grid's legacy SSE moves
+				s.first = st.grid()
+			}
+			return
+		}
+		c := lanes16(&st.conf[band])
+		j := 0
+		for c[j]&bit == 0 {
+			j++
+		}
+		// No 128-bit vector stays live across the calls below: the
+		// compiler spills those with legacy SSE moves, which stall on the
+		// AVX state. The digit's configurations are taken again after.
+		digit := bits.TrailingZeros16(bit)
+		s.guesses++
+		if d+1 == len(s.stack) {
+			s.stack = append(s.stack, triadState{})
+			st = &s.stack[d]
+		}
+		nx := &s.stack[d+1]
+		for i := range nx.boxes {
+			nx.boxes[i] = st.boxes[i]
+		}
+		for i := range nx.conf {
+			nx.conf[i] = st.conf[i]
+			nx.elim[i] = st.elim[i]
+		}
+		nx.elim[band] = nx.elim[band].Or(nx.conf[band].And(tvDigit[digit]).AndNot(tvLane[j]))
+		if bandEliminate(nx, band, 0) {
+			s.visit(d + 1)
+			if s.count >= s.limit {
+				return
+			}
+		}
+		st = &s.stack[d]
+		st.elim[band] = st.elim[band].Or(st.conf[band].And(tvDigit[digit]).And(tvLane[j]))
+		if !bandEliminate(st, band, 0) {
+			return
+		}
+	}
+}
+
+// load sets up st for the givens of g, without propagating beyond the
+// clues' own boxes; it reports false for a value out of range or givens
+// that repeat a digit in a unit.
+func (st *triadState) load(g *Grid) bool {
+	var rows, cols, boxes [9]uint16 // zeroed before any vector is used
+	for i := range st.boxes {
+		st.boxes[i] = tvAll
+	}
+	for i := range st.conf {
+		st.conf[i] = tvAll6
+		st.elim[i] = tvZero
+	}
+	for cell, v := range g {
+		if v == 0 {
+			continue
+		}
+		if v > 9 {
+			return false
+		}
+		d := int(v) - 1
+		bit := uint16(1) << d
+		r, c := cell/9, cell%9
+		bx := r/3*3 + c/3
+		if (rows[r]|cols[c]|boxes[bx])&bit != 0 {
+			return false
+		}
+		rows[r] |= bit
+		cols[c] |= bit
+		boxes[bx] |= bit
+		bi, bj, ei, ej := r/3, c/3, r%3, c%3
+		st.boxes[bx] = st.boxes[bx].AndNot(tvAssign[d][ei*4+ej])
+		st.elim[bi] = tvPeerElem[bj][ei].And(tvDigit[d]).Or(st.elim[bi])
+		st.elim[3+bj] = tvPeerElem[bi][ej].And(tvDigit[d]).Or(st.elim[3+bj])
+	}
+	return true
+}
+
+func (st *triadState) grid() Grid {
+	var g Grid
+	for bx := range 9 {
+		l := lanes16(&st.boxes[bx])
+		base := bx/3*27 + bx%3*3
+		for i := range 3 {
+			for j := range 3 {
+				g[base+i*9+j] = uint8(bits.TrailingZeros16(l[i*4+j]) + 1)
+			}
+		}
+	}
+	return g
+}
+
+// triadSolve counts g's solutions up to limit with the triad solver; ok
+// is false where the processor lacks what it needs.
+func triadSolve(g *Grid, limit int) (count int, first Grid, guesses int, ok bool) {
+	if !triadReady {
+		return 0, Grid{}, 0, false
+	}
+	if limit < 1 {
+		limit = 1
+	}
+	s := triadPool.Get().(*triadSearch)
+	s.limit, s.count, s.guesses = limit, 0, 0
+	st := &s.stack[0]
+	if st.load(g) && bandEliminate(st, 0, 1) && bandEliminate(st, 3, 1) &&
+		bandEliminate(st, 1, 2) && bandEliminate(st, 4, 2) &&
+		bandEliminate(st, 2, 0) && bandEliminate(st, 5, 0) {
+		s.visit(0)
+	}
+	// Leave no AVX upper state behind: the rest of the program uses legacy
+	// SSE instructions, and each would stall on it.
+	archsimd.ClearAVXUpperBits()
+	count, guesses = s.count, s.guesses
+	if count > 0 {
+		first = s.first
+	}
+	triadPool.Put(s)
+	return count, first, guesses, true
+}
