@@ -19,6 +19,7 @@ import (
 
 	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/internal/arenatest"
+	"github.com/sudoku-arena/arena/room"
 )
 
 // startAccountArena starts a server whose public address is
@@ -255,8 +256,9 @@ func startDailyAs(p *page, base, name string) string {
 
 // solveDailiesLikePeople solves each page's daily as a person would, so
 // that the finishes rank: the pages take turns placing a digit, in an
-// order of their own (not row by row) and at uneven intervals; the last
-// digit waits until the clock is past the easy level's floor (60 s).
+// order of their own (not row by row) and at uneven intervals (the checks
+// look at how uneven, not how long); the last digit waits until the clock
+// is past the easy level's floor (waitPastFloor).
 func solveDailiesLikePeople(pages ...*page) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	type todo struct {
@@ -279,10 +281,10 @@ func solveDailiesLikePeople(pages ...*page) {
 				p.place(c, work[i].sol[c])
 			}
 		}
-		time.Sleep(time.Duration(300+rng.IntN(900)) * time.Millisecond)
+		time.Sleep(time.Duration(100+rng.IntN(300)) * time.Millisecond)
 	}
 	for i, p := range pages {
-		p.waitFor("the clock past the floor", `(([m, s]) => +m * 60 + +s)(document.querySelector('#timer').textContent.split(':')) >= 61`, 90*time.Second)
+		waitPastFloor(p, room.LevelFloor("easy"))
 		last := work[i].cells[len(work[i].cells)-1]
 		p.place(last, work[i].sol[last])
 	}

@@ -2,10 +2,12 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -26,15 +28,39 @@ type arena struct {
 
 // arenaEnv is the settings of the browser tests' servers, after
 // arenatest.Defaults: a short countdown and hint freeze so that games go
-// fast, a message rate that a test typing at machine speed stays under (and
-// one test may lower), and no public address, so that share links name the
-// address the page was loaded from.
+// fast, floors a ranked finish passes in seconds (floorPercent), a message
+// rate that a test typing at machine speed stays under (and one test may
+// lower), and no public address, so that share links name the address
+// the page was loaded from.
 var arenaEnv = []string{
 	"COUNTDOWN=1s",
 	"HINT_PENALTY=2s",
+	"FLOOR_PERCENT=" + strconv.Itoa(floorPercent),
 	"RATE_LIMIT=100",
 	"RATE_BURST=200",
 	"PUBLIC_URL=",
+}
+
+// floorPercent is the browser tests' FLOOR_PERCENT: the floors under
+// which a ranked finish is held for review are a tenth of the defaults
+// (easy's 6 s), so that a test plays past them in seconds rather than
+// minutes. A finish under them is held all the same
+// (TestDailyHeldForReview).
+const floorPercent = 10
+
+// clockSeconds is a page expression: the seconds the room's clock shows.
+const clockSeconds = `(([m, s]) => +m * 60 + +s)(document.querySelector('#timer').textContent.split(':'))`
+
+// waitPastFloor waits, before a ranked finish's last digit, until the
+// room's clock is past floor (a default floor: the level's, or a
+// puzzle's own) as floorPercent scales it, and at least 2 s on from now:
+// a person's last look, which also keeps the gaps between digits uneven
+// however evenly the keys before went (a finish at a machine's even pace
+// is held for review).
+func waitPastFloor(p *page, floor time.Duration) {
+	p.t.Helper()
+	at := max(int(floor*floorPercent/100/time.Second)+1, eval[int](p, clockSeconds)+2)
+	p.waitFor("the clock past the floor", fmt.Sprintf("%s >= %d", clockSeconds, at), time.Duration(at)*time.Second+waitTimeout)
 }
 
 // startArena starts a server on a free loopback port, with arenaEnv and

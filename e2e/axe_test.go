@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sudoku-arena/arena/room"
 )
 
 // axeSource is axe-core, vendored (testdata/README.md): the browser tests
@@ -127,7 +128,7 @@ func TestAccessibility(t *testing.T) {
 	t.Parallel()
 	srv, base := startAccountArena(t, "RANK_GUESTS=true")
 	// Three people's ways through the client, each in a browser of its own
-	// and at once: the daily's floor keeps the first over a minute.
+	// and at once.
 	t.Run("daily and account", func(t *testing.T) {
 		t.Parallel()
 		auditDailyAndAccount(t, &arena{Arena: srv.Arena, t: t}, base)
@@ -174,7 +175,7 @@ func auditDailyAndAccount(t *testing.T, srv *arena, base string) {
 
 	// Ann's daily ends, ranked: the finish beside the leaderboard, the
 	// streak and the archive.
-	ann.waitFor("the clock past the floor", `(([m, s]) => +m * 60 + +s)(document.querySelector('#timer').textContent.split(':')) >= 61`, 90*time.Second)
+	waitPastFloor(ann, room.LevelFloor("easy"))
 	ann.fillByKeys(dCells[last-1], dCells[last:], dSol)
 	ann.wait("a ranked result", visible("#finish")+` && document.querySelector('#finish-sub').dataset.ranked === 'true'`)
 	ann.wait("Ann on the leaderboard", `!!document.querySelector('#lb-rows tr.me')`)

@@ -1,18 +1,20 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/internal/arenatest"
+	"github.com/sudoku-arena/arena/room"
+	"github.com/sudoku-arena/arena/store/backend"
 )
 
 // dailyStatus is the status text home shows for the level's daily.
@@ -30,9 +32,9 @@ func text(p *page, sel string) string {
 // solveDaily waits for the daily room to run, then types the solution of
 // its givens; it answers the givens as 81 characters. With ranked, the
 // last digit waits until the clock has passed the easy level's floor
-// (60 s), and the cells go in no reading order: a finish faster than the
-// floor, or filled by a scan, is held off the leaderboard, as no person
-// solves that way.
+// (waitPastFloor), and the cells go in no reading order: a finish faster
+// than the floor, or filled by a scan, is held off the leaderboard, as no
+// person solves that way.
 func solveDaily(p *page, ranked bool) string {
 	p.t.Helper()
 	waitPlaying(p)
@@ -45,7 +47,7 @@ func solveDaily(p *page, ranked bool) string {
 	p.click(cellSel(cells[0]))
 	p.fillByKeys(cells[0], cells[:last], sol)
 	if ranked {
-		p.waitFor("the clock past the floor", `(([m, s]) => +m * 60 + +s)(document.querySelector('#timer').textContent.split(':')) >= 61`, 90*time.Second)
+		waitPastFloor(p, room.LevelFloor("easy"))
 	}
 	p.fillByKeys(cells[last-1], cells[last:], sol)
 	return givens.String()
@@ -217,12 +219,14 @@ func TestDaily(t *testing.T) {
 }
 
 // TestDailyHeldForReview: a daily filled at a machine's pace (under the
-// level's floor, row by row) is held for review: the finish says so in
-// words, the leaderboard stays empty, and the player's page shows the
-// result as under review.
+// level's floor, row by row) is held for review, by the default floors
+// (FLOOR_PERCENT=100, not the other browser tests' lower ones): the
+// finish says so in words, the leaderboard stays empty, the store keeps
+// the floor as its reason, and the player's page shows the result as
+// under review.
 func TestDailyHeldForReview(t *testing.T) {
 	t.Parallel()
-	srv := startArena(t, "RANK_GUESTS=true")
+	srv := startArena(t, "RANK_GUESTS=true", "FLOOR_PERCENT=100")
 	b := newBrowser(t)
 	hal := b.newPage("Hal")
 	hal.navigate(srv.URL() + "/")
@@ -238,6 +242,15 @@ func TestDailyHeldForReview(t *testing.T) {
 	assert.Contains(t, text(hal, "#finish-sub"), "Under review")
 	hal.shots("daily-review", "")
 	assert.Zero(t, srv.leaderboard(date, "easy").Total, "held off the leaderboard")
+	kind, err := backend.Parse(srv.DatabaseURL())
+	require.NoError(t, err)
+	st, err := backend.Open(context.Background(), kind)
+	require.NoError(t, err)
+	defer st.Close()
+	held, err := st.HeldResults(context.Background(), 0)
+	require.NoError(t, err)
+	require.Len(t, held, 1)
+	assert.Equal(t, room.HoldLevelFloor, held[0].Reason, "under the default floor, whatever else")
 
 	id := eval[string](hal, `localStorage.getItem('arena.id') || ''`)
 	require.NotEmpty(t, id)

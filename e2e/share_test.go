@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
+	"github.com/sudoku-arena/arena/room"
 )
 
 // clocks picture the order of the boxes in the share text: the box
@@ -48,9 +49,10 @@ func givensFull(givens engine.Grid) []int {
 }
 
 // fillBoxes fills the boxes in the order given, each box whole before the
-// next; floor, if set, is a page predicate the last digit waits for. It
-// answers the boxes it filled, in the order they became full.
-func fillBoxes(p *page, givens, sol engine.Grid, order []int, floor string) []int {
+// next; floor, if set, is the default floor the last digit waits past
+// (waitPastFloor). It answers the boxes it filled, in the order they
+// became full.
+func fillBoxes(p *page, givens, sol engine.Grid, order []int, floor time.Duration) []int {
 	p.t.Helper()
 	var filled, cells []int
 	for _, b := range order {
@@ -62,8 +64,8 @@ func fillBoxes(p *page, givens, sol engine.Grid, order []int, floor string) []in
 	last := len(cells) - 1
 	p.click(cellSel(cells[0]))
 	p.fillByKeys(cells[0], cells[:last], sol)
-	if floor != "" {
-		p.waitFor("the clock past the floor", floor, 90*time.Second)
+	if floor != 0 {
+		waitPastFloor(p, floor)
 	}
 	p.fillByKeys(cells[last-1], cells[last:], sol)
 	return filled
@@ -190,11 +192,10 @@ func shareDaily(t *testing.T, srv *arena) {
 	waitPlaying(ann)
 	givens, sol := puzzle(ann)
 	// Three boxes, a reload (the order is kept), then the six others.
-	order := append(givensFull(givens), fillBoxes(ann, givens, sol, []int{4, 0, 8}, "")...)
+	order := append(givensFull(givens), fillBoxes(ann, givens, sol, []int{4, 0, 8}, 0)...)
 	ann.navigate(srv.URL() + "/daily/" + date + "/easy")
 	waitPlaying(ann)
-	order = append(order, fillBoxes(ann, givens, sol, []int{2, 6, 1, 7, 3, 5},
-		`(([m, s]) => +m * 60 + +s)(document.querySelector('#timer').textContent.split(':')) >= 61`)...)
+	order = append(order, fillBoxes(ann, givens, sol, []int{2, 6, 1, 7, 3, 5}, room.LevelFloor("easy"))...)
 	ann.wait("a ranked result", visible("#finish")+` && document.querySelector('#finish-sub').dataset.ranked === 'true'`)
 	lb := srv.leaderboard(date, "easy")
 	require.Len(t, lb.Top, 1)
@@ -255,7 +256,7 @@ func shareRooms(t *testing.T, base string) {
 	joinRoom(bob, base+"/r/"+roomID, "Bob")
 	startGame(ann, bob)
 	givens, sol := puzzle(ann)
-	order := append(givensFull(givens), fillBoxes(ann, givens, sol, []int{8, 7, 6, 5, 4, 3, 2, 1, 0}, "")...)
+	order := append(givensFull(givens), fillBoxes(ann, givens, sol, []int{8, 7, 6, 5, 4, 3, 2, 1, 0}, 0)...)
 	ann.wait("Ann's finish", visible("#finish")+` && !!document.querySelector('#finish-rows tr.me')`)
 	played := text(ann, "#finish-rows tr.me .time")
 	require.Regexp(t, `^\d+:\d\d$`, played)
@@ -289,7 +290,7 @@ func shareRooms(t *testing.T, base string) {
 	joinRoom(bob, base+"/r/"+roomID, "Bob")
 	startGame(ann, bob)
 	givens, sol = puzzle(ann)
-	order = append(givensFull(givens), fillBoxes(ann, givens, sol, []int{2, 4, 6, 0, 8, 1, 3, 5, 7}, "")...)
+	order = append(givensFull(givens), fillBoxes(ann, givens, sol, []int{2, 4, 6, 0, 8, 1, 3, 5, 7}, 0)...)
 	ann.wait("the team's finish", visible("#finish")+` && !!document.querySelector('#finish-rows tr[data-rank="1"] .time')`)
 	played = text(ann, `#finish-rows tr[data-rank="1"] .time`)
 	head = fmt.Sprintf("Sudoku Arena co-op · easy · %s · 0 mistakes · 0 hints · 2 together", played)

@@ -31,6 +31,11 @@ type Config struct {
 	// MaxPlayers and MaxSpectators bound a room.
 	MaxPlayers    int
 	MaxSpectators int
+	// FloorPercent scales the floors a ranked finish is held under
+	// (LevelFloor, and the puzzle's own from its steps), in percent: at
+	// 100 they are as defined; a private or practice server whose players
+	// know one another may lower them, and a strict one raise them.
+	FloorPercent int
 }
 
 // DefaultConfig is the rules rooms are played by unless configured
@@ -44,6 +49,7 @@ func DefaultConfig() Config {
 		ReplayEvents:    64,
 		MaxPlayers:      16,
 		MaxSpectators:   64,
+		FloorPercent:    100,
 	}
 }
 
@@ -58,6 +64,7 @@ func (c Config) withDefaults() Config {
 	orDefault(&c.ReplayEvents, d.ReplayEvents)
 	orDefault(&c.MaxPlayers, d.MaxPlayers)
 	orDefault(&c.MaxSpectators, d.MaxSpectators)
+	orDefault(&c.FloorPercent, d.FloorPercent)
 	c.HintPenalty = max(c.HintPenalty, 0)
 	return c
 }

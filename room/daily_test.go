@@ -201,6 +201,28 @@ func TestDailyLaterAttemptsArchiveDaysAndTooFastFinishesAreUnranked(t *testing.T
 	assert.False(t, res.Flagged)
 }
 
+// A server's FloorPercent moves the level's floor: at 50 a daily finished
+// in 59 s is not held for it (the default's 60 s), and one in 29 s is.
+func TestDailyFloorFollowsFloorPercent(t *testing.T) {
+	reg, st, clock := registry(t, room.RegistryConfig{Game: room.Config{FloorPercent: 50}})
+	today := reg.Today()
+	r, c, pz := playDaily(t, reg, st, room.ModeDaily, today, "p_a")
+	clock.Advance(room.LevelFloor("easy") - time.Second)
+	settle(t, r)
+	solve(t, r, pz, "p_a", c, 0)
+	res := resultOf(t, st, r.ID(), "p_a")
+	assert.True(t, res.Ranked)
+	assert.NotEqual(t, room.HoldLevelFloor, res.Held, "59 s is past half the floor")
+
+	r, c, pz = playDaily(t, reg, st, room.ModeDaily, today, "p_b")
+	clock.Advance(room.LevelFloor("easy")/2 - time.Second)
+	settle(t, r)
+	solve(t, r, pz, "p_b", c, 0)
+	res = resultOf(t, st, r.ID(), "p_b")
+	assert.True(t, res.Ranked)
+	assert.Equal(t, room.HoldLevelFloor, res.Held, "29 s is not")
+}
+
 // Dates are checked against the registry's clock: a future date, one
 // before the archive's first day, or one that is not a date, is refused; a room made before midnight UTC keeps
 // its day after it, and the same date asked after midnight is an archive

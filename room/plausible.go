@@ -48,6 +48,11 @@ func LevelFloor(level string) time.Duration {
 	return 60*time.Second + time.Duration(rank)*30*time.Second
 }
 
+// scaleFloor is the floor d at percent percent of itself.
+func scaleFloor(d time.Duration, percent int) time.Duration {
+	return d * time.Duration(percent) / 100
+}
+
 // levelRank is the level's place among the levels, 0 for easy: a room's
 // level (Levels), or the grade of a player's own puzzle ("beyond" ranks
 // with master, the first above expert).
@@ -114,12 +119,13 @@ const maxPlacements = 4 * engine.NumCells
 const minHardPause = 1.5
 
 // holdReason says why a ranked finish of elapsed on pz, with these
-// placements and hints, is held for review ("" for none).
-func holdReason(pz Puzzle, elapsed time.Duration, placed []placement, hints int) string {
+// placements and hints, is held for review ("" for none), with the floors
+// at floorPercent percent (Config.FloorPercent).
+func holdReason(pz Puzzle, floorPercent int, elapsed time.Duration, placed []placement, hints int) string {
 	switch {
-	case elapsed < LevelFloor(pz.Level):
+	case elapsed < scaleFloor(LevelFloor(pz.Level), floorPercent):
 		return HoldLevelFloor
-	case elapsed < pz.Floor:
+	case elapsed < scaleFloor(pz.Floor, floorPercent):
 		return HoldStepFloor
 	}
 	if len(placed) < minPlacements {

@@ -49,7 +49,7 @@ func TestHoldReason(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, holdReason(Puzzle{Level: "easy", Floor: tt.floor}, tt.elapsed, tt.placed, 0))
+			assert.Equal(t, tt.want, holdReason(Puzzle{Level: "easy", Floor: tt.floor}, 100, tt.elapsed, tt.placed, 0))
 		})
 	}
 }
@@ -68,11 +68,38 @@ func TestHoldReasonPauses(t *testing.T) {
 		}
 		return steady(i)
 	}
-	assert.Equal(t, HoldNoPause, holdReason(pz, 5*time.Minute, placements(cells, steady), 0))
-	assert.Equal(t, "", holdReason(pz, 5*time.Minute, placements(cells, thinks), 0), "a person's pauses")
-	assert.Equal(t, "", holdReason(pz, 5*time.Minute, placements(cells, steady), 1), "a hint did the thinking")
+	assert.Equal(t, HoldNoPause, holdReason(pz, 100, 5*time.Minute, placements(cells, steady), 0))
+	assert.Equal(t, "", holdReason(pz, 100, 5*time.Minute, placements(cells, thinks), 0), "a person's pauses")
+	assert.Equal(t, "", holdReason(pz, 100, 5*time.Minute, placements(cells, steady), 1), "a hint did the thinking")
 	pz.Unlocked = unlocked[:1]
-	assert.Equal(t, "", holdReason(pz, 5*time.Minute, placements(cells, steady), 0), "one run is too few to judge")
+	assert.Equal(t, "", holdReason(pz, 100, 5*time.Minute, placements(cells, steady), 0), "one run is too few to judge")
+}
+
+// The floors scale with Config.FloorPercent, the level's and the
+// puzzle's own together: at 100 they are as defined.
+func TestHoldReasonFloorPercent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	placed := placements(rng.Perm(81)[:50], func(int) time.Duration { return time.Second + time.Duration(rng.Int64N(int64(8*time.Second))) })
+	pz := Puzzle{Level: "easy", Floor: 80 * time.Second}
+	tests := []struct {
+		percent int
+		elapsed time.Duration
+		want    string
+	}{
+		{100, 59 * time.Second, HoldLevelFloor},
+		{100, 79 * time.Second, HoldStepFloor},
+		{100, 80 * time.Second, ""},
+		{10, 5900 * time.Millisecond, HoldLevelFloor},
+		{10, 6 * time.Second, HoldStepFloor},
+		{10, 8 * time.Second, ""},
+		{250, 149 * time.Second, HoldLevelFloor},
+		{250, 199 * time.Second, HoldStepFloor},
+		{250, 200 * time.Second, ""},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, holdReason(pz, tt.percent, tt.elapsed, placed, 0), "%d%%, %s", tt.percent, tt.elapsed)
+	}
+	assert.Equal(t, 100, Config{}.withDefaults().FloorPercent, "unset, the floors are as defined")
 }
 
 func TestFloors(t *testing.T) {

@@ -80,7 +80,7 @@ func (g *Game) held(m *member) string {
 	if !ranks {
 		return ""
 	}
-	return holdReason(g.pz, m.elapsed, m.placed, m.progress.Hints)
+	return holdReason(g.pz, g.cfg.FloorPercent, m.elapsed, m.placed, m.progress.Hints)
 }
 
 // Score is a finish's points: a level's base (1,000 for easy, 2,000 for

@@ -192,3 +192,52 @@ func TestAttackBotOnTheAllTimeBoard(t *testing.T) {
 	require.Len(t, best.Rows, 1, "confirmed: on the board")
 	assert.Equal(t, bobID, best.Rows[0].Player.ID)
 }
+
+// FLOOR_PERCENT moves the floors in a real server: at 10 % (easy's floor
+// 6 s), Ann's daily, played as a person would over 10 s, ranks at once,
+// which the default floors hold (TestAttackBotOnTheAllTimeBoard); Bob's,
+// typed as fast as the server takes it, is still held under the lowered
+// floor.
+func TestFloorPercentMovesTheFloors(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	a := arenatest.Start(t, arenatest.Options{Env: []string{"FLOOR_PERCENT=10"}})
+	st := openStore(ctx, t, a)
+	annID, annToken := makeAccount(ctx, t, a, st, "Ann")
+	bobID, bobToken := makeAccount(ctx, t, a, st, "Bob")
+	play := func(name, token string) *wsPlayer {
+		id, err := createRoom(a, room.ModeDaily)
+		require.NoError(t, err)
+		p, err := dialPlayer(ctx, a, id, name, token, 0)
+		require.NoError(t, err)
+		t.Cleanup(p.close)
+		return p
+	}
+
+	ann := play("Ann", annToken)
+	givens, err := engine.Parse(ann.givens)
+	require.NoError(t, err)
+	pacedFill(ctx, t, ann, givens, 10*time.Second, time.Sleep)
+	require.NoError(t, ann.awaitFinish(ctx))
+	bob := play("Bob", bobToken)
+	givens, err = engine.Parse(bob.givens)
+	require.NoError(t, err)
+	solveAll(ctx, t, bob, givens)
+	require.Less(t, bob.finish.ElapsedMS, int64(6000), "Bob's finish is under the lowered floor")
+
+	var rec server.PlayerResponse
+	getJSON(t, a, "/api/players/"+annID, &rec)
+	require.Len(t, rec.Results, 1)
+	assert.True(t, rec.Results[0].Ranked)
+	assert.Equal(t, store.ReviewNone, rec.Results[0].Review, "Ann's 10 s finish is past the lowered floors")
+	today := time.Now().UTC().Format(room.DayLayout)
+	var board server.LeaderboardResponse
+	getJSON(t, a, "/api/daily/"+today+"/easy/leaderboard", &board)
+	assert.Equal(t, 1, board.Total, "Ann's alone")
+	held, err := st.HeldResults(ctx, 0)
+	require.NoError(t, err)
+	require.Len(t, held, 1)
+	assert.Equal(t, bobID, held[0].PlayerID)
+	assert.Equal(t, room.HoldLevelFloor, held[0].Reason)
+}

@@ -216,6 +216,8 @@ func Settings() []Setting {
 				return nil
 			},
 		},
+		whole("FLOOR_PERCENT", "the floors a ranked finish faster than is held for review (each level's, easy 60 s to master 180 s, and each puzzle's own from its steps), in percent of themselves; lower them only on a private or practice server", 1, 1000,
+			func(c *Config) *int { return &c.Server.Rooms.Game.FloorPercent }),
 		{
 			Name: "TOURNAMENTS", Doc: "recurring tournaments, comma-separated EVERY/LEVEL/DURATION such as 1h/easy/20m; set on one node of several", Unset: "none",
 			get: func(c *Config) string { return tournament.FormatSchedule(c.Tournaments) },

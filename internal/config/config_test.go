@@ -46,6 +46,7 @@ func TestLoadDefaults(t *testing.T) {
 	assert.Equal(t, room.DefaultConfig(), s.Rooms.Game)
 	assert.Equal(t, 15*time.Second, s.Rooms.Game.HintPenalty)
 	assert.Equal(t, 64, s.Rooms.Game.ReplayEvents)
+	assert.Equal(t, 100, s.Rooms.Game.FloorPercent, "the floors as they are")
 	assert.Equal(t, backend.Kind{Driver: "sqlite", Target: backend.DefaultSQLitePath}, c.Store)
 	assert.Equal(t, 30*time.Second, c.StoreWait)
 }
@@ -99,6 +100,22 @@ func TestHintPenaltyZeroIsNoFreeze(t *testing.T) {
 	}
 }
 
+// TestFloorPercent: FLOOR_PERCENT takes a whole percentage from 1 to
+// 1000 and nothing else, each refusal saying what it wants.
+func TestFloorPercent(t *testing.T) {
+	for v, want := range map[string]int{"1": 1, "25": 25, " 100 ": 100, "1000": 1000} {
+		c, err := Load(envOf(map[string]string{"FLOOR_PERCENT": v}))
+		require.NoError(t, err, v)
+		assert.Equal(t, want, c.Server.Rooms.Game.FloorPercent, v)
+	}
+	for _, v := range []string{"0", "-5", "1001", "50%", "0.5", "half"} {
+		_, err := Load(envOf(map[string]string{"FLOOR_PERCENT": v}))
+		if assert.Error(t, err, v) {
+			assert.Equal(t, fmt.Sprintf("configuration: FLOOR_PERCENT=%q: want a whole number from 1 to 1000", v), err.Error())
+		}
+	}
+}
+
 func TestLoadErrorsNameTheVariable(t *testing.T) {
 	bad := map[string]string{
 		"LISTEN_ADDR":      "8080",
@@ -108,6 +125,7 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		"ALLOWED_ORIGINS":  "a.example,[b",
 		"LOG_FORMAT":       "xml",
 		"RANK_GUESTS":      "maybe",
+		"FLOOR_PERCENT":    "0",
 		"TOURNAMENTS":      "1h/impossible/20m",
 		"COUNTDOWN":        "soon",
 		"GROUP_WAIT":       "0s",
