@@ -82,8 +82,22 @@ type unhinted struct{ endpoint }
 // as the player the token names, resuming after lastSeq when it is set.
 // The WebSocket's URL names the room, as the web client's does, unless a
 // is unhinted.
+//
+// A join refused with "retry" (a node that cannot be sure just now of
+// storing what it takes, as after its lease lapsed on a busy machine) is
+// sent again a moment later, as docs/protocol.md tells a client.
 func dialPlayer(ctx context.Context, a endpoint, roomID, name, token string, lastSeq int64) (*wsPlayer, error) {
-	return dialWith(ctx, a, roomID, name, token, lastSeq, nil)
+	for {
+		p, err := dialWith(ctx, a, roomID, name, token, lastSeq, nil)
+		if err == nil || !strings.Contains(err.Error(), `"code":"retry"`) {
+			return p, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }
 
 // dialWith is dialPlayer with the handshake's cookies: a browser's
