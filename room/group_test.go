@@ -33,6 +33,20 @@ func group(tb testing.TB, roster ...string) *game {
 	return g
 }
 
+// runningGroup is a group race whose roster has all joined and whose
+// countdown has run out.
+func runningGroup(t *testing.T, roster ...string) *game {
+	g := group(t, roster...)
+	for _, p := range roster {
+		g.join(p)
+	}
+	cd := g.Snapshot("", g.now).StartsAt
+	require.NotNil(t, cd)
+	g.now = *cd
+	g.tick()
+	return g
+}
+
 func TestGroupStartsOnceAllAreIn(t *testing.T) {
 	g := group(t, "a", "b", "c")
 	at := g.now.Add(groupWait)
@@ -113,13 +127,7 @@ func TestGroupNobodyCameInTime(t *testing.T) {
 }
 
 func TestGroupRematchIsTheHosts(t *testing.T) {
-	g := group(t, "a", "b")
-	g.join("a")
-	g.join("b")
-	cd := g.Snapshot("", g.now).StartsAt
-	require.NotNil(t, cd)
-	g.now = *cd
-	g.tick()
+	g := runningGroup(t, "a", "b")
 	g.saved(g.fill("a").Eff[0].Results)
 	g.saved(g.fill("b").Eff[0].Results)
 	require.Equal(t, protocol.PhaseFinished, g.Phase())
@@ -219,13 +227,7 @@ func TestBerserkOnlyInATournamentsRace(t *testing.T) {
 // a new board would wipe their mistakes and hints. The rematch's round
 // takes them again.
 func TestGroupLeaverDoesNotComeBack(t *testing.T) {
-	g := group(t, "a", "b")
-	g.join("a")
-	g.join("b")
-	cd := g.Snapshot("", g.now).StartsAt
-	require.NotNil(t, cd)
-	g.now = *cd
-	g.tick()
+	g := runningGroup(t, "a", "b")
 	g.ok("b", move(g.blank(), g.pz.Solution[g.blank()]))
 	g.ok("b", msg(protocol.TypeLeave))
 	_, _, st := g.arrive("b", false, 0)
