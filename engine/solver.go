@@ -83,7 +83,7 @@ func CountSolutions(g Grid, limit int) int {
 	s.limited = false
 	solverPool.Put(s)
 	if n < 0 {
-		n, _, _, _ = triadSolve(&g, limit)
+		n, _, _, _ = triadSolve(&g, limit, false)
 	}
 	return n
 }

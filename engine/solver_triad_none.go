@@ -6,6 +6,6 @@ package engine
 // solver (solver_bits.go) counts every puzzle.
 const triadReady = false
 
-func triadSolve(*Grid, int) (count int, first Grid, guesses int, ok bool) {
+func triadSolve(*Grid, int, bool) (count int, first Grid, guesses int, ok bool) {
 	return 0, Grid{}, 0, false
 }

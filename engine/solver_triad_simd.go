@@ -363,6 +363,7 @@ func bandEliminateMore(st *triadState, i, from int) bool {
 // triadSearch holds one search's limit, findings and stack of states.
 type triadSearch struct {
 	limit, count, guesses int
+	wantFirst             bool // keep the first solution in first
 	first                 Grid
 	stack                 []triadState
 }
@@ -410,7 +411,7 @@ func (s *triadSearch) visit(d int) {
 		band, bit := chooseBranch(st)
 		if band < 0 {
 			s.count++
-			if s.count == 1 {
+			if s.count == 1 && s.wantFirst {
 				archsimd.ClearAVXUpperBits() // before grid's legacy SSE moves
 				s.first = st.grid()
 			}
@@ -504,9 +505,10 @@ func (st *triadState) grid() Grid {
 	return g
 }
 
-// triadSolve counts g's solutions up to limit with the triad solver; ok
-// is false where the processor lacks what it needs.
-func triadSolve(g *Grid, limit int) (count int, first Grid, guesses int, ok bool) {
+// triadSolve counts g's solutions up to limit with the triad solver, and
+// returns the first one found when wantFirst is set; ok is false where the
+// processor lacks what it needs.
+func triadSolve(g *Grid, limit int, wantFirst bool) (count int, first Grid, guesses int, ok bool) {
 	if !triadReady {
 		return 0, Grid{}, 0, false
 	}
@@ -514,7 +516,7 @@ func triadSolve(g *Grid, limit int) (count int, first Grid, guesses int, ok bool
 		limit = 1
 	}
 	s := triadPool.Get().(*triadSearch)
-	s.limit, s.count, s.guesses = limit, 0, 0
+	s.limit, s.count, s.guesses, s.wantFirst = limit, 0, 0, wantFirst
 	st := &s.stack[0]
 	if st.load(g) && bandEliminate(st, 0, 1) && bandEliminate(st, 3, 1) &&
 		bandEliminate(st, 1, 2) && bandEliminate(st, 4, 2) &&
@@ -525,7 +527,7 @@ func triadSolve(g *Grid, limit int) (count int, first Grid, guesses int, ok bool
 	// SSE instructions, and each would stall on it.
 	archsimd.ClearAVXUpperBits()
 	count, guesses = s.count, s.guesses
-	if count > 0 {
+	if count > 0 && wantFirst {
 		first = s.first
 	}
 	triadPool.Put(s)

@@ -27,7 +27,7 @@ func requireTriad(t *testing.T) {
 func checkTriad(t *testing.T, p Grid, limit int) {
 	t.Helper()
 	want := Solve(p, limit)
-	n, first, _, ok := triadSolve(&p, limit)
+	n, first, _, ok := triadSolve(&p, limit, true)
 	require.True(t, ok)
 	require.Equal(t, want.Count, n, "%s, limit %d", p, limit)
 	if n == 0 {
@@ -97,7 +97,7 @@ func TestTriadAgainstReference(t *testing.T) {
 				limit := 1 + i%3
 				want, _ := refSolve(p, limit)
 				seen[want]++
-				n, first, _, _ := triadSolve(&p, limit)
+				n, first, _, _ := triadSolve(&p, limit, true)
 				require.Equal(t, want, n, "%s, limit %d", p, limit)
 				if n > 0 {
 					require.True(t, first.Complete() && givensKept(p, first), "%s: %s", p, first)
@@ -145,7 +145,7 @@ func benchTriad(b *testing.B, name string) {
 	var guesses int
 	for b.Loop() {
 		for _, p := range puzzles {
-			_, _, g, _ := triadSolve(&p, 2)
+			_, _, g, _ := triadSolve(&p, 2, false)
 			guesses += g
 		}
 	}
