@@ -57,12 +57,12 @@ func TestNodesBehindBalancer(t *testing.T) {
 		finishRace(ctx, t, r, r.players)
 		// A rematch: the next round is made where the room runs, under
 		// the epoch its node claimed it at.
-		require.NoError(t, r.players[0].send(ctx, map[string]any{"type": "rematch"}))
-		for _, p := range r.players {
+		require.NoError(t, r.players[0].host(ctx, protocol.TypeRematch))
+		for _, p := range r.players[1:] {
 			_, err := p.until(ctx, func(frame) bool { return p.phase == protocol.PhaseWaiting })
 			require.NoError(t, err, "%s: the rematch's lobby", p.name)
 		}
-		require.NoError(t, r.players[0].send(ctx, map[string]any{"type": "start"}))
+		require.NoError(t, r.players[0].host(ctx, protocol.TypeStart))
 		for _, p := range r.players {
 			_, err := p.running(ctx)
 			require.NoError(t, err, "%s: the rematch runs", p.name)

@@ -171,7 +171,7 @@ func startIn(ctx context.Context, t *testing.T, id, mode string, nodes ...endpoi
 		names[i] = fmt.Sprintf("%s-%d", mode, i)
 	}
 	r := &liveRoom{id: id, mode: mode, players: joinVia(ctx, t, id, nodes, names...)}
-	require.NoError(t, r.players[0].send(ctx, map[string]any{"type": "start"}))
+	require.NoError(t, r.players[0].host(ctx, protocol.TypeStart))
 	r.awaitRunning(ctx, t)
 	return r
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/internal/arenatest"
+	"github.com/sudoku-arena/arena/protocol"
 	"github.com/sudoku-arena/arena/room"
 	"github.com/sudoku-arena/arena/store"
 	"github.com/sudoku-arena/arena/store/backend"
@@ -100,7 +101,7 @@ func startRoom(ctx context.Context, a *arenatest.Arena, mode string, names ...st
 		}
 		r.players = append(r.players, p)
 	}
-	if err := r.players[0].send(ctx, map[string]any{"type": "start"}); err != nil {
+	if err := r.players[0].host(ctx, protocol.TypeStart); err != nil {
 		return nil, err
 	}
 	for _, p := range r.players {

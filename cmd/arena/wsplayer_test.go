@@ -226,39 +226,61 @@ func (p *wsPlayer) running(ctx context.Context) (engine.Grid, error) {
 	return engine.Parse(p.givens)
 }
 
-// move places digit in cell and waits for the room to acknowledge it.
-func (p *wsPlayer) move(ctx context.Context, cell, digit int) error {
-	id := fmt.Sprintf("m%d-%d", cell, digit)
-	var f frame
+// ask sends msg, which carries an "id", and reads until done says the
+// room took it or an error answers it (the error is the frame returned).
+// One refused with retry, before it was applied, by a node that could not
+// be sure just now of storing it, is sent again a moment later, as
+// docs/protocol.md tells a client. (An overloaded refusal is the caller's
+// to see: the overload test counts them.)
+func (p *wsPlayer) ask(ctx context.Context, msg map[string]any, done func(frame) bool) (frame, error) {
+	answers := []byte(fmt.Sprintf(`"id":%q`, msg["id"]))
 	for {
-		if err := p.send(ctx, map[string]any{"type": "move", "id": id, "cell": cell, "digit": digit}); err != nil {
-			return err
+		if err := p.send(ctx, msg); err != nil {
+			return frame{}, err
 		}
-		var err error
-		f, err = p.until(ctx, func(f frame) bool {
-			return (f.Type == protocol.TypeMove || f.Type == protocol.TypeError) && bytes.Contains(f.data, []byte(`"id":"`+id+`"`))
+		f, err := p.until(ctx, func(f frame) bool {
+			return done(f) || f.Type == protocol.TypeError && bytes.Contains(f.data, answers)
 		})
-		if err != nil {
-			return err
-		}
-		// Refused before it was applied by a node that could not be sure
-		// just now of storing it: sent again a moment later, as
-		// docs/protocol.md tells a client. (An overloaded refusal is
-		// the caller's to see: the overload test counts them.)
-		if f.Type != protocol.TypeError || !bytes.Contains(f.data, []byte(`"code":"retry"`)) {
-			break
+		if err != nil || f.Type != protocol.TypeError || !bytes.Contains(f.data, []byte(`"code":"retry"`)) {
+			return f, err
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return f, ctx.Err()
 		case <-time.After(200 * time.Millisecond):
 		}
+	}
+}
+
+// move places digit in cell and waits for the room to acknowledge it.
+func (p *wsPlayer) move(ctx context.Context, cell, digit int) error {
+	id := fmt.Sprintf("m%d-%d", cell, digit)
+	f, err := p.ask(ctx, map[string]any{"type": "move", "id": id, "cell": cell, "digit": digit}, func(f frame) bool {
+		return f.Type == protocol.TypeMove && bytes.Contains(f.data, []byte(`"id":"`+id+`"`))
+	})
+	if err != nil {
+		return err
 	}
 	if f.Type == protocol.TypeError {
 		return fmt.Errorf("%s: move %d at %d refused: %s", p.name, digit, cell, f.data)
 	}
 	p.acks = append(p.acks, ack{cell: cell, digit: digit, seq: f.Seq, at: time.Now()})
 	return nil
+}
+
+// host has the host start the game (typ "start") or a rematch
+// ("rematch"), and waits until it sees the phase that follows: running,
+// or the rematch's lobby.
+func (p *wsPlayer) host(ctx context.Context, typ string) error {
+	then := protocol.PhaseRunning
+	if typ == protocol.TypeRematch {
+		then = protocol.PhaseWaiting
+	}
+	f, err := p.ask(ctx, map[string]any{"type": typ, "id": typ}, func(frame) bool { return p.phase == then })
+	if err == nil && f.Type == protocol.TypeError {
+		err = fmt.Errorf("%s: %s refused: %s", p.name, typ, f.data)
+	}
+	return err
 }
 
 // awaitFinish waits for the player's (or the team's) finish.
