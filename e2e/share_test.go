@@ -61,13 +61,7 @@ func fillBoxes(p *page, givens, sol engine.Grid, order []int, floor time.Duratio
 			filled = append(filled, b)
 		}
 	}
-	last := len(cells) - 1
-	p.click(cellSel(cells[0]))
-	p.fillByKeys(cells[0], cells[:last], sol)
-	if floor != 0 {
-		waitPastFloor(p, floor)
-	}
-	p.fillByKeys(cells[last-1], cells[last:], sol)
+	p.solvePast(cells, sol, floor)
 	return filled
 }
 
