@@ -47,7 +47,7 @@ var (
 	tvPopLUT                                     archsimd.Int8x32
 	tcRotRows, tcRowRot1, tcRowRot2              archsimd.Int8x32
 	tcHTriads                                    archsimd.Uint32x8
-	tcShift16                                    [3][9]archsimd.Int8x32 // [shift][boxJ*3+boxI]
+	tcShift16                                    [9][3]archsimd.Int8x32 // [boxJ*3+boxI][shift]
 	tcBandElim                                   [4]archsimd.Int8x32
 	tcCfgToTriads                                [2]archsimd.Int8x32
 	tcPosToCand                                  [2][2]archsimd.Int8x32 // [vertical][part]
@@ -156,7 +156,7 @@ func init() {
 	for s := range 3 {
 		for i := range 3 {
 			for j := range 3 {
-				tcShift16[s][i*3+j] = ctrl16(hLanes(shifts[s][i]), shifts[s][j])
+				tcShift16[i*3+j][s] = ctrl16(hLanes(shifts[s][i]), shifts[s][j])
 			}
 		}
 	}
@@ -230,32 +230,7 @@ func whichEqual(a, b tvec) tvec {
 	return a.Equal(b).ToInt16x16()
 }
 
-func rotRows(v tvec) tvec  { return shuf(v, tcRotRows) }
 func rotRows2(v tvec) tvec { return v.AsInt32x8().PermuteScalarsGrouped(1, 0, 3, 2).AsInt16x16() }
-func rotCols(v tvec) tvec  { return v.AsInt32x8().Permute(tcRotCols1).AsInt16x16() }
-func rotCols2(v tvec) tvec { return v.AsInt32x8().Permute(tcRotCols2).AsInt16x16() }
-
-// gather adds to as the candidates of cells that occur once in their
-// matrix row (rot rotates the rows) or column (rot rotates the columns).
-func gather(cells, as tvec, rot func(tvec) tvec) tvec {
-	one := cells
-	r := rot(cells)
-	two := one.And(r)
-	one = one.Or(r)
-	r = rot(r)
-	two = one.And(r).Or(two)
-	one = one.Or(r)
-	r = rot(r)
-	two = one.And(r).Or(two)
-	return cells.AndNot(two).Or(as)
-}
-
-// triadsOf gathers a box's horizontal triads (lanes 3, 7, 11) into the low
-// half, in lanes 3, 7 and 5, beside its vertical ones in the high half
-// (lanes 4-6 of it), for the shift tables.
-func triadsOf(v tvec) tvec {
-	return v.AsInt32x8().Permute(tcHTriads).AsInt16x16()
-}
 
 // boxRestrict restricts box bx to cand and propagates. The test for
 // nothing to do, the common case, is inlined into the caller.
@@ -276,32 +251,47 @@ func boxRestrictMore(st *triadState, bx int, elim tvec, fromVertical bool) bool 
 	// 128-bit one with a legacy SSE move, which stalls on the AVX state.
 	var hv tvec
 	for {
+		// Written out, not through small helpers: each call inlined
+		// leaves a NOP behind in the loop.
 		cells = cells.AndNot(elim)
 		counts := popcounts9(cells)
 		if !tvBoxMin.Greater(counts).ToInt16x16().IsZero() {
 			return false
 		}
-		as := cells.And(whichEqual(counts, tvBoxMin))
-		as = gather(cells, as, rotRows)
-		as = gather(cells, as, rotCols)
+		as := cells.And(counts.Equal(tvBoxMin).ToInt16x16())
+		// Add the candidates that occur once in their matrix row (the
+		// rows rotated), then in their column (the columns rotated).
+		r := cells.AsInt8x32().PermuteOrZeroGrouped(tcRotRows).AsInt16x16()
+		two, one := cells.And(r), cells.Or(r)
+		r = r.AsInt8x32().PermuteOrZeroGrouped(tcRotRows).AsInt16x16()
+		two, one = one.And(r).Or(two), one.Or(r)
+		r = r.AsInt8x32().PermuteOrZeroGrouped(tcRotRows).AsInt16x16()
+		as = cells.AndNot(one.And(r).Or(two)).Or(as)
+		r = cells.AsInt32x8().Permute(tcRotCols1).AsInt16x16()
+		two, one = cells.And(r), cells.Or(r)
+		r = r.AsInt32x8().Permute(tcRotCols1).AsInt16x16()
+		two, one = one.And(r).Or(two), one.Or(r)
+		r = r.AsInt32x8().Permute(tcRotCols1).AsInt16x16()
+		as = cells.AndNot(one.And(r).Or(two)).Or(as)
 
 		cellAs := as.And(tvCell3x3)
-		rows := cellAs
-		rows = rows.Or(rotRows(rows))
+		rows := cellAs.Or(cellAs.AsInt8x32().PermuteOrZeroGrouped(tcRotRows).AsInt16x16())
 		rows = rows.Or(rotRows2(rows))
-		cols := cellAs
-		cols = cols.Or(rotCols(cols))
-		cols = cols.Or(rotCols2(cols))
-		nbe := cols.Or(shuf(cols, tcRowRot1)).Or(shuf(cols, tcRowRot2))
+		cols := cellAs.Or(cellAs.AsInt32x8().Permute(tcRotCols1).AsInt16x16())
+		cols = cols.Or(cols.AsInt32x8().Permute(tcRotCols2).AsInt16x16())
+		nbe := cols.Or(cols.AsInt8x32().PermuteOrZeroGrouped(tcRowRot1).AsInt16x16()).
+			Or(cols.AsInt8x32().PermuteOrZeroGrouped(tcRowRot2).AsInt16x16())
 		nonzero := cellAs.Greater(archsimd.Int16x16{}).ToInt16x16()
 		nbe = nbe.Or(rows).Or(nonzero)
 		elim = nbe.Xor(cellAs).Or(elim)
 
-		neg := triadsOf(as)
-		pos := triadsOf(nbe)
-		k := bj*3 + bi
-		ne := shuf(neg, tcShift16[0][k]).Or(shuf(pos, tcShift16[1][k])).Or(shuf(pos, tcShift16[2][k]))
-		hv = hv.Or(ne)
+		// The box's horizontal triads (lanes 3, 7, 11) gathered into
+		// the low half, in lanes 3, 7 and 5, beside its vertical ones in
+		// the high half (lanes 4-6 of it), for the shift tables.
+		neg := as.AsInt32x8().Permute(tcHTriads).AsInt8x32()
+		pos := nbe.AsInt32x8().Permute(tcHTriads).AsInt8x32()
+		sh := &tcShift16[bj*3+bi]
+		hv = hv.Or(neg.PermuteOrZeroGrouped(sh[0]).Or(pos.PermuteOrZeroGrouped(sh[1])).Or(pos.PermuteOrZeroGrouped(sh[2])).AsInt16x16())
 		if elim.And(cells).IsZero() {
 			break
 		}
@@ -503,6 +493,18 @@ func (st *triadState) grid() Grid {
 		}
 	}
 	return g
+}
+
+// triadName names the triad solver and the instructions it uses here, or
+// is empty where the processor lacks them.
+func triadName() string {
+	switch {
+	case !triadReady:
+		return ""
+	case triadBitalg:
+		return "the triad solver (AVX2, VPOPCNTW)"
+	}
+	return "the triad solver (AVX2)"
 }
 
 // triadSolve counts g's solutions up to limit with the triad solver, and
