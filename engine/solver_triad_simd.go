@@ -47,7 +47,7 @@ var (
 	tvPopLUT                                     archsimd.Int8x32
 	tcRotRows, tcRowRot1, tcRowRot2              archsimd.Int8x32
 	tcHTriads                                    archsimd.Uint32x8
-	tcShift16                                    [9][3]archsimd.Int8x32 // [boxJ*3+boxI][shift]
+	tcShift16                                    [9][3]archsimd.Int8x32 // [box][shift]
 	tcBandElim                                   [4]archsimd.Int8x32
 	tcCfgToTriads                                [2]archsimd.Int8x32
 	tcPosToCand                                  [2][2]archsimd.Int8x32 // [vertical][part]
@@ -156,7 +156,7 @@ func init() {
 	for s := range 3 {
 		for i := range 3 {
 			for j := range 3 {
-				tcShift16[i*3+j][s] = ctrl16(hLanes(shifts[s][i]), shifts[s][j])
+				tcShift16[j*3+i][s] = ctrl16(hLanes(shifts[s][i]), shifts[s][j])
 			}
 		}
 	}
@@ -290,7 +290,7 @@ func boxRestrictMore(st *triadState, bx int, elim tvec, fromVertical bool) bool 
 		// the high half (lanes 4-6 of it), for the shift tables.
 		neg := as.AsInt32x8().Permute(tcHTriads).AsInt8x32()
 		pos := nbe.AsInt32x8().Permute(tcHTriads).AsInt8x32()
-		sh := &tcShift16[bj*3+bi]
+		sh := &tcShift16[bx]
 		hv = hv.Or(neg.PermuteOrZeroGrouped(sh[0]).Or(pos.PermuteOrZeroGrouped(sh[1])).Or(pos.PermuteOrZeroGrouped(sh[2])).AsInt16x16())
 		if elim.And(cells).IsZero() {
 			break
@@ -300,9 +300,9 @@ func boxRestrictMore(st *triadState, bx int, elim tvec, fromVertical bool) bool 
 	st.elim[bi] = st.elim[bi].Or(dupLo(hv))
 	st.elim[3+bj] = st.elim[3+bj].Or(dupHi(hv))
 	if fromVertical {
-		return bandEliminate(st, bi, bj) && bandEliminate(st, 3+bj, bi)
+		return bandEliminateGo(st, bi, bj) && bandEliminateGo(st, 3+bj, bi)
 	}
-	return bandEliminate(st, 3+bj, bi) && bandEliminate(st, bi, bj)
+	return bandEliminateGo(st, 3+bj, bi) && bandEliminateGo(st, bi, bj)
 }
 
 func configsToTriads(c tvec) tvec {
@@ -316,10 +316,10 @@ func triadsToCandidates(t tvec, vertical int) tvec {
 	return shuf(t, tcPosToCand[vertical][0]).Or(shuf(t, tcPosToCand[vertical][1]))
 }
 
-// bandEliminate applies the band's pending eliminations and sends the
+// bandEliminateGo applies the band's pending eliminations and sends the
 // triads it still allows to its boxes, the one it heard from (from) last.
 // Band i is horizontal band i (0-2) or vertical band i-3 (3-5).
-func bandEliminate(st *triadState, i, from int) bool {
+func bandEliminateGo(st *triadState, i, from int) bool {
 	if st.conf[i].And(st.elim[i]).IsZero() {
 		return true
 	}

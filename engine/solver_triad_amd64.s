@@ -1,0 +1,310 @@
+//go:build goexperiment.simd && amd64
+
+#include "go_asm.h"
+#include "textflag.h"
+#include "funcdata.h"
+
+// The triad solver's propagation (boxRestrictMore and bandEliminateMore of
+// solver_triad_simd.go, with the inlined checks of the calls they make) in
+// two variants: AVX2, and AVX-512 (VL, BW, BITALG). Both are written once,
+// as the macros BOX_BODY and BAND_BODY, over a few operation macros that
+// each variant defines: the AVX-512 one counts bits with VPOPCNTW and fuses
+// the and/or/xor chains into VPTERNLOGD.
+//
+// The functions are ABI0 (arguments on the stack) and call each other. No
+// vector register lives across a call: what a caller needs afterwards is in
+// *st or its own frame, and each function loads its constants on entry, so
+// that a restart after the stack has grown (which clobbers every register)
+// is safe.
+//
+// Registers in boxRestrict: Y0 the box's cells, Y1 the eliminations, Y10
+// the triads for the bands, Y11 scratch of the operation macros, Y12 the
+// popcount table (AVX2), Y13 tcHTriads, Y14 tvBoxMin, Y15 zero.
+//
+// Operand order is Go's: sources first, destination last; VPANDN m, s, d
+// is d = ^s & m.
+
+// Frame of boxRestrict ($48): 32 bytes of arguments for bandEliminate, then
+// the second band to update and the box it heard from.
+// Frame of bandEliminate ($168): 64 bytes of arguments for boxRestrict,
+// then the three boxes' candidates (96 bytes), then the address of the
+// order.
+#define BAND_CANDS 64
+#define BAND_ORDER 160
+
+// In boxRestrict: update band R11 (heard from box R12) when it has
+// eliminations pending, and fail when that fails.
+#define BOX_BAND(BAND, next) \
+	MOVQ	R11, CX; \
+	SHLQ	$5, CX; \
+	VMOVDQU	triadState_conf(DI)(CX*1), Y2; \
+	VPTEST	triadState_elim(DI)(CX*1), Y2; \
+	JEQ	next; \
+	MOVQ	DI, 0(SP); \
+	MOVQ	R11, 8(SP); \
+	MOVQ	R12, 16(SP); \
+	CALL	BAND(SB); \
+	CMPB	24(SP), $0; \
+	JEQ	boxFail; \
+	MOVQ	st+0(FP), DI; \
+next:
+
+// boxRestrict(st *triadState, bx int, elim [4]uint64, fromVertical bool) bool
+#define BOX_BODY(BAND) \
+	MOVQ	st+0(FP), DI; \
+	MOVQ	bx+8(FP), BX; \
+	MOVQ	BX, AX; \
+	SHLQ	$5, AX; \
+	VMOVDQU	triadState_boxes(DI)(AX*1), Y0; \
+	VMOVDQU	elim+16(FP), Y1; \
+	LEAQ	·tcShift16(SB), SI; \
+	IMUL3Q	$96, BX, CX; \
+	ADDQ	CX, SI; \
+	POPC_SETUP; \
+	VMOVDQU	·tcHTriads(SB), Y13; \
+	VMOVDQU	·tvBoxMin(SB), Y14; \
+	VPXOR	Y15, Y15, Y15; \
+	VPXOR	Y10, Y10, Y10; \
+boxLoop: \
+	VPANDN	Y0, Y1, Y0; \
+	POPC9(Y0, Y2, Y3, Y4); \
+	VPCMPGTW	Y2, Y14, Y3; \
+	VPTEST	Y3, Y3; \
+	JNE	boxFail; \
+	VPCMPEQW	Y2, Y14, Y3; \
+	VPAND	Y0, Y3, Y3; \
+	/* Y3 as: the candidates to assign. Add those once in their row. */ \
+	VPSHUFB	·tcRotRows(SB), Y0, Y4; \
+	VPAND	Y0, Y4, Y5; \
+	VPOR	Y0, Y4, Y6; \
+	VPSHUFB	·tcRotRows(SB), Y4, Y4; \
+	ORAND(Y5, Y6, Y4); \
+	VPOR	Y4, Y6, Y6; \
+	VPSHUFB	·tcRotRows(SB), Y4, Y4; \
+	ORAND(Y5, Y6, Y4); \
+	ORANDN(Y3, Y0, Y5); \
+	/* Then in their column. */ \
+	VPERMQ	$0x39, Y0, Y4; \
+	VPAND	Y0, Y4, Y5; \
+	VPOR	Y0, Y4, Y6; \
+	VPERMQ	$0x39, Y4, Y4; \
+	ORAND(Y5, Y6, Y4); \
+	VPOR	Y4, Y6, Y6; \
+	VPERMQ	$0x39, Y4, Y4; \
+	ORAND(Y5, Y6, Y4); \
+	ORANDN(Y3, Y0, Y5); \
+	/* Y4 cellAs, Y5 rows, Y6 cols, Y7 nbe. */ \
+	VPAND	·tvCell3x3(SB), Y3, Y4; \
+	VPSHUFB	·tcRotRows(SB), Y4, Y5; \
+	VPOR	Y4, Y5, Y5; \
+	VPSHUFD	$0xb1, Y5, Y6; \
+	VPOR	Y6, Y5, Y5; \
+	VPERMQ	$0x39, Y4, Y6; \
+	VPOR	Y4, Y6, Y6; \
+	VPERMQ	$0x4e, Y6, Y7; \
+	VPOR	Y7, Y6, Y6; \
+	VPSHUFB	·tcRowRot1(SB), Y6, Y7; \
+	VPSHUFB	·tcRowRot2(SB), Y6, Y8; \
+	OR3(Y7, Y6, Y8); \
+	VPCMPGTW	Y15, Y4, Y8; \
+	OR3(Y7, Y5, Y8); \
+	ORXOR(Y1, Y7, Y4); \
+	/* The triads for the bands. */ \
+	VPERMD	Y3, Y13, Y3; \
+	VPERMD	Y7, Y13, Y7; \
+	VPSHUFB	(SI), Y3, Y3; \
+	VPSHUFB	32(SI), Y7, Y8; \
+	VPSHUFB	64(SI), Y7, Y7; \
+	OR3(Y10, Y3, Y8); \
+	VPOR	Y7, Y10, Y10; \
+	VPTEST	Y0, Y1; \
+	JNE	boxLoop; \
+	VMOVDQU	Y0, triadState_boxes(DI)(AX*1); \
+	LEAQ	·div3(SB), SI; \
+	MOVBQZX	(SI)(BX*1), R8; \
+	LEAQ	·mod3(SB), SI; \
+	MOVBQZX	(SI)(BX*1), R9; \
+	MOVQ	R8, CX; \
+	SHLQ	$5, CX; \
+	VPERMQ	$0x44, Y10, Y2; \
+	VPOR	triadState_elim(DI)(CX*1), Y2, Y2; \
+	VMOVDQU	Y2, triadState_elim(DI)(CX*1); \
+	LEAQ	3(R9), R10; \
+	MOVQ	R10, CX; \
+	SHLQ	$5, CX; \
+	VPERMQ	$0xee, Y10, Y2; \
+	VPOR	triadState_elim(DI)(CX*1), Y2, Y2; \
+	VMOVDQU	Y2, triadState_elim(DI)(CX*1); \
+	/* The bands in order: (R8, R9) then (R10, R8) from a vertical */ \
+	/* band, the other way round from a horizontal one. */ \
+	MOVQ	R8, R11; \
+	MOVQ	R9, R12; \
+	MOVQ	R10, R13; \
+	MOVQ	R8, R14; \
+	CMPB	fromVertical+48(FP), $0; \
+	JNE	boxOrdered; \
+	MOVQ	R10, R11; \
+	MOVQ	R8, R12; \
+	MOVQ	R8, R13; \
+	MOVQ	R9, R14; \
+boxOrdered: \
+	MOVQ	R13, 32(SP); \
+	MOVQ	R14, 40(SP); \
+	BOX_BAND(BAND, boxSecond); \
+	MOVQ	32(SP), R11; \
+	MOVQ	40(SP), R12; \
+	BOX_BAND(BAND, boxDone); \
+	MOVB	$1, ret+56(FP); \
+	RET; \
+boxFail: \
+	MOVB	$0, ret+56(FP); \
+	RET
+
+// One of the band's three boxes: restrict the box o[k].box to the
+// candidates of o[k].peer, when that rules anything out.
+#define BAND_BOX(k0, k1, BOX, next) \
+	MOVQ	BAND_ORDER(SP), SI; \
+	MOVBQZX	k0(SI), BX; \
+	MOVBQZX	k1(SI), CX; \
+	ANDQ	$3, CX; \
+	SHLQ	$5, CX; \
+	VMOVDQU	BAND_CANDS(SP)(CX*1), Y2; \
+	MOVQ	BX, CX; \
+	SHLQ	$5, CX; \
+	VPANDN	triadState_boxes(DI)(CX*1), Y2, Y2; \
+	VPTEST	Y2, Y2; \
+	JEQ	next; \
+	MOVQ	DI, 0(SP); \
+	MOVQ	BX, 8(SP); \
+	VMOVDQU	Y2, 16(SP); \
+	MOVQ	i+8(FP), CX; \
+	CMPQ	CX, $3; \
+	SETCC	48(SP); \
+	CALL	BOX(SB); \
+	CMPB	56(SP), $0; \
+	JEQ	bandFail; \
+	MOVQ	st+0(FP), DI; \
+next:
+
+// triadsToCandidates of Y3 (the box's triads in lanes 0-2 of both halves),
+// with DX the tcPosToCand pair for the band's direction, into the frame.
+#define BAND_CAND(off) \
+	VPOR	·tvAllBox3(SB), Y3, Y3; \
+	VPSHUFB	(DX), Y3, Y4; \
+	VPSHUFB	32(DX), Y3, Y3; \
+	VPOR	Y4, Y3, Y3; \
+	VMOVDQU	Y3, off(SP)
+
+// bandEliminate(st *triadState, i, from int) bool
+#define BAND_BODY(BOX) \
+	MOVQ	st+0(FP), DI; \
+	MOVQ	i+8(FP), BX; \
+	MOVQ	BX, AX; \
+	SHLQ	$5, AX; \
+	POPC_SETUP; \
+	VMOVDQU	triadState_conf(DI)(AX*1), Y0; \
+	VMOVDQU	triadState_elim(DI)(AX*1), Y1; \
+	VPANDN	Y0, Y1, Y0; \
+	VPSHUFB	·tcCfgToTriads(SB), Y0, Y2; \
+	VPSHUFB	·tcCfgToTriads+32(SB), Y0, Y3; \
+	VPOR	Y3, Y2, Y2; \
+	POPC9(Y2, Y3, Y4, Y5); \
+	VPCMPEQW	·tvThree(SB), Y3, Y3; \
+	VPAND	Y2, Y3, Y3; \
+	VPSHUFD	$0x4e, Y3, Y4; \
+	VPSHUFB	·tcBandElim(SB), Y4, Y5; \
+	VPSHUFB	·tcBandElim+32(SB), Y4, Y4; \
+	VPSHUFB	·tcBandElim+64(SB), Y3, Y6; \
+	VPSHUFB	·tcBandElim+96(SB), Y3, Y3; \
+	OR3(Y5, Y4, Y6); \
+	VPOR	Y3, Y5, Y5; \
+	VPERMQ	$0x4e, Y5, Y4; \
+	ANDNOR(Y0, Y5, Y4); \
+	VMOVDQU	Y0, triadState_conf(DI)(AX*1); \
+	VPSHUFB	·tcCfgToTriads(SB), Y0, Y2; \
+	VPSHUFB	·tcCfgToTriads+32(SB), Y0, Y3; \
+	VPOR	Y3, Y2, Y2; \
+	LEAQ	·tcPosToCand(SB), DX; \
+	CMPQ	BX, $3; \
+	JLT	bandHorizontal; \
+	ADDQ	$64, DX; \
+bandHorizontal: \
+	VPERMQ	$0x44, Y2, Y3; \
+	BAND_CAND(64); \
+	VPERMQ	$0x11, Y2, Y3; \
+	BAND_CAND(96); \
+	VPERMQ	$0xee, Y2, Y3; \
+	BAND_CAND(128); \
+	IMUL3Q	$18, BX, BX; \
+	MOVQ	from+16(FP), CX; \
+	IMUL3Q	$6, CX, CX; \
+	ADDQ	CX, BX; \
+	LEAQ	·triadOrder(SB), SI; \
+	ADDQ	BX, SI; \
+	MOVQ	SI, BAND_ORDER(SP); \
+	BAND_BOX(0, 1, BOX, band1); \
+	BAND_BOX(2, 3, BOX, band2); \
+	BAND_BOX(4, 5, BOX, band3); \
+	MOVB	$1, ret+24(FP); \
+	RET; \
+bandFail: \
+	MOVB	$0, ret+24(FP); \
+	RET
+
+// AVX2.
+
+// POPC9 counts the bits of each lane of src (9-bit values) into dst.
+#define POPC_SETUP VMOVDQU ·tvPopLUT(SB), Y12
+#define POPC9(src, dst, t1, t2) \
+	VPAND	·tvMask4(SB), src, t1; \
+	VPSHUFB	t1, Y12, t1; \
+	VPSRAW	$4, src, t2; \
+	VPSHUFB	t2, Y12, t2; \
+	VPSRAW	$8, src, dst; \
+	VPADDW	t1, dst, dst; \
+	VPADDW	t2, dst, dst
+// x |= a & b
+#define ORAND(x, a, b) VPAND a, b, Y11; VPOR Y11, x, x
+// x |= a &^ b
+#define ORANDN(x, a, b) VPANDN a, b, Y11; VPOR Y11, x, x
+// x |= a | b
+#define OR3(x, a, b) VPOR a, x, x; VPOR b, x, x
+// x |= a ^ b
+#define ORXOR(x, a, b) VPXOR a, b, Y11; VPOR Y11, x, x
+// x &^= a | b
+#define ANDNOR(x, a, b) VPOR a, b, Y11; VPANDN x, Y11, x
+
+TEXT ·boxRestrictAVX2(SB), 0, $48-57
+	NO_LOCAL_POINTERS
+	BOX_BODY(·bandEliminateAVX2)
+
+TEXT ·bandEliminateAVX2(SB), 0, $168-25
+	NO_LOCAL_POINTERS
+	BAND_BODY(·boxRestrictAVX2)
+
+#undef POPC_SETUP
+#undef POPC9
+#undef ORAND
+#undef ORANDN
+#undef OR3
+#undef ORXOR
+#undef ANDNOR
+
+// AVX-512: VPTERNLOGD $f, c, b, a computes f of (a, b, c) into a, with
+// a, b and c the truth tables 0xf0, 0xcc and 0xaa.
+
+#define POPC_SETUP
+#define POPC9(src, dst, t1, t2) VPOPCNTW src, dst
+#define ORAND(x, a, b) VPTERNLOGD $0xf8, b, a, x
+#define ORANDN(x, a, b) VPTERNLOGD $0xf4, b, a, x
+#define OR3(x, a, b) VPTERNLOGD $0xfe, b, a, x
+#define ORXOR(x, a, b) VPTERNLOGD $0xf6, b, a, x
+#define ANDNOR(x, a, b) VPTERNLOGD $0x10, b, a, x
+
+TEXT ·boxRestrictAVX512(SB), 0, $48-57
+	NO_LOCAL_POINTERS
+	BOX_BODY(·bandEliminateAVX512)
+
+TEXT ·bandEliminateAVX512(SB), 0, $168-25
+	NO_LOCAL_POINTERS
+	BAND_BODY(·boxRestrictAVX512)

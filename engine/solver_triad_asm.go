@@ -1,0 +1,68 @@
+//go:build goexperiment.simd && amd64
+
+package engine
+
+import "simd/archsimd"
+
+// The propagation core of the triad solver (boxRestrictMore and
+// bandEliminateMore, with the checks they inline) is also written in
+// assembly, solver_triad_amd64.s, in an AVX2 and an AVX-512 variant. The Go
+// versions stay as the reference the tests hold the assembly to.
+
+// Which propagation the triad solver runs.
+const (
+	triadGo = iota
+	triadAVX2
+	triadAVX512
+)
+
+var triadImpl = triadBestImpl()
+
+// triadBestImpl is the fastest propagation the processor runs.
+func triadBestImpl() int {
+	switch {
+	case !archsimd.X86.AVX2():
+		return triadGo
+	case archsimd.X86.AVX512() && archsimd.X86.AVX512BITALG():
+		return triadAVX512
+	}
+	return triadAVX2
+}
+
+// bandEliminateAVX2 is bandEliminateMore in AVX2 assembly.
+//
+//go:noescape
+func bandEliminateAVX2(st *triadState, i, from int) bool
+
+// boxRestrictAVX2 is boxRestrictMore in AVX2 assembly, elim the vector's
+// four quadwords.
+//
+//lint:ignore U1000 called from the assembly
+//go:noescape
+func boxRestrictAVX2(st *triadState, bx int, elim [4]uint64, fromVertical bool) bool
+
+// bandEliminateAVX512 is bandEliminateMore in AVX-512 assembly.
+//
+//go:noescape
+func bandEliminateAVX512(st *triadState, i, from int) bool
+
+// boxRestrictAVX512 is boxRestrictMore in AVX-512 assembly.
+//
+//lint:ignore U1000 called from the assembly
+//go:noescape
+func boxRestrictAVX512(st *triadState, bx int, elim [4]uint64, fromVertical bool) bool
+
+// bandEliminate applies the band's pending eliminations and propagates,
+// with the propagation triadImpl names.
+func bandEliminate(st *triadState, i, from int) bool {
+	if st.conf[i].And(st.elim[i]).IsZero() {
+		return true
+	}
+	switch triadImpl {
+	case triadAVX512:
+		return bandEliminateAVX512(st, i, from)
+	case triadAVX2:
+		return bandEliminateAVX2(st, i, from)
+	}
+	return bandEliminateMore(st, i, from)
+}
