@@ -11,7 +11,9 @@
 // each variant defines: the AVX-512 one counts bits with VPOPCNTW and fuses
 // the and/or/xor chains into VPTERNLOGD.
 //
-// The functions are ABI0 (arguments on the stack) and call each other. No
+// The functions are ABI0 (arguments on the stack) and call each other;
+// Go calls bandEliminateAVX2 or bandEliminateAVX512, which call the band
+// function and clear the upper halves of the vector registers after. No
 // vector register lives across a call: what a caller needs afterwards is in
 // *st or its own frame, and each function loads its constants on entry, so
 // that a restart after the stack has grown (which clobbers every register)
@@ -251,6 +253,23 @@ bandFail: \
 	MOVB	$0, ret+24(FP); \
 	RET
 
+// bandEliminate(st *triadState, i, from int) bool, called from Go: the
+// band's propagation, then VZEROUPPER, as Go code follows that may use
+// legacy SSE instructions (the ABI wrapper's XORPS X15 first), which would
+// stall on dirty upper halves.
+#define BAND_ENTRY(BAND) \
+	MOVQ	st+0(FP), AX; \
+	MOVQ	AX, 0(SP); \
+	MOVQ	i+8(FP), AX; \
+	MOVQ	AX, 8(SP); \
+	MOVQ	from+16(FP), AX; \
+	MOVQ	AX, 16(SP); \
+	CALL	BAND(SB); \
+	VZEROUPPER; \
+	MOVBLZX	24(SP), AX; \
+	MOVB	AX, ret+24(FP); \
+	RET
+
 // AVX2.
 
 // POPC9 counts the bits of each lane of src (9-bit values) into dst.
@@ -274,13 +293,17 @@ bandFail: \
 // x &^= a | b
 #define ANDNOR(x, a, b) VPOR a, b, Y11; VPANDN x, Y11, x
 
-TEXT ·boxRestrictAVX2(SB), 0, $48-57
+TEXT ·bandEliminateAVX2(SB), 0, $32-25
 	NO_LOCAL_POINTERS
-	BOX_BODY(·bandEliminateAVX2)
+	BAND_ENTRY(·bandAVX2)
 
-TEXT ·bandEliminateAVX2(SB), 0, $168-25
+TEXT ·boxAVX2(SB), 0, $48-57
 	NO_LOCAL_POINTERS
-	BAND_BODY(·boxRestrictAVX2)
+	BOX_BODY(·bandAVX2)
+
+TEXT ·bandAVX2(SB), 0, $168-25
+	NO_LOCAL_POINTERS
+	BAND_BODY(·boxAVX2)
 
 #undef POPC_SETUP
 #undef POPC9
@@ -301,10 +324,14 @@ TEXT ·bandEliminateAVX2(SB), 0, $168-25
 #define ORXOR(x, a, b) VPTERNLOGD $0xf6, b, a, x
 #define ANDNOR(x, a, b) VPTERNLOGD $0x10, b, a, x
 
-TEXT ·boxRestrictAVX512(SB), 0, $48-57
+TEXT ·bandEliminateAVX512(SB), 0, $32-25
 	NO_LOCAL_POINTERS
-	BOX_BODY(·bandEliminateAVX512)
+	BAND_ENTRY(·bandAVX512)
 
-TEXT ·bandEliminateAVX512(SB), 0, $168-25
+TEXT ·boxAVX512(SB), 0, $48-57
 	NO_LOCAL_POINTERS
-	BAND_BODY(·boxRestrictAVX512)
+	BOX_BODY(·bandAVX512)
+
+TEXT ·bandAVX512(SB), 0, $168-25
+	NO_LOCAL_POINTERS
+	BAND_BODY(·boxAVX512)

@@ -29,28 +29,36 @@ func triadBestImpl() int {
 	return triadAVX2
 }
 
-// bandEliminateAVX2 is bandEliminateMore in AVX2 assembly.
+// bandEliminateAVX2 is bandEliminateMore in AVX2 assembly, with a
+// VZEROUPPER before it returns.
 //
 //go:noescape
 func bandEliminateAVX2(st *triadState, i, from int) bool
 
-// boxRestrictAVX2 is boxRestrictMore in AVX2 assembly, elim the vector's
-// four quadwords.
-//
-//lint:ignore U1000 called from the assembly
-//go:noescape
-func boxRestrictAVX2(st *triadState, bx int, elim [4]uint64, fromVertical bool) bool
-
-// bandEliminateAVX512 is bandEliminateMore in AVX-512 assembly.
+// bandEliminateAVX512 is bandEliminateMore in AVX-512 assembly, with a
+// VZEROUPPER before it returns.
 //
 //go:noescape
 func bandEliminateAVX512(st *triadState, i, from int) bool
 
-// boxRestrictAVX512 is boxRestrictMore in AVX-512 assembly.
-//
+// The functions the assembly calls: bandEliminateMore, and boxRestrictMore
+// (elim the vector's four quadwords), without the VZEROUPPER.
+
 //lint:ignore U1000 called from the assembly
 //go:noescape
-func boxRestrictAVX512(st *triadState, bx int, elim [4]uint64, fromVertical bool) bool
+func bandAVX2(st *triadState, i, from int) bool
+
+//lint:ignore U1000 called from the assembly
+//go:noescape
+func boxAVX2(st *triadState, bx int, elim [4]uint64, fromVertical bool) bool
+
+//lint:ignore U1000 called from the assembly
+//go:noescape
+func bandAVX512(st *triadState, i, from int) bool
+
+//lint:ignore U1000 called from the assembly
+//go:noescape
+func boxAVX512(st *triadState, bx int, elim [4]uint64, fromVertical bool) bool
 
 // bandEliminate applies the band's pending eliminations and propagates,
 // with the propagation triadImpl names.

@@ -3,11 +3,33 @@
 package engine
 
 import (
+	"flag"
+	"fmt"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
+
+var triadImplFlag = flag.String("triad.impl", "", "the triad solver's propagation for the tests and benchmarks: go, avx2 or avx512 (default: the fastest the processor runs)")
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	switch *triadImplFlag {
+	case "":
+	case "go":
+		triadImpl = triadGo
+	case "avx2":
+		triadImpl = triadAVX2
+	case "avx512":
+		triadImpl = triadAVX512
+	default:
+		fmt.Fprintf(os.Stderr, "-triad.impl %q: want go, avx2 or avx512\n", *triadImplFlag)
+		os.Exit(2)
+	}
+	os.Exit(m.Run())
+}
 
 // triadAsmImpls are the assembly propagations this processor runs, by name.
 func triadAsmImpls() map[string]int {
@@ -19,7 +41,7 @@ func triadAsmImpls() map[string]int {
 }
 
 // useTriadImpl selects a propagation for the rest of the test.
-func useTriadImpl(t *testing.T, impl int) {
+func useTriadImpl(t testing.TB, impl int) {
 	t.Helper()
 	old := triadImpl
 	triadImpl = impl
