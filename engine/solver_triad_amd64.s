@@ -75,25 +75,18 @@ boxLoop: \
 	JNE	boxFail; \
 	VPCMPEQW	Y2, Y14, Y3; \
 	VPAND	Y0, Y3, Y3; \
-	/* Y3 as: the candidates to assign. Add those once in their row. */ \
+	/* Y3 as: the candidates to assign. Add those in no other lane of */ \
+	/* their row (Y4 the other lanes of the row, rotated), or of their */ \
+	/* column (Y5). */ \
 	VPSHUFB	·tcRotRows(SB), Y0, Y4; \
-	VPAND	Y0, Y4, Y5; \
-	VPOR	Y0, Y4, Y6; \
-	VPSHUFB	·tcRotRows(SB), Y4, Y4; \
-	ORAND(Y5, Y6, Y4); \
-	VPOR	Y4, Y6, Y6; \
-	VPSHUFB	·tcRotRows(SB), Y4, Y4; \
-	ORAND(Y5, Y6, Y4); \
-	ORANDN(Y3, Y0, Y5); \
-	/* Then in their column. */ \
-	VPERMQ	$0x39, Y0, Y4; \
-	VPAND	Y0, Y4, Y5; \
-	VPOR	Y0, Y4, Y6; \
-	VPERMQ	$0x39, Y4, Y4; \
-	ORAND(Y5, Y6, Y4); \
-	VPOR	Y4, Y6, Y6; \
-	VPERMQ	$0x39, Y4, Y4; \
-	ORAND(Y5, Y6, Y4); \
+	VPSHUFD	$0xb1, Y0, Y5; \
+	VPSHUFB	·tcRotRows3(SB), Y0, Y6; \
+	OR3(Y4, Y5, Y6); \
+	VPERMQ	$0x39, Y0, Y5; \
+	VPERMQ	$0x4e, Y0, Y6; \
+	VPERMQ	$0x93, Y0, Y7; \
+	OR3(Y5, Y6, Y7); \
+	VPAND	Y4, Y5, Y5; \
 	ORANDN(Y3, Y0, Y5); \
 	/* Y4 cellAs, Y5 rows, Y6 cols, Y7 nbe. */ \
 	VPAND	·tvCell3x3(SB), Y3, Y4; \

@@ -18,6 +18,19 @@ const (
 
 var triadImpl = triadBestImpl()
 
+// tcRotRows3 rotates each row of a box's matrix by three lanes, as
+// tcRotRows does by one (the assembly's own table).
+//
+//lint:ignore U1000 read by the assembly
+var tcRotRows3 archsimd.Int8x32
+
+func init() {
+	if archsimd.X86.AVX2() {
+		tcRotRows3 = ctrl16([8]uint8{3, 0, 1, 2, 7, 4, 5, 6}, [8]uint8{3, 0, 1, 2, 7, 4, 5, 6})
+		archsimd.ClearAVXUpperBits()
+	}
+}
+
 // triadBestImpl is the fastest propagation the processor runs.
 func triadBestImpl() int {
 	switch {
