@@ -27,7 +27,7 @@
 // is d = ^s & m.
 
 // Frame of boxRestrict ($48): 32 bytes of arguments for bandEliminate, then
-// the second band to update and the box it heard from.
+// the address of the box's bands in triadBoxBands.
 // Frame of bandEliminate ($168): 64 bytes of arguments for boxRestrict,
 // then the three boxes' candidates (96 bytes), then the address of the
 // order.
@@ -115,39 +115,30 @@ boxLoop: \
 	VPTEST	Y0, Y1; \
 	JNE	boxLoop; \
 	VMOVDQU	Y0, triadState_boxes(DI)(AX*1); \
-	LEAQ	·div3(SB), SI; \
-	MOVBQZX	(SI)(BX*1), R8; \
-	LEAQ	·mod3(SB), SI; \
-	MOVBQZX	(SI)(BX*1), R9; \
-	MOVQ	R8, CX; \
+	/* The box's bands (triadBoxBands): the horizontal one gets the */ \
+	/* low half of Y10, the vertical one the high half. */ \
+	LEAQ	·triadBoxBands(SB), SI; \
+	LEAQ	(SI)(BX*8), SI; \
+	MOVBQZX	4(SI), CX; \
 	SHLQ	$5, CX; \
 	VPERMQ	$0x44, Y10, Y2; \
 	VPOR	triadState_elim(DI)(CX*1), Y2, Y2; \
 	VMOVDQU	Y2, triadState_elim(DI)(CX*1); \
-	LEAQ	3(R9), R10; \
-	MOVQ	R10, CX; \
+	MOVBQZX	6(SI), CX; \
 	SHLQ	$5, CX; \
 	VPERMQ	$0xee, Y10, Y2; \
 	VPOR	triadState_elim(DI)(CX*1), Y2, Y2; \
 	VMOVDQU	Y2, triadState_elim(DI)(CX*1); \
-	/* The bands in order: (R8, R9) then (R10, R8) from a vertical */ \
-	/* band, the other way round from a horizontal one. */ \
-	MOVQ	R8, R11; \
-	MOVQ	R9, R12; \
-	MOVQ	R10, R13; \
-	MOVQ	R8, R14; \
-	CMPB	fromVertical+48(FP), $0; \
-	JNE	boxOrdered; \
-	MOVQ	R10, R11; \
-	MOVQ	R8, R12; \
-	MOVQ	R8, R13; \
-	MOVQ	R9, R14; \
-boxOrdered: \
-	MOVQ	R13, 32(SP); \
-	MOVQ	R14, 40(SP); \
+	/* Then updated, in the order for the direction heard from. */ \
+	MOVBQZX	fromVertical+48(FP), CX; \
+	LEAQ	(SI)(CX*4), SI; \
+	MOVQ	SI, 32(SP); \
+	MOVBQZX	(SI), R11; \
+	MOVBQZX	1(SI), R12; \
 	BOX_BAND(BAND, boxSecond); \
-	MOVQ	32(SP), R11; \
-	MOVQ	40(SP), R12; \
+	MOVQ	32(SP), SI; \
+	MOVBQZX	2(SI), R11; \
+	MOVBQZX	3(SI), R12; \
 	BOX_BAND(BAND, boxDone); \
 	MOVB	$1, ret+56(FP); \
 	RET; \
@@ -155,22 +146,18 @@ boxFail: \
 	MOVB	$0, ret+56(FP); \
 	RET
 
-// One of the band's three boxes: restrict the box o[k].box to the
-// candidates of o[k].peer, when that rules anything out.
+// One of the band's three boxes, SI its triadOrderOff: restrict the box to
+// the candidates of its place in the band, when that rules anything out.
 #define BAND_BOX(k0, k1, BOX, next) \
-	MOVQ	BAND_ORDER(SP), SI; \
-	MOVBQZX	k0(SI), BX; \
-	MOVBQZX	k1(SI), CX; \
-	ANDQ	$3, CX; \
-	SHLQ	$5, CX; \
-	VMOVDQU	BAND_CANDS(SP)(CX*1), Y2; \
-	MOVQ	BX, CX; \
-	SHLQ	$5, CX; \
+	MOVWQZX	k0(SI), CX; \
+	MOVWQZX	k1(SI), DX; \
+	VMOVDQU	BAND_CANDS(SP)(DX*1), Y2; \
 	VPANDN	triadState_boxes(DI)(CX*1), Y2, Y2; \
 	VPTEST	Y2, Y2; \
 	JEQ	next; \
 	MOVQ	DI, 0(SP); \
-	MOVQ	BX, 8(SP); \
+	SHRQ	$5, CX; \
+	MOVQ	CX, 8(SP); \
 	VMOVDQU	Y2, 16(SP); \
 	MOVQ	i+8(FP), CX; \
 	CMPQ	CX, $3; \
@@ -179,6 +166,7 @@ boxFail: \
 	CMPB	56(SP), $0; \
 	JEQ	bandFail; \
 	MOVQ	st+0(FP), DI; \
+	MOVQ	BAND_ORDER(SP), SI; \
 next:
 
 // triadsToCandidates of Y3 (the box's triads in lanes 0-2 of both halves),
@@ -230,16 +218,16 @@ bandHorizontal: \
 	BAND_CAND(96); \
 	VPERMQ	$0xee, Y2, Y3; \
 	BAND_CAND(128); \
-	IMUL3Q	$18, BX, BX; \
+	IMUL3Q	$36, BX, BX; \
 	MOVQ	from+16(FP), CX; \
-	IMUL3Q	$6, CX, CX; \
+	IMUL3Q	$12, CX, CX; \
 	ADDQ	CX, BX; \
-	LEAQ	·triadOrder(SB), SI; \
+	LEAQ	·triadOrderOff(SB), SI; \
 	ADDQ	BX, SI; \
 	MOVQ	SI, BAND_ORDER(SP); \
-	BAND_BOX(0, 1, BOX, band1); \
-	BAND_BOX(2, 3, BOX, band2); \
-	BAND_BOX(4, 5, BOX, band3); \
+	BAND_BOX(0, 2, BOX, band1); \
+	BAND_BOX(4, 6, BOX, band2); \
+	BAND_BOX(8, 10, BOX, band3); \
 	MOVB	$1, ret+24(FP); \
 	RET; \
 bandFail: \

@@ -24,7 +24,32 @@ var triadImpl = triadBestImpl()
 //lint:ignore U1000 read by the assembly
 var tcRotRows3 archsimd.Int8x32
 
+// triadOrderOff is triadOrder for the assembly, [band][from][k]: the
+// box's offset in triadState.boxes and its candidates' in the frame.
+//
+//lint:ignore U1000 read by the assembly
+var triadOrderOff [6][3][3][2]uint16
+
+// triadBoxBands lists, for the assembly, the bands box restrictions
+// update, [box][fromVertical]: the first band and the box it hears from
+// (its place in the band), then the second band and its box.
+//
+//lint:ignore U1000 read by the assembly
+var triadBoxBands [9][2][4]uint8
+
 func init() {
+	for bx := range 9 {
+		bi, bj := div3[bx], mod3[bx]
+		triadBoxBands[bx] = [2][4]uint8{{3 + bj, bi, bi, bj}, {bi, bj, 3 + bj, bi}}
+	}
+	for i := range 6 {
+		for from := range 3 {
+			for k := range 3 {
+				box, peer := triadOrderOf(i, from, k)
+				triadOrderOff[i][from][k] = [2]uint16{uint16(box) * 32, uint16(peer) * 32}
+			}
+		}
+	}
 	if archsimd.X86.AVX2() {
 		tcRotRows3 = ctrl16([8]uint8{3, 0, 1, 2, 7, 4, 5, 6}, [8]uint8{3, 0, 1, 2, 7, 4, 5, 6})
 		archsimd.ClearAVXUpperBits()

@@ -129,12 +129,11 @@ func init() {
 		return
 	}
 	triadReady = true
-	peers := [2][3][3]uint8{{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}}, {{0, 3, 6}, {1, 4, 7}, {2, 5, 8}}}
 	for i := range 6 {
 		for from := range 3 {
-			for k, p := range [3]int{(from + 1) % 3, (from + 2) % 3, from} {
-				triadOrder[i][from][k].box = peers[i/3][i%3][p]
-				triadOrder[i][from][k].peer = uint8(p)
+			for k := range 3 {
+				o := &triadOrder[i][from][k]
+				o.box, o.peer = triadOrderOf(i, from, k)
 			}
 		}
 	}
@@ -220,6 +219,17 @@ func init() {
 		}
 	}
 	archsimd.ClearAVXUpperBits()
+}
+
+// triadOrderOf is the k-th box band i restricts after hearing from the
+// band's box from (0-2), and that box's place in the band: the other two
+// in turn, the inbound one last.
+func triadOrderOf(i, from, k int) (box, peer uint8) {
+	p := [3]int{(from + 1) % 3, (from + 2) % 3, from}[k]
+	if i < 3 {
+		return uint8(i*3 + p), uint8(p)
+	}
+	return uint8(p*3 + i - 3), uint8(p)
 }
 
 func shuf(v tvec, c archsimd.Int8x32) tvec {
