@@ -263,8 +263,6 @@ bandFail: \
 	VPSRAW	$8, src, dst; \
 	VPADDW	t1, dst, dst; \
 	VPADDW	t2, dst, dst
-// x |= a & b
-#define ORAND(x, a, b) VPAND a, b, Y11; VPOR Y11, x, x
 // x |= a &^ b
 #define ORANDN(x, a, b) VPANDN a, b, Y11; VPOR Y11, x, x
 // x |= a | b
@@ -288,7 +286,6 @@ TEXT ·bandAVX2(SB), 0, $168-25
 
 #undef POPC_SETUP
 #undef POPC9
-#undef ORAND
 #undef ORANDN
 #undef OR3
 #undef ORXOR
@@ -299,7 +296,6 @@ TEXT ·bandAVX2(SB), 0, $168-25
 
 #define POPC_SETUP
 #define POPC9(src, dst, t1, t2) VPOPCNTW src, dst
-#define ORAND(x, a, b) VPTERNLOGD $0xf8, b, a, x
 #define ORANDN(x, a, b) VPTERNLOGD $0xf4, b, a, x
 #define OR3(x, a, b) VPTERNLOGD $0xfe, b, a, x
 #define ORXOR(x, a, b) VPTERNLOGD $0xf6, b, a, x
