@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -84,6 +85,11 @@ func TestTriadAsmAgreesWithGo(t *testing.T) {
 					if raceSample(i) {
 						guesses += sameAsGo(t, impl, p, 1+i%3)
 					}
+				}
+			}
+			for i, r := range loadSERated(t, filepath.Join("testdata", "se-rated.txt")) {
+				if raceSample(i) {
+					guesses += sameAsGo(t, impl, r.puzzle, 1+i%3)
 				}
 			}
 			rng := rand.New(rand.NewPCG(7, 7))
