@@ -312,3 +312,83 @@ TEXT ·boxAVX512(SB), 0, $48-57
 TEXT ·bandAVX512(SB), 0, $168-25
 	NO_LOCAL_POINTERS
 	BAND_BODY(·boxAVX512)
+
+// In chooseBranch: band i's configurations counted (the low half of its
+// vector); CX the count, or R9 where below 10 (the band is fixed), taken as
+// the best (AX, count BX) where fewer.
+#define CHOOSE_BAND(i) \
+	POPCNTQ	(triadState_conf+32*i)(DI), CX; \
+	POPCNTQ	(triadState_conf+32*i+8)(DI), DX; \
+	ADDQ	DX, CX; \
+	CMPQ	CX, $10; \
+	CMOVQLT	R9, CX; \
+	MOVQ	$i, DX; \
+	CMPQ	CX, BX; \
+	CMOVQLT	DX, AX; \
+	CMOVQLT	CX, BX
+
+// In chooseBranch: lane k of the band's vector (at SI) added to the digits
+// seen once (R8), twice (R9), three times (R10) and four times (R11).
+#define CHOOSE_LANE(k) \
+	MOVWLZX	(2*k)(SI), DX; \
+	MOVL	R10, R12; \
+	ANDL	DX, R12; \
+	ORL	R12, R11; \
+	MOVL	R9, R12; \
+	ANDL	DX, R12; \
+	ORL	R12, R10; \
+	MOVL	R8, R12; \
+	ANDL	DX, R12; \
+	ORL	R12, R9; \
+	ORL	DX, R8
+
+// func chooseBranchAsm(st *triadState) (band int, bit uint16)
+TEXT ·chooseBranchAsm(SB), NOSPLIT, $0-18
+	MOVQ	st+0(FP), DI
+	MOVQ	$-1, AX
+	MOVQ	$0x40000000, BX
+	MOVQ	BX, R9
+	CHOOSE_BAND(0)
+	CHOOSE_BAND(1)
+	CHOOSE_BAND(2)
+	CHOOSE_BAND(3)
+	CHOOSE_BAND(4)
+	CHOOSE_BAND(5)
+	TESTQ	AX, AX
+	JS	chooseNone
+	MOVQ	AX, CX
+	SHLQ	$5, CX
+	LEAQ	triadState_conf(DI)(CX*1), SI
+	XORL	R8, R8
+	XORL	R9, R9
+	XORL	R10, R10
+	XORL	R11, R11
+	CHOOSE_LANE(0)
+	CHOOSE_LANE(1)
+	CHOOSE_LANE(2)
+	CHOOSE_LANE(3)
+	CHOOSE_LANE(4)
+	CHOOSE_LANE(5)
+	// The lowest digit with two configurations, else three, else four.
+	MOVL	R10, CX
+	NOTL	CX
+	ANDL	R9, CX
+	JNZ	chooseBit
+	MOVL	R11, CX
+	NOTL	CX
+	ANDL	R10, CX
+	JNZ	chooseBit
+	MOVL	R11, CX
+chooseBit:
+	MOVL	CX, DX
+	NEGL	DX
+	ANDL	DX, CX
+	MOVQ	AX, band+8(FP)
+	MOVW	CX, bit+16(FP)
+	VZEROUPPER
+	RET
+chooseNone:
+	MOVQ	AX, band+8(FP)
+	MOVW	$0, bit+16(FP)
+	VZEROUPPER
+	RET

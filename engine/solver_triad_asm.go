@@ -79,6 +79,20 @@ func bandEliminateAVX2(st *triadState, i, from int) bool
 //go:noescape
 func bandEliminateAVX512(st *triadState, i, from int) bool
 
+// chooseBranchAsm is chooseBranchGo in assembly, with a VZEROUPPER before
+// it returns.
+//
+//go:noescape
+func chooseBranchAsm(st *triadState) (band int, bit uint16)
+
+// chooseBranch is chooseBranchGo, in assembly where the propagation is.
+func chooseBranch(st *triadState) (int, uint16) {
+	if triadImpl == triadGo {
+		return chooseBranchGo(st)
+	}
+	return chooseBranchAsm(st)
+}
+
 // The functions the assembly calls: bandEliminateMore, and boxRestrictMore
 // (elim the vector's four quadwords), without the VZEROUPPER.
 

@@ -382,10 +382,10 @@ type triadSearch struct {
 
 var triadPool = sync.Pool{New: func() any { return &triadSearch{stack: make([]triadState, 64)} }}
 
-// chooseBranch returns the band with the fewest configurations left, among
-// those not fixed (each digit one configuration: 9 in all), and the digit
-// in it with the fewest configurations (two if any), or band -1.
-func chooseBranch(st *triadState) (int, uint16) {
+// chooseBranchGo returns the band with the fewest configurations left,
+// among those not fixed (each digit one configuration: 9 in all), and the
+// digit in it with the fewest configurations (two if any), or band -1.
+func chooseBranchGo(st *triadState) (int, uint16) {
 	best, bestN := -1, 1<<30
 	for i := range 6 {
 		u := (*[2]uint64)(unsafe.Pointer(&st.conf[i]))
