@@ -35,8 +35,8 @@ import (
 // and/or chains), chosen at init by the processor's features (triadImpl,
 // solver_triad_asm.go). The Go functions here stay as the reference: the
 // tests run both on the same puzzles and require the same counts and the
-// same guesses. Outside the propagation, the search (visit, chooseBranch,
-// the copies of states) is Go.
+// same guesses. chooseBranch has an assembly twin too (the same for both
+// variants); the rest of the search (visit, the copies of states) is Go.
 
 type tvec = archsimd.Int16x16
 
