@@ -9,7 +9,8 @@
 // two variants: AVX2, and AVX-512 (VL, BW, BITALG). Both are written once,
 // as the macros BOX_BODY and BAND_BODY, over a few operation macros that
 // each variant defines: the AVX-512 one counts bits with VPOPCNTW and fuses
-// the and/or/xor chains into VPTERNLOGD.
+// the and/or/xor chains into VPTERNLOGD. At the end, chooseBranch, scalar
+// and the same for both.
 //
 // The functions are ABI0 (arguments on the stack) and call each other;
 // Go calls bandEliminateAVX2 or bandEliminateAVX512, which call the band
