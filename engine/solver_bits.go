@@ -268,6 +268,19 @@ func (b *bitBoard) grid() Grid {
 	return g
 }
 
+// placed is the grid of the cells b has solved, the others empty.
+func (b *bitBoard) placed() Grid {
+	var g Grid
+	for i, w := range b.cand[:27] {
+		d := uint8(i%9 + 1)
+		base := i / 9 * 27
+		for w &^= b.unsolved[i/9]; w != 0; w &= w - 1 {
+			g[base+bits.TrailingZeros32(w)] = d
+		}
+	}
+	return g
+}
+
 // unsolvedCount is the number of cells not yet solved.
 func (b *bitBoard) unsolvedCount() int {
 	return bits.OnesCount64(uint64(b.unsolved[0])|uint64(b.unsolved[1])<<32) + bits.OnesCount32(b.unsolved[2])
@@ -297,6 +310,11 @@ func (s *bitSolver) propagate(b *bitBoard) int {
 		}
 		if placed {
 			continue
+		}
+		if s.limited && s.budget == 0 {
+			// Handing over at the first guess: the triad solver's
+			// propagation covers the stack and minirow rules.
+			break
 		}
 		changed, ok := b.stacks()
 		if !ok {

@@ -9,3 +9,6 @@ const triadReady = false
 func triadSolve(*Grid, int, bool) (count int, first Grid, guesses int, ok bool) {
 	return 0, Grid{}, 0, false
 }
+
+// triadName is empty: this build has no triad solver.
+func triadName() string { return "" }

@@ -25,6 +25,18 @@ import (
 // triads it rules out; a band sends its boxes the triads its configurations
 // allow, until nothing changes. The search branches on a digit's
 // configurations in the band with the fewest left.
+//
+// The propagation (boxRestrictMore and bandEliminateMore below, which call
+// each other) is also written in assembly, solver_triad_amd64.s, where
+// the compiler's code fell short: it reloads each constant in every loop
+// iteration, has fifteen vector registers, leaves a NOP for each inlined
+// call and cannot fuse logic into VPTERNLOG. The assembly comes in an AVX2
+// variant and an AVX-512 one (VPOPCNTW for the counts, VPTERNLOGD for the
+// and/or chains), chosen at init by the processor's features (triadImpl,
+// solver_triad_asm.go). The Go functions here stay as the reference: the
+// tests run both on the same puzzles and require the same counts and the
+// same guesses. chooseBranch has an assembly twin too (the same for both
+// variants); the rest of the search (visit, the copies of states) is Go.
 
 type tvec = archsimd.Int16x16
 
@@ -47,7 +59,7 @@ var (
 	tvPopLUT                                     archsimd.Int8x32
 	tcRotRows, tcRowRot1, tcRowRot2              archsimd.Int8x32
 	tcHTriads                                    archsimd.Uint32x8
-	tcShift16                                    [3][9]archsimd.Int8x32 // [shift][boxJ*3+boxI]
+	tcShift16                                    [9][3]archsimd.Int8x32 // [box][shift]
 	tcBandElim                                   [4]archsimd.Int8x32
 	tcCfgToTriads                                [2]archsimd.Int8x32
 	tcPosToCand                                  [2][2]archsimd.Int8x32 // [vertical][part]
@@ -117,12 +129,11 @@ func init() {
 		return
 	}
 	triadReady = true
-	peers := [2][3][3]uint8{{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}}, {{0, 3, 6}, {1, 4, 7}, {2, 5, 8}}}
 	for i := range 6 {
 		for from := range 3 {
-			for k, p := range [3]int{(from + 1) % 3, (from + 2) % 3, from} {
-				triadOrder[i][from][k].box = peers[i/3][i%3][p]
-				triadOrder[i][from][k].peer = uint8(p)
+			for k := range 3 {
+				o := &triadOrder[i][from][k]
+				o.box, o.peer = triadOrderOf(i, from, k)
 			}
 		}
 	}
@@ -156,7 +167,7 @@ func init() {
 	for s := range 3 {
 		for i := range 3 {
 			for j := range 3 {
-				tcShift16[s][i*3+j] = ctrl16(hLanes(shifts[s][i]), shifts[s][j])
+				tcShift16[j*3+i][s] = ctrl16(hLanes(shifts[s][i]), shifts[s][j])
 			}
 		}
 	}
@@ -210,6 +221,17 @@ func init() {
 	archsimd.ClearAVXUpperBits()
 }
 
+// triadOrderOf is the k-th box band i restricts after hearing from the
+// band's box from (0-2), and that box's place in the band: the other two
+// in turn, the inbound one last.
+func triadOrderOf(i, from, k int) (box, peer uint8) {
+	p := [3]int{(from + 1) % 3, (from + 2) % 3, from}[k]
+	if i < 3 {
+		return uint8(i*3 + p), uint8(p)
+	}
+	return uint8(p*3 + i - 3), uint8(p)
+}
+
 func shuf(v tvec, c archsimd.Int8x32) tvec {
 	return v.AsInt8x32().PermuteOrZeroGrouped(c).AsInt16x16()
 }
@@ -230,32 +252,7 @@ func whichEqual(a, b tvec) tvec {
 	return a.Equal(b).ToInt16x16()
 }
 
-func rotRows(v tvec) tvec  { return shuf(v, tcRotRows) }
 func rotRows2(v tvec) tvec { return v.AsInt32x8().PermuteScalarsGrouped(1, 0, 3, 2).AsInt16x16() }
-func rotCols(v tvec) tvec  { return v.AsInt32x8().Permute(tcRotCols1).AsInt16x16() }
-func rotCols2(v tvec) tvec { return v.AsInt32x8().Permute(tcRotCols2).AsInt16x16() }
-
-// gather adds to as the candidates of cells that occur once in their
-// matrix row (rot rotates the rows) or column (rot rotates the columns).
-func gather(cells, as tvec, rot func(tvec) tvec) tvec {
-	one := cells
-	r := rot(cells)
-	two := one.And(r)
-	one = one.Or(r)
-	r = rot(r)
-	two = one.And(r).Or(two)
-	one = one.Or(r)
-	r = rot(r)
-	two = one.And(r).Or(two)
-	return cells.AndNot(two).Or(as)
-}
-
-// triadsOf gathers a box's horizontal triads (lanes 3, 7, 11) into the low
-// half, in lanes 3, 7 and 5, beside its vertical ones in the high half
-// (lanes 4-6 of it), for the shift tables.
-func triadsOf(v tvec) tvec {
-	return v.AsInt32x8().Permute(tcHTriads).AsInt16x16()
-}
 
 // boxRestrict restricts box bx to cand and propagates. The test for
 // nothing to do, the common case, is inlined into the caller.
@@ -276,32 +273,47 @@ func boxRestrictMore(st *triadState, bx int, elim tvec, fromVertical bool) bool 
 	// 128-bit one with a legacy SSE move, which stalls on the AVX state.
 	var hv tvec
 	for {
+		// Written out, not through small helpers: each call inlined
+		// leaves a NOP behind in the loop.
 		cells = cells.AndNot(elim)
 		counts := popcounts9(cells)
 		if !tvBoxMin.Greater(counts).ToInt16x16().IsZero() {
 			return false
 		}
-		as := cells.And(whichEqual(counts, tvBoxMin))
-		as = gather(cells, as, rotRows)
-		as = gather(cells, as, rotCols)
+		as := cells.And(counts.Equal(tvBoxMin).ToInt16x16())
+		// Add the candidates that occur once in their matrix row (the
+		// rows rotated), then in their column (the columns rotated).
+		r := cells.AsInt8x32().PermuteOrZeroGrouped(tcRotRows).AsInt16x16()
+		two, one := cells.And(r), cells.Or(r)
+		r = r.AsInt8x32().PermuteOrZeroGrouped(tcRotRows).AsInt16x16()
+		two, one = one.And(r).Or(two), one.Or(r)
+		r = r.AsInt8x32().PermuteOrZeroGrouped(tcRotRows).AsInt16x16()
+		as = cells.AndNot(one.And(r).Or(two)).Or(as)
+		r = cells.AsInt32x8().Permute(tcRotCols1).AsInt16x16()
+		two, one = cells.And(r), cells.Or(r)
+		r = r.AsInt32x8().Permute(tcRotCols1).AsInt16x16()
+		two, one = one.And(r).Or(two), one.Or(r)
+		r = r.AsInt32x8().Permute(tcRotCols1).AsInt16x16()
+		as = cells.AndNot(one.And(r).Or(two)).Or(as)
 
 		cellAs := as.And(tvCell3x3)
-		rows := cellAs
-		rows = rows.Or(rotRows(rows))
+		rows := cellAs.Or(cellAs.AsInt8x32().PermuteOrZeroGrouped(tcRotRows).AsInt16x16())
 		rows = rows.Or(rotRows2(rows))
-		cols := cellAs
-		cols = cols.Or(rotCols(cols))
-		cols = cols.Or(rotCols2(cols))
-		nbe := cols.Or(shuf(cols, tcRowRot1)).Or(shuf(cols, tcRowRot2))
+		cols := cellAs.Or(cellAs.AsInt32x8().Permute(tcRotCols1).AsInt16x16())
+		cols = cols.Or(cols.AsInt32x8().Permute(tcRotCols2).AsInt16x16())
+		nbe := cols.Or(cols.AsInt8x32().PermuteOrZeroGrouped(tcRowRot1).AsInt16x16()).
+			Or(cols.AsInt8x32().PermuteOrZeroGrouped(tcRowRot2).AsInt16x16())
 		nonzero := cellAs.Greater(archsimd.Int16x16{}).ToInt16x16()
 		nbe = nbe.Or(rows).Or(nonzero)
 		elim = nbe.Xor(cellAs).Or(elim)
 
-		neg := triadsOf(as)
-		pos := triadsOf(nbe)
-		k := bj*3 + bi
-		ne := shuf(neg, tcShift16[0][k]).Or(shuf(pos, tcShift16[1][k])).Or(shuf(pos, tcShift16[2][k]))
-		hv = hv.Or(ne)
+		// The box's horizontal triads (lanes 3, 7, 11) gathered into
+		// the low half, in lanes 3, 7 and 5, beside its vertical ones in
+		// the high half (lanes 4-6 of it), for the shift tables.
+		neg := as.AsInt32x8().Permute(tcHTriads).AsInt8x32()
+		pos := nbe.AsInt32x8().Permute(tcHTriads).AsInt8x32()
+		sh := &tcShift16[bx]
+		hv = hv.Or(neg.PermuteOrZeroGrouped(sh[0]).Or(pos.PermuteOrZeroGrouped(sh[1])).Or(pos.PermuteOrZeroGrouped(sh[2])).AsInt16x16())
 		if elim.And(cells).IsZero() {
 			break
 		}
@@ -310,9 +322,9 @@ func boxRestrictMore(st *triadState, bx int, elim tvec, fromVertical bool) bool 
 	st.elim[bi] = st.elim[bi].Or(dupLo(hv))
 	st.elim[3+bj] = st.elim[3+bj].Or(dupHi(hv))
 	if fromVertical {
-		return bandEliminate(st, bi, bj) && bandEliminate(st, 3+bj, bi)
+		return bandEliminateGo(st, bi, bj) && bandEliminateGo(st, 3+bj, bi)
 	}
-	return bandEliminate(st, 3+bj, bi) && bandEliminate(st, bi, bj)
+	return bandEliminateGo(st, 3+bj, bi) && bandEliminateGo(st, bi, bj)
 }
 
 func configsToTriads(c tvec) tvec {
@@ -326,10 +338,10 @@ func triadsToCandidates(t tvec, vertical int) tvec {
 	return shuf(t, tcPosToCand[vertical][0]).Or(shuf(t, tcPosToCand[vertical][1]))
 }
 
-// bandEliminate applies the band's pending eliminations and sends the
+// bandEliminateGo applies the band's pending eliminations and sends the
 // triads it still allows to its boxes, the one it heard from (from) last.
 // Band i is horizontal band i (0-2) or vertical band i-3 (3-5).
-func bandEliminate(st *triadState, i, from int) bool {
+func bandEliminateGo(st *triadState, i, from int) bool {
 	if st.conf[i].And(st.elim[i]).IsZero() {
 		return true
 	}
@@ -370,10 +382,10 @@ type triadSearch struct {
 
 var triadPool = sync.Pool{New: func() any { return &triadSearch{stack: make([]triadState, 64)} }}
 
-// chooseBranch returns the band with the fewest configurations left, among
-// those not fixed (each digit one configuration: 9 in all), and the digit
-// in it with the fewest configurations (two if any), or band -1.
-func chooseBranch(st *triadState) (int, uint16) {
+// chooseBranchGo returns the band with the fewest configurations left,
+// among those not fixed (each digit one configuration: 9 in all), and the
+// digit in it with the fewest configurations (two if any), or band -1.
+func chooseBranchGo(st *triadState) (int, uint16) {
 	best, bestN := -1, 1<<30
 	for i := range 6 {
 		u := (*[2]uint64)(unsafe.Pointer(&st.conf[i]))
@@ -503,6 +515,18 @@ func (st *triadState) grid() Grid {
 		}
 	}
 	return g
+}
+
+// triadName names the triad solver and the instructions it uses here, or
+// is empty where the processor lacks them.
+func triadName() string {
+	switch {
+	case !triadReady:
+		return ""
+	case triadBitalg:
+		return "the triad solver (AVX2, VPOPCNTW)"
+	}
+	return "the triad solver (AVX2)"
 }
 
 // triadSolve counts g's solutions up to limit with the triad solver, and

@@ -61,15 +61,30 @@ func TestTriadAgreesWithBandSolver(t *testing.T) {
 	}
 }
 
-// TestTriadPopcountWithoutBitalg runs the triad solver with the AVX2 count
-// of candidates, where the processor has AVX-512's instead.
+// TestTriadPopcountWithoutBitalg runs the triad solver's Go propagation
+// with the AVX2 count of candidates, where the processor has AVX-512's
+// instead.
 func TestTriadPopcountWithoutBitalg(t *testing.T) {
 	requireTriad(t)
 	if !triadBitalg {
 		t.Skip("the processor has no AVX-512 BITALG: the other tests use the AVX2 count")
 	}
+	useTriadImpl(t, triadGo)
 	triadBitalg = false
 	t.Cleanup(func() { triadBitalg = true })
+	for i, p := range loadPuzzles(t, "magictour-top1465.txt", 400) {
+		checkTriad(t, p, 1+i%3)
+	}
+}
+
+// TestTriadAVX2WithoutAVX512 runs the triad solver with the AVX2
+// assembly, where the processor has AVX-512 and would run that instead.
+func TestTriadAVX2WithoutAVX512(t *testing.T) {
+	requireTriad(t)
+	if triadBestImpl() != triadAVX512 {
+		t.Skip("the processor has no AVX-512 BITALG: the other tests run the AVX2 assembly")
+	}
+	useTriadImpl(t, triadAVX2)
 	for i, p := range loadPuzzles(t, "magictour-top1465.txt", 400) {
 		checkTriad(t, p, 1+i%3)
 	}

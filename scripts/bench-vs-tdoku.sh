@@ -6,6 +6,7 @@
 #
 # usage: scripts/bench-vs-tdoku.sh TDOKU_RUN_BENCHMARK ARENA_BINARY SECONDS REPEAT FILE...
 # tdoku is built separately (github.com/t-dillon/tdoku, -O3 -march=native).
+# CORES names the two cores to pin to (default "0 1").
 set -euo pipefail
 if [ $# -lt 5 ]; then
 	echo "usage: $0 TDOKU_RUN_BENCHMARK ARENA_BINARY SECONDS REPEAT FILE..." >&2
@@ -20,7 +21,8 @@ printf '%-36s %10s %10s %7s\n' file tdoku/s arena/s ratio
 for f in "$@"; do
 	: >"$tmp/t" ; : >"$tmp/a"
 	for ((i = 0; i < repeat; i++)); do
-		for pair in "0 1" "1 0"; do
+		read -r c0 c1 <<<"${CORES:-0 1}"
+		for pair in "$c0 $c1" "$c1 $c0"; do
 			set -- $pair
 			taskset -c "$1" "$tdoku" -s tdoku -t "$secs" -w 1 -c 1 "$f" | awk -F, '{print $(NF-3)}' >>"$tmp/t" &
 			taskset -c "$2" "$arena" bench -t "$secs" "$f" | awk 'NR==2 {print $3}' >>"$tmp/a"

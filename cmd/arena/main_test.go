@@ -245,6 +245,7 @@ func TestBench(t *testing.T) {
 	require.Len(t, row, 7)
 	assert.Equal(t, "2", row[1], "puzzles in the file")
 	assert.Equal(t, "1", row[6], "one of the two is unique")
+	assert.Contains(t, out, "; counted by "+engine.Counter()+"\n")
 
 	code, _, _ = arena(t, "", "bench")
 	assert.Equal(t, exitUsage, code)

@@ -1,0 +1,395 @@
+//go:build goexperiment.simd && amd64
+
+#include "go_asm.h"
+#include "textflag.h"
+#include "funcdata.h"
+
+// The triad solver's propagation (boxRestrictMore and bandEliminateMore of
+// solver_triad_simd.go, with the inlined checks of the calls they make) in
+// two variants: AVX2, and AVX-512 (VL, BW, BITALG). Both are written once,
+// as the macros BOX_BODY and BAND_BODY, over a few operation macros that
+// each variant defines: the AVX-512 one counts bits with VPOPCNTW and fuses
+// the and/or/xor chains into VPTERNLOGD. At the end, chooseBranch, scalar
+// and the same for both.
+//
+// The functions are ABI0 (arguments on the stack) and call each other;
+// Go calls bandEliminateAVX2 or bandEliminateAVX512, which call the band
+// function and clear the upper halves of the vector registers after. No
+// vector register lives across a call: what a caller needs afterwards is in
+// *st or its own frame, and each function loads its constants on entry, so
+// that a restart after the stack has grown (which clobbers every register)
+// is safe.
+//
+// Registers in boxRestrict: Y0 the box's cells, Y1 the eliminations, Y10
+// the triads for the bands, Y11 scratch of the operation macros, Y12 the
+// popcount table (AVX2), Y13 tcHTriads, Y14 tvBoxMin, Y15 zero.
+//
+// Operand order is Go's: sources first, destination last; VPANDN m, s, d
+// is d = ^s & m.
+
+// Frame of boxRestrict ($48): 32 bytes of arguments for bandEliminate, then
+// the address of the box's bands in triadBoxBands.
+// Frame of bandEliminate ($168): 64 bytes of arguments for boxRestrict,
+// then the three boxes' candidates (96 bytes), then the address of the
+// order.
+#define BAND_CANDS 64
+#define BAND_ORDER 160
+
+// In boxRestrict: update band R11 (heard from box R12) when it has
+// eliminations pending, and fail when that fails.
+#define BOX_BAND(BAND, next) \
+	MOVQ	R11, CX; \
+	SHLQ	$5, CX; \
+	VMOVDQU	triadState_conf(DI)(CX*1), Y2; \
+	VPTEST	triadState_elim(DI)(CX*1), Y2; \
+	JEQ	next; \
+	MOVQ	DI, 0(SP); \
+	MOVQ	R11, 8(SP); \
+	MOVQ	R12, 16(SP); \
+	CALL	BAND(SB); \
+	CMPB	24(SP), $0; \
+	JEQ	boxFail; \
+	MOVQ	st+0(FP), DI; \
+next:
+
+// boxRestrict(st *triadState, bx int, elim [4]uint64, fromVertical bool) bool
+#define BOX_BODY(BAND) \
+	MOVQ	st+0(FP), DI; \
+	MOVQ	bx+8(FP), BX; \
+	MOVQ	BX, AX; \
+	SHLQ	$5, AX; \
+	VMOVDQU	triadState_boxes(DI)(AX*1), Y0; \
+	VMOVDQU	elim+16(FP), Y1; \
+	LEAQ	·tcShift16(SB), SI; \
+	IMUL3Q	$96, BX, CX; \
+	ADDQ	CX, SI; \
+	POPC_SETUP; \
+	VMOVDQU	·tcHTriads(SB), Y13; \
+	VMOVDQU	·tvBoxMin(SB), Y14; \
+	VPXOR	Y15, Y15, Y15; \
+	VPXOR	Y10, Y10, Y10; \
+boxLoop: \
+	VPANDN	Y0, Y1, Y0; \
+	POPC9(Y0, Y2, Y3, Y4); \
+	VPCMPGTW	Y2, Y14, Y3; \
+	VPTEST	Y3, Y3; \
+	JNE	boxFail; \
+	VPCMPEQW	Y2, Y14, Y3; \
+	VPAND	Y0, Y3, Y3; \
+	/* Y3 as: the candidates to assign. Add those in no other lane of */ \
+	/* their row (Y4 the other lanes of the row, rotated), or of their */ \
+	/* column (Y5). */ \
+	VPSHUFB	·tcRotRows(SB), Y0, Y4; \
+	VPSHUFD	$0xb1, Y0, Y5; \
+	VPSHUFB	·tcRotRows3(SB), Y0, Y6; \
+	OR3(Y4, Y5, Y6); \
+	VPERMQ	$0x39, Y0, Y5; \
+	VPERMQ	$0x4e, Y0, Y6; \
+	VPERMQ	$0x93, Y0, Y7; \
+	OR3(Y5, Y6, Y7); \
+	VPAND	Y4, Y5, Y5; \
+	ORANDN(Y3, Y0, Y5); \
+	/* Y4 cellAs, Y5 rows, Y6 cols, Y7 nbe. */ \
+	VPAND	·tvCell3x3(SB), Y3, Y4; \
+	VPSHUFB	·tcRotRows(SB), Y4, Y5; \
+	VPOR	Y4, Y5, Y5; \
+	VPSHUFD	$0xb1, Y5, Y6; \
+	VPOR	Y6, Y5, Y5; \
+	VPERMQ	$0x39, Y4, Y6; \
+	VPOR	Y4, Y6, Y6; \
+	VPERMQ	$0x4e, Y6, Y7; \
+	VPOR	Y7, Y6, Y6; \
+	VPSHUFB	·tcRowRot1(SB), Y6, Y7; \
+	VPSHUFB	·tcRowRot2(SB), Y6, Y8; \
+	OR3(Y7, Y6, Y8); \
+	VPCMPGTW	Y15, Y4, Y8; \
+	OR3(Y7, Y5, Y8); \
+	ORXOR(Y1, Y7, Y4); \
+	/* The triads for the bands. */ \
+	VPERMD	Y3, Y13, Y3; \
+	VPERMD	Y7, Y13, Y7; \
+	VPSHUFB	(SI), Y3, Y3; \
+	VPSHUFB	32(SI), Y7, Y8; \
+	VPSHUFB	64(SI), Y7, Y7; \
+	OR3(Y10, Y3, Y8); \
+	VPOR	Y7, Y10, Y10; \
+	VPTEST	Y0, Y1; \
+	JNE	boxLoop; \
+	VMOVDQU	Y0, triadState_boxes(DI)(AX*1); \
+	/* The box's bands (triadBoxBands): the horizontal one gets the */ \
+	/* low half of Y10, the vertical one the high half. */ \
+	LEAQ	·triadBoxBands(SB), SI; \
+	LEAQ	(SI)(BX*8), SI; \
+	MOVBQZX	4(SI), CX; \
+	SHLQ	$5, CX; \
+	VPERMQ	$0x44, Y10, Y2; \
+	VPOR	triadState_elim(DI)(CX*1), Y2, Y2; \
+	VMOVDQU	Y2, triadState_elim(DI)(CX*1); \
+	MOVBQZX	6(SI), CX; \
+	SHLQ	$5, CX; \
+	VPERMQ	$0xee, Y10, Y2; \
+	VPOR	triadState_elim(DI)(CX*1), Y2, Y2; \
+	VMOVDQU	Y2, triadState_elim(DI)(CX*1); \
+	/* Then updated, in the order for the direction heard from. */ \
+	MOVBQZX	fromVertical+48(FP), CX; \
+	LEAQ	(SI)(CX*4), SI; \
+	MOVQ	SI, 32(SP); \
+	MOVBQZX	(SI), R11; \
+	MOVBQZX	1(SI), R12; \
+	BOX_BAND(BAND, boxSecond); \
+	MOVQ	32(SP), SI; \
+	MOVBQZX	2(SI), R11; \
+	MOVBQZX	3(SI), R12; \
+	BOX_BAND(BAND, boxDone); \
+	MOVB	$1, ret+56(FP); \
+	RET; \
+boxFail: \
+	MOVB	$0, ret+56(FP); \
+	RET
+
+// One of the band's three boxes, SI its triadOrderOff: restrict the box to
+// the candidates of its place in the band, when that rules anything out.
+#define BAND_BOX(k0, k1, BOX, next) \
+	MOVWQZX	k0(SI), CX; \
+	MOVWQZX	k1(SI), DX; \
+	VMOVDQU	BAND_CANDS(SP)(DX*1), Y2; \
+	VPANDN	triadState_boxes(DI)(CX*1), Y2, Y2; \
+	VPTEST	Y2, Y2; \
+	JEQ	next; \
+	MOVQ	DI, 0(SP); \
+	SHRQ	$5, CX; \
+	MOVQ	CX, 8(SP); \
+	VMOVDQU	Y2, 16(SP); \
+	MOVQ	i+8(FP), CX; \
+	CMPQ	CX, $3; \
+	SETCC	48(SP); \
+	CALL	BOX(SB); \
+	CMPB	56(SP), $0; \
+	JEQ	bandFail; \
+	MOVQ	st+0(FP), DI; \
+	MOVQ	BAND_ORDER(SP), SI; \
+next:
+
+// triadsToCandidates of Y3 (the box's triads in lanes 0-2 of both halves),
+// with DX the tcPosToCand pair for the band's direction, into the frame.
+#define BAND_CAND(off) \
+	VPOR	·tvAllBox3(SB), Y3, Y3; \
+	VPSHUFB	(DX), Y3, Y4; \
+	VPSHUFB	32(DX), Y3, Y3; \
+	VPOR	Y4, Y3, Y3; \
+	VMOVDQU	Y3, off(SP)
+
+// bandEliminate(st *triadState, i, from int) bool
+#define BAND_BODY(BOX) \
+	MOVQ	st+0(FP), DI; \
+	MOVQ	i+8(FP), BX; \
+	MOVQ	BX, AX; \
+	SHLQ	$5, AX; \
+	POPC_SETUP; \
+	VMOVDQU	triadState_conf(DI)(AX*1), Y0; \
+	VMOVDQU	triadState_elim(DI)(AX*1), Y1; \
+	VPANDN	Y0, Y1, Y0; \
+	VPSHUFB	·tcCfgToTriads(SB), Y0, Y2; \
+	VPSHUFB	·tcCfgToTriads+32(SB), Y0, Y3; \
+	VPOR	Y3, Y2, Y2; \
+	POPC9(Y2, Y3, Y4, Y5); \
+	VPCMPEQW	·tvThree(SB), Y3, Y3; \
+	VPAND	Y2, Y3, Y3; \
+	VPSHUFD	$0x4e, Y3, Y4; \
+	VPSHUFB	·tcBandElim(SB), Y4, Y5; \
+	VPSHUFB	·tcBandElim+32(SB), Y4, Y4; \
+	VPSHUFB	·tcBandElim+64(SB), Y3, Y6; \
+	VPSHUFB	·tcBandElim+96(SB), Y3, Y3; \
+	OR3(Y5, Y4, Y6); \
+	VPOR	Y3, Y5, Y5; \
+	VPERMQ	$0x4e, Y5, Y4; \
+	ANDNOR(Y0, Y5, Y4); \
+	VMOVDQU	Y0, triadState_conf(DI)(AX*1); \
+	VPSHUFB	·tcCfgToTriads(SB), Y0, Y2; \
+	VPSHUFB	·tcCfgToTriads+32(SB), Y0, Y3; \
+	VPOR	Y3, Y2, Y2; \
+	LEAQ	·tcPosToCand(SB), DX; \
+	CMPQ	BX, $3; \
+	JLT	bandHorizontal; \
+	ADDQ	$64, DX; \
+bandHorizontal: \
+	VPERMQ	$0x44, Y2, Y3; \
+	BAND_CAND(64); \
+	VPERMQ	$0x11, Y2, Y3; \
+	BAND_CAND(96); \
+	VPERMQ	$0xee, Y2, Y3; \
+	BAND_CAND(128); \
+	IMUL3Q	$36, BX, BX; \
+	MOVQ	from+16(FP), CX; \
+	IMUL3Q	$12, CX, CX; \
+	ADDQ	CX, BX; \
+	LEAQ	·triadOrderOff(SB), SI; \
+	ADDQ	BX, SI; \
+	MOVQ	SI, BAND_ORDER(SP); \
+	BAND_BOX(0, 2, BOX, band1); \
+	BAND_BOX(4, 6, BOX, band2); \
+	BAND_BOX(8, 10, BOX, band3); \
+	MOVB	$1, ret+24(FP); \
+	RET; \
+bandFail: \
+	MOVB	$0, ret+24(FP); \
+	RET
+
+// bandEliminate(st *triadState, i, from int) bool, called from Go: the
+// band's propagation, then VZEROUPPER, as Go code follows that may use
+// legacy SSE instructions (the ABI wrapper's XORPS X15 first), which would
+// stall on dirty upper halves.
+#define BAND_ENTRY(BAND) \
+	MOVQ	st+0(FP), AX; \
+	MOVQ	AX, 0(SP); \
+	MOVQ	i+8(FP), AX; \
+	MOVQ	AX, 8(SP); \
+	MOVQ	from+16(FP), AX; \
+	MOVQ	AX, 16(SP); \
+	CALL	BAND(SB); \
+	VZEROUPPER; \
+	MOVBLZX	24(SP), AX; \
+	MOVB	AX, ret+24(FP); \
+	RET
+
+// AVX2.
+
+// POPC9 counts the bits of each lane of src (9-bit values) into dst.
+#define POPC_SETUP VMOVDQU ·tvPopLUT(SB), Y12
+#define POPC9(src, dst, t1, t2) \
+	VPAND	·tvMask4(SB), src, t1; \
+	VPSHUFB	t1, Y12, t1; \
+	VPSRAW	$4, src, t2; \
+	VPSHUFB	t2, Y12, t2; \
+	VPSRAW	$8, src, dst; \
+	VPADDW	t1, dst, dst; \
+	VPADDW	t2, dst, dst
+// x |= a &^ b
+#define ORANDN(x, a, b) VPANDN a, b, Y11; VPOR Y11, x, x
+// x |= a | b
+#define OR3(x, a, b) VPOR a, x, x; VPOR b, x, x
+// x |= a ^ b
+#define ORXOR(x, a, b) VPXOR a, b, Y11; VPOR Y11, x, x
+// x &^= a | b
+#define ANDNOR(x, a, b) VPOR a, b, Y11; VPANDN x, Y11, x
+
+TEXT ·bandEliminateAVX2(SB), 0, $32-25
+	NO_LOCAL_POINTERS
+	BAND_ENTRY(·bandAVX2)
+
+TEXT ·boxAVX2(SB), 0, $48-57
+	NO_LOCAL_POINTERS
+	BOX_BODY(·bandAVX2)
+
+TEXT ·bandAVX2(SB), 0, $168-25
+	NO_LOCAL_POINTERS
+	BAND_BODY(·boxAVX2)
+
+#undef POPC_SETUP
+#undef POPC9
+#undef ORANDN
+#undef OR3
+#undef ORXOR
+#undef ANDNOR
+
+// AVX-512: VPTERNLOGD $f, c, b, a computes f of (a, b, c) into a, with
+// a, b and c the truth tables 0xf0, 0xcc and 0xaa.
+
+#define POPC_SETUP
+#define POPC9(src, dst, t1, t2) VPOPCNTW src, dst
+#define ORANDN(x, a, b) VPTERNLOGD $0xf4, b, a, x
+#define OR3(x, a, b) VPTERNLOGD $0xfe, b, a, x
+#define ORXOR(x, a, b) VPTERNLOGD $0xf6, b, a, x
+#define ANDNOR(x, a, b) VPTERNLOGD $0x10, b, a, x
+
+TEXT ·bandEliminateAVX512(SB), 0, $32-25
+	NO_LOCAL_POINTERS
+	BAND_ENTRY(·bandAVX512)
+
+TEXT ·boxAVX512(SB), 0, $48-57
+	NO_LOCAL_POINTERS
+	BOX_BODY(·bandAVX512)
+
+TEXT ·bandAVX512(SB), 0, $168-25
+	NO_LOCAL_POINTERS
+	BAND_BODY(·boxAVX512)
+
+// In chooseBranch: band i's configurations counted (the low half of its
+// vector); CX the count, or R9 where below 10 (the band is fixed), taken as
+// the best (AX, count BX) where fewer.
+#define CHOOSE_BAND(i) \
+	POPCNTQ	(triadState_conf+32*i)(DI), CX; \
+	POPCNTQ	(triadState_conf+32*i+8)(DI), DX; \
+	ADDQ	DX, CX; \
+	CMPQ	CX, $10; \
+	CMOVQLT	R9, CX; \
+	MOVQ	$i, DX; \
+	CMPQ	CX, BX; \
+	CMOVQLT	DX, AX; \
+	CMOVQLT	CX, BX
+
+// In chooseBranch: lane k of the band's vector (at SI) added to the digits
+// seen once (R8), twice (R9), three times (R10) and four times (R11).
+#define CHOOSE_LANE(k) \
+	MOVWLZX	(2*k)(SI), DX; \
+	MOVL	R10, R12; \
+	ANDL	DX, R12; \
+	ORL	R12, R11; \
+	MOVL	R9, R12; \
+	ANDL	DX, R12; \
+	ORL	R12, R10; \
+	MOVL	R8, R12; \
+	ANDL	DX, R12; \
+	ORL	R12, R9; \
+	ORL	DX, R8
+
+// func chooseBranchAsm(st *triadState) (band int, bit uint16)
+TEXT ·chooseBranchAsm(SB), NOSPLIT, $0-18
+	MOVQ	st+0(FP), DI
+	MOVQ	$-1, AX
+	MOVQ	$0x40000000, BX
+	MOVQ	BX, R9
+	CHOOSE_BAND(0)
+	CHOOSE_BAND(1)
+	CHOOSE_BAND(2)
+	CHOOSE_BAND(3)
+	CHOOSE_BAND(4)
+	CHOOSE_BAND(5)
+	TESTQ	AX, AX
+	JS	chooseNone
+	MOVQ	AX, CX
+	SHLQ	$5, CX
+	LEAQ	triadState_conf(DI)(CX*1), SI
+	XORL	R8, R8
+	XORL	R9, R9
+	XORL	R10, R10
+	XORL	R11, R11
+	CHOOSE_LANE(0)
+	CHOOSE_LANE(1)
+	CHOOSE_LANE(2)
+	CHOOSE_LANE(3)
+	CHOOSE_LANE(4)
+	CHOOSE_LANE(5)
+	// The lowest digit with two configurations, else three, else four.
+	MOVL	R10, CX
+	NOTL	CX
+	ANDL	R9, CX
+	JNZ	chooseBit
+	MOVL	R11, CX
+	NOTL	CX
+	ANDL	R10, CX
+	JNZ	chooseBit
+	MOVL	R11, CX
+chooseBit:
+	MOVL	CX, DX
+	NEGL	DX
+	ANDL	DX, CX
+	MOVQ	AX, band+8(FP)
+	MOVW	CX, bit+16(FP)
+	VZEROUPPER
+	RET
+chooseNone:
+	MOVQ	AX, band+8(FP)
+	MOVW	$0, bit+16(FP)
+	VZEROUPPER
+	RET
