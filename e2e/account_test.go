@@ -17,7 +17,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/internal/arenatest"
-	"github.com/sudoku-arena/arena/room"
 )
 
 // startAccountArena starts a server whose public address is
@@ -272,7 +271,7 @@ func TestAccount(t *testing.T) {
 	// Two guests on today's daily, both ranked.
 	date := startDailyAs(ann, base, "Ann")
 	startDailyAs(gus, base, "Gus")
-	solveLikePeople(room.LevelFloor("easy"), ann, gus)
+	solveLikePeople(easyFloor, ann, gus)
 	for _, p := range []*page{ann, gus} {
 		p.wait("a ranked result", visible("#finish")+` && document.querySelector('#finish-sub').dataset.ranked === 'true'`)
 	}

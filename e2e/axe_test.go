@@ -8,8 +8,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
-
-	"github.com/sudoku-arena/arena/room"
 )
 
 // axeSource is axe-core, vendored (testdata/README.md): the browser tests
@@ -173,7 +171,7 @@ func auditDailyAndAccount(t *testing.T, srv *arena, base string) {
 
 	// Ann's daily ends, ranked: the finish beside the leaderboard, the
 	// streak and the archive.
-	ann.solvePast(dCells[3:], dSol, room.LevelFloor("easy"))
+	ann.solvePast(dCells[3:], dSol, easyFloor)
 	ann.wait("a ranked result", visible("#finish")+` && document.querySelector('#finish-sub').dataset.ranked === 'true'`)
 	ann.wait("Ann on the leaderboard", `!!document.querySelector('#lb-rows tr.me')`)
 	ann.audit("daily after")

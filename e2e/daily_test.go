@@ -33,8 +33,8 @@ func text(p *page, sel string) string {
 // solveDaily waits for the daily room to run, then solves its givens; it
 // answers the givens as 81 characters (solvePast: the last few cells
 // typed, the rest by moves on the page's socket).
-// With ranked, the last digit waits until the clock has passed the easy
-// level's floor (waitPastFloor), and the cells go in no reading order: a
+// With ranked, the last digit waits until the clock has passed an easy
+// puzzle's floors (easyFloor), and the cells go in no reading order: a
 // finish faster than the floor, or filled by a scan, is held off the
 // leaderboard, as no person solves that way.
 func solveDaily(p *page, ranked bool) string {
@@ -43,7 +43,7 @@ func solveDaily(p *page, ranked bool) string {
 	givens, sol := puzzle(p)
 	cells, floor := empties(givens), time.Duration(0)
 	if ranked {
-		cells, floor = personOrder(givens), room.LevelFloor("easy")
+		cells, floor = personOrder(givens), easyFloor
 	}
 	p.solvePast(cells, sol, floor)
 	return givens.String()

@@ -24,10 +24,6 @@ var ratedLooks = []look{
 	{"-phone-dark", 390, 844, true, "dark"},
 }
 
-// playNowFloor bounds the floors of TestPlayNowRated's easy puzzle: the
-// level's (60 s), and the puzzle's own from its steps, which may pass it.
-const playNowFloor = 90 * time.Second
-
 // TestPlayNowRated: two accounts press Play now (rated, easy) in two
 // browsers, are matched into one race that starts by itself, and race it
 // to the end as people would (past the floors, at uneven intervals);
@@ -65,7 +61,7 @@ func TestPlayNowRated(t *testing.T) {
 
 	// The race, as people play it (solveLikePeople): in an order of each
 	// one's own; Ann's last digit first, once past the floor.
-	solveLikePeople(playNowFloor, ann, bob)
+	solveLikePeople(easyFloor, ann, bob)
 	for _, p := range []*page{ann, bob} {
 		p.waitFor("the rating change on the finish card", visible("#finish-rating"), 30*time.Second)
 	}
