@@ -523,10 +523,14 @@ func triadName() string {
 	switch {
 	case !triadReady:
 		return ""
+	case triadImpl == triadAVX512:
+		return "the triad solver (assembly, AVX-512)"
+	case triadImpl == triadAVX2:
+		return "the triad solver (assembly, AVX2)"
 	case triadBitalg:
-		return "the triad solver (AVX2, VPOPCNTW)"
+		return "the triad solver (Go, AVX2, VPOPCNTW)"
 	}
-	return "the triad solver (AVX2)"
+	return "the triad solver (Go, AVX2)"
 }
 
 // triadSolve counts g's solutions up to limit with the triad solver, and

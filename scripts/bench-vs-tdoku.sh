@@ -6,7 +6,9 @@
 #
 # usage: scripts/bench-vs-tdoku.sh TDOKU_RUN_BENCHMARK ARENA_BINARY SECONDS REPEAT FILE...
 # tdoku is built separately (github.com/t-dillon/tdoku, -O3 -march=native).
-# CORES names the two cores to pin to (default "0 1").
+# CORES names the two cores to pin to (default "0 1"). SEQ=1 runs the two
+# one after the other on the first of them instead, which is steadier on a
+# virtual machine whose cores may share a physical one.
 set -euo pipefail
 if [ $# -lt 5 ]; then
 	echo "usage: $0 TDOKU_RUN_BENCHMARK ARENA_BINARY SECONDS REPEAT FILE..." >&2
@@ -24,7 +26,12 @@ for f in "$@"; do
 		read -r c0 c1 <<<"${CORES:-0 1}"
 		for pair in "$c0 $c1" "$c1 $c0"; do
 			set -- $pair
-			taskset -c "$1" "$tdoku" -s tdoku -t "$secs" -w 1 -c 1 "$f" | awk -F, '{print $(NF-3)}' >>"$tmp/t" &
+			if [ "${SEQ:-}" = 1 ]; then
+				set -- "$c0" "$c0"
+				taskset -c "$1" "$tdoku" -s tdoku -t "$secs" -w 1 -c 1 "$f" | awk -F, '{print $(NF-3)}' >>"$tmp/t"
+			else
+				taskset -c "$1" "$tdoku" -s tdoku -t "$secs" -w 1 -c 1 "$f" | awk -F, '{print $(NF-3)}' >>"$tmp/t" &
+			fi
 			taskset -c "$2" "$arena" bench -t "$secs" "$f" | awk 'NR==2 {print $3}' >>"$tmp/a"
 			wait
 		done
