@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"slices"
 	"strings"
@@ -17,9 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/internal/arenatest"
-	"github.com/sudoku-arena/arena/room"
 )
 
 // startAccountArena starts a server whose public address is
@@ -254,45 +251,6 @@ func startDailyAs(p *page, base, name string) string {
 	return strings.Split(eval[string](p, `location.pathname`), "/")[2]
 }
 
-// solveDailiesLikePeople solves each page's daily as a person would, so
-// that the finishes rank: the pages take turns placing a digit, in an
-// order of their own (not row by row) and at uneven intervals (the checks
-// look at how uneven, not how long); the last digit waits until the clock
-// is past the easy level's floor (waitPastFloor).
-func solveDailiesLikePeople(pages ...*page) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	type todo struct {
-		cells []int
-		sol   engine.Grid
-	}
-	work := make([]todo, len(pages))
-	most := 0
-	for i, p := range pages {
-		givens, sol := puzzle(p)
-		cells := empties(givens)
-		rng.Shuffle(len(cells), func(a, b int) { cells[a], cells[b] = cells[b], cells[a] })
-		work[i] = todo{cells, sol}
-		most = max(most, len(cells))
-	}
-	for n := range most - 1 {
-		for i, p := range pages {
-			if n < len(work[i].cells)-1 {
-				c := work[i].cells[n]
-				p.place(c, work[i].sol[c])
-			}
-		}
-		time.Sleep(time.Duration(100+rng.IntN(300)) * time.Millisecond)
-	}
-	for i, p := range pages {
-		waitPastFloor(p, room.LevelFloor("easy"))
-		last := work[i].cells[len(work[i].cells)-1]
-		p.place(last, work[i].sol[last])
-	}
-	for _, p := range pages {
-		p.wait("a ranked result", visible("#finish")+` && document.querySelector('#finish-sub').dataset.ranked === 'true'`)
-	}
-}
-
 // TestAccount is the life of an account in the browser: two guests play
 // the day's daily (so they have history, a streak and a place on the
 // leaderboard); one makes an account with a passkey, after a cancelled
@@ -313,7 +271,10 @@ func TestAccount(t *testing.T) {
 	// Two guests on today's daily, both ranked.
 	date := startDailyAs(ann, base, "Ann")
 	startDailyAs(gus, base, "Gus")
-	solveDailiesLikePeople(ann, gus)
+	solveLikePeople(easyFloor, ann, gus)
+	for _, p := range []*page{ann, gus} {
+		p.wait("a ranked result", visible("#finish")+` && document.querySelector('#finish-sub').dataset.ranked === 'true'`)
+	}
 	before := me(ann)
 	require.NotNil(t, before.Player, "the guest's session")
 	assert.True(t, before.Player.Guest, "Ann is a guest")
@@ -621,8 +582,7 @@ func TestAccountNames(t *testing.T) {
 	startGame(ann, gus)
 	givens, sol := puzzle(gus)
 	cells := empties(givens)
-	gus.click(cellSel(cells[0]))
-	gus.fillByKeys(cells[0], cells, sol)
+	gus.solve(cells, sol)
 	ann.wait("Gus's finish in the feed", feedHas("finish", "Gus (guest) finished 1st"))
 	gus.wait("the results", visible("#finish")+` && [...document.querySelectorAll('#finish-rows .name')].some(td => td.textContent === 'Gus (guest)')`)
 }

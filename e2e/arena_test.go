@@ -48,6 +48,13 @@ var arenaEnv = []string{
 // (TestDailyHeldForReview).
 const floorPercent = 10
 
+// easyFloor bounds the default floors of an easy puzzle, for
+// waitPastFloor: the level's (60 s), and the puzzle's own from its steps,
+// which may pass it. A ranked finish whose cells go in by moves
+// (fillByProtocol) comes at once after the wait: nothing else keeps it
+// past a floor.
+const easyFloor = 90 * time.Second
+
 // clockSeconds is a page expression: the seconds the room's clock shows.
 const clockSeconds = `(([m, s]) => +m * 60 + +s)(document.querySelector('#timer').textContent.split(':'))`
 

@@ -8,8 +8,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
-
-	"github.com/sudoku-arena/arena/room"
 )
 
 // axeSource is axe-core, vendored (testdata/README.md): the browser tests
@@ -167,16 +165,13 @@ func auditDailyAndAccount(t *testing.T, srv *arena, base string) {
 	waitPlaying(ann)
 	dGivens, dSol := puzzle(ann)
 	dCells := personOrder(dGivens)
-	last := len(dCells) - 1
 	ann.click(cellSel(dCells[0]))
 	ann.fillByKeys(dCells[0], dCells[:3], dSol)
 	ann.audit("daily during")
-	ann.fillByKeys(dCells[2], dCells[3:last], dSol)
 
 	// Ann's daily ends, ranked: the finish beside the leaderboard, the
 	// streak and the archive.
-	waitPastFloor(ann, room.LevelFloor("easy"))
-	ann.fillByKeys(dCells[last-1], dCells[last:], dSol)
+	ann.solvePast(dCells[3:], dSol, easyFloor)
 	ann.wait("a ranked result", visible("#finish")+` && document.querySelector('#finish-sub').dataset.ranked === 'true'`)
 	ann.wait("Ann on the leaderboard", `!!document.querySelector('#lb-rows tr.me')`)
 	ann.audit("daily after")
@@ -261,7 +256,7 @@ func auditRooms(t *testing.T, base string) {
 	di.click("#notice button.primary")
 	di.wait("watching", `document.querySelector('.room')?.classList.contains('spectating') && `+phaseIs("running"))
 	di.audit("watching")
-	bo.fillByKeys(cells[7], cells[5:], sol)
+	bo.solve(cells[5:], sol)
 	bo.wait("the finish card", visible("#finish"))
 	bo.audit("race finish")
 	bo.click("#finish-close")
@@ -299,7 +294,7 @@ func auditRooms(t *testing.T, base string) {
 	bo.audit("coop offline")
 	bo.offline(false)
 	bo.wait("back online, the digit answered", connIs("open")+" && "+digitIs(cells[8], sol[cells[8]]))
-	bo.fillByKeys(cells[8], cells[9:], sol)
+	bo.solve(cells[9:], sol)
 	bo.wait("the co-op finish", visible("#finish"))
 	bo.audit("coop finish")
 }

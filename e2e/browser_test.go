@@ -133,8 +133,21 @@ func (b *browser) open(name string, parent context.Context, opts ...chromedp.Con
 	b.mu.Unlock()
 	p.viewport(1280, 800, false) // a laptop's, whatever the window is
 	p.initScript("watch for CSP violations", cspWatch)
+	p.initScript("keep the room's socket", socketKeep)
 	return p
 }
+
+// socketKeep runs in every document a page opens, before the page's own
+// scripts: it keeps, in window.__roomSocket, the socket the page last
+// joined a room on, so that fillByProtocol can send moves as the page's
+// player without the keyboard.
+const socketKeep = `(() => {
+	const send = WebSocket.prototype.send;
+	WebSocket.prototype.send = function (data) {
+		if (typeof data === 'string' && data.startsWith('{"type":"join"')) window.__roomSocket = this;
+		return send.call(this, data);
+	};
+})()`
 
 // cspWatch runs in every document a page opens, before the page's own
 // scripts: it keeps each violation of the server's Content-Security-Policy

@@ -63,7 +63,8 @@ func TestCoop(t *testing.T) {
 		p.wait("y's mark cleared", fmt.Sprintf(`!(document.querySelector('%s .corner')?.textContent || '').includes('%d')`, cellSel(y), sol[x]))
 	}
 
-	// The rest, in turns; each digit carries who placed it.
+	// The rest, in turns (the first two typed, then by moves on each
+	// page's socket); each digit carries who placed it.
 	var rest []int
 	for _, c := range cells {
 		if c != x {
@@ -71,10 +72,14 @@ func TestCoop(t *testing.T) {
 		}
 	}
 	last := rest[len(rest)-1]
+	turns := [2][]int{}
 	for i, c := range rest[:len(rest)-1] {
-		p := []*page{bob, alice}[i%2]
-		p.place(c, sol[c])
+		turns[i%2] = append(turns[i%2], c)
 	}
+	bob.place(rest[0], sol[rest[0]])
+	alice.place(rest[1], sol[rest[1]])
+	bob.fillByProtocol(turns[0][1:], sol)
+	alice.fillByProtocol(turns[1][1:], sol)
 	for _, p := range []*page{alice, bob} {
 		p.wait("Bob's last digit", digitIs(rest[len(rest)-2], sol[rest[len(rest)-2]]))
 		assert.Equal(t, ids["Alice"], byOf(p, x), "%s: x placed by Alice", p.name)

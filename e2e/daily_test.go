@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -29,27 +30,22 @@ func text(p *page, sel string) string {
 	return eval[string](p, fmt.Sprintf(`(document.querySelector(%q)?.textContent || '').trim()`, sel))
 }
 
-// solveDaily waits for the daily room to run, then types the solution of
-// its givens; it answers the givens as 81 characters. With ranked, the
-// last digit waits until the clock has passed the easy level's floor
-// (waitPastFloor), and the cells go in no reading order: a finish faster
-// than the floor, or filled by a scan, is held off the leaderboard, as no
-// person solves that way.
+// solveDaily waits for the daily room to run, then solves its givens; it
+// answers the givens as 81 characters (solvePast: the last few cells
+// typed, the rest by moves on the page's socket).
+// With ranked, the last digit waits until the clock has passed an easy
+// puzzle's floors (easyFloor), and the cells go in no reading order: a
+// finish faster than the floor, or filled by a scan, is held off the
+// leaderboard, as no person solves that way.
 func solveDaily(p *page, ranked bool) string {
 	p.t.Helper()
 	waitPlaying(p)
 	givens, sol := puzzle(p)
-	cells := empties(givens)
+	cells, floor := empties(givens), time.Duration(0)
 	if ranked {
-		cells = personOrder(givens)
+		cells, floor = personOrder(givens), easyFloor
 	}
-	last := len(cells) - 1
-	p.click(cellSel(cells[0]))
-	p.fillByKeys(cells[0], cells[:last], sol)
-	if ranked {
-		waitPastFloor(p, room.LevelFloor("easy"))
-	}
-	p.fillByKeys(cells[last-1], cells[last:], sol)
+	p.solvePast(cells, sol, floor)
 	return givens.String()
 }
 

@@ -2,9 +2,11 @@ package e2e
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
@@ -224,6 +226,84 @@ func (p *page) fillByKeys(from int, cells []int, sol engine.Grid) {
 		// fails the wait for it in the right one.
 		p.press(digitKey(int(sol[c]), false), modNone)
 		p.wait(fmt.Sprintf("%d in cell %d", sol[c], c), digitIs(c, sol[c]))
+	}
+}
+
+// fillByProtocol places the solution's digits in the cells as the page's
+// player, by move messages (docs/protocol.md) sent on the page's own
+// socket in one go, without the keyboard; then it waits until the board
+// shows every one as the server has it. It is the short way through the
+// cells a test does not need typed: the page still draws each digit from
+// the server's move events, and a test types its last cells with
+// fillByKeys.
+func (p *page) fillByProtocol(cells []int, sol engine.Grid) {
+	p.t.Helper()
+	if len(cells) == 0 {
+		return
+	}
+	moves := make([]string, len(cells))
+	shown := make([]string, len(cells))
+	for i, c := range cells {
+		moves[i] = fmt.Sprintf(`{"type":"move","id":"fill-%d","cell":%d,"digit":%d}`, c, c, sol[c])
+		shown[i] = digitIs(c, sol[c])
+	}
+	sent := eval[bool](p, fmt.Sprintf(`(() => {
+		const ws = window.__roomSocket;
+		if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+		for (const m of %s) ws.send(m);
+		return true;
+	})()`, jsStrings(moves)))
+	require.True(p.t, sent, "%s: the room's socket is open", p.name)
+	p.wait(fmt.Sprintf("%d digits placed by moves", len(cells)), strings.Join(shown, " && "))
+}
+
+// solve fills the cells in their order: all but the last typedCells by
+// fillByProtocol, those typed with fillByKeys from a click on the first
+// of them, so that the page's keys make the finish.
+func (p *page) solve(cells []int, sol engine.Grid) {
+	p.t.Helper()
+	p.solvePast(cells, sol, 0)
+}
+
+// typedCells is how many of the cells solve types, the last of them the
+// finish.
+const typedCells = 4
+
+// solvePast is solve with, when floor is not 0, the last digit typed once
+// the clock is past the floor (waitPastFloor): a ranked finish.
+func (p *page) solvePast(cells []int, sol engine.Grid, floor time.Duration) {
+	p.t.Helper()
+	typed, last := max(0, len(cells)-typedCells), len(cells)-1
+	p.fillByProtocol(cells[:typed], sol)
+	p.click(cellSel(cells[typed]))
+	p.fillByKeys(cells[typed], cells[typed:last], sol)
+	if floor != 0 {
+		waitPastFloor(p, floor)
+	}
+	p.fillByKeys(cells[max(typed, last-1)], cells[last:], sol)
+}
+
+// solveLikePeople solves each page's puzzle so that a ranked finish
+// ranks: the cells in a shuffled order of each page's own (not row by
+// row), all but the last by solve; then, page after page, the last digit
+// once the clock is past the default floor (waitPastFloor). A burst of
+// moves, a few keys and a wait are intervals as uneven as a person's (the
+// checks look at how uneven, not how long).
+func solveLikePeople(floor time.Duration, pages ...*page) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	lasts := make([]func(), len(pages))
+	for i, p := range pages {
+		p.t.Helper()
+		givens, sol := puzzle(p)
+		cells := empties(givens)
+		rng.Shuffle(len(cells), func(a, b int) { cells[a], cells[b] = cells[b], cells[a] })
+		last := cells[len(cells)-1]
+		p.solve(cells[:len(cells)-1], sol)
+		lasts[i] = func() { p.place(last, sol[last]) }
+	}
+	for i, p := range pages {
+		waitPastFloor(p, floor)
+		lasts[i]()
 	}
 }
 

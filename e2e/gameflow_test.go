@@ -164,11 +164,9 @@ func TestFinishExplainsScore(t *testing.T) {
 	alice.click("#hint")
 	alice.wait("the hint", feedHas("hint", "You took a hint"))
 	alice.waitFor("the freeze to end", `!(`+visible("#freeze")+`)`, 5*time.Second)
-	alice.click(cellSel(cells[0]))
-	alice.fillByKeys(cells[0], cells, sol)
+	alice.solve(cells, sol)
 	bob.wait("Alice's finish", feedHas("finish", "Alice"))
-	bob.click(cellSel(cells[0]))
-	bob.fillByKeys(cells[0], cells, sol)
+	bob.solve(cells, sol)
 
 	for _, p := range []*page{alice, bob} {
 		p.wait("the final table", phaseIs("finished")+" && "+visible("#finish")+` && document.querySelectorAll('#finish-rows tr.why').length === 2`)
@@ -208,7 +206,7 @@ func TestSoloRace(t *testing.T) {
 	p := newBrowser(t).newPage("Alice")
 	_, _, sol, cells := soloRace(p, srv.URL(), 1)
 	p.wait("the first game's guide", visible("#guide"))
-	p.fillByKeys(cells[0], cells[1:], sol)
+	p.solve(cells[1:], sol)
 	p.wait("the finish card", phaseIs("finished")+" && "+visible("#finish"))
 	assert.False(t, eval[bool](p, `!!document.querySelector('#guide')`), "the first game's guide put away at the finish")
 	title := text(p, "#finish-title")

@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -24,10 +23,6 @@ var ratedLooks = []look{
 	{"-phone", 390, 844, true, "light"},
 	{"-phone-dark", 390, 844, true, "dark"},
 }
-
-// playNowFloor bounds the floors of TestPlayNowRated's easy puzzle: the
-// level's (60 s), and the puzzle's own from its steps, which may pass it.
-const playNowFloor = 90 * time.Second
 
 // TestPlayNowRated: two accounts press Play now (rated, easy) in two
 // browsers, are matched into one race that starts by itself, and race it
@@ -64,25 +59,9 @@ func TestPlayNowRated(t *testing.T) {
 	assert.Equal(t, "/r/"+room, eval[string](bob, `location.pathname`), "one room for both")
 	waitPlaying(ann, bob)
 
-	// The race, as people play it: turns at uneven intervals, in an order
-	// of each one's own; Ann's last digit first, once past the floor.
-	rng := rand.New(rand.NewPCG(5, 6))
-	givens, sol := puzzle(ann)
-	cells := [2][]int{empties(givens), empties(givens)}
-	for i := range cells {
-		rng.Shuffle(len(cells[i]), func(a, b int) { cells[i][a], cells[i][b] = cells[i][b], cells[i][a] })
-	}
-	for n := range len(cells[0]) - 1 {
-		for i, p := range []*page{ann, bob} {
-			p.place(cells[i][n], sol[cells[i][n]])
-		}
-		time.Sleep(time.Duration(100+rng.IntN(300)) * time.Millisecond)
-	}
-	for i, p := range []*page{ann, bob} {
-		waitPastFloor(p, playNowFloor)
-		last := cells[i][len(cells[i])-1]
-		p.place(last, sol[last])
-	}
+	// The race, as people play it (solveLikePeople): in an order of each
+	// one's own; Ann's last digit first, once past the floor.
+	solveLikePeople(easyFloor, ann, bob)
 	for _, p := range []*page{ann, bob} {
 		p.waitFor("the rating change on the finish card", visible("#finish-rating"), 30*time.Second)
 	}

@@ -44,13 +44,12 @@ func TestReplay(t *testing.T) {
 	cells := empties(givens)
 
 	// A conflict for the feed, then Bob finishes first, then Alice.
-	cc := alice.clash(givens)
-	bob.click(cellSel(cells[0]))
-	bob.fillByKeys(cells[0], cells, sol)
+	alice.clash(givens)
+	bob.solve(cells, sol)
 	alice.wait("Bob's finish", feedHas("finish", "Bob"))
 	// No replay while Alice races: the round is live.
 	alice.wait("no replay link while the race is live", `!(`+visible("#replay-link")+`)`)
-	alice.fillByKeys(cc, cells, sol)
+	alice.solve(cells, sol)
 	alice.wait("the replay link", visible("#replay-link"))
 	link := eval[string](alice, `document.querySelector('#replay-link').href`)
 	require.Equal(t, srv.URL()+"/r/"+id+"/replay?round=1", link)
@@ -161,10 +160,8 @@ func TestReplayCoop(t *testing.T) {
 	givens, sol := puzzle(alice)
 	cells := empties(givens)
 	half := len(cells) / 2
-	alice.click(cellSel(cells[0]))
-	alice.fillByKeys(cells[0], cells[:half], sol)
-	bob.click(cellSel(cells[half]))
-	bob.fillByKeys(cells[half], cells[half:], sol)
+	alice.solve(cells[:half], sol)
+	bob.solve(cells[half:], sol)
 	alice.wait("the replay link", visible("#replay-link"))
 
 	carol := b.newPage("Carol")

@@ -15,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sudoku-arena/arena/engine"
-	"github.com/sudoku-arena/arena/room"
 )
 
 // clocks picture the order of the boxes in the share text: the box
@@ -61,13 +60,7 @@ func fillBoxes(p *page, givens, sol engine.Grid, order []int, floor time.Duratio
 			filled = append(filled, b)
 		}
 	}
-	last := len(cells) - 1
-	p.click(cellSel(cells[0]))
-	p.fillByKeys(cells[0], cells[:last], sol)
-	if floor != 0 {
-		waitPastFloor(p, floor)
-	}
-	p.fillByKeys(cells[last-1], cells[last:], sol)
+	p.solvePast(cells, sol, floor)
 	return filled
 }
 
@@ -195,7 +188,7 @@ func shareDaily(t *testing.T, srv *arena) {
 	order := append(givensFull(givens), fillBoxes(ann, givens, sol, []int{4, 0, 8}, 0)...)
 	ann.navigate(srv.URL() + "/daily/" + date + "/easy")
 	waitPlaying(ann)
-	order = append(order, fillBoxes(ann, givens, sol, []int{2, 6, 1, 7, 3, 5}, room.LevelFloor("easy"))...)
+	order = append(order, fillBoxes(ann, givens, sol, []int{2, 6, 1, 7, 3, 5}, easyFloor)...)
 	ann.wait("a ranked result", visible("#finish")+` && document.querySelector('#finish-sub').dataset.ranked === 'true'`)
 	lb := srv.leaderboard(date, "easy")
 	require.Len(t, lb.Top, 1)

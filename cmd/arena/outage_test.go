@@ -16,8 +16,15 @@ import (
 	"github.com/sudoku-arena/arena/store/pgtest"
 )
 
-// outageFor is how long PostgreSQL stays away mid-game.
-const outageFor = 30 * time.Second
+// outageFor is how long PostgreSQL stays away mid-game, at least: several
+// times the event log's longest wait between two tries (2 s) and more than
+// PostgreSQL's idle-in-transaction limit (5 s), and long enough for the
+// outageSteps steps the test takes meanwhile, a second apart.
+const outageFor = 12 * time.Second
+
+// outageSteps is the last of the steps the test plays while PostgreSQL
+// is away, whatever the time they take: the team's finish.
+const outageSteps = 6
 
 // TestDatabaseOutage runs the real binary over a real PostgreSQL, stops
 // PostgreSQL at once mid-game (pg_ctl stop -m immediate) with a race and a
@@ -63,7 +70,7 @@ func TestDatabaseOutage(t *testing.T) {
 	haltedAt := time.Now()
 	require.Eventually(t, func() bool { return a.Status("/readyz") == http.StatusServiceUnavailable }, 10*time.Second, 50*time.Millisecond,
 		"not ready while the database is away")
-	for k := 0; time.Since(haltedAt) < outageFor; k++ {
+	for k := 0; k <= outageSteps || time.Since(haltedAt) < outageFor; k++ {
 		assert.Equal(t, http.StatusOK, a.Status("/livez"), "live throughout")
 		assert.Equal(t, http.StatusServiceUnavailable, a.Status("/readyz"), "not ready throughout")
 		switch {
@@ -82,14 +89,14 @@ func TestDatabaseOutage(t *testing.T) {
 			for next[racer] < len(raceCells) {
 				step(racer, race, raceCells)
 			}
-		case k == 6:
+		case k == outageSteps:
 			// So does the team's.
 			for i, p := range coop.players {
 				for next[p] < len(coopCells[i]) {
 					step(p, coop, coopCells[i])
 				}
 			}
-		case k < 6:
+		case k < outageSteps:
 			for i, p := range coop.players {
 				step(p, coop, coopCells[i])
 			}

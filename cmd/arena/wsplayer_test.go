@@ -20,17 +20,23 @@ import (
 	"github.com/sudoku-arena/arena/engine"
 	"github.com/sudoku-arena/arena/internal/arenatest"
 	"github.com/sudoku-arena/arena/protocol"
+	"github.com/sudoku-arena/arena/store/pgtest"
 )
 
 // TestMain lets four parallel tests run at once: the process tests mostly
-// wait, on their faults (20 s of PostgreSQL stopped, a node paused) and on
-// the servers they start. Six (as many as TestChaos has faults) loaded the
+// wait, on their faults (PostgreSQL stopped, a node paused) and on the
+// servers they start. Six (as many as TestChaos has faults) loaded the
 // two cores so, beside the browser tests, that the event log's flush ran
 // past the SIGKILL bound TestChaos allows (2 moves acknowledged 266 ms
-// before a kill were lost).
+// before a kill were lost). The tests that need a PostgreSQL but do not
+// stop it share one (pgtest.Share), each with databases of its own: an
+// initdb and a start for each was seconds of a busy machine's time.
 func TestMain(m *testing.M) {
 	arenatest.Parallel(4)
-	os.Exit(arenatest.Main(m))
+	stop := pgtest.Share()
+	code := arenatest.Main(m)
+	stop()
+	os.Exit(code)
 }
 
 // ack is a move the room acknowledged: the mover got it back with a seq.

@@ -50,6 +50,9 @@ type Server struct {
 	settings []string
 	cred     *syscall.Credential // who runs the server when we are root
 	counter  atomic.Int64
+	// shared is set on the server Share's Starts answer: its Stop is
+	// left to the function Share returned.
+	shared bool
 
 	mu     sync.Mutex
 	proc   *exec.Cmd     // the running postmaster; nil when halted or stopped
@@ -66,7 +69,8 @@ type Options struct {
 	Own bool
 }
 
-// Start starts a throwaway server, or connects to TEST_DATABASE_URL.
+// Start starts a throwaway server, or connects to TEST_DATABASE_URL, or,
+// after Share, answers the shared server.
 func Start(ctx context.Context, opts Options) (*Server, error) {
 	if u := os.Getenv(EnvURL); u != "" && !opts.Own {
 		if _, err := url.Parse(u); err != nil {
@@ -74,6 +78,57 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		}
 		return &Server{URL: u}, nil
 	}
+	if !opts.Own && !opts.Durable {
+		shared.mu.Lock()
+		defer shared.mu.Unlock()
+		if shared.on {
+			if shared.srv == nil {
+				srv, err := startThrowaway(ctx, opts)
+				if err != nil {
+					return nil, err
+				}
+				srv.shared = true
+				shared.srv = srv
+			}
+			return shared.srv, nil
+		}
+	}
+	return startThrowaway(ctx, opts)
+}
+
+// shared is the server that Start answers, once Share was called, to
+// every call that asks for neither Own nor Durable.
+var shared struct {
+	mu  sync.Mutex
+	on  bool
+	srv *Server
+}
+
+// Share makes every later Start in the test binary that asks for neither
+// Own nor Durable answer one throwaway server, started by the first of
+// them and stopped by the function Share returns, so that a package whose
+// tests each start a server runs initdb and PostgreSQL once, not once a
+// test. Each test still gets databases of its own (NewDatabase); the
+// shared server's Stop does nothing. Call it from TestMain before the
+// tests run, and what it returns after them.
+func Share() (stop func()) {
+	shared.mu.Lock()
+	shared.on = true
+	shared.mu.Unlock()
+	return func() {
+		shared.mu.Lock()
+		srv := shared.srv
+		shared.on, shared.srv = false, nil
+		shared.mu.Unlock()
+		if srv != nil {
+			srv.shared = false
+			srv.Stop()
+		}
+	}
+}
+
+// startThrowaway starts a server of the caller's own.
+func startThrowaway(ctx context.Context, opts Options) (*Server, error) {
 	bin, err := findBinDir()
 	if err != nil {
 		return nil, err
@@ -304,9 +359,10 @@ func freePort() (int, error) {
 
 // Stop stops a throwaway server (an immediate shutdown, then SIGKILL to
 // what is left after 10 s) and removes its directory, whatever state a
-// failed test left it in; for an external server it does nothing.
+// failed test left it in; for an external server, or the shared one
+// (Share), it does nothing.
 func (s *Server) Stop() {
-	if s == nil || s.dir == "" {
+	if s == nil || s.dir == "" || s.shared {
 		return
 	}
 	s.halt(10 * time.Second)

@@ -36,3 +36,42 @@ func TestServerDatabases(t *testing.T) {
 	require.NoError(t, cb.QueryRow(ctx, "SELECT current_setting('server_version_num')::int").Scan(&version))
 	assert.GreaterOrEqual(t, version, 150000)
 }
+
+// TestShare: after Share, the Starts that ask for neither Own nor Durable
+// answer one server, whose Stop leaves it running, with databases of
+// their own; one with Own has a server of its own; the function Share
+// returned stops the shared one.
+func TestShare(t *testing.T) {
+	ctx := context.Background()
+	stop := Share()
+	stopped := false
+	defer func() {
+		if !stopped {
+			stop()
+		}
+	}()
+	a, err := Start(ctx, Options{})
+	require.NoError(t, err)
+	a.Stop()
+	b, err := Start(ctx, Options{})
+	require.NoError(t, err)
+	assert.Same(t, a, b, "one server")
+	assert.NotEqual(t, a.NewDatabase(t), b.NewDatabase(t), "a database each")
+	conn, err := pgx.Connect(ctx, b.URL)
+	require.NoError(t, err, "Stop left the shared server running")
+	conn.Close(ctx)
+
+	own, err := Start(ctx, Options{Own: true})
+	require.NoError(t, err)
+	t.Cleanup(own.Stop)
+	assert.NotEqual(t, a.URL, own.URL, "Own: a server of its own")
+
+	stop()
+	stopped = true
+	_, err = pgx.Connect(ctx, a.URL)
+	assert.Error(t, err, "the shared server stopped")
+	c, err := Start(ctx, Options{})
+	require.NoError(t, err)
+	t.Cleanup(c.Stop)
+	assert.NotSame(t, a, c, "after the stop, a server of its own again")
+}
