@@ -27,11 +27,18 @@ import (
 func startAccountArena(t *testing.T, env ...string) (*arena, string) {
 	t.Helper()
 	requireChromium(t)
-	addr := arenatest.FreeAddr(t)
-	_, port, _ := strings.Cut(addr, ":")
-	base := "http://localhost:" + port
-	opts := arenatest.Options{Listen: addr, URL: base, Env: append(append(slices.Clone(arenaEnv), "PUBLIC_URL="+base), env...)}
-	return &arena{Arena: arenatest.Start(t, opts), t: t}, base
+	// A passkey's origin is localhost, so the server is reached (and
+	// PUBLIC_URL names it) by that name, on a port chosen again if taken.
+	bind := func(o *arenatest.Options) {
+		o.Listen = arenatest.FreeAddr(t)
+		_, port, _ := strings.Cut(o.Listen, ":")
+		o.URL = "http://localhost:" + port
+		o.Env = append(append(slices.Clone(arenaEnv), "PUBLIC_URL="+o.URL), env...)
+	}
+	opts := arenatest.Options{Rebind: bind}
+	bind(&opts)
+	a := arenatest.Start(t, opts)
+	return &arena{Arena: a, t: t}, a.URL()
 }
 
 // authenticator gives the page's tab a virtual passkey authenticator, as a

@@ -137,11 +137,11 @@ type Options struct {
 	// (http://localhost:PORT), since with PUBLIC_URL set the server
 	// answers for that host only.
 	URL string
-	// Rebind, when set, is asked for another LISTEN_ADDR (and the
-	// settings that name it) when the one given was taken between its
-	// choice and the server's bind, as a FreeAddr can be by a test
-	// running beside; Start then tries again, up to three times.
-	Rebind func() (listen string, env []string)
+	// Rebind, when set, is asked to give the options another Listen (and
+	// the URL and settings that name it) when the one given was taken
+	// between its choice and the server's bind, as a FreeAddr can be by a
+	// test running beside; Start then tries again, up to three times.
+	Rebind func(o *Options)
 	// NotReady, when set, does not wait for /readyz (a start while the
 	// database is away); the server is waited for until it listens.
 	NotReady bool
@@ -200,7 +200,7 @@ func Start(tb testing.TB, opts Options) *Arena {
 		if opts.Rebind == nil || try == 3 || !a.boundElsewhere() {
 			tb.Fatal(err)
 		}
-		a.opts.Listen, a.opts.Env = opts.Rebind()
+		opts.Rebind(&a.opts)
 	}
 }
 

@@ -61,7 +61,7 @@ func StartNodes(tb testing.TB, opts NodeOptions) []*Arena {
 		if i < len(opts.DatabaseURLs) && opts.DatabaseURLs[i] != "" {
 			db = opts.DatabaseURLs[i]
 		}
-		nodes[i] = Start(tb, Options{DatabaseURL: db, Listen: addr, Env: env, Rebind: bind})
+		nodes[i] = Start(tb, Options{DatabaseURL: db, Listen: addr, Env: env, Rebind: func(o *Options) { o.Listen, o.Env = bind() }})
 	}
 	return nodes
 }

@@ -19,9 +19,9 @@ func TestStartRebindsATakenAddress(t *testing.T) {
 	require.NoError(t, err)
 	defer taken.Close()
 	asked := 0
-	a := Start(t, Options{Listen: taken.Addr().String(), Rebind: func() (string, []string) {
+	a := Start(t, Options{Listen: taken.Addr().String(), Rebind: func(o *Options) {
 		asked++
-		return FreeAddr(t), nil
+		o.Listen = FreeAddr(t)
 	}})
 	assert.Equal(t, 1, asked)
 	assert.NotEqual(t, taken.Addr().String(), a.Addr())
