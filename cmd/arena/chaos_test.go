@@ -99,7 +99,15 @@ type chaosRun struct {
 	players  []*chaosPlayer
 	faultAt  time.Time // when the fault began
 	killedAt time.Time // when nodes were killed (SIGKILL), zero if none were
+	// bound is how far either side of faultAt a sudden fault may lose
+	// what was acknowledged: killBound, plus twice the test process's
+	// worst lateness within lagSpan of the fault (see lagProbe).
+	bound time.Duration
 }
+
+// lagSpan is how far either side of a fault the machine's lateness counts
+// towards what the fault may lose.
+const lagSpan = 2 * time.Second
 
 var chaosFaults = []chaosFault{
 	{name: "PostgresStopped20s", dueFrom: 2 * time.Second, dueTo: 28 * time.Second, run: func(t *testing.T, c *chaosCluster, _ *chaosRun) {
@@ -186,10 +194,16 @@ func runChaos(t *testing.T, f chaosFault) {
 			cp.run(pctx, cp.first)
 		}()
 	}
-	time.Sleep(chaosWarmup)
+	time.Sleep(chaosWarmup - lagSpan)
+	probe := startLagProbe()
+	time.Sleep(lagSpan)
 	run.faultAt = time.Now()
 	f.run(t, c, run)
 	faultEnd := time.Now()
+	if wait := time.Until(run.faultAt.Add(lagSpan)); wait > 0 {
+		time.Sleep(wait)
+	}
+	run.bound = killBound + 2*probe.worst(run.faultAt, lagSpan)
 	t.Logf("%s: fault over after %s", f.name, faultEnd.Sub(run.faultAt).Round(time.Millisecond))
 	finished := make(chan struct{})
 	go func() {
@@ -394,7 +408,7 @@ func checkChaos(ctx context.Context, t *testing.T, c *chaosCluster, run *chaosRu
 		}
 		what := fmt.Sprintf("room %s seq %d: %s's move %s (%d at %d), acknowledged %s after the fault began",
 			a.room, a.seq, a.player, a.id, a.digit, a.cell, a.at.Sub(run.faultAt).Round(time.Millisecond))
-		if f.sudden && a.at.After(run.faultAt.Add(-killBound)) && a.at.Before(run.faultAt.Add(killBound)) {
+		if f.sudden && a.at.After(run.faultAt.Add(-run.bound)) && a.at.Before(run.faultAt.Add(run.bound)) {
 			lostInBound = append(lostInBound, what)
 			continue
 		}
@@ -515,7 +529,8 @@ func checkChaos(ctx context.Context, t *testing.T, c *chaosCluster, run *chaosRu
 	assert.Empty(t, notBack, "rooms played again within %s of the kill", roomsBackBound)
 	assert.Empty(t, first(unfinished, 20), "every room plays to its end after the fault")
 	if len(lostInBound) > 0 {
-		t.Logf("%s: lost within the SIGKILL bound (%s either side of the fault's start): %s", name, killBound, strings.Join(lostInBound, "; "))
+		t.Logf("%s: lost within the SIGKILL bound (%s either side of the fault's start: %s, and twice the test's worst lateness then): %s",
+			name, run.bound, killBound, strings.Join(lostInBound, "; "))
 	}
 }
 
