@@ -152,7 +152,7 @@ func (s *bitSolver) search(limit int) int {
 		switch s.propagate(b) {
 		case stSolved:
 			if count == 0 {
-				s.solution = b.grid()
+				s.solution = b.placed()
 			}
 			count++
 			if count >= limit {
@@ -255,20 +255,8 @@ func (b *bitBoard) remove(band, d int, p uint) {
 	b.dirty |= 1 << i
 }
 
-// grid reads a fully solved state out as a Grid.
-func (b *bitBoard) grid() Grid {
-	var g Grid
-	for i, w := range b.cand[:27] {
-		d := uint8(i%9 + 1)
-		base := i / 9 * 27
-		for ; w != 0; w &= w - 1 {
-			g[base+bits.TrailingZeros32(w)] = d
-		}
-	}
-	return g
-}
-
-// placed is the grid of the cells b has solved, the others empty.
+// placed is the grid of the cells b has solved, the others empty: the
+// solution, once every cell is.
 func (b *bitBoard) placed() Grid {
 	var g Grid
 	for i, w := range b.cand[:27] {
