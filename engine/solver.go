@@ -66,50 +66,33 @@ func Solve(g Grid, limit int) SolveResult {
 // does, as a puzzle generator checking uniqueness does thousands of times a
 // second.
 //
-// Where the triad solver is built in (see solver_triad_simd.go), a puzzle
-// that the band solver's propagation does not settle is counted again by
-// the triad solver, starting from the cells that propagation solved (from
-// the givens, where the band solver had guessed first): the band solver is
-// the faster on puzzles that need no guess (most 17-clue puzzles), the
-// triad solver on those that need some. Handing over later, after a few of
-// the band solver's guesses, costs more on every public collection
-// (instructions per puzzle, band solver alone / hand over at once / after
-// 4 guesses: 17-clue 32.8 k / 31.7 k / 33.7 k, top1465 117 k / 92 k /
-// 115 k, the 1106 sample 986 k / 592 k / 625 k, measured when the triad
-// solver started from the givens). Starting from the solved cells, and
-// handing over as soon as singles stall (the triad solver's propagation
-// covers the band solver's stack and minirow rules), saves a further 6%
-// of the instructions on 17-clue and 5% on top1465.
+// Where the triad solver is built in (see solver_triad_simd.go), it counts
+// every puzzle, the band solver none: since its propagation is in assembly
+// and its load visits the givens alone, it is the faster on every public
+// collection, puzzles that need no guess included (instructions per puzzle
+// with AVX2, the band solver handing over to the triad solver where its
+// singles stall / the triad solver alone: 17-clue 26.9 k / 16.6 k,
+// top1465 57.3 k / 47.1 k, the 1106 sample 359 k / 350 k). Elsewhere the
+// band solver counts.
 func CountSolutions(g Grid, limit int) int {
+	if n, _, _, ok := triadSolve(&g, limit, false); ok {
+		return n
+	}
 	s := solverPool.Get().(*bitSolver)
 	s.rng = nil
-	s.budget, s.limited = triadAfter, triadReady
 	n := s.run(&g, limit)
-	s.limited = false
-	if n < 0 && s.guesses == 0 {
-		// Given up at the root: the triad solver starts from the cells
-		// the band solver's propagation solved, not from the givens.
-		g = s.stack[0].placed()
-	}
 	solverPool.Put(s)
-	if n < 0 {
-		n, _, _, _ = triadSolve(&g, limit, false)
-	}
 	return n
 }
 
 // Counter names what CountSolutions counts with on this build and
-// processor: the band solver, alone or handing over to the triad solver.
+// processor: the triad solver where it is built in, else the band solver.
 func Counter() string {
 	if n := triadName(); n != "" {
-		return "the band solver, then " + n
+		return n
 	}
 	return "the band solver"
 }
-
-// triadAfter is the band solver's guess budget before CountSolutions hands
-// a puzzle to the triad solver (a variable for the tests).
-var triadAfter = 0
 
 // solvableWithout reports whether g has a solution with digit (1..9) ruled
 // out of cell (0..80), which g leaves empty. The generator asks it, and

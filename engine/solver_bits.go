@@ -107,12 +107,6 @@ type bitSolver struct {
 	solution Grid
 
 	iterations, guesses, props int
-
-	// budget, when limited is set, is the number of guesses after which
-	// search gives up and returns -1 (CountSolutions then counts with the
-	// triad solver, faster on puzzles that need many).
-	budget  int
-	limited bool
 }
 
 var solverPool = sync.Pool{New: func() any { return new(bitSolver) }}
@@ -159,9 +153,6 @@ func (s *bitSolver) search(limit int) int {
 				return count
 			}
 		case stOpen:
-			if s.limited && s.guesses >= s.budget {
-				return -1
-			}
 			s.guess(sp)
 			sp++
 			continue
@@ -298,11 +289,6 @@ func (s *bitSolver) propagate(b *bitBoard) int {
 		}
 		if placed {
 			continue
-		}
-		if s.limited && s.budget == 0 {
-			// Handing over at the first guess: the triad solver's
-			// propagation covers the stack and minirow rules.
-			break
 		}
 		changed, ok := b.stacks()
 		if !ok {

@@ -466,11 +466,31 @@ func (s *triadSearch) visit(d int) {
 	}
 }
 
+// triadCells tells load where each cell sits in the triad solver's state,
+// a byte each: its box, its lane there, its horizontal and vertical bands,
+// and the masks of its place in them (indices into tvPeerElem, as a
+// [12]tvec). One word each, so that it is read in one load.
+var triadCells = func() (t [81]uint64) {
+	for cell := range t {
+		r, c := cell/9, cell%9
+		bi, bj, ei, ej := r/3, c/3, r%3, c%3
+		for k, f := range []int{bi*3 + bj, ei*4 + ej, bi, 3 + bj, bj*4 + ei, bi*4 + ej} {
+			t[cell] |= uint64(f) << (8 * k)
+		}
+	}
+	return t
+}()
+
 // load sets up st for the givens of g, without propagating beyond the
-// clues' own boxes; it reports false for a value out of range or givens
-// that repeat a digit in a unit.
+// clues' own boxes, as tdoku does; it reports false for a value out of
+// range. It visits the givens only, found with a vector compare: a branch
+// on each cell would be mispredicted at every turn from a given to an
+// empty cell. Givens that repeat a digit in a unit need no check here: the
+// first propagation fails on them. In a box, each given takes the digit
+// out of the other's cell; in a row or column across boxes, the band is
+// left no configuration for the digit, so the triads it allows the
+// givens' boxes lack the digit, and the givens' cells are left empty.
 func (st *triadState) load(g *Grid) bool {
-	var rows, cols, boxes [9]uint16 // zeroed before any vector is used
 	for i := range st.boxes {
 		st.boxes[i] = tvAll
 	}
@@ -478,27 +498,31 @@ func (st *triadState) load(g *Grid) bool {
 		st.conf[i] = tvAll6
 		st.elim[i] = tvZero
 	}
-	for cell, v := range g {
-		if v == 0 {
-			continue
+	var zero archsimd.Uint8x32
+	given := [2]uint64{
+		uint64(^archsimd.LoadUint8x32((*[32]uint8)(g[0:32])).Equal(zero).ToBits()) |
+			uint64(^archsimd.LoadUint8x32((*[32]uint8)(g[32:64])).Equal(zero).ToBits())<<32,
+		uint64(^archsimd.LoadUint8x32((*[32]uint8)(g[49:81])).Equal(zero).ToBits() >> 15),
+	}
+	for w, m := range given {
+		for ; m != 0; m &= m - 1 {
+			cell := w*64 + bits.TrailingZeros64(m)
+			d := uint(g[cell]) - 1
+			if d >= 9 {
+				return false
+			}
+			// The offsets come from the table, so that st's arrays
+			// need no bounds checks.
+			t := triadCells[cell%81]
+			at := func(base unsafe.Pointer, field uint) *tvec {
+				return (*tvec)(unsafe.Add(base, uintptr(t>>(8*field)&0xff)<<5))
+			}
+			digit := tvDigit[d]
+			bp, hp, vp := at(unsafe.Pointer(&st.boxes), 0), at(unsafe.Pointer(&st.elim), 2), at(unsafe.Pointer(&st.elim), 3)
+			*bp = bp.AndNot(*at(unsafe.Pointer(&tvAssign[d]), 1))
+			*hp = at(unsafe.Pointer(&tvPeerElem), 4).And(digit).Or(*hp)
+			*vp = at(unsafe.Pointer(&tvPeerElem), 5).And(digit).Or(*vp)
 		}
-		if v > 9 {
-			return false
-		}
-		d := int(v) - 1
-		bit := uint16(1) << d
-		r, c := cell/9, cell%9
-		bx := r/3*3 + c/3
-		if (rows[r]|cols[c]|boxes[bx])&bit != 0 {
-			return false
-		}
-		rows[r] |= bit
-		cols[c] |= bit
-		boxes[bx] |= bit
-		bi, bj, ei, ej := r/3, c/3, r%3, c%3
-		st.boxes[bx] = st.boxes[bx].AndNot(tvAssign[d][ei*4+ej])
-		st.elim[bi] = tvPeerElem[bj][ei].And(tvDigit[d]).Or(st.elim[bi])
-		st.elim[3+bj] = tvPeerElem[bi][ej].And(tvDigit[d]).Or(st.elim[3+bj])
 	}
 	return true
 }
