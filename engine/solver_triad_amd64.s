@@ -7,36 +7,40 @@
 // The triad solver's propagation (boxRestrictMore and bandEliminateMore of
 // solver_triad_simd.go, with the inlined checks of the calls they make) in
 // two variants: AVX2, and AVX-512 (VL, BW, BITALG). Both are written once,
-// as the macros BOX_BODY and BAND_BODY, over a few operation macros that
-// each variant defines: the AVX-512 one counts bits with VPOPCNTW and fuses
-// the and/or/xor chains into VPTERNLOGD. At the end, chooseBranch, scalar
-// and the same for both.
+// as the macro BAND_BODY, over a few operation macros that each variant
+// defines: the AVX-512 one counts bits with VPOPCNTW and fuses the
+// and/or/xor chains into VPTERNLOGD. At the end, chooseBranch, scalar and
+// the same for both.
 //
-// The functions are ABI0 (arguments on the stack) and call each other;
-// Go calls bandEliminateAVX2 or bandEliminateAVX512, which call the band
-// function and clear the upper halves of the vector registers after. No
-// vector register lives across a call: what a caller needs afterwards is in
-// *st or its own frame, and each function loads its constants on entry, so
-// that a restart after the stack has grown (which clobbers every register)
-// is safe.
+// One function per variant, the band's, is ABI0 (arguments on the stack)
+// and calls itself: it restricts the band's three boxes in line (BAND_BOX),
+// and each box restricted calls it for the box's two bands. Go calls
+// bandEliminateAVX2 or bandEliminateAVX512, which call the band function
+// and clear the upper halves of the vector registers after. What a band
+// needs after a call is in *st or its own frame: the call clobbers Y0-Y11.
+// Y12-Y15 hold constants, which every entry loads (so that a restart after
+// the stack has grown, which clobbers every register, is safe) and nothing
+// else writes, so they hold across calls.
 //
-// Registers in boxRestrict: Y0 the box's cells, Y1 the eliminations, Y10
-// the triads for the bands, Y11 scratch of the operation macros, Y12 the
-// popcount table (AVX2), Y13 tcHTriads, Y14 tvBoxMin, Y15 zero.
+// Registers in a box's restriction: Y0 the box's cells, Y1 the
+// eliminations, Y10 the triads for the bands, Y11 scratch of the operation
+// macros, Y12 the popcount table (AVX2), Y13 tcHTriads, Y14 tvBoxMin, Y15
+// zero; AX the box's offset in triadState.boxes, R8 its shift tables.
 //
 // Operand order is Go's: sources first, destination last; VPANDN m, s, d
 // is d = ^s & m.
 
-// Frame of boxRestrict ($48): 32 bytes of arguments for bandEliminate, then
-// the address of the box's bands in triadBoxBands.
-// Frame of bandEliminate ($168): 64 bytes of arguments for boxRestrict,
-// then the three boxes' candidates (96 bytes), then the address of the
-// order.
+// Frame of the band function ($160): 32 bytes of arguments for its calls,
+// the address of the order of its boxes, the address of the current box's
+// bands in triadBoxBands, 4 if the band is vertical (else 0), then the
+// three boxes' candidates (96 bytes).
+#define BAND_ORDER 32
+#define BAND_BOXB 40
+#define BAND_FV 48
 #define BAND_CANDS 64
-#define BAND_ORDER 160
 
-// In boxRestrict: update band R11 (heard from box R12) when it has
-// eliminations pending, and fail when that fails.
+// Update band R11 (heard from box R12) when it has eliminations pending,
+// and fail when that fails.
 #define BOX_BAND(BAND, next) \
 	MOVQ	R11, CX; \
 	SHLQ	$5, CX; \
@@ -48,32 +52,33 @@
 	MOVQ	R12, 16(SP); \
 	CALL	BAND(SB); \
 	CMPB	24(SP), $0; \
-	JEQ	boxFail; \
+	JEQ	bandFail; \
 	MOVQ	st+0(FP), DI; \
 next:
 
-// boxRestrict(st *triadState, bx int, elim [4]uint64, fromVertical bool) bool
-#define BOX_BODY(BAND) \
-	MOVQ	st+0(FP), DI; \
-	MOVQ	bx+8(FP), BX; \
-	MOVQ	BX, AX; \
-	SHLQ	$5, AX; \
+// One of the band's three boxes, SI its triadOrderOff: restrict the box to
+// the candidates of its place in the band, when that rules anything out,
+// and propagate (boxRestrictMore).
+#define BAND_BOX(k0, k1, BAND, loop, second, done, next) \
+	MOVWQZX	k0(SI), AX; \
+	MOVWQZX	k1(SI), DX; \
+	VMOVDQU	BAND_CANDS(SP)(DX*1), Y1; \
+	VPANDN	triadState_boxes(DI)(AX*1), Y1, Y1; \
+	VPTEST	Y1, Y1; \
+	JEQ	next; \
 	VMOVDQU	triadState_boxes(DI)(AX*1), Y0; \
-	VMOVDQU	elim+16(FP), Y1; \
-	LEAQ	·tcShift16(SB), SI; \
+	MOVQ	AX, BX; \
+	SHRQ	$5, BX; \
+	LEAQ	·tcShift16(SB), R8; \
 	IMUL3Q	$96, BX, CX; \
-	ADDQ	CX, SI; \
-	POPC_SETUP; \
-	VMOVDQU	·tcHTriads(SB), Y13; \
-	VMOVDQU	·tvBoxMin(SB), Y14; \
-	VPXOR	Y15, Y15, Y15; \
+	ADDQ	CX, R8; \
 	VPXOR	Y10, Y10, Y10; \
-boxLoop: \
+loop: \
 	VPANDN	Y0, Y1, Y0; \
 	POPC9(Y0, Y2, Y3, Y4); \
 	VPCMPGTW	Y2, Y14, Y3; \
 	VPTEST	Y3, Y3; \
-	JNE	boxFail; \
+	JNE	bandFail; \
 	VPCMPEQW	Y2, Y14, Y3; \
 	VPAND	Y0, Y3, Y3; \
 	/* Y3 as: the candidates to assign. Add those in no other lane of */ \
@@ -108,13 +113,13 @@ boxLoop: \
 	/* The triads for the bands. */ \
 	VPERMD	Y3, Y13, Y3; \
 	VPERMD	Y7, Y13, Y7; \
-	VPSHUFB	(SI), Y3, Y3; \
-	VPSHUFB	32(SI), Y7, Y8; \
-	VPSHUFB	64(SI), Y7, Y7; \
+	VPSHUFB	(R8), Y3, Y3; \
+	VPSHUFB	32(R8), Y7, Y8; \
+	VPSHUFB	64(R8), Y7, Y7; \
 	OR3(Y10, Y3, Y8); \
 	VPOR	Y7, Y10, Y10; \
 	VPTEST	Y0, Y1; \
-	JNE	boxLoop; \
+	JNE	loop; \
 	VMOVDQU	Y0, triadState_boxes(DI)(AX*1); \
 	/* The box's bands (triadBoxBands): the horizontal one gets the */ \
 	/* low half of Y10, the vertical one the high half. */ \
@@ -130,43 +135,16 @@ boxLoop: \
 	VPERMQ	$0xee, Y10, Y2; \
 	VPOR	triadState_elim(DI)(CX*1), Y2, Y2; \
 	VMOVDQU	Y2, triadState_elim(DI)(CX*1); \
-	/* Then updated, in the order for the direction heard from. */ \
-	MOVBQZX	fromVertical+48(FP), CX; \
-	LEAQ	(SI)(CX*4), SI; \
-	MOVQ	SI, 32(SP); \
+	/* Then updated, in the order for this band's direction. */ \
+	ADDQ	BAND_FV(SP), SI; \
+	MOVQ	SI, BAND_BOXB(SP); \
 	MOVBQZX	(SI), R11; \
 	MOVBQZX	1(SI), R12; \
-	BOX_BAND(BAND, boxSecond); \
-	MOVQ	32(SP), SI; \
+	BOX_BAND(BAND, second); \
+	MOVQ	BAND_BOXB(SP), SI; \
 	MOVBQZX	2(SI), R11; \
 	MOVBQZX	3(SI), R12; \
-	BOX_BAND(BAND, boxDone); \
-	MOVB	$1, ret+56(FP); \
-	RET; \
-boxFail: \
-	MOVB	$0, ret+56(FP); \
-	RET
-
-// One of the band's three boxes, SI its triadOrderOff: restrict the box to
-// the candidates of its place in the band, when that rules anything out.
-#define BAND_BOX(k0, k1, BOX, next) \
-	MOVWQZX	k0(SI), CX; \
-	MOVWQZX	k1(SI), DX; \
-	VMOVDQU	BAND_CANDS(SP)(DX*1), Y2; \
-	VPANDN	triadState_boxes(DI)(CX*1), Y2, Y2; \
-	VPTEST	Y2, Y2; \
-	JEQ	next; \
-	MOVQ	DI, 0(SP); \
-	SHRQ	$5, CX; \
-	MOVQ	CX, 8(SP); \
-	VMOVDQU	Y2, 16(SP); \
-	MOVQ	i+8(FP), CX; \
-	CMPQ	CX, $3; \
-	SETCC	48(SP); \
-	CALL	BOX(SB); \
-	CMPB	56(SP), $0; \
-	JEQ	bandFail; \
-	MOVQ	st+0(FP), DI; \
+	BOX_BAND(BAND, done); \
 	MOVQ	BAND_ORDER(SP), SI; \
 next:
 
@@ -180,12 +158,15 @@ next:
 	VMOVDQU	Y3, off(SP)
 
 // bandEliminate(st *triadState, i, from int) bool
-#define BAND_BODY(BOX) \
+#define BAND_BODY(BAND) \
 	MOVQ	st+0(FP), DI; \
 	MOVQ	i+8(FP), BX; \
 	MOVQ	BX, AX; \
 	SHLQ	$5, AX; \
 	POPC_SETUP; \
+	VMOVDQU	·tcHTriads(SB), Y13; \
+	VMOVDQU	·tvBoxMin(SB), Y14; \
+	VPXOR	Y15, Y15, Y15; \
 	VMOVDQU	triadState_conf(DI)(AX*1), Y0; \
 	VMOVDQU	triadState_elim(DI)(AX*1), Y1; \
 	VPANDN	Y0, Y1, Y0; \
@@ -208,17 +189,20 @@ next:
 	VPSHUFB	·tcCfgToTriads(SB), Y0, Y2; \
 	VPSHUFB	·tcCfgToTriads+32(SB), Y0, Y3; \
 	VPOR	Y3, Y2, Y2; \
+	/* BAND_FV: 4 for bands 3-5, the vertical ones. */ \
+	LEAQ	5(BX), CX; \
+	SHRQ	$3, CX; \
+	SHLQ	$2, CX; \
+	MOVQ	CX, BAND_FV(SP); \
 	LEAQ	·tcPosToCand(SB), DX; \
-	CMPQ	BX, $3; \
-	JLT	bandHorizontal; \
-	ADDQ	$64, DX; \
-bandHorizontal: \
+	SHLQ	$4, CX; \
+	ADDQ	CX, DX; \
 	VPERMQ	$0x44, Y2, Y3; \
-	BAND_CAND(64); \
+	BAND_CAND(BAND_CANDS); \
 	VPERMQ	$0x11, Y2, Y3; \
-	BAND_CAND(96); \
+	BAND_CAND(BAND_CANDS+32); \
 	VPERMQ	$0xee, Y2, Y3; \
-	BAND_CAND(128); \
+	BAND_CAND(BAND_CANDS+64); \
 	IMUL3Q	$36, BX, BX; \
 	MOVQ	from+16(FP), CX; \
 	IMUL3Q	$12, CX, CX; \
@@ -226,9 +210,9 @@ bandHorizontal: \
 	LEAQ	·triadOrderOff(SB), SI; \
 	ADDQ	BX, SI; \
 	MOVQ	SI, BAND_ORDER(SP); \
-	BAND_BOX(0, 2, BOX, band1); \
-	BAND_BOX(4, 6, BOX, band2); \
-	BAND_BOX(8, 10, BOX, band3); \
+	BAND_BOX(0, 2, BAND, box1Loop, box1Second, box1Done, band1); \
+	BAND_BOX(4, 6, BAND, box2Loop, box2Second, box2Done, band2); \
+	BAND_BOX(8, 10, BAND, box3Loop, box3Second, box3Done, band3); \
 	MOVB	$1, ret+24(FP); \
 	RET; \
 bandFail: \
@@ -277,13 +261,9 @@ TEXT ·bandEliminateAVX2(SB), 0, $32-25
 	NO_LOCAL_POINTERS
 	BAND_ENTRY(·bandAVX2)
 
-TEXT ·boxAVX2(SB), 0, $48-57
+TEXT ·bandAVX2(SB), 0, $160-25
 	NO_LOCAL_POINTERS
-	BOX_BODY(·bandAVX2)
-
-TEXT ·bandAVX2(SB), 0, $168-25
-	NO_LOCAL_POINTERS
-	BAND_BODY(·boxAVX2)
+	BAND_BODY(·bandAVX2)
 
 #undef POPC_SETUP
 #undef POPC9
@@ -306,13 +286,9 @@ TEXT ·bandEliminateAVX512(SB), 0, $32-25
 	NO_LOCAL_POINTERS
 	BAND_ENTRY(·bandAVX512)
 
-TEXT ·boxAVX512(SB), 0, $48-57
+TEXT ·bandAVX512(SB), 0, $160-25
 	NO_LOCAL_POINTERS
-	BOX_BODY(·bandAVX512)
-
-TEXT ·bandAVX512(SB), 0, $168-25
-	NO_LOCAL_POINTERS
-	BAND_BODY(·boxAVX512)
+	BAND_BODY(·bandAVX512)
 
 // In chooseBranch: band i's configurations counted (the low half of its
 // vector); CX the count, or R9 where below 10 (the band is fixed), taken as

@@ -93,8 +93,9 @@ func chooseBranch(st *triadState) (int, uint16) {
 	return chooseBranchAsm(st)
 }
 
-// The functions the assembly calls: bandEliminateMore, and boxRestrictMore
-// (elim the vector's four quadwords), without the VZEROUPPER.
+// The function the assembly calls: bandEliminateMore, with the box
+// restrictions it leads to (boxRestrictMore) in line, without the
+// VZEROUPPER.
 
 //lint:ignore U1000 called from the assembly
 //go:noescape
@@ -102,15 +103,7 @@ func bandAVX2(st *triadState, i, from int) bool
 
 //lint:ignore U1000 called from the assembly
 //go:noescape
-func boxAVX2(st *triadState, bx int, elim [4]uint64, fromVertical bool) bool
-
-//lint:ignore U1000 called from the assembly
-//go:noescape
 func bandAVX512(st *triadState, i, from int) bool
-
-//lint:ignore U1000 called from the assembly
-//go:noescape
-func boxAVX512(st *triadState, bx int, elim [4]uint64, fromVertical bool) bool
 
 // bandEliminate applies the band's pending eliminations and propagates,
 // with the propagation triadImpl names.

@@ -27,16 +27,18 @@ import (
 // configurations in the band with the fewest left.
 //
 // The propagation (boxRestrictMore and bandEliminateMore below, which call
-// each other) is also written in assembly, solver_triad_amd64.s, where
-// the compiler's code fell short: it reloads each constant in every loop
+// each other) is also written in assembly, solver_triad_amd64.s, where the
+// compiler's code fell short: it reloads each constant in every loop
 // iteration, has fifteen vector registers, leaves a NOP for each inlined
-// call and cannot fuse logic into VPTERNLOG. The assembly comes in an AVX2
-// variant and an AVX-512 one (VPOPCNTW for the counts, VPTERNLOGD for the
-// and/or chains), chosen at init by the processor's features (triadImpl,
-// solver_triad_asm.go). The Go functions here stay as the reference: the
-// tests run both on the same puzzles and require the same counts and the
-// same guesses. chooseBranch has an assembly twin too (the same for both
-// variants); the rest of the search (visit, the copies of states) is Go.
+// call and cannot fuse logic into VPTERNLOG. There, a band's function
+// restricts its boxes in line, so that only bands call (themselves). The
+// assembly comes in an AVX2 variant and an AVX-512 one (VPOPCNTW for the
+// counts, VPTERNLOGD for the and/or chains), chosen at init by the
+// processor's features (triadImpl, solver_triad_asm.go). The Go functions
+// here stay as the reference: the tests run both on the same puzzles and
+// require the same counts and the same guesses. chooseBranch has an
+// assembly twin too (the same for both variants); the rest of the search
+// (visit, the copies of states) is Go.
 
 type tvec = archsimd.Int16x16
 
