@@ -416,6 +416,32 @@ func chooseBranchGo(st *triadState) (int, uint16) {
 	return best, four & -four
 }
 
+// copyTo copies st to nx a vector at a time, written out: a loop spills its
+// index at each turn, and a struct copy moves 16 bytes at a time.
+func (st *triadState) copyTo(nx *triadState) {
+	nx.boxes[0] = st.boxes[0]
+	nx.boxes[1] = st.boxes[1]
+	nx.boxes[2] = st.boxes[2]
+	nx.boxes[3] = st.boxes[3]
+	nx.boxes[4] = st.boxes[4]
+	nx.boxes[5] = st.boxes[5]
+	nx.boxes[6] = st.boxes[6]
+	nx.boxes[7] = st.boxes[7]
+	nx.boxes[8] = st.boxes[8]
+	nx.conf[0] = st.conf[0]
+	nx.conf[1] = st.conf[1]
+	nx.conf[2] = st.conf[2]
+	nx.conf[3] = st.conf[3]
+	nx.conf[4] = st.conf[4]
+	nx.conf[5] = st.conf[5]
+	nx.elim[0] = st.elim[0]
+	nx.elim[1] = st.elim[1]
+	nx.elim[2] = st.elim[2]
+	nx.elim[3] = st.elim[3]
+	nx.elim[4] = st.elim[4]
+	nx.elim[5] = st.elim[5]
+}
+
 // visit counts the solutions below s.stack[d], branching on the first of
 // a digit's configurations in a band (in the state above) and then on the
 // rest of them (here).
@@ -446,13 +472,7 @@ func (s *triadSearch) visit(d int) {
 			st = &s.stack[d]
 		}
 		nx := &s.stack[d+1]
-		for i := range nx.boxes {
-			nx.boxes[i] = st.boxes[i]
-		}
-		for i := range nx.conf {
-			nx.conf[i] = st.conf[i]
-			nx.elim[i] = st.elim[i]
-		}
+		st.copyTo(nx)
 		nx.elim[band] = nx.elim[band].Or(nx.conf[band].And(tvDigit[digit]).AndNot(tvLane[j]))
 		if bandEliminate(nx, band, 0) {
 			s.visit(d + 1)
