@@ -84,9 +84,9 @@ loop: \
 	/* Y3 as: the candidates to assign. Add those in no other lane of */ \
 	/* their row (Y4 the other lanes of the row, rotated), or of their */ \
 	/* column (Y5). */ \
-	VPSHUFB	·tcRotRows(SB), Y0, Y4; \
-	VPSHUFD	$0xb1, Y0, Y5; \
-	VPSHUFB	·tcRotRows3(SB), Y0, Y6; \
+	ROWS1(Y0, Y4); \
+	ROWS2(Y0, Y5); \
+	ROWS3(Y0, Y6); \
 	OR3(Y4, Y5, Y6); \
 	VPERMQ	$0x39, Y0, Y5; \
 	VPERMQ	$0x4e, Y0, Y6; \
@@ -96,9 +96,9 @@ loop: \
 	ORANDN(Y3, Y0, Y5); \
 	/* Y4 cellAs, Y5 rows, Y6 cols, Y7 nbe. */ \
 	VPAND	·tvCell3x3(SB), Y3, Y4; \
-	VPSHUFB	·tcRotRows(SB), Y4, Y5; \
+	ROWS1(Y4, Y5); \
 	VPOR	Y4, Y5, Y5; \
-	VPSHUFD	$0xb1, Y5, Y6; \
+	ROWS2(Y5, Y6); \
 	VPOR	Y6, Y5, Y5; \
 	VPERMQ	$0x39, Y4, Y6; \
 	VPOR	Y4, Y6, Y6; \
@@ -248,6 +248,11 @@ bandFail: \
 	VPSRAW	$8, src, dst; \
 	VPADDW	t1, dst, dst; \
 	VPADDW	t2, dst, dst
+// Each row of a box's matrix rotated by one, two or three lanes (lane i
+// takes lane i+1, i+2, i+3 of its row).
+#define ROWS1(src, dst) VPSHUFB ·tcRotRows(SB), src, dst
+#define ROWS2(src, dst) VPSHUFD $0xb1, src, dst
+#define ROWS3(src, dst) VPSHUFB ·tcRotRows3(SB), src, dst
 // x |= a &^ b
 #define ORANDN(x, a, b) VPANDN a, b, Y11; VPOR Y11, x, x
 // x |= a | b
@@ -267,6 +272,9 @@ TEXT ·bandAVX2(SB), 0, $160-25
 
 #undef POPC_SETUP
 #undef POPC9
+#undef ROWS1
+#undef ROWS2
+#undef ROWS3
 #undef ORANDN
 #undef OR3
 #undef ORXOR
@@ -277,6 +285,12 @@ TEXT ·bandAVX2(SB), 0, $160-25
 
 #define POPC_SETUP
 #define POPC9(src, dst, t1, t2) VPOPCNTW src, dst
+// A row is a quadword: its rotations are rotations of the quadword, which
+// run beside the shuffles (on another port) where VPSHUFB would queue with
+// them.
+#define ROWS1(src, dst) VPRORQ $16, src, dst
+#define ROWS2(src, dst) VPROLQ $32, src, dst
+#define ROWS3(src, dst) VPROLQ $16, src, dst
 #define ORANDN(x, a, b) VPTERNLOGD $0xf4, b, a, x
 #define OR3(x, a, b) VPTERNLOGD $0xfe, b, a, x
 #define ORXOR(x, a, b) VPTERNLOGD $0xf6, b, a, x
