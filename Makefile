@@ -34,12 +34,14 @@ run: build
 # runs them. It runs the whole engine too: its loops of pure computation
 # take one case in four under -race (ten times slower there), every case
 # without it, and without the SIMD experiment, so that the portable band
-# solver is tested alone as well.
+# solver is tested alone as well; the third pass runs the engine's
+# zero-allocation tests with the experiment, where CountSolutions is the
+# triad solver's.
 test:
 	./scripts/ensure-postgres
 	$(GO) test -race -timeout $(TEST_TIMEOUT) -count=1 $(PKGS)
 	GOEXPERIMENT= $(GO) test -count=1 ./engine
-	$(GO) test -count=1 -run 'Alloc|Stack' ./protocol ./room ./server ./internal/ws
+	$(GO) test -count=1 -run 'Alloc|Stack' ./engine ./protocol ./room ./server ./internal/ws
 
 # The browser tests alone (they are part of `make test` too): a real arena
 # serve and Debian's headless Chromium. Without Chromium they skip, unless
