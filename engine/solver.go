@@ -75,14 +75,22 @@ func Solve(g Grid, limit int) SolveResult {
 // top1465 57.3 k / 47.1 k, the 1106 sample 359 k / 350 k). Elsewhere the
 // band solver counts.
 func CountSolutions(g Grid, limit int) int {
-	if n, _, _, ok := triadSolve(&g, limit, false); ok {
-		return n
+	n, _ := CountGuesses(g, limit)
+	return n
+}
+
+// CountGuesses is CountSolutions with the number of guesses its solver
+// made (each branch on a band's configurations for the triad solver, each
+// alternative tried for the band solver): what `arena bench` reports.
+func CountGuesses(g Grid, limit int) (count, guesses int) {
+	if n, _, guesses, ok := triadSolve(&g, limit, false); ok {
+		return n, guesses
 	}
 	s := solverPool.Get().(*bitSolver)
 	s.rng = nil
-	n := s.run(&g, limit)
+	count, guesses = s.run(&g, limit), s.guesses
 	solverPool.Put(s)
-	return n
+	return count, guesses
 }
 
 // Counter names what CountSolutions counts with on this build and

@@ -632,3 +632,28 @@ func TestSolveRandom(t *testing.T) {
 	assert.Equal(t, g1, g2)
 	assert.NotEqual(t, g1, g3)
 }
+
+// TestCountGuesses holds CountGuesses to Solve's count and to the guesses
+// of the solver that counts: the triad solver where it is built in, else
+// the band solver, whose Solve reports the same search.
+func TestCountGuesses(t *testing.T) {
+	var total, none int
+	for i, p := range loadPuzzles(t, "magictour-top1465.txt", 300) {
+		limit := 1 + i%3
+		n, guesses := CountGuesses(p, limit)
+		want := Solve(p, limit)
+		require.Equal(t, want.Count, n, "%s, limit %d", p, limit)
+		wantGuesses := want.Stats.Guesses
+		if tn, _, tg, ok := triadSolve(&p, limit, false); ok {
+			require.Equal(t, n, tn)
+			wantGuesses = tg
+		}
+		require.Equal(t, wantGuesses, guesses, "%s, limit %d", p, limit)
+		total += guesses
+		if guesses == 0 {
+			none++
+		}
+	}
+	assert.Greater(t, total, 300, "top1465's puzzles need guesses")
+	assert.Positive(t, none, "some need none")
+}

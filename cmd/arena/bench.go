@@ -19,8 +19,8 @@ Measures the solver on each puzzle file, one goroutine on one core, solving
 every puzzle to two solutions (that is, with the uniqueness check), over and
 over until -t seconds have passed (at least one full pass). A first pass,
 not timed, gathers the statistics. Prints one row per file: puzzles per
-second, microseconds per puzzle, the share of puzzles solved without a guess,
-and guesses per puzzle (the band solver's), and which solver counted.
+second, microseconds per puzzle, the share of puzzles solved without a guess
+and guesses per puzzle (of the solver that counted, named below).
 
 Flags:
 `
@@ -92,17 +92,17 @@ func benchFile(name string, budget time.Duration) (benchRow, error) {
 		return row, fmt.Errorf("%s: no puzzles", name)
 	}
 	row.Puzzles = len(grids)
-	// The statistics, untimed: Solve reads the clock, counts, and uses the
-	// band solver alone. The timed passes count as the generator does.
+	// The statistics, untimed, from the same solver. The timed passes
+	// count as the generator does.
 	for _, g := range grids {
-		res := engine.Solve(g, 2)
-		if res.Count == 1 {
+		n, guesses := engine.CountGuesses(g, 2)
+		if n == 1 {
 			row.Unique++
 		}
-		if res.Stats.Guesses == 0 {
+		if guesses == 0 {
 			row.NoGuess++
 		}
-		row.Guesses += res.Stats.Guesses
+		row.Guesses += guesses
 	}
 	start := time.Now()
 	for row.Runs == 0 || time.Since(start) < budget {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -245,6 +246,16 @@ func TestBench(t *testing.T) {
 	require.Len(t, row, 7)
 	assert.Equal(t, "2", row[1], "puzzles in the file")
 	assert.Equal(t, "1", row[6], "one of the two is unique")
+	var guesses, noGuess int
+	for _, p := range []string{inkala, multiple} {
+		_, g := engine.CountGuesses(engine.MustParse(p), 2)
+		guesses += g
+		if g == 0 {
+			noGuess++
+		}
+	}
+	assert.Equal(t, fmt.Sprintf("%.2f", float64(guesses)/2), row[5], "guesses per puzzle, the counting solver's")
+	assert.Equal(t, fmt.Sprintf("%.1f", float64(100*noGuess)/2), row[4], "the share solved without a guess")
 	assert.Contains(t, out, "; counted by "+engine.Counter()+"\n")
 
 	code, _, _ = arena(t, "", "bench")
