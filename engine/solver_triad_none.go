@@ -4,8 +4,6 @@ package engine
 
 // Without GOEXPERIMENT=simd on amd64 there is no triad solver: the band
 // solver (solver_bits.go) counts every puzzle.
-const triadReady = false
-
 func triadSolve(*Grid, int, bool) (count int, first Grid, guesses int, ok bool) {
 	return 0, Grid{}, 0, false
 }
