@@ -24,7 +24,7 @@ func TestTournamentBerserk(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	srv := startArena(t, "TOURNAMENTS=2h/easy/2h", "PLAYER_RATE=0", "GROUP_WAIT=1m")
+	srv := startArena(t, "TOURNAMENTS="+arenatest.Tournaments(), "PLAYER_RATE=0", "GROUP_WAIT=1m")
 	tid, ann, scratch, race := annPairedWithBot(ctx, t, srv)
 	ann.click(".t-go")
 	ann.wait("the race room", fmt.Sprintf(`location.pathname.startsWith('/r/%s')`, race))

@@ -69,7 +69,7 @@ func TestTournamentRaceBack(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	srv := startArena(t, "TOURNAMENTS=2h/easy/2h", "PLAYER_RATE=0", "GROUP_WAIT=1m")
+	srv := startArena(t, "TOURNAMENTS="+arenatest.Tournaments(), "PLAYER_RATE=0", "GROUP_WAIT=1m")
 	tid, ann, scratch, race := annPairedWithBot(ctx, t, srv)
 	assert.Equal(t, "/r/"+race+"?t="+tid, eval[string](ann, `document.querySelector('.t-go').getAttribute('href')`))
 	ann.click(".t-go")

@@ -188,7 +188,7 @@ func TestTournament(t *testing.T) {
 	defer cancel()
 	// Ann is paired with a bot but stays on the tournament's page: the
 	// race starts without her after GROUP_WAIT.
-	srv := startArena(t, "TOURNAMENTS=2h/easy/2h", "PLAYER_RATE=0", "GROUP_WAIT=1s")
+	srv := startArena(t, "TOURNAMENTS="+arenatest.Tournaments(), "PLAYER_RATE=0", "GROUP_WAIT=1s")
 	tid := runningTournament(t, srv)
 	for i := range 10 {
 		tournamentGuest(t, srv, tid, fmt.Sprintf("Guest %d", i+1)) // paired two by two among themselves

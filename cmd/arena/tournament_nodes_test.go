@@ -29,7 +29,7 @@ func TestTournamentAcrossNodes(t *testing.T) {
 	nodes := arenatest.StartNodes(t, arenatest.NodeOptions{
 		DatabaseURL: pg.NewDatabase(t), N: 2, Heartbeat: testHeartbeat, Timeout: testTimeout,
 		Env:     []string{"COUNTDOWN=10ms", "PING_INTERVAL=1h"},
-		NodeEnv: [][]string{{"TOURNAMENTS=2h/easy/2h"}},
+		NodeEnv: [][]string{{"TOURNAMENTS=" + arenatest.Tournaments()}},
 	})
 	n1, n2 := nodes[0], nodes[1]
 

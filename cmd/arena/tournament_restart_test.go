@@ -49,7 +49,7 @@ func notRacing(tr server.TournamentResponse) []server.TournamentStanding {
 func TestTournamentRestart(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
-	a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=4", "TOURNAMENTS=2h/easy/2h"}})
+	a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=4", "TOURNAMENTS=" + arenatest.Tournaments()}})
 	list := runningTournaments(t, a)
 	require.Len(t, list.Running, 1)
 	tid := list.Running[0].ID

@@ -123,7 +123,7 @@ func standingOf(tr server.TournamentResponse, player string) server.TournamentSt
 func TestTournamentProcess(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=4", "TOURNAMENTS=2h/easy/2h"}})
+	a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=4", "TOURNAMENTS=" + arenatest.Tournaments()}})
 
 	list := runningTournaments(t, a)
 	require.Len(t, list.Running, 1, "the schedule's tournament runs from the server's start: %+v", list)
@@ -226,7 +226,7 @@ func TestTournamentProcess(t *testing.T) {
 // solved and timed; then every player's score is the sum of their races'
 // points, each the place's (doubled on a streak).
 func TestLoadtestArena(t *testing.T) {
-	a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=4", "TOURNAMENTS=2h/easy/2h", "PLAYER_RATE=0"}})
+	a := arenatest.Start(t, arenatest.Options{Env: []string{"COUNTDOWN=1s", "POOL_STOCK=4", "TOURNAMENTS=" + arenatest.Tournaments(), "PLAYER_RATE=0"}})
 	var out, errb bytes.Buffer
 	code := run([]string{"loadtest", "-url", a.URL(), "-mode", "arena", "-rooms", "3", "-players", "4",
 		"-rate", "10", "-ramp", "2s", "-duration", "10s"}, nil, &out, &errb)
@@ -298,7 +298,7 @@ func TestTournamentCommand(t *testing.T) {
 func TestTournamentSocketsCount(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	a := arenatest.Start(t, arenatest.Options{Env: []string{"TOURNAMENTS=2h/easy/2h", "SOCKETS_PER_ADDR=1"}})
+	a := arenatest.Start(t, arenatest.Options{Env: []string{"TOURNAMENTS=" + arenatest.Tournaments(), "SOCKETS_PER_ADDR=1"}})
 	var list server.TournamentsResponse
 	res, err := arenatest.Get(a.URL() + "/api/tournaments")
 	require.NoError(t, err)
