@@ -49,7 +49,6 @@ type Server struct {
 	// Resume to start it again as it was.
 	settings []string
 	cred     *syscall.Credential // who runs the server when we are root
-	counter  atomic.Int64
 	// shared is set on the server Share's Starts answer: its Stop is
 	// left to the function Share returned.
 	shared bool
@@ -369,10 +368,15 @@ func (s *Server) Stop() {
 	os.RemoveAll(s.dir)
 }
 
+// databases numbers the databases this process creates: one count for
+// every Server, as several Start calls with TEST_DATABASE_URL answer as
+// many Servers on the one external server.
+var databases atomic.Int64
+
 // CreateDatabase creates an empty database with a unique name and returns
 // its URL and a function that drops it.
 func (s *Server) CreateDatabase(ctx context.Context) (string, func(), error) {
-	name := fmt.Sprintf("arena_test_%d_%d", os.Getpid(), s.counter.Add(1))
+	name := fmt.Sprintf("arena_test_%d_%d", os.Getpid(), databases.Add(1))
 	conn, err := pgx.Connect(ctx, s.URL)
 	if err != nil {
 		return "", nil, fmt.Errorf("pgtest: connect %s: %w", s.URL, err)

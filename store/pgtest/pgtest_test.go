@@ -75,3 +75,21 @@ func TestShare(t *testing.T) {
 	t.Cleanup(c.Stop)
 	assert.NotSame(t, a, c, "after the stop, a server of its own again")
 }
+
+// TestExternalServerDatabases: with TEST_DATABASE_URL set, each Start
+// answers a Server of its own on the one external server, and their
+// databases still have names of their own.
+func TestExternalServerDatabases(t *testing.T) {
+	ctx := context.Background()
+	srv, err := Start(ctx, Options{Own: true})
+	require.NoError(t, err)
+	t.Cleanup(srv.Stop)
+	t.Setenv(EnvURL, srv.URL)
+	a, err := Start(ctx, Options{})
+	require.NoError(t, err)
+	b, err := Start(ctx, Options{})
+	require.NoError(t, err)
+	require.NotSame(t, a, b)
+	assert.Equal(t, srv.URL, a.URL)
+	assert.NotEqual(t, a.NewDatabase(t), b.NewDatabase(t), "a database each, on the one server")
+}
