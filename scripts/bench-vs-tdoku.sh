@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Side-by-side solver benchmark: tdoku's run_benchmark and `arena bench`, each
 # pinned to its own core, run at the same time, then with the cores swapped,
-# REPEAT times; prints the median puzzles/s of each and the ratio arena/tdoku.
-# Both count solutions up to two (the uniqueness check).
+# REPEAT times; prints the median puzzles/s of each, the ratio of the
+# medians arena/tdoku, and the median of the ratios of each pair of runs
+# (made at the same time, or one right after the other), which a machine
+# whose speed drifts between runs moves less. Both count solutions up to
+# two (the uniqueness check).
 #
 # usage: scripts/bench-vs-tdoku.sh TDOKU_RUN_BENCHMARK ARENA_BINARY SECONDS REPEAT FILE...
 # tdoku is built separately (github.com/t-dillon/tdoku, -O3 -march=native).
@@ -19,7 +22,7 @@ shift 4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-printf '%-36s %10s %10s %7s\n' file tdoku/s arena/s ratio
+printf '%-36s %10s %10s %7s %7s\n' file tdoku/s arena/s ratio pairs
 for f in "$@"; do
 	: >"$tmp/t" ; : >"$tmp/a"
 	for ((i = 0; i < repeat; i++)); do
@@ -37,6 +40,7 @@ for f in "$@"; do
 		done
 	done
 	t=$(median <"$tmp/t") a=$(median <"$tmp/a")
-	printf '%-36s %10.0f %10.0f %6.2fx\n' "$(basename "$f")" "$t" "$a" "$(echo "$a / $t" | bc -l)"
+	p=$(paste -d' ' "$tmp/a" "$tmp/t" | awk '{printf "%.6f\n", $1 / $2}' | median)
+	printf '%-36s %10.0f %10.0f %6.2fx %6.2fx\n' "$(basename "$f")" "$t" "$a" "$(echo "$a / $t" | bc -l)" "$p"
 done
 echo "$(lscpu | sed -n 's/^Model name: *//p'), $(date -u +%F), ${repeat}x2 runs of ${secs}s each, median"
