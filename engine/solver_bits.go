@@ -146,7 +146,7 @@ func (s *bitSolver) search(limit int) int {
 		switch s.propagate(b) {
 		case stSolved:
 			if count == 0 {
-				s.solution = b.placed()
+				s.solution = b.grid()
 			}
 			count++
 			if count >= limit {
@@ -246,14 +246,13 @@ func (b *bitBoard) remove(band, d int, p uint) {
 	b.dirty |= 1 << i
 }
 
-// placed is the grid of the cells b has solved, the others empty: the
-// solution, once every cell is.
-func (b *bitBoard) placed() Grid {
+// grid reads a fully solved state out as a Grid.
+func (b *bitBoard) grid() Grid {
 	var g Grid
 	for i, w := range b.cand[:27] {
 		d := uint8(i%9 + 1)
 		base := i / 9 * 27
-		for w &^= b.unsolved[i/9]; w != 0; w &= w - 1 {
+		for ; w != 0; w &= w - 1 {
 			g[base+bits.TrailingZeros32(w)] = d
 		}
 	}
