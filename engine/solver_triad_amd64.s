@@ -62,11 +62,11 @@ next:
 #define BAND_BOX(k0, k1, BAND, loop, second, done, next) \
 	MOVWQZX	k0(SI), AX; \
 	MOVWQZX	k1(SI), DX; \
+	VMOVDQU	triadState_boxes(DI)(AX*1), Y0; \
 	VMOVDQU	BAND_CANDS(SP)(DX*1), Y1; \
-	VPANDN	triadState_boxes(DI)(AX*1), Y1, Y1; \
+	VPANDN	Y0, Y1, Y1; \
 	VPTEST	Y1, Y1; \
 	JEQ	next; \
-	VMOVDQU	triadState_boxes(DI)(AX*1), Y0; \
 	MOVQ	AX, BX; \
 	SHRQ	$5, BX; \
 	LEAQ	·tcShift16(SB), R8; \
