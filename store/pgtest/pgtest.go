@@ -49,9 +49,6 @@ type Server struct {
 	// Resume to start it again as it was.
 	settings []string
 	cred     *syscall.Credential // who runs the server when we are root
-	// shared is set on the server Share's Starts answer: its Stop is
-	// left to the function Share returned.
-	shared bool
 
 	mu     sync.Mutex
 	proc   *exec.Cmd     // the running postmaster; nil when halted or stopped
@@ -86,7 +83,6 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 				if err != nil {
 					return nil, err
 				}
-				srv.shared = true
 				shared.srv = srv
 			}
 			return shared.srv, nil
@@ -120,8 +116,7 @@ func Share() (stop func()) {
 		shared.on, shared.srv = false, nil
 		shared.mu.Unlock()
 		if srv != nil {
-			srv.shared = false
-			srv.Stop()
+			srv.remove()
 		}
 	}
 }
@@ -361,9 +356,22 @@ func freePort() (int, error) {
 // failed test left it in; for an external server, or the shared one
 // (Share), it does nothing.
 func (s *Server) Stop() {
-	if s == nil || s.dir == "" || s.shared {
+	if s == nil || s.dir == "" || s.isShared() {
 		return
 	}
+	s.remove()
+}
+
+// isShared says whether s is the server Share's Starts answer, whose stop
+// is left to the function Share returned.
+func (s *Server) isShared() bool {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	return shared.srv == s
+}
+
+// remove stops a throwaway server and removes its directory.
+func (s *Server) remove() {
 	s.halt(10 * time.Second)
 	os.RemoveAll(s.dir)
 }
